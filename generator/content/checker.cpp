@@ -1,0 +1,47 @@
+#include "content/checker.h"
+
+#include "content/content_tree.h"
+
+#include <map>
+#include <set>
+
+namespace pp {
+
+CheckReport check_content(const fs::path& root) {
+    CheckReport report;
+    auto scan = scan_content(root);
+    report.errors = scan.misplaced;
+    std::map<std::string, Date> first_listed;
+    for (const auto& file : scan.days) {
+        auto day = load_day(file.path);
+        if (!day) {
+            report.errors.push_back(day.error());
+            continue;
+        }
+        ++report.days;
+        report.papers += static_cast<int>(day->papers.size());
+        const std::string name = file.path.string();
+        if (day->date != file.date)
+            report.errors.push_back({name, 2, "the front matter says " + day->date.iso() +
+                                                  " but the file is the day " + file.date.iso()});
+        if (!day->prompt.empty() && !fs::is_regular_file(root / day->prompt))
+            report.errors.push_back({name, 0, "the prompt " + day->prompt + " does not exist under " + root.string()});
+        std::set<std::string> on_this_day;
+        std::string repeated; // "2501.19215 (2025-02-03), ..."
+        int repeats = 0;
+        for (const auto& paper : day->papers) {
+            if (!on_this_day.insert(paper.id).second)
+                report.errors.push_back({name, 0, "paper " + paper.id + " is listed twice on this day"});
+            auto [it, first] = first_listed.emplace(paper.id, file.date);
+            if (!first) {
+                repeated += (repeats++ ? ", " : "") + paper.id + " (" + it->second.iso() + ")";
+            }
+        }
+        if (repeats)
+            report.warnings.push_back(file.date.iso() + ": " + std::to_string(repeats) +
+                                      " papers were already listed on an earlier day: " + repeated);
+    }
+    return report;
+}
+
+} // namespace pp

@@ -1,0 +1,33 @@
+// The content tree: content/YYYY/MM/YYYY-MM-DD.md, one file a day, plus
+// content/prompts/ for the selection prompts the days refer to.
+#pragma once
+
+#include "core/paper.h"
+#include "util/error.h"
+#include "util/files.h"
+
+#include <vector>
+
+namespace pp {
+
+struct DayFile {
+    Date date;
+    fs::path path;
+};
+
+struct ContentScan {
+    std::vector<DayFile> days;     // sorted by date
+    std::vector<Error> misplaced;  // Markdown files that are not where a day belongs
+};
+
+fs::path day_path(const fs::path& root, const Date& date);
+
+// Lists the day files under `root` (which may not exist: an empty archive).
+ContentScan scan_content(const fs::path& root);
+
+Result<Day> load_day(const fs::path& path);
+
+// Writes the day to its place in the tree; an identical file is left alone.
+Result<WriteOutcome> save_day(const fs::path& root, const Day& day);
+
+} // namespace pp

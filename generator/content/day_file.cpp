@@ -1,0 +1,437 @@
+#include "content/day_file.h"
+
+#include "content/markdown.h"
+#include "core/arxiv_id.h"
+#include "util/text.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <functional>
+#include <set>
+
+namespace pp {
+
+namespace {
+
+// ---------------------------------------------------------------- fields --
+// One table drives both writing and reading of a paper's field list, so the
+// two can never disagree about labels or order.
+
+struct Field {
+    const char* label;
+    std::function<std::string(const Paper&)> get; // "" = field absent
+    std::function<std::optional<std::string>(Paper&, const std::string&)> set; // error text
+};
+
+std::optional<std::string> set_score(std::optional<int>& target, const std::string& value) {
+    auto number = parse_int(value);
+    if (!number || *number < 0 || *number > 10) return "expected a whole number from 0 to 10";
+    target = static_cast<int>(*number);
+    return std::nullopt;
+}
+
+std::string score_text(const std::optional<int>& score) {
+    return score ? std::to_string(*score) : std::string();
+}
+
+const std::vector<Field>& paper_fields() {
+    static const std::vector<Field> fields = {
+        {"ID", [](const Paper& p) { return p.id; },
+         [](Paper& p, const std::string& v) -> std::optional<std::string> {
+             if (!is_canonical_arxiv_id(v))
+                 return "expected an arXiv ID without version, such as 2505.13447 or hep-th/9901001";
+             p.id = v;
+             return std::nullopt;
+         }},
+        {"Authors", [](const Paper& p) { return join(p.authors, ", "); },
+         [](Paper& p, const std::string& v) -> std::optional<std::string> {
+             p.authors = split_top_level_commas(v);
+             return std::nullopt;
+         }},
+        {"Author match", [](const Paper& p) { return std::string(p.author_match ? "yes" : ""); },
+         [](Paper& p, const std::string& v) -> std::optional<std::string> {
+             if (v != "yes" && v != "no") return "expected yes or no";
+             p.author_match = v == "yes";
+             return std::nullopt;
+         }},
+        {"Relevance", [](const Paper& p) { return score_text(p.relevance); },
+         [](Paper& p, const std::string& v) { return set_score(p.relevance, v); }},
+        {"Novelty", [](const Paper& p) { return score_text(p.novelty); },
+         [](Paper& p, const std::string& v) { return set_score(p.novelty, v); }},
+        {"Topic", [](const Paper& p) { return p.topic; },
+         [](Paper& p, const std::string& v) -> std::optional<std::string> {
+             p.topic = v;
+             return std::nullopt;
+         }},
+        {"Also matches", [](const Paper& p) { return join(p.also_topics, "; "); },
+         [](Paper& p, const std::string& v) -> std::optional<std::string> {
+             p.also_topics.clear();
+             for (auto part : split(v, ';'))
+                 if (!trim(part).empty()) p.also_topics.emplace_back(trim(part));
+             return std::nullopt;
+         }},
+        {"Topic match", [](const Paper& p) { return p.topic_note; },
+         [](Paper& p, const std::string& v) -> std::optional<std::string> {
+             p.topic_note = v;
+             return std::nullopt;
+         }},
+        {"Comment", [](const Paper& p) { return p.comment; },
+         [](Paper& p, const std::string& v) -> std::optional<std::string> {
+             p.comment = v;
+             return std::nullopt;
+         }},
+        {"Unscored", [](const Paper& p) { return p.unscored; },
+         [](Paper& p, const std::string& v) -> std::optional<std::string> {
+             p.unscored = v;
+             return std::nullopt;
+         }},
+    };
+    return fields;
+}
+
+std::string known_labels() {
+    std::string out;
+    for (const auto& field : paper_fields()) {
+        if (!out.empty()) out += ", ";
+        out += field.label;
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- writing --
+
+void emit_optional(YAML::Emitter& out, const char* key, const std::optional<long long>& value) {
+    if (value) out << YAML::Key << key << YAML::Value << *value;
+}
+
+void emit_optional(YAML::Emitter& out, const char* key, const std::optional<double>& value) {
+    if (value) out << YAML::Key << key << YAML::Value << format_double(*value);
+}
+
+std::string front_matter(const Day& day) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    out << YAML::Key << "date" << YAML::Value << day.date.iso();
+    out << YAML::Key << "status" << YAML::Value << to_string(day.status);
+    if (!day.model.empty()) out << YAML::Key << "model" << YAML::Value << day.model;
+    if (day.tokens) {
+        out << YAML::Key << "tokens" << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << "prompt" << YAML::Value << day.tokens->prompt;
+        out << YAML::Key << "completion" << YAML::Value << day.tokens->completion;
+        out << YAML::Key << "cached" << YAML::Value << day.tokens->cached;
+        out << YAML::EndMap;
+    }
+    if (day.cost != Cost{}) {
+        out << YAML::Key << "cost" << YAML::Value << YAML::BeginMap;
+        emit_optional(out, "prompt", day.cost.prompt);
+        emit_optional(out, "completion", day.cost.completion);
+        emit_optional(out, "total", day.cost.total);
+        out << YAML::EndMap;
+    }
+    if (day.counts != Counts{}) {
+        out << YAML::Key << "counts" << YAML::Value << YAML::BeginMap;
+        emit_optional(out, "arxiv", day.counts.arxiv);
+        emit_optional(out, "scanned", day.counts.scanned);
+        emit_optional(out, "relevant", day.counts.relevant);
+        out << YAML::EndMap;
+    }
+    if (day.remedial) {
+        out << YAML::Key << "remedial" << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << "from" << YAML::Value << day.remedial->from.iso();
+        out << YAML::Key << "to" << YAML::Value << day.remedial->to.iso();
+        if (day.remedial->generated)
+            out << YAML::Key << "generated" << YAML::Value << day.remedial->generated->iso();
+        out << YAML::EndMap;
+    }
+    if (!day.prompt.empty()) out << YAML::Key << "prompt" << YAML::Value << day.prompt;
+    out << YAML::EndMap;
+    return std::string("---\n") + out.c_str() + "\n---\n";
+}
+
+std::string paper_section(const Paper& paper) {
+    std::string out = "## [" + escape_markdown_line(paper.title, false) + "](" + arxiv_abs_url(paper.id) + ")\n\n";
+    for (const auto& field : paper_fields()) {
+        std::string value = field.get(paper);
+        if (value.empty()) continue;
+        out += "- **" + std::string(field.label) + ":** " + escape_markdown_lines(value, "  ", false) + "\n";
+    }
+    if (!paper.abstract.empty()) out += "\n" + escape_markdown_lines(paper.abstract, "", true) + "\n";
+    return out;
+}
+
+} // namespace
+
+std::string write_day(const Day& day) {
+    std::string out = front_matter(day);
+    out += "\n# arXiv papers for " + day.date.iso() + "\n";
+    for (const auto& paper : day.papers) out += "\n" + paper_section(paper);
+    return out;
+}
+
+// ---------------------------------------------------------------- reading --
+
+namespace {
+
+struct FrontMatter {
+    std::string yaml;
+    std::string_view body;
+    int body_first_line = 1; // file line of the body's first line
+};
+
+Result<FrontMatter> split_front_matter(std::string_view text) {
+    if (!text.starts_with("---\n") && !text.starts_with("---\r\n"))
+        return fail("expected YAML front matter: the file must start with a line '---'", {}, 1);
+    size_t pos = text.find('\n') + 1;
+    int line = 2;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        std::string_view current = text.substr(pos, end == std::string_view::npos ? text.npos : end - pos);
+        if (trim(current) == "---") {
+            FrontMatter fm;
+            fm.yaml = std::string(text.substr(4, pos - 4));
+            fm.body = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+            fm.body_first_line = line + 1;
+            return fm;
+        }
+        if (end == std::string_view::npos) break;
+        pos = end + 1;
+        ++line;
+    }
+    return fail("expected a line '---' closing the front matter", {}, 1);
+}
+
+// Reads the front matter map into `day`. Lines are file lines (the YAML
+// starts on line 2).
+Result<void> read_metadata(const std::string& yaml, Day& day) {
+    YAML::Node root;
+    try {
+        root = YAML::Load(yaml);
+    } catch (const YAML::Exception& e) {
+        return fail("front matter is not valid YAML: " + e.msg, {}, e.mark.line + 2);
+    }
+    if (!root.IsMap()) return fail("expected the front matter to be a map of keys", {}, 2);
+
+    auto line_of = [](const YAML::Node& node) { return node.Mark().line + 2; };
+    auto scalar = [&](const YAML::Node& node, const std::string& key) -> Result<std::string> {
+        if (!node.IsScalar()) return fail("expected '" + key + "' to be a single value", {}, line_of(node));
+        return node.Scalar();
+    };
+    auto date_of = [&](const YAML::Node& node, const std::string& key) -> Result<Date> {
+        auto text = scalar(node, key);
+        if (!text) return std::unexpected(text.error());
+        auto date = parse_iso_date(*text);
+        if (!date) return fail("expected '" + key + "' to be a date YYYY-MM-DD, got '" + *text + "'", {}, line_of(node));
+        return *date;
+    };
+    auto integer_of = [&](const YAML::Node& node, const std::string& key) -> Result<long long> {
+        auto text = scalar(node, key);
+        if (!text) return std::unexpected(text.error());
+        auto number = parse_int(*text);
+        if (!number || *number < 0) return fail("expected '" + key + "' to be a whole number, got '" + *text + "'", {}, line_of(node));
+        return *number;
+    };
+    auto money_of = [&](const YAML::Node& node, const std::string& key) -> Result<double> {
+        auto text = scalar(node, key);
+        if (!text) return std::unexpected(text.error());
+        auto number = parse_double(*text);
+        if (!number || *number < 0) return fail("expected '" + key + "' to be an amount in dollars, got '" + *text + "'", {}, line_of(node));
+        return *number;
+    };
+    // Applies `each` to every key of a nested map, rejecting unknown keys.
+    auto nested = [&](const YAML::Node& node, const std::string& key, std::set<std::string> allowed,
+                      const std::function<Result<void>(const std::string&, const YAML::Node&)>& each) -> Result<void> {
+        if (!node.IsMap()) return fail("expected '" + key + "' to be a map", {}, line_of(node));
+        for (auto it = node.begin(); it != node.end(); ++it) {
+            std::string name = it->first.Scalar();
+            if (!allowed.contains(name))
+                return fail("unknown key '" + key + "." + name + "'", {}, line_of(it->first));
+            if (auto r = each(name, it->second); !r) return r;
+        }
+        return {};
+    };
+
+    bool have_date = false;
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        const std::string key = it->first.Scalar();
+        const YAML::Node& value = it->second;
+        Result<void> ok;
+        if (key == "date") {
+            auto date = date_of(value, key);
+            if (!date) return std::unexpected(date.error());
+            day.date = *date;
+            have_date = true;
+        } else if (key == "status") {
+            auto text = scalar(value, key);
+            if (!text) return std::unexpected(text.error());
+            auto status = parse_day_status(*text);
+            if (!status) return fail("expected 'status' to be announced or failed, got '" + *text + "'", {}, line_of(value));
+            day.status = *status;
+        } else if (key == "model") {
+            auto text = scalar(value, key);
+            if (!text) return std::unexpected(text.error());
+            day.model = *text;
+        } else if (key == "prompt") {
+            auto text = scalar(value, key);
+            if (!text) return std::unexpected(text.error());
+            day.prompt = *text;
+        } else if (key == "tokens") {
+            day.tokens = Tokens{};
+            ok = nested(value, key, {"prompt", "completion", "cached"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+                auto n = integer_of(v, "tokens." + name);
+                if (!n) return std::unexpected(n.error());
+                (name == "prompt" ? day.tokens->prompt : name == "completion" ? day.tokens->completion : day.tokens->cached) = *n;
+                return {};
+            });
+        } else if (key == "cost") {
+            ok = nested(value, key, {"prompt", "completion", "total"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+                auto n = money_of(v, "cost." + name);
+                if (!n) return std::unexpected(n.error());
+                (name == "prompt" ? day.cost.prompt : name == "completion" ? day.cost.completion : day.cost.total) = *n;
+                return {};
+            });
+        } else if (key == "counts") {
+            ok = nested(value, key, {"arxiv", "scanned", "relevant"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+                auto n = integer_of(v, "counts." + name);
+                if (!n) return std::unexpected(n.error());
+                (name == "arxiv" ? day.counts.arxiv : name == "scanned" ? day.counts.scanned : day.counts.relevant) = *n;
+                return {};
+            });
+        } else if (key == "remedial") {
+            Remedial remedial;
+            bool from = false, to = false;
+            ok = nested(value, key, {"from", "to", "generated"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+                auto d = date_of(v, "remedial." + name);
+                if (!d) return std::unexpected(d.error());
+                if (name == "from") remedial.from = *d, from = true;
+                else if (name == "to") remedial.to = *d, to = true;
+                else remedial.generated = *d;
+                return {};
+            });
+            if (ok && (!from || !to)) return fail("expected 'remedial' to have both 'from' and 'to'", {}, line_of(value));
+            day.remedial = remedial;
+        } else {
+            return fail("unknown key '" + key + "'; expected date, status, model, tokens, cost, counts, remedial or prompt",
+                        {}, line_of(it->first));
+        }
+        if (!ok) return ok;
+    }
+    if (!have_date) return fail("expected a 'date: YYYY-MM-DD' key in the front matter", {}, 2);
+    return {};
+}
+
+int line_of(cmark_node* node, int offset) { return cmark_node_get_start_line(node) + offset - 1; }
+
+// Reads "## [Title](https://arxiv.org/abs/ID)": title and link target.
+Result<std::pair<std::string, std::string>> read_heading(cmark_node* heading, int offset) {
+    cmark_node* link = nullptr;
+    for (cmark_node* child = cmark_node_first_child(heading); child; child = cmark_node_next(child)) {
+        if (cmark_node_get_type(child) == CMARK_NODE_LINK && !link) {
+            link = child;
+        } else if (cmark_node_get_type(child) != CMARK_NODE_TEXT || !trim(cmark_node_get_literal(child)).empty()) {
+            link = nullptr;
+            break;
+        }
+    }
+    if (!link)
+        return fail("expected a paper heading of the form '## [Title](https://arxiv.org/abs/ID)'", {}, line_of(heading, offset));
+    return std::pair{inline_text(link), std::string(cmark_node_get_url(link))};
+}
+
+// Reads one "- **Label:** value" item into `paper`.
+Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::set<std::string>& seen) {
+    int line = line_of(item, offset);
+    cmark_node* first = cmark_node_first_child(item);
+    cmark_node* strong = first ? cmark_node_first_child(first) : nullptr;
+    if (!first || cmark_node_get_type(first) != CMARK_NODE_PARAGRAPH || !strong ||
+        cmark_node_get_type(strong) != CMARK_NODE_STRONG)
+        return fail("expected a field of the form '- **Label:** value'", {}, line);
+    std::string label = inline_text(strong);
+    if (!label.ends_with(":")) return fail("expected a colon inside the bold label, as in '**Authors:**'", {}, line);
+    label.pop_back();
+
+    // The value: the rest of the first paragraph, then any further paragraphs.
+    std::string value = inline_text_from(cmark_node_next(strong));
+    if (value.starts_with(' ')) value.erase(0, 1);
+    for (cmark_node* more = cmark_node_next(first); more; more = cmark_node_next(more)) {
+        if (cmark_node_get_type(more) != CMARK_NODE_PARAGRAPH)
+            return fail("expected only text in the field '" + label + "'", {}, line_of(more, offset));
+        value += "\n\n" + inline_text(more);
+    }
+
+    for (const auto& field : paper_fields()) {
+        if (label != field.label) continue;
+        if (!seen.insert(label).second) return fail("the field '" + label + "' appears twice", {}, line);
+        if (auto problem = field.set(paper, value))
+            return fail("field '" + label + "': " + *problem + ", got '" + value + "'", {}, line);
+        return {};
+    }
+    return fail("unknown field '" + label + "'; expected one of: " + known_labels(), {}, line);
+}
+
+} // namespace
+
+Result<Day> read_day(std::string_view text, const std::string& file_name) {
+    auto parts = split_front_matter(text);
+    if (!parts) return std::unexpected(in_file(parts.error(), file_name));
+    Day day;
+    if (auto meta = read_metadata(parts->yaml, day); !meta) return std::unexpected(in_file(meta.error(), file_name));
+
+    const int offset = parts->body_first_line;
+    MarkdownTree tree = parse_markdown(parts->body);
+    Paper* paper = nullptr;
+    int heading_line = 0;
+    bool had_fields = false;
+    std::set<std::string> seen;
+
+    std::string link_url;
+    // A section is complete once its ID is known and agrees with the link.
+    auto finish = [&]() -> Result<void> {
+        if (!paper) return {};
+        if (paper->id.empty())
+            return fail("expected a '- **ID:** ...' field in this paper's section", file_name, heading_line);
+        if (link_url != arxiv_abs_url(paper->id))
+            return fail("expected the title to link to " + arxiv_abs_url(paper->id) + ", the paper's ID",
+                        file_name, heading_line);
+        return {};
+    };
+
+    for (cmark_node* block = cmark_node_first_child(tree.get()); block; block = cmark_node_next(block)) {
+        int line = line_of(block, offset);
+        auto type = cmark_node_get_type(block);
+        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(block) == 1 && !paper) continue;
+        if (type == CMARK_NODE_THEMATIC_BREAK) continue;
+        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(block) == 2) {
+            if (auto done = finish(); !done) return std::unexpected(done.error());
+            auto heading = read_heading(block, offset);
+            if (!heading) return std::unexpected(in_file(heading.error(), file_name));
+            paper = &day.papers.emplace_back();
+            paper->title = heading->first;
+            link_url = heading->second;
+            heading_line = line;
+            had_fields = false;
+            seen.clear();
+            continue;
+        }
+        if (!paper)
+            return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this " + node_kind(block),
+                        file_name, line);
+        if (type == CMARK_NODE_LIST && !had_fields && paper->abstract.empty()) {
+            had_fields = true;
+            for (cmark_node* item = cmark_node_first_child(block); item; item = cmark_node_next(item))
+                if (auto r = read_field(item, offset, *paper, seen); !r) return std::unexpected(in_file(r.error(), file_name));
+            continue;
+        }
+        if (type == CMARK_NODE_PARAGRAPH) {
+            if (!paper->abstract.empty()) paper->abstract += "\n\n";
+            paper->abstract += inline_text(block);
+            continue;
+        }
+        return fail("unexpected " + node_kind(block) +
+                        " in a paper section; expected the field list, then the abstract as paragraphs",
+                    file_name, line);
+    }
+    if (auto done = finish(); !done) return std::unexpected(done.error());
+    return day;
+}
+
+} // namespace pp

@@ -1,0 +1,22 @@
+// The day file: content/YYYY/MM/YYYY-MM-DD.md, the archive's single source
+// of truth. YAML front matter holds the day's metadata; the Markdown body
+// holds one section per paper. docs/content-format.md is the specification.
+//
+//   write_day(read_day(canonical file)) == the same bytes
+//   read_day(write_day(day))            == day (for tidy text, see tidy_paper)
+#pragma once
+
+#include "core/paper.h"
+#include "util/error.h"
+
+#include <string>
+#include <string_view>
+
+namespace pp {
+
+std::string write_day(const Day& day);
+
+// `file_name` only labels errors ("content/2025/05/2025-05-20.md:14: ...").
+Result<Day> read_day(std::string_view text, const std::string& file_name);
+
+} // namespace pp

@@ -1,0 +1,29 @@
+// `paperpress import`: converts the reference system's output tree
+// (SRC/md/YYYY-MM/*.md, SRC/json/YYYY-MM/*.json) into the content tree.
+// JSON is preferred where it exists; Markdown supplies what only it has
+// (token table, counts, banner, prompt) and the page order of the papers.
+#pragma once
+
+#include "util/error.h"
+#include "util/files.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pp {
+
+struct ImportReport {
+    int days_written = 0;
+    int days_unchanged = 0;
+    int papers = 0;
+    std::vector<std::string> warnings; // failed runs, repeated papers, dropped fields
+    std::vector<Error> errors;         // files that could not be read
+};
+
+// `source` is an output tree or a single daily Markdown page. `log` receives
+// one line per day as it is imported.
+ImportReport import_archive(const fs::path& source, const fs::path& content_root,
+                            const std::function<void(const std::string&)>& log);
+
+} // namespace pp

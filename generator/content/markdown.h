@@ -1,0 +1,42 @@
+// Markdown through cmark-gfm: escaping so any outside text survives a round
+// trip through a day file, and reading text back out of the syntax tree.
+#pragma once
+
+#include <cmark-gfm.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace pp {
+
+struct CmarkNodeDeleter {
+    void operator()(cmark_node* node) const { cmark_node_free(node); }
+};
+using MarkdownTree = std::unique_ptr<cmark_node, CmarkNodeDeleter>;
+
+// CommonMark only, no extensions: day files are read by their core syntax.
+MarkdownTree parse_markdown(std::string_view text);
+
+// Escapes one line of text so that, as inline Markdown anywhere in a line
+// (link text, list item, paragraph), it reads back as exactly this text.
+// Leading and trailing blanks become character references, which Markdown
+// would otherwise strip. `at_line_start`: the text begins a line of the file,
+// so block syntax ("# ", "- ", "1. ") must be escaped too.
+std::string escape_markdown_line(std::string_view line, bool at_line_start);
+
+// Escapes multi-line text; lines after the first get `indent` in front, so
+// the text can sit inside a list item; a blank line starts a new paragraph.
+std::string escape_markdown_lines(std::string_view text, std::string_view indent, bool first_at_line_start);
+
+// The text of a node's inline content: escapes and references decoded, soft
+// and hard line breaks as "\n", emphasis and links reduced to their text.
+std::string inline_text(cmark_node* node);
+
+// The same for `first` and the inline nodes after it.
+std::string inline_text_from(cmark_node* first);
+
+// Type name for error messages ("paragraph", "heading", ...).
+std::string node_kind(cmark_node* node);
+
+} // namespace pp

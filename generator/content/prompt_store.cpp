@@ -1,0 +1,22 @@
+#include "content/prompt_store.h"
+
+#include "util/text.h"
+
+namespace pp {
+
+Result<std::string> store_prompt(const fs::path& root, std::string_view text) {
+    std::string body(text);
+    if (!body.ends_with('\n')) body += '\n';
+    std::string reference = "prompts/" + fnv1a_hex(body) + ".md";
+    auto written = write_file_if_changed(root / reference, body);
+    if (!written) return std::unexpected(written.error());
+    return reference;
+}
+
+Result<std::string> load_prompt(const fs::path& root, const std::string& reference) {
+    if (reference.find("..") != std::string::npos || reference.starts_with("/"))
+        return fail("expected a prompt path inside the content folder, got '" + reference + "'");
+    return read_file(root / reference);
+}
+
+} // namespace pp

@@ -1,0 +1,71 @@
+#include "core/paper.h"
+
+#include "util/text.h"
+
+namespace pp {
+
+int Paper::score() const {
+    if (!relevance || !novelty) return 0;
+    return *relevance + *novelty;
+}
+
+const char* to_string(DayStatus status) {
+    switch (status) {
+    case DayStatus::announced: return "announced";
+    case DayStatus::failed: return "failed";
+    }
+    return "announced";
+}
+
+std::optional<DayStatus> parse_day_status(std::string_view text) {
+    if (text == "announced") return DayStatus::announced;
+    if (text == "failed") return DayStatus::failed;
+    return std::nullopt;
+}
+
+std::string tidy_line(std::string_view text) {
+    std::string out;
+    bool space = false;
+    for (char c : text) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            space = !out.empty();
+            continue;
+        }
+        if (space) out += ' ';
+        space = false;
+        out += c;
+    }
+    return out;
+}
+
+std::string tidy_text(std::string_view text) {
+    std::string out;
+    int pending_newlines = 0;
+    for (auto raw : split(text, '\n')) {
+        std::string_view line = raw;
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+            line.remove_suffix(1);
+        if (trim(line).empty()) {
+            if (!out.empty()) pending_newlines = 2;
+            continue;
+        }
+        if (!out.empty()) out.append(std::max(pending_newlines, 1), '\n');
+        pending_newlines = 0;
+        out += line;
+    }
+    return out;
+}
+
+void tidy_paper(Paper& paper) {
+    paper.title = tidy_line(paper.title);
+    for (auto& author : paper.authors) author = tidy_line(author);
+    std::erase_if(paper.authors, [](const std::string& a) { return a.empty(); });
+    paper.abstract = tidy_text(paper.abstract);
+    paper.comment = tidy_text(paper.comment);
+    paper.topic = tidy_line(paper.topic);
+    for (auto& topic : paper.also_topics) topic = tidy_line(topic);
+    paper.topic_note = tidy_text(paper.topic_note);
+    paper.unscored = tidy_text(paper.unscored);
+}
+
+} // namespace pp

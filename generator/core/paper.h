@@ -1,0 +1,93 @@
+// The domain model: a paper as selected for a day, and the day itself.
+// Plain values, no I/O: every other module reads and writes these.
+#pragma once
+
+#include "core/date.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pp {
+
+struct Paper {
+    std::string id;                   // arXiv ID without version
+    std::string title;
+    std::vector<std::string> authors;
+    std::string abstract;             // paragraphs separated by a blank line
+    std::string comment;              // the scorer's reason, or empty
+    std::optional<int> relevance;     // 1-10; absent for author matches
+    std::optional<int> novelty;       // 1-10; absent for author matches
+    bool author_match = false;        // kept because a followed author wrote it
+    std::string topic;                // primary topic label, if the scorer gave one
+    std::vector<std::string> also_topics;
+    std::string topic_note;           // why the topic fits
+    std::string unscored;             // why no score could be had, or empty
+
+    // relevance + novelty; 0 when either is missing.
+    int score() const;
+
+    bool operator==(const Paper&) const = default;
+};
+
+enum class DayStatus {
+    announced, // the run fetched and scored the announcement
+    failed,    // the run broke (e.g. the LLM quota ran out): not a quiet day
+};
+
+const char* to_string(DayStatus status);
+std::optional<DayStatus> parse_day_status(std::string_view text);
+
+struct Tokens {
+    long long prompt = 0;
+    long long completion = 0;
+    long long cached = 0;
+    bool operator==(const Tokens&) const = default;
+};
+
+// US dollars. Absent means unknown (a model missing from the price table),
+// which is different from free.
+struct Cost {
+    std::optional<double> prompt;
+    std::optional<double> completion;
+    std::optional<double> total;
+    bool operator==(const Cost&) const = default;
+};
+
+struct Counts {
+    std::optional<long long> arxiv;   // entries in the feeds
+    std::optional<long long> scanned; // after announce-type filtering
+    std::optional<long long> relevant;
+    bool operator==(const Counts&) const = default;
+};
+
+// A back-fill run: papers submitted in [from, to], generated later.
+struct Remedial {
+    Date from;
+    Date to;
+    std::optional<Date> generated;
+    bool operator==(const Remedial&) const = default;
+};
+
+struct Day {
+    Date date;
+    DayStatus status = DayStatus::announced;
+    std::string model;
+    std::optional<Tokens> tokens;
+    Cost cost;
+    Counts counts;
+    std::optional<Remedial> remedial;
+    std::string prompt; // path of the selection prompt, relative to content/
+    std::vector<Paper> papers;
+
+    bool operator==(const Day&) const = default;
+};
+
+// Puts text from outside into the form the model keeps: no trailing spaces on
+// lines, no "\r", at most one blank line in a row, no leading/trailing blank
+// lines. Single-line fields (titles, authors) also collapse all whitespace.
+std::string tidy_text(std::string_view text);
+std::string tidy_line(std::string_view text);
+void tidy_paper(Paper& paper);
+
+} // namespace pp

@@ -1,0 +1,50 @@
+#include "test_support.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace pp::test {
+
+TempDir::TempDir() {
+    std::random_device random;
+    path_ = fs::temp_directory_path() / ("paperpress-test-" + std::to_string(random()) + std::to_string(random()));
+    fs::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+}
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+    if (path.has_parent_path()) fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+CommandResult run_paperpress(const std::string& args, const fs::path& cwd) {
+    TempDir capture;
+    std::string command = "cd '" + cwd.string() + "' && '" PAPERPRESS_BINARY "' " + args + " > '" +
+                          (capture / "out").string() + "' 2> '" + (capture / "err").string() + "'";
+    int status = std::system(command.c_str());
+    CommandResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = read_text(capture / "out");
+    result.err = read_text(capture / "err");
+    return result;
+}
+
+fs::path fixture_archive() { return fs::path(PAPERPRESS_SHARED_DIR) / "fixtures/gpt-paper-assistant-archive/out"; }
+fs::path seeds_dir() { return fs::path(PAPERPRESS_SHARED_DIR) / "seeds"; }
+fs::path source_dir() { return fs::path(PAPERPRESS_SOURCE_DIR); }
+
+} // namespace pp::test

@@ -1,0 +1,41 @@
+// Helpers shared by the tests: temporary folders and running the binary.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace pp::test {
+
+namespace fs = std::filesystem;
+
+// A fresh folder under the system temp dir, removed when the object dies.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const fs::path& path() const { return path_; }
+    fs::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+    fs::path path_;
+};
+
+struct CommandResult {
+    int exit_code = 0;
+    std::string out; // stdout
+    std::string err; // stderr
+};
+
+// Runs the paperpress binary with `args` (a shell-quoted string) in `cwd`.
+CommandResult run_paperpress(const std::string& args, const fs::path& cwd);
+
+std::string read_text(const fs::path& path);
+void write_text(const fs::path& path, const std::string& text);
+
+fs::path fixture_archive(); // ../shared/fixtures/gpt-paper-assistant-archive/out
+fs::path seeds_dir();       // ../shared/seeds
+fs::path source_dir();      // the repository root
+
+} // namespace pp::test
