@@ -1,1 +1,90 @@
+// The command line, end to end through the real binary.
+#include "content/content_tree.h"
+#include "content/day_file.h"
+#include "test_support.h"
+
 #include <doctest/doctest.h>
+#include <rapidjson/document.h>
+
+using namespace pp;
+using namespace pp::test;
+
+TEST_CASE("every command has --help") {
+    TempDir dir;
+    for (const char* command : {"", "import", "ls", "check"}) {
+        auto result = run_paperpress(std::string(command) + " --help", dir.path());
+        CHECK_MESSAGE(result.exit_code == 0, command);
+        CHECK(result.out.find("Usage:") != std::string::npos);
+        CHECK(result.out.find("--content") != std::string::npos);
+    }
+    auto wrong = run_paperpress("frobnicate", dir.path());
+    CHECK(wrong.exit_code == 2);
+}
+
+TEST_CASE("import, then ls --json lists each day with its papers in page order") {
+    TempDir dir;
+    auto imported = run_paperpress("import '" + fixture_archive().string() + "'", dir.path());
+    CHECK(imported.exit_code == 0);
+    CHECK(imported.out.find("import: 93 days") != std::string::npos);
+    CHECK(imported.out.find("imported 2025-01-17: 25 papers") != std::string::npos);
+
+    auto listed = run_paperpress("ls --json", dir.path());
+    REQUIRE(listed.exit_code == 0);
+    rapidjson::Document json;
+    json.Parse(listed.out.c_str());
+    REQUIRE(json.IsArray());
+    REQUIRE(json.Size() == 93);
+    CHECK(std::string(json[0]["date"].GetString()) == "2025-01-17");
+    CHECK(json[0]["papers"].Size() == 25);
+    CHECK(std::string(json[0]["papers"][0].GetString()) == "2501.09412");
+    CHECK(std::string(json[0]["status"].GetString()) == "announced");
+
+    auto plain = run_paperpress("ls", dir.path());
+    CHECK(plain.out.find("2025-01-17  announced   25 papers") != std::string::npos);
+
+    auto checked = run_paperpress("check", dir.path());
+    CHECK(checked.exit_code == 0);
+    CHECK(checked.out.find("check: 93 days") != std::string::npos);
+}
+
+TEST_CASE("check passes on the sample archive shipped in content/") {
+    auto result = run_paperpress("check --content '" + (source_dir() / "content").string() + "'", source_dir());
+    CHECK_MESSAGE(result.exit_code == 0, result.err);
+    CHECK(result.out.find(" 0 errors") != std::string::npos);
+}
+
+TEST_CASE("check fails on bad content, naming file and line") {
+    TempDir dir;
+    Day day;
+    day.date = *parse_iso_date("2025-05-20");
+    Paper paper;
+    paper.id = "2505.00001";
+    paper.title = "T";
+    day.papers = {paper, paper};
+    REQUIRE(save_day(dir / "content", day).has_value());
+    write_text(dir / "content/2025/05/2025-05-21.md", "---\ndate: 2025-05-22\n---\n");
+    write_text(dir / "content/2025/05/2025-05-23.md", "---\ndate: 2025-05-23\nstatus: sunny\n---\n");
+    write_text(dir / "content/2025/05/stray.md", "hello");
+    auto result = run_paperpress("check", dir.path());
+    CHECK(result.exit_code == 1);
+    CHECK(result.err.find("2025-05-20.md: paper 2505.00001 is listed twice on this day") != std::string::npos);
+    CHECK(result.err.find("2025-05-21.md:2: the front matter says 2025-05-22") != std::string::npos);
+    CHECK(result.err.find("2025-05-23.md:3: expected 'status' to be announced or failed") != std::string::npos);
+    CHECK(result.err.find("stray.md: not a day file") != std::string::npos);
+    CHECK(result.out.find("4 errors") != std::string::npos);
+}
+
+TEST_CASE("a broken config file is an error naming its line") {
+    TempDir dir;
+    write_text(dir / "paperpress.yaml", "title: My papers\nfeed_days: many\n");
+    auto result = run_paperpress("ls", dir.path());
+    CHECK(result.exit_code == 1);
+    CHECK(result.err.find("paperpress.yaml:2: expected 'feed_days' to be a whole number") != std::string::npos);
+}
+
+TEST_CASE("import of a missing source fails clearly") {
+    TempDir dir;
+    auto result = run_paperpress("import does-not-exist", dir.path());
+    CHECK(result.exit_code == 1);
+    CHECK(result.err.find("does-not-exist: no such file or folder") != std::string::npos);
+}

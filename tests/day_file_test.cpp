@@ -1,1 +1,222 @@
+// content/day_file and content_tree: the day file contract.
+#include "content/content_tree.h"
+#include "content/day_file.h"
+#include "test_support.h"
+
 #include <doctest/doctest.h>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+Paper hostile_paper() {
+    Paper p;
+    p.id = "2505.13447";
+    p.title = "$\\mathcal{O}(n)$ <script>alert(1)</script> [x] *y* _z_ | w";
+    p.authors = {"Lenka Zdeborov\\'a", "Kuan-Ming Liu (National Chengchi University, College of Commerce)",
+                 "Peter Bühlmann"};
+    p.abstract = "We show $\\mathcal{O}(n)$ time for x_1 * y_2 < z.\n\n# Not a heading\n1. not a list";
+    p.comment = "Relevant: matches [Compression] & <sparsity>.";
+    p.relevance = 9;
+    p.novelty = 8;
+    p.topic = "Efficiency, Compression, and Large-Scale Training";
+    p.also_topics = {"Architecture and Training Dynamics", "Representation Learning"};
+    p.topic_note = "Squarely on topic | pipes too";
+    return p;
+}
+
+Day full_day() {
+    Day day;
+    day.date = *parse_iso_date("2025-05-20");
+    day.model = "gpt-4o";
+    day.tokens = Tokens{54622, 7163, 1200};
+    day.cost = Cost{0.14, 0.07, 0.21};
+    day.counts = Counts{472, 472, 49};
+    day.remedial = Remedial{*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-26")};
+    day.prompt = "prompts/0123456789abcdef.md";
+    day.papers.push_back(hostile_paper());
+    Paper author;
+    author.id = "hep-th/9901001";
+    author.title = "An author match";
+    author.authors = {"Kaiming He"};
+    author.author_match = true;
+    day.papers.push_back(author);
+    Paper unscored;
+    unscored.id = "math.CA/0611800";
+    unscored.title = "Unscored";
+    unscored.unscored = "the LLM gave no score after 3 tries";
+    day.papers.push_back(unscored);
+    return day;
+}
+
+std::string error_of(const std::string& text) {
+    auto day = read_day(text, "content/2025/05/2025-05-20.md");
+    REQUIRE_FALSE(day.has_value());
+    return day.error().to_string();
+}
+
+const std::string header = "---\ndate: 2025-05-20\nstatus: announced\n---\n\n# arXiv papers for 2025-05-20\n\n";
+
+} // namespace
+
+TEST_CASE("writing then reading a day gives the same papers and metadata") {
+    Day day = full_day();
+    auto back = read_day(write_day(day), "day.md");
+    REQUIRE(back.has_value());
+    CHECK(back->papers == day.papers);
+    CHECK(*back == day);
+}
+
+TEST_CASE("a day with no papers, failed status and no metadata round-trips") {
+    Day day;
+    day.date = *parse_iso_date("2026-06-08");
+    day.status = DayStatus::failed;
+    day.tokens = Tokens{};
+    auto back = read_day(write_day(day), "day.md");
+    REQUIRE(back.has_value());
+    CHECK(*back == day);
+    CHECK(back->status == DayStatus::failed);
+}
+
+TEST_CASE("reading then writing every day of the sample archive gives the same bytes") {
+    auto scan = scan_content(source_dir() / "content");
+    REQUIRE(scan.days.size() > 90);
+    for (const auto& file : scan.days) {
+        std::string text = read_text(file.path);
+        auto day = read_day(text, file.path.string());
+        REQUIRE_MESSAGE(day.has_value(), day.error().to_string());
+        CHECK_MESSAGE(write_day(*day) == text, file.path.string());
+    }
+}
+
+TEST_CASE("a hand edit is honoured: a typo fixed, a paper's section deleted") {
+    Day day = full_day();
+    std::string text = write_day(day);
+    // Fix a typo in the title of the author match.
+    auto pos = text.find("An author match");
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, 15, "An author's match");
+    // Delete the first paper's section, heading to the next heading.
+    auto first = text.find("\n## ");
+    auto second = text.find("\n## ", first + 1);
+    text.erase(first, second - first);
+    auto back = read_day(text, "day.md");
+    REQUIRE_MESSAGE(back.has_value(), back.error().to_string());
+    REQUIRE(back->papers.size() == 2);
+    CHECK(back->papers[0].title == "An author's match");
+    CHECK(back->papers[1].id == "math.CA/0611800");
+}
+
+TEST_CASE("hand-written Markdown is read by its syntax, not its spacing") {
+    auto day = read_day(header +
+                            "## [A *nice* title](https://arxiv.org/abs/2501.00001)\n"
+                            "* **ID:**   2501.00001\n"
+                            "* **Authors:** A. One,B. Two\n\n"
+                            "An abstract\nover two lines.\n\n---\n",
+                        "day.md");
+    REQUIRE_MESSAGE(day.has_value(), day.error().to_string());
+    REQUIRE(day->papers.size() == 1);
+    CHECK(day->papers[0].title == "A nice title");
+    CHECK(day->papers[0].id == "2501.00001");
+    CHECK(day->papers[0].authors == std::vector<std::string>{"A. One", "B. Two"});
+    CHECK(day->papers[0].abstract == "An abstract\nover two lines.");
+}
+
+TEST_CASE("bad input names the file, the line and what was expected") {
+    CHECK(error_of("date: 2025-05-20\n") == "content/2025/05/2025-05-20.md:1: expected YAML front matter: the file must start with a line '---'");
+    CHECK(error_of("---\ndate: 2025-05-20\n") .find(":1: expected a line '---' closing the front matter") != std::string::npos);
+    CHECK(error_of("---\ndate: 2025-05-20\nstatus: maybe\n---\n") ==
+          "content/2025/05/2025-05-20.md:3: expected 'status' to be announced or failed, got 'maybe'");
+    CHECK(error_of("---\ndate: 2025-13-20\n---\n").find(":2: expected 'date' to be a date YYYY-MM-DD") != std::string::npos);
+    CHECK(error_of("---\ndate: 2025-05-20\ncolour: red\n---\n").find(":3: unknown key 'colour'") != std::string::npos);
+    CHECK(error_of("---\ndate: 2025-05-20\ntokens:\n  prompt: lots\n---\n").find(":4: expected 'tokens.prompt' to be a whole number") != std::string::npos);
+    CHECK(error_of("---\ndate: [2025\n---\n").find(":3: front matter is not valid YAML") != std::string::npos);
+    CHECK(error_of(header + "Some text before any paper.\n").find(":8: expected a paper section") != std::string::npos);
+    CHECK(error_of(header + "## Just a heading\n").find(":8: expected a paper heading of the form") != std::string::npos);
+    CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **Authors:** X\n")
+              .find(":8: expected a '- **ID:** ...' field") != std::string::npos);
+    CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.0001\n")
+              .find(":10: field 'ID': expected an arXiv ID without version") != std::string::npos);
+    CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00002\n")
+              .find(":8: expected the title to link to https://arxiv.org/abs/2501.00002") != std::string::npos);
+    CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n- **Relevance:** high\n")
+              .find(":11: field 'Relevance': expected a whole number from 0 to 10, got 'high'") != std::string::npos);
+    CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n- **Mood:** good\n")
+              .find(":11: unknown field 'Mood'; expected one of: ID, Authors") != std::string::npos);
+    CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n- **ID:** 2501.00001\n")
+              .find(":11: the field 'ID' appears twice") != std::string::npos);
+    CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n\n```\ncode\n```\n")
+              .find(":12: unexpected code_block in a paper section") != std::string::npos);
+}
+
+TEST_CASE("the content tree places each day by its date and finds misplaced files") {
+    TempDir dir;
+    Day day = full_day();
+    REQUIRE(save_day(dir.path(), day).has_value());
+    CHECK(fs::exists(dir / "2025/05/2025-05-20.md"));
+    CHECK(*save_day(dir.path(), day) == WriteOutcome::unchanged);
+    write_text(dir / "2025/06/2025-05-21.md", write_day(day));
+    write_text(dir / "2025/notes.md", "hello");
+    write_text(dir / "prompts/0123456789abcdef.md", "a prompt");
+    auto scan = scan_content(dir.path());
+    REQUIRE(scan.days.size() == 1);
+    CHECK(scan.days[0].date.iso() == "2025-05-20");
+    REQUIRE(scan.misplaced.size() == 2);
+    CHECK(scan.misplaced[0].message.find("expected " + (dir / "2025/05/2025-05-21.md").string()) != std::string::npos);
+}
+
+TEST_CASE("property: any tidy text survives write then read (random papers)") {
+    // Characters that mean something to Markdown, YAML, HTML or TeX, plus
+    // non-ASCII, spaces and newlines.
+    const std::vector<std::string> alphabet = {
+        "a", "Z", "0", "7", " ", "  ", "\n", "\n\n", "$", "\\", "{", "}", "<", ">", "]", "[", "(", ")", "*",
+        "_", "|", "#", "-", "+", "=", "1.", "2)", "`", "~", "!", "&", "&amp;", "&#32;", ":", "'", "\"", ",",
+        ";", "é", "\\'a", "—", "∑", "http://x.org/a_b", "www.y.com", "---", "> ", "    ", "\t"};
+    unsigned state = 12345;
+    auto next = [&](unsigned bound) {
+        state = state * 1103515245u + 12345u;
+        return (state >> 8) % bound;
+    };
+    auto random_text = [&](int length) {
+        std::string text;
+        for (int i = 0; i < length; ++i) text += alphabet[next(static_cast<unsigned>(alphabet.size()))];
+        return text;
+    };
+    for (int round = 0; round < 300; ++round) {
+        Day day;
+        day.date = *parse_iso_date("2025-05-20");
+        day.model = tidy_line(random_text(3)) + "x";
+        for (int k = 0; k < 3; ++k) {
+            Paper p;
+            p.id = "2505." + std::to_string(10000 + round * 3 + k);
+            p.title = random_text(12);
+            p.authors = {random_text(4), random_text(4)};
+            p.abstract = random_text(40);
+            p.comment = random_text(10);
+            p.topic = random_text(4);
+            p.topic_note = random_text(6);
+            p.relevance = static_cast<int>(next(11));
+            p.novelty = static_cast<int>(next(11));
+            tidy_paper(p);
+            // Authors are separated by commas outside parentheses (documented
+            // in docs/content-format.md): keep commas and brackets out of names.
+            for (auto& author : p.authors) {
+                std::erase_if(author, [](char c) { return c == ',' || c == '(' || c == ')' || c == '[' || c == ']'; });
+                author = tidy_line(author);
+            }
+            std::erase_if(p.authors, [](const std::string& a) { return a.empty(); });
+            day.papers.push_back(p);
+        }
+        std::string text = write_day(day);
+        auto back = read_day(text, "random.md");
+        REQUIRE_MESSAGE(back.has_value(), ((back ? std::string() : back.error().to_string()) + "\n" + text));
+        for (size_t k = 0; k < day.papers.size(); ++k) {
+            CHECK_MESSAGE(back->papers[k].title == day.papers[k].title, text);
+            CHECK_MESSAGE(back->papers[k].abstract == day.papers[k].abstract, text);
+            CHECK_MESSAGE(back->papers[k] == day.papers[k], text);
+        }
+        CHECK(back->model == day.model);
+        CHECK(write_day(*back) == text);
+    }
+}

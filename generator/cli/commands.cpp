@@ -114,7 +114,11 @@ int run_cli(int argc, char** argv) {
 
     auto* check = app.add_subcommand("check", "Validate the whole content tree");
 
-    for (auto* sub : app.get_subcommands({})) sub->fallthrough();
+    // Global options are accepted, and listed in --help, on every command.
+    for (auto* sub : app.get_subcommands({})) {
+        sub->add_option("--content", global.content, "Content folder (the archive)")->capture_default_str();
+        sub->add_option("--config", global.config, "Config file; may be absent")->capture_default_str();
+    }
 
     try {
         app.parse(argc, argv);
@@ -127,7 +131,9 @@ int run_cli(int argc, char** argv) {
         return exit_usage;
     }
 
-    auto config = load_config(global.config, app.count("--config") > 0);
+    bool config_given = app.count("--config") > 0;
+    for (auto* sub : app.get_subcommands({})) config_given = config_given || sub->count("--config") > 0;
+    auto config = load_config(global.config, config_given);
     if (!config) {
         print_error(config.error());
         return exit_problems;

@@ -9,6 +9,10 @@ namespace pp {
 
 CheckReport check_content(const fs::path& root) {
     CheckReport report;
+    if (!fs::is_directory(root)) {
+        report.errors.push_back({root.string(), 0, "no such content folder"});
+        return report;
+    }
     auto scan = scan_content(root);
     report.errors = scan.misplaced;
     std::map<std::string, Date> first_listed;

@@ -351,13 +351,13 @@ Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::set<std
 
     // The value: the rest of the first paragraph, then any further paragraphs.
     std::string value = inline_text_from(cmark_node_next(strong));
-    if (value.starts_with(' ')) value.erase(0, 1);
     for (cmark_node* more = cmark_node_next(first); more; more = cmark_node_next(more)) {
         if (cmark_node_get_type(more) != CMARK_NODE_PARAGRAPH)
             return fail("expected only text in the field '" + label + "'", {}, line_of(more, offset));
         value += "\n\n" + inline_text(more);
     }
 
+    value = std::string(trim(value)); // tidy_text never leaves blanks at either end
     for (const auto& field : paper_fields()) {
         if (label != field.label) continue;
         if (!seen.insert(label).second) return fail("the field '" + label + "' appears twice", {}, line);

@@ -38,7 +38,7 @@ std::string escape_line_start(std::string escaped) {
     while (digits < escaped.size() && std::isdigit(static_cast<unsigned char>(escaped[digits])))
         ++digits;
     if (digits > 0 && digits < escaped.size() && (escaped[digits] == '.' || escaped[digits] == ')'))
-        escaped.insert(digits, "\\");
+        escaped.insert(escaped.begin() + static_cast<std::ptrdiff_t>(digits), '\\');
     return escaped;
 }
 

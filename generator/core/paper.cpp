@@ -50,6 +50,7 @@ std::string tidy_text(std::string_view text) {
             continue;
         }
         if (!out.empty()) out.append(std::max(pending_newlines, 1), '\n');
+        else line = trim(line); // the text starts with its first word
         pending_newlines = 0;
         out += line;
     }
