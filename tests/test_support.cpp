@@ -43,8 +43,8 @@ CommandResult run_paperpress(const std::string& args, const fs::path& cwd) {
     return result;
 }
 
-fs::path fixture_archive() { return fs::path(PAPERPRESS_SHARED_DIR) / "fixtures/gpt-paper-assistant-archive/out"; }
-fs::path seeds_dir() { return fs::path(PAPERPRESS_SHARED_DIR) / "seeds"; }
+fs::path fixture_archive() { return fs::path(PAPERPRESS_FIXTURES_DIR) / "gpt-paper-assistant-archive/out"; }
+fs::path seeds_dir() { return fs::path(PAPERPRESS_FIXTURES_DIR) / "seeds"; }
 fs::path source_dir() { return fs::path(PAPERPRESS_SOURCE_DIR); }
 
 } // namespace pp::test

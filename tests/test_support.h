@@ -34,8 +34,8 @@ CommandResult run_paperpress(const std::string& args, const fs::path& cwd);
 std::string read_text(const fs::path& path);
 void write_text(const fs::path& path, const std::string& text);
 
-fs::path fixture_archive(); // ../shared/fixtures/gpt-paper-assistant-archive/out
-fs::path seeds_dir();       // ../shared/seeds
+fs::path fixture_archive(); // tests/fixtures/gpt-paper-assistant-archive/out (real reference output)
+fs::path seeds_dir();       // tests/fixtures/seeds (three real Markdown pages)
 fs::path source_dir();      // the repository root
 
 } // namespace pp::test

@@ -4,6 +4,7 @@
 #include "content/checker.h"
 #include "content/content_tree.h"
 #include "content/importer.h"
+#include "site/builder.h"
 
 #include <CLI/CLI.hpp>
 #include <rapidjson/stringbuffer.h>
@@ -94,6 +95,36 @@ int cmd_check(const GlobalOptions& global) {
     return report.errors.empty() ? exit_ok : exit_problems;
 }
 
+struct BuildArgs {
+    std::string out = "site";
+    std::string theme;
+    std::string base_url;
+};
+
+int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args) {
+    if (!args.theme.empty()) config.theme = args.theme;
+    if (!args.base_url.empty()) {
+        config.base_url = args.base_url;
+        if (config.base_url.back() != '/') config.base_url += '/';
+    }
+    BuildOptions options;
+    options.content_dir = global.content;
+    options.out_dir = args.out;
+    std::error_code ec;
+    options.site_dir = fs::absolute(global.config, ec).parent_path();
+    options.themes_dir = options.site_dir / "themes";
+    options.config = std::move(config);
+    auto report = build_site(options);
+    for (const auto& warning : report.warnings) print_warning(warning);
+    for (const auto& error : report.errors) print_error(error);
+    std::cout << "build: " << report.days << " days, " << report.papers << " papers, " << report.files
+              << " files into " << args.out << " (" << report.written << " written, "
+              << report.files - report.written << " unchanged)";
+    if (!report.errors.empty()) std::cout << "; " << report.errors.size() << " errors";
+    std::cout << "\n";
+    return report.ok() ? exit_ok : exit_problems;
+}
+
 } // namespace
 
 int run_cli(int argc, char** argv) {
@@ -113,6 +144,16 @@ int run_cli(int argc, char** argv) {
     ls->add_flag("--json", as_json, "Print a JSON array: date, status, count, papers (IDs in page order)");
 
     auto* check = app.add_subcommand("check", "Validate the whole content tree");
+
+    BuildArgs build_args;
+    auto* build = app.add_subcommand(
+        "build", "Render the content tree into a static site: day, month, year and archive pages, Atom feed, "
+                 "sitemap and JSON data, with a mustache theme");
+    build->add_option("--out", build_args.out, "Output folder")->capture_default_str();
+    build->add_option("--theme", build_args.theme, "Theme name under themes/ (overrides the config's 'theme')");
+    build->add_option("--base-url", build_args.base_url,
+                      "URL the site is served under, e.g. https://user.github.io/repo/ (overrides 'base_url'; "
+                      "use / for a local preview)");
 
     // Global options are accepted, and listed in --help, on every command.
     for (auto* sub : app.get_subcommands({})) {
@@ -141,6 +182,7 @@ int run_cli(int argc, char** argv) {
     if (import->parsed()) return cmd_import(global, sources);
     if (ls->parsed()) return cmd_ls(global, as_json);
     if (check->parsed()) return cmd_check(global);
+    if (build->parsed()) return cmd_build(global, *config, build_args);
     return exit_usage;
 }
 

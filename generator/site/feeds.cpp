@@ -1,0 +1,260 @@
+#include "site/feeds.h"
+
+#include "core/arxiv_id.h"
+#include "site/render_markdown.h"
+#include "util/text.h"
+
+#include <pugixml.hpp>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <sstream>
+
+namespace pp {
+
+namespace {
+
+std::string timestamp(const Date& date) { return date.iso() + "T00:00:00Z"; }
+
+void text_child(pugi::xml_node parent, const char* name, const std::string& text) {
+    parent.append_child(name).text().set(text.c_str());
+}
+
+std::string save(const pugi::xml_document& doc) {
+    std::ostringstream out;
+    doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
+    return out.str();
+}
+
+// The entry's HTML: the day's papers as a list, escaped here once and once
+// more by the XML writer, as Atom's type="html" wants.
+std::string entry_html(const Day& day) {
+    if (day.status == DayStatus::failed) return "<p>The run for this day failed; no papers were selected.</p>";
+    if (day.papers.empty()) return "<p>No papers were selected this day.</p>";
+    std::string html = "<ol>";
+    for (const auto& paper : day.papers) {
+        html += "<li><a href=\"" + html_escape(arxiv_abs_url(paper.id)) + "\">" + html_escape(paper.title) + "</a>";
+        if (!paper.authors.empty()) html += "<br>" + html_escape(join(paper.authors, ", "));
+        html += "</li>";
+    }
+    return html + "</ol>";
+}
+
+// rapidjson leaves '<', '>' and '&' alone; as \u escapes the JSON means the
+// same but can never be taken for markup if served or embedded as HTML.
+std::string harden_json(const char* json) {
+    std::string out;
+    for (const char* c = json; *c; ++c) {
+        switch (*c) {
+        case '<': out += "\\u003c"; break;
+        case '>': out += "\\u003e"; break;
+        case '&': out += "\\u0026"; break;
+        default: out += *c;
+        }
+    }
+    return out + "\n";
+}
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void json_string(JsonWriter& json, const char* key, const std::string& value) {
+    json.Key(key);
+    json.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+void json_optional(JsonWriter& json, const char* key, const std::optional<long long>& value) {
+    json.Key(key);
+    if (value) json.Int64(*value);
+    else json.Null();
+}
+
+void json_optional(JsonWriter& json, const char* key, const std::optional<double>& value) {
+    json.Key(key);
+    if (value) json.Double(*value);
+    else json.Null();
+}
+
+void json_optional(JsonWriter& json, const char* key, const std::optional<int>& value) {
+    json.Key(key);
+    if (value) json.Int(*value);
+    else json.Null();
+}
+
+void json_counts(JsonWriter& json, const Counts& counts) {
+    json.Key("counts");
+    json.StartObject();
+    json_optional(json, "arxiv", counts.arxiv);
+    json_optional(json, "scanned", counts.scanned);
+    json_optional(json, "relevant", counts.relevant);
+    json.EndObject();
+}
+
+} // namespace
+
+std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vector<const Day*>& days) {
+    pugi::xml_document doc;
+    auto decl = doc.append_child(pugi::node_declaration);
+    decl.append_attribute("version") = "1.0";
+    decl.append_attribute("encoding") = "utf-8";
+    auto feed = doc.append_child("feed");
+    feed.append_attribute("xmlns") = "http://www.w3.org/2005/Atom";
+    text_child(feed, "title", config.title);
+    if (!config.description.empty()) text_child(feed, "subtitle", config.description);
+    text_child(feed, "id", urls.absolute(home_path()));
+    auto self = feed.append_child("link");
+    self.append_attribute("rel") = "self";
+    self.append_attribute("href") = urls.absolute(feed_path()).c_str();
+    auto alternate = feed.append_child("link");
+    alternate.append_attribute("rel") = "alternate";
+    alternate.append_attribute("type") = "text/html";
+    alternate.append_attribute("href") = urls.absolute(home_path()).c_str();
+    // The newest day's date, not the clock: rebuilding changes nothing.
+    text_child(feed, "updated", days.empty() ? std::string("1970-01-01T00:00:00Z") : timestamp(days.front()->date));
+    auto author = feed.append_child("author");
+    text_child(author, "name", config.author.empty() ? config.title : config.author);
+    text_child(feed, "generator", "paperpress");
+
+    for (const Day* day : days) {
+        auto entry = feed.append_child("entry");
+        std::string title = "arXiv papers for " + day->date.iso();
+        title += day->status == DayStatus::failed ? " (run failed)"
+                                                  : " (" + std::to_string(day->papers.size()) +
+                                                        (day->papers.size() == 1 ? " paper)" : " papers)");
+        text_child(entry, "title", title);
+        text_child(entry, "id", urls.absolute(day_path_of(day->date)));
+        auto link = entry.append_child("link");
+        link.append_attribute("rel") = "alternate";
+        link.append_attribute("type") = "text/html";
+        link.append_attribute("href") = urls.absolute(day_path_of(day->date)).c_str();
+        text_child(entry, "updated", timestamp(day->remedial && day->remedial->generated ? *day->remedial->generated
+                                                                                         : day->date));
+        text_child(entry, "published", timestamp(day->date));
+        auto content = entry.append_child("content");
+        content.append_attribute("type") = "html";
+        content.text().set(entry_html(*day).c_str());
+    }
+    return save(doc);
+}
+
+std::string sitemap(const SiteUrls& urls, const SiteGraph& graph) {
+    pugi::xml_document doc;
+    auto decl = doc.append_child(pugi::node_declaration);
+    decl.append_attribute("version") = "1.0";
+    decl.append_attribute("encoding") = "utf-8";
+    auto set = doc.append_child("urlset");
+    set.append_attribute("xmlns") = "http://www.sitemaps.org/schemas/sitemap/0.9";
+    auto add = [&](const std::string& site_path, const std::optional<Date>& lastmod) {
+        auto url = set.append_child("url");
+        text_child(url, "loc", urls.absolute(site_path));
+        if (lastmod) text_child(url, "lastmod", lastmod->iso());
+    };
+    add(home_path(), graph.days.empty() ? std::nullopt : std::optional(graph.days.back().date));
+    add(archive_path(), std::nullopt);
+    for (const auto& year : graph.years) add(year_path_of(year.year), std::nullopt);
+    for (const auto& month : graph.months) add(month_path_of(month.year, month.month), std::nullopt);
+    for (const auto& day : graph.days) add(day_path_of(day.date), day.date);
+    return save(doc);
+}
+
+std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph) {
+    rapidjson::StringBuffer buffer;
+    JsonWriter json(buffer);
+    json.StartObject();
+    json_string(json, "title", config.title);
+    json_string(json, "base_url", urls.base_url());
+    json.Key("days");
+    json.StartArray();
+    for (const auto& day : graph.days) {
+        json.StartObject();
+        json_string(json, "date", day.date.iso());
+        json_string(json, "url", urls.absolute(day_path_of(day.date)));
+        json_string(json, "data", urls.absolute(day_data_path(day.date)));
+        json_string(json, "status", to_string(day.status));
+        json.Key("papers");
+        json.Int(day.papers);
+        json.Key("remedial");
+        json.Bool(day.remedial);
+        json_counts(json, day.counts);
+        json.EndObject();
+    }
+    json.EndArray();
+    json.EndObject();
+    return harden_json(buffer.GetString());
+}
+
+std::string day_json(const SiteUrls& urls, const Day& day) {
+    rapidjson::StringBuffer buffer;
+    JsonWriter json(buffer);
+    json.StartObject();
+    json_string(json, "date", day.date.iso());
+    json_string(json, "url", urls.absolute(day_path_of(day.date)));
+    json_string(json, "status", to_string(day.status));
+    json_string(json, "model", day.model);
+    json.Key("tokens");
+    if (day.tokens) {
+        json.StartObject();
+        json.Key("prompt");
+        json.Int64(day.tokens->prompt);
+        json.Key("completion");
+        json.Int64(day.tokens->completion);
+        json.Key("cached");
+        json.Int64(day.tokens->cached);
+        json.EndObject();
+    } else {
+        json.Null();
+    }
+    json.Key("cost"); // null is unknown, never $0
+    json.StartObject();
+    json_optional(json, "prompt", day.cost.prompt);
+    json_optional(json, "completion", day.cost.completion);
+    json_optional(json, "total", day.cost.total);
+    json.EndObject();
+    json_counts(json, day.counts);
+    json.Key("remedial");
+    if (day.remedial) {
+        json.StartObject();
+        json_string(json, "from", day.remedial->from.iso());
+        json_string(json, "to", day.remedial->to.iso());
+        json.Key("generated");
+        if (day.remedial->generated) json.String(day.remedial->generated->iso().c_str());
+        else json.Null();
+        json.EndObject();
+    } else {
+        json.Null();
+    }
+    json.Key("papers");
+    json.StartArray();
+    for (const auto& paper : day.papers) {
+        json.StartObject();
+        json_string(json, "id", paper.id);
+        json_string(json, "title", paper.title);
+        json.Key("authors");
+        json.StartArray();
+        for (const auto& author : paper.authors) json.String(author.c_str(), static_cast<rapidjson::SizeType>(author.size()));
+        json.EndArray();
+        json_string(json, "abstract", paper.abstract);
+        json_string(json, "comment", paper.comment);
+        json_optional(json, "relevance", paper.relevance);
+        json_optional(json, "novelty", paper.novelty);
+        json.Key("score");
+        if (paper.relevance && paper.novelty) json.Int(paper.score());
+        else json.Null();
+        json.Key("author_match");
+        json.Bool(paper.author_match);
+        json_string(json, "topic", paper.topic);
+        json.Key("also_topics");
+        json.StartArray();
+        for (const auto& topic : paper.also_topics) json.String(topic.c_str(), static_cast<rapidjson::SizeType>(topic.size()));
+        json.EndArray();
+        json_string(json, "topic_note", paper.topic_note);
+        json_string(json, "unscored", paper.unscored);
+        json_string(json, "abs_url", arxiv_abs_url(paper.id));
+        json_string(json, "pdf_url", arxiv_pdf_url(paper.id));
+        json.EndObject();
+    }
+    json.EndArray();
+    json.EndObject();
+    return harden_json(buffer.GetString());
+}
+
+} // namespace pp

@@ -1,0 +1,28 @@
+// The machine-readable outputs: Atom feed, sitemap and the JSON data.
+// Text goes through the XML/JSON writers, which escape it; nothing reads
+// the clock, so the same days give the same bytes.
+#pragma once
+
+#include "config/config.h"
+#include "core/paper.h"
+#include "site/site_graph.h"
+#include "site/urls.h"
+
+#include <string>
+#include <vector>
+
+namespace pp {
+
+// `days`: the newest first, at most config.feed_days of them.
+std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vector<const Day*>& days);
+
+// Every HTML page of the site (home, days, months, years, archive).
+std::string sitemap(const SiteUrls& urls, const SiteGraph& graph);
+
+// data/index.json: {"title", "base_url", "days": [{date, url, data, status, papers, remedial, counts}]}.
+std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph);
+
+// data/days/YYYY-MM-DD.json: the whole day, every paper's fields.
+std::string day_json(const SiteUrls& urls, const Day& day);
+
+} // namespace pp

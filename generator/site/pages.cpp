@@ -1,0 +1,339 @@
+#include "site/pages.h"
+
+#include "core/arxiv_id.h"
+#include "site/render_markdown.h"
+#include "util/text.h"
+
+#include <array>
+
+namespace pp {
+
+namespace {
+
+using List = kainjow::mustache::list;
+
+void put(TemplateData& data, const std::string& key, const std::string& value) {
+    if (!value.empty()) data.set(key, value);
+}
+
+std::string count_text(std::optional<long long> n) { return n ? std::to_string(*n) : "unknown"; }
+std::string money_text(std::optional<double> amount) { return amount ? "$" + format_double(*amount) : "unknown"; }
+
+std::string plural(long long n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+TemplateData link(const std::string& href, const std::string& label) {
+    TemplateData data;
+    data.set("href", href);
+    data.set("label", label);
+    return data;
+}
+
+std::string month_label(int year, int month) { return month_name(month) + " " + std::to_string(year); }
+
+// Fields every page has: site, page (title, canonical URL), nav.
+TemplateData page_base(const SiteContext& site, const std::string& kind, const std::string& title,
+                       const std::string& site_path) {
+    TemplateData data;
+    TemplateData s;
+    s.set("title", site.config.title);
+    put(s, "description", site.config.description);
+    put(s, "author", site.config.author);
+    s.set("base", site.urls.base_path());
+    s.set("home", site.urls.href(home_path()));
+    s.set("archive", site.urls.href(archive_path()));
+    s.set("feed", site.urls.href(feed_path()));
+    s.set("data", site.urls.href(data_index_path()));
+    put(s, "stylesheet", site.stylesheet);
+    data.set("site", s);
+
+    TemplateData page;
+    page.set("kind", kind);
+    page.set("title", title);
+    page.set("canonical", site.urls.absolute(site_path));
+    page.set("is_" + kind, true);
+    data.set("page", page);
+    return data;
+}
+
+void set_nav(TemplateData& data, std::optional<TemplateData> prev, std::optional<TemplateData> up,
+             std::optional<TemplateData> next) {
+    TemplateData nav;
+    bool any = false;
+    if (prev) nav.set("prev", *prev), any = true;
+    if (up) nav.set("up", *up), any = true;
+    if (next) nav.set("next", *next), any = true;
+    if (any) data.set("nav", nav);
+}
+
+std::string paper_anchor(const std::string& id) {
+    std::string anchor = "p-" + id;
+    for (char& c : anchor)
+        if (c == '/') c = '-';
+    return anchor;
+}
+
+TemplateData paper_data(const Paper& paper, std::size_t number) {
+    TemplateData data;
+    data.set("number", std::to_string(number));
+    data.set("anchor", paper_anchor(paper.id));
+    data.set("id", paper.id);
+    data.set("title", paper.title);
+    data.set("abs_url", arxiv_abs_url(paper.id));
+    data.set("pdf_url", arxiv_pdf_url(paper.id));
+    data.set("html_url", arxiv_html_url(paper.id));
+    put(data, "authors", join(paper.authors, ", "));
+    put(data, "abstract_html", plain_text_to_html(paper.abstract));
+    put(data, "comment", paper.comment);
+    if (paper.relevance) data.set("relevance", std::to_string(*paper.relevance));
+    if (paper.novelty) data.set("novelty", std::to_string(*paper.novelty));
+    if (paper.relevance && paper.novelty) data.set("score", std::to_string(paper.score()));
+    data.set("has_scores", paper.relevance.has_value() || paper.novelty.has_value());
+    data.set("author_match", paper.author_match);
+    put(data, "topic", paper.topic);
+    put(data, "also_topics", join(paper.also_topics, ", "));
+    put(data, "topic_note", paper.topic_note);
+    put(data, "unscored", paper.unscored);
+    return data;
+}
+
+// The day's whole content, shared by the day page and the home page.
+TemplateData day_data(const SiteContext& site, const Day& day, const std::string& prompt_markdown) {
+    TemplateData data;
+    data.set("date", day.date.iso());
+    data.set("long_date", long_date(day.date));
+    data.set("href", site.urls.href(day_path_of(day.date)));
+    data.set("failed", day.status == DayStatus::failed);
+    data.set("status", std::string(to_string(day.status)));
+    if (day.remedial) {
+        TemplateData remedial;
+        remedial.set("from", day.remedial->from.iso());
+        remedial.set("to", day.remedial->to.iso());
+        remedial.set("single_day", day.remedial->from == day.remedial->to);
+        if (day.remedial->generated) remedial.set("generated", day.remedial->generated->iso());
+        data.set("remedial", remedial);
+    }
+    data.set("model", day.model.empty() ? std::string("unknown") : day.model);
+    if (day.tokens) {
+        TemplateData tokens;
+        tokens.set("prompt", std::to_string(day.tokens->prompt));
+        tokens.set("completion", std::to_string(day.tokens->completion));
+        tokens.set("cached", std::to_string(day.tokens->cached));
+        tokens.set("total", std::to_string(day.tokens->prompt + day.tokens->completion));
+        data.set("tokens", tokens);
+    }
+    TemplateData cost;
+    cost.set("prompt", money_text(day.cost.prompt));
+    cost.set("completion", money_text(day.cost.completion));
+    cost.set("total", money_text(day.cost.total));
+    data.set("cost", cost);
+    TemplateData counts;
+    counts.set("arxiv", count_text(day.counts.arxiv));
+    counts.set("scanned", count_text(day.counts.scanned));
+    counts.set("relevant", count_text(day.counts.relevant));
+    data.set("counts", counts);
+
+    List papers;
+    for (std::size_t i = 0; i < day.papers.size(); ++i) papers.push_back(paper_data(day.papers[i], i + 1));
+    data.set("paper_count", plural(static_cast<long long>(day.papers.size()), "paper", "papers"));
+    data.set("has_papers", !day.papers.empty());
+    data.set("papers", papers);
+    put(data, "prompt_html", markdown_to_html(prompt_markdown));
+    return data;
+}
+
+std::optional<TemplateData> day_link(const SiteContext& site, std::optional<std::size_t> index) {
+    if (!index) return std::nullopt;
+    const auto& day = site.graph.days[*index];
+    return link(site.urls.href(day_path_of(day.date)), day.date.iso());
+}
+
+std::optional<TemplateData> month_link(const SiteContext& site, std::optional<std::size_t> index) {
+    if (!index) return std::nullopt;
+    const auto& month = site.graph.months[*index];
+    return link(site.urls.href(month_path_of(month.year, month.month)), month_label(month.year, month.month));
+}
+
+std::optional<TemplateData> year_link(const SiteContext& site, std::optional<std::size_t> index) {
+    if (!index) return std::nullopt;
+    int year = site.graph.years[*index].year;
+    return link(site.urls.href(year_path_of(year)), std::to_string(year));
+}
+
+std::optional<std::size_t> before(std::size_t i) { return i > 0 ? std::optional(i - 1) : std::nullopt; }
+std::optional<std::size_t> after(std::size_t i, std::size_t size) {
+    return i + 1 < size ? std::optional(i + 1) : std::nullopt;
+}
+
+// Navigation of a day that is in the graph: previous/next day with a file, up to its month.
+void set_day_nav(const SiteContext& site, TemplateData& data, const Date& date) {
+    auto index = site.graph.find_day(date);
+    if (!index) return;
+    set_nav(data, day_link(site, before(*index)), month_link(site, site.graph.month_of_day(*index)),
+            day_link(site, after(*index, site.graph.days.size())));
+}
+
+TemplateData day_list_entry(const SiteContext& site, const DaySummary& day) {
+    TemplateData data;
+    data.set("href", site.urls.href(day_path_of(day.date)));
+    data.set("date", day.date.iso());
+    data.set("weekday", weekday_name(day.date.weekday()).substr(0, 3));
+    data.set("paper_count", plural(day.papers, "paper", "papers"));
+    data.set("failed", day.status == DayStatus::failed);
+    data.set("remedial", day.remedial);
+    List titles;
+    for (const auto& title : day.top_titles) titles.push_back(TemplateData(title));
+    data.set("top_titles", titles);
+    return data;
+}
+
+} // namespace
+
+std::string month_name(int month) {
+    static constexpr std::array<const char*, 12> names = {"January", "February", "March",     "April",
+                                                          "May",     "June",     "July",      "August",
+                                                          "September", "October", "November", "December"};
+    return month >= 1 && month <= 12 ? names[static_cast<std::size_t>(month - 1)] : "?";
+}
+
+std::string weekday_name(int weekday) {
+    static constexpr std::array<const char*, 7> names = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                                         "Thursday", "Friday", "Saturday"};
+    return weekday >= 0 && weekday <= 6 ? names[static_cast<std::size_t>(weekday)] : "?";
+}
+
+std::string long_date(const Date& date) {
+    return weekday_name(date.weekday()) + ", " + std::to_string(date.day) + " " + month_name(date.month) + " " +
+           std::to_string(date.year);
+}
+
+TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_markdown) {
+    auto data = page_base(site, "day", "arXiv papers for " + day.date.iso(), day_path_of(day.date));
+    data.set("day", day_data(site, day, prompt_markdown));
+    set_day_nav(site, data, day.date);
+    return data;
+}
+
+TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_markdown) {
+    auto data = page_base(site, "home", site.config.title, home_path());
+    if (latest) {
+        data.set("day", day_data(site, *latest, prompt_markdown));
+        set_day_nav(site, data, latest->date);
+    }
+    List recent;
+    const auto& days = site.graph.days;
+    const auto shown = std::min<std::size_t>(days.size(), static_cast<std::size_t>(site.config.home_days));
+    for (std::size_t i = 0; i < shown; ++i) recent.push_back(day_list_entry(site, days[days.size() - 1 - i]));
+    data.set("has_recent", shown > 0);
+    data.set("recent", recent);
+    return data;
+}
+
+TemplateData month_page(const SiteContext& site, std::size_t index) {
+    const auto& month = site.graph.months[index];
+    auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month));
+    TemplateData m;
+    m.set("name", month_label(month.year, month.month));
+    m.set("day_count", plural(static_cast<long long>(month.days.size()), "day", "days"));
+    m.set("paper_count", plural(month.papers, "paper", "papers"));
+    data.set("month", m);
+
+    // Sunday-first calendar: padding cells before the 1st and after the last day.
+    List weekdays;
+    for (int w = 0; w < 7; ++w) weekdays.push_back(TemplateData(weekday_name(w).substr(0, 3)));
+    List weeks;
+    List cells;
+    const int lead = Date{month.year, month.month, 1}.weekday();
+    const int length = Date::days_in_month(month.year, month.month);
+    for (int i = 0; i < lead; ++i) cells.push_back(TemplateData());
+    for (int d = 1; d <= length; ++d) {
+        TemplateData cell;
+        cell.set("day", std::to_string(d));
+        Date date{month.year, month.month, d};
+        if (auto found = site.graph.find_day(date)) {
+            cell.set("href", site.urls.href(day_path_of(date)));
+            cell.set("title", plural(site.graph.days[*found].papers, "paper", "papers"));
+        }
+        cells.push_back(cell);
+        if (cells.size() == 7) {
+            weeks.push_back(TemplateData("cells", cells));
+            cells = List();
+        }
+    }
+    if (!cells.empty()) {
+        while (cells.size() < 7) cells.push_back(TemplateData());
+        weeks.push_back(TemplateData("cells", cells));
+    }
+    TemplateData calendar;
+    calendar.set("weekdays", weekdays);
+    calendar.set("weeks", weeks);
+    data.set("calendar", calendar);
+
+    List days;
+    for (auto d : month.days) days.push_back(day_list_entry(site, site.graph.days[d]));
+    data.set("days", days);
+    set_nav(data, month_link(site, before(index)), year_link(site, site.graph.year_of_month(index)),
+            month_link(site, after(index, site.graph.months.size())));
+    return data;
+}
+
+TemplateData year_page(const SiteContext& site, std::size_t index) {
+    const auto& year = site.graph.years[index];
+    auto data = page_base(site, "year", std::to_string(year.year), year_path_of(year.year));
+    TemplateData y;
+    y.set("name", std::to_string(year.year));
+    y.set("day_count", plural(year.days, "day", "days"));
+    y.set("paper_count", plural(year.papers, "paper", "papers"));
+    data.set("year", y);
+    List months;
+    for (int m = 1; m <= 12; ++m) {
+        TemplateData month;
+        month.set("name", month_name(m));
+        if (auto found = site.graph.find_month(year.year, m)) {
+            const auto& node = site.graph.months[*found];
+            month.set("href", site.urls.href(month_path_of(year.year, m)));
+            month.set("day_count", plural(static_cast<long long>(node.days.size()), "day", "days"));
+            month.set("paper_count", plural(node.papers, "paper", "papers"));
+        }
+        months.push_back(month);
+    }
+    data.set("months", months);
+    set_nav(data, year_link(site, before(index)), link(site.urls.href(archive_path()), "Archive"),
+            year_link(site, after(index, site.graph.years.size())));
+    return data;
+}
+
+TemplateData archive_page(const SiteContext& site) {
+    auto data = page_base(site, "archive", "Archive", archive_path());
+    List years;
+    for (auto it = site.graph.years.rbegin(); it != site.graph.years.rend(); ++it) {
+        TemplateData year;
+        year.set("name", std::to_string(it->year));
+        year.set("href", site.urls.href(year_path_of(it->year)));
+        year.set("day_count", plural(it->days, "day", "days"));
+        year.set("paper_count", plural(it->papers, "paper", "papers"));
+        List months;
+        for (auto m : it->months) {
+            const auto& node = site.graph.months[m];
+            TemplateData month;
+            month.set("name", month_name(node.month));
+            month.set("href", site.urls.href(month_path_of(node.year, node.month)));
+            month.set("day_count", plural(static_cast<long long>(node.days.size()), "day", "days"));
+            month.set("paper_count", plural(node.papers, "paper", "papers"));
+            months.push_back(month);
+        }
+        year.set("months", months);
+        years.push_back(year);
+    }
+    data.set("has_years", !years.empty());
+    data.set("years", years);
+    set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
+    return data;
+}
+
+TemplateData not_found_page(const SiteContext& site) {
+    return page_base(site, "404", "Page not found", not_found_path());
+}
+
+} // namespace pp

@@ -1,0 +1,40 @@
+// The data each page kind hands to its mustache layout. Pure functions of
+// their inputs (the day, the site graph, the site settings): no I/O, so
+// pages can be rendered in any order, in parallel, or only when they change.
+// docs/themes.md lists the variables.
+#pragma once
+
+#include "config/config.h"
+#include "core/paper.h"
+#include "site/site_graph.h"
+#include "site/theme.h"
+#include "site/urls.h"
+
+#include <string>
+
+namespace pp {
+
+struct SiteContext {
+    const Config& config;
+    const SiteUrls& urls;
+    const SiteGraph& graph;
+    std::string stylesheet; // href of the theme's stylesheet, with a content hash
+};
+
+// `prompt_markdown` is the selection prompt's text (empty when unknown).
+TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_markdown);
+
+// `latest` is the newest day (null for an empty archive).
+TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_markdown);
+
+TemplateData month_page(const SiteContext& site, std::size_t month);
+TemplateData year_page(const SiteContext& site, std::size_t year);
+TemplateData archive_page(const SiteContext& site);
+TemplateData not_found_page(const SiteContext& site);
+
+// "May 2025" and friends.
+std::string month_name(int month);
+std::string weekday_name(int weekday);
+std::string long_date(const Date& date); // "Tuesday, 20 May 2025"
+
+} // namespace pp

@@ -1,0 +1,21 @@
+// Markdown to HTML through cmark-gfm with the GFM table, autolink and
+// strikethrough extensions. Raw HTML in the input is never passed through
+// (no CMARK_OPT_UNSAFE): cmark-gfm replaces it with a comment.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pp {
+
+std::string markdown_to_html(std::string_view markdown);
+
+// Plain text (paragraphs separated by a blank line, as Paper::abstract) to
+// HTML paragraphs: the text is escaped as Markdown first, so every character
+// shows as itself and LaTeX ("$x_1$", "\[") stays intact for a math renderer.
+std::string plain_text_to_html(std::string_view text);
+
+// Escapes & < > " ' for HTML text and attribute values.
+std::string html_escape(std::string_view text);
+
+} // namespace pp

@@ -1,0 +1,157 @@
+#include "site/theme.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+
+namespace pp {
+
+namespace mustache = kainjow::mustache;
+
+const std::vector<std::string>& required_layouts() {
+    static const std::vector<std::string> names = {"home", "day", "month", "year", "archive", "404"};
+    return names;
+}
+
+namespace {
+
+constexpr std::string_view template_extension = ".mustache";
+
+// Reads every *.mustache directly in `dir` into `into`, keyed by stem;
+// files already there (from an override folder) win.
+Result<void> read_templates(const fs::path& dir, std::map<std::string, ThemeFile>& into) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return {};
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.is_regular_file() && entry.path().extension() == template_extension) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+        std::string name = file.stem().string();
+        if (into.contains(name)) continue;
+        auto text = read_file(file);
+        if (!text) return std::unexpected(text.error());
+        into.emplace(name, ThemeFile{std::move(*text), file});
+    }
+    return {};
+}
+
+void collect_assets(const fs::path& dir, std::vector<StaticAsset>& into) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+        if (!it->is_regular_file()) continue;
+        std::string site_path = "static/" + fs::relative(it->path(), dir).generic_string();
+        bool known = std::any_of(into.begin(), into.end(), [&](const auto& a) { return a.site_path == site_path; });
+        if (!known) into.push_back(StaticAsset{site_path, it->path()});
+    }
+}
+
+// The names of the partials a template includes ({{> name}}).
+std::vector<std::string> partial_references(const std::string& text) {
+    std::vector<std::string> names;
+    for (std::size_t at = text.find("{{>"); at != std::string::npos; at = text.find("{{>", at + 3)) {
+        auto end = text.find("}}", at);
+        if (end == std::string::npos) break;
+        std::string name = text.substr(at + 3, end - at - 3);
+        auto first = name.find_first_not_of(" \t");
+        auto last = name.find_last_not_of(" \t");
+        if (first != std::string::npos) names.push_back(name.substr(first, last - first + 1));
+    }
+    return names;
+}
+
+// Line of the first occurrence of `needle` in `text` (1-based), 0 if absent.
+int line_of(const std::string& text, const std::string& needle) {
+    auto at = text.find(needle);
+    if (at == std::string::npos) return 0;
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+Result<void> check_template(const ThemeFile& file, const std::map<std::string, ThemeFile>& partials) {
+    mustache::mustache tmpl(file.text);
+    if (!tmpl.is_valid()) return fail("mustache syntax error: " + tmpl.error_message(), file.source.string());
+    for (const auto& name : partial_references(file.text))
+        if (!partials.contains(name))
+            return fail("includes partial '" + name + "', which neither the site nor the theme has",
+                        file.source.string(), line_of(file.text, name));
+    return {};
+}
+
+// A mustache context that resolves partials from the theme only, so page
+// data can never stand in for a template.
+class ThemeContext : public mustache::basic_context<std::string> {
+public:
+    ThemeContext(const TemplateData* data, const std::map<std::string, TemplateData>* partials)
+        : inner_(data), partials_(partials) {}
+    void push(const TemplateData* data) override { inner_.push(data); }
+    void pop() override { inner_.pop(); }
+    const TemplateData* get(const std::string& name) const override { return inner_.get(name); }
+    const TemplateData* get_partial(const std::string& name) const override {
+        auto it = partials_->find(name);
+        return it == partials_->end() ? nullptr : &it->second;
+    }
+
+private:
+    mustache::context<std::string> inner_;
+    const std::map<std::string, TemplateData>* partials_;
+};
+
+} // namespace
+
+Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, const fs::path& site_dir) {
+    if (name.empty() || name.find('/') != std::string::npos || name.find("..") != std::string::npos)
+        return fail("expected a theme name (a folder under " + themes_dir.string() + "), got '" + name + "'");
+    Theme theme;
+    theme.name = name;
+    theme.dir = themes_dir / name;
+    std::error_code ec;
+    if (!fs::is_directory(theme.dir, ec)) return fail("no such theme folder", theme.dir.string());
+
+    if (auto yaml_path = theme.dir / "theme.yaml"; fs::exists(yaml_path, ec)) {
+        try {
+            YAML::Node node = YAML::LoadFile(yaml_path.string());
+            if (node["description"] && node["description"].IsScalar())
+                theme.description = node["description"].Scalar();
+        } catch (const YAML::Exception& e) {
+            return fail("not valid YAML: " + e.msg, yaml_path.string(), e.mark.line + 1);
+        }
+    }
+
+    for (auto step : {read_templates(site_dir / "layouts", theme.layouts),
+                      read_templates(theme.dir / "layouts", theme.layouts),
+                      read_templates(site_dir / "layouts" / "partials", theme.partials),
+                      read_templates(theme.dir / "partials", theme.partials)})
+        if (!step) return std::unexpected(step.error());
+
+    for (const auto& layout : required_layouts())
+        if (!theme.layouts.contains(layout))
+            return fail("theme '" + name + "' has no layout '" + layout + "' (expected layouts/" + layout +
+                            ".mustache)",
+                        theme.dir.string());
+    for (const auto& [_, file] : theme.layouts)
+        if (auto ok = check_template(file, theme.partials); !ok) return std::unexpected(ok.error());
+    for (const auto& [_, file] : theme.partials)
+        if (auto ok = check_template(file, theme.partials); !ok) return std::unexpected(ok.error());
+
+    collect_assets(site_dir / "static", theme.assets);
+    collect_assets(theme.dir / "static", theme.assets);
+    std::sort(theme.assets.begin(), theme.assets.end(),
+              [](const auto& a, const auto& b) { return a.site_path < b.site_path; });
+    return theme;
+}
+
+Result<std::string> render_layout(const Theme& theme, const std::string& layout, const TemplateData& data) {
+    auto it = theme.layouts.find(layout);
+    if (it == theme.layouts.end()) return fail("theme '" + theme.name + "' has no layout '" + layout + "'");
+    std::map<std::string, TemplateData> partials;
+    for (const auto& [name, file] : theme.partials) partials.emplace(name, TemplateData(file.text));
+    mustache::mustache tmpl(it->second.text);
+    ThemeContext context(&data, &partials);
+    std::string out = tmpl.render(context);
+    if (!tmpl.is_valid()) return fail("mustache error: " + tmpl.error_message(), it->second.source.string());
+    return out;
+}
+
+} // namespace pp

@@ -1,0 +1,52 @@
+// A mustache theme: themes/<name>/{layouts,partials,static}/ and theme.yaml.
+// A site overrides single files without copying the theme: a template is
+// looked up first in the site's own folder (layouts/<name>.mustache,
+// layouts/partials/<name>.mustache, static/...), then in the theme.
+// Every template is parsed when the theme loads, so a syntax error or a
+// missing partial is reported with the file it is in before anything is
+// written.
+#pragma once
+
+#include "util/error.h"
+#include "util/files.h"
+
+#include <kainjow/mustache.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pp {
+
+using TemplateData = kainjow::mustache::data;
+
+struct ThemeFile {
+    std::string text;
+    fs::path source; // where it was read from, for error messages
+};
+
+struct StaticAsset {
+    std::string site_path; // "static/style.css"
+    fs::path source;
+};
+
+struct Theme {
+    std::string name;
+    std::string description;
+    fs::path dir;
+    std::map<std::string, ThemeFile> layouts;  // "day" -> layouts/day.mustache
+    std::map<std::string, ThemeFile> partials; // "head" -> partials/head.mustache
+    std::vector<StaticAsset> assets;           // sorted by site path
+};
+
+// The layouts every theme must have.
+const std::vector<std::string>& required_layouts();
+
+// `themes_dir` holds the themes; `site_dir` is the folder of the config file,
+// where the override folders layouts/ and static/ may be.
+Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, const fs::path& site_dir);
+
+// Renders layout `layout` with `data`; partials come from the theme only.
+Result<std::string> render_layout(const Theme& theme, const std::string& layout, const TemplateData& data);
+
+} // namespace pp
