@@ -1,0 +1,528 @@
+// site/: `paperpress build` end to end, on a small archive written into a
+// temp folder (gaps, a month and a year change, a failed day, a remedial
+// day, hostile text) and on the real sample archive. The output is checked
+// the way a visitor or a feed reader would see it.
+#include "content/content_tree.h"
+#include "content/prompt_store.h"
+#include "site/urls.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+#include <pugixml.hpp>
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+const std::string base_url = "https://user.github.io/repo/";
+const std::string base_path = "/repo/";
+const std::string hostile = "<script>alert(1)</script> \"quotes\" & ampersands";
+
+Date date(const char* iso) { return *parse_iso_date(iso); }
+
+Paper paper(const std::string& id, const std::string& title, int relevance, int novelty) {
+    Paper p;
+    p.id = id;
+    p.title = title;
+    p.authors = {"Ada Lovelace", "Alan Turing"};
+    p.abstract = "An abstract about " + title + ".";
+    p.comment = "Matches the topic.";
+    p.relevance = relevance;
+    p.novelty = novelty;
+    return p;
+}
+
+Day announced(const char* iso, std::vector<Paper> papers) {
+    Day day;
+    day.date = date(iso);
+    day.model = "gpt-4o";
+    day.tokens = Tokens{1000, 200, 0};
+    day.cost = Cost{0.01, 0.02, 0.03};
+    day.counts = Counts{500, 400, static_cast<long long>(papers.size())};
+    day.papers = std::move(papers);
+    return day;
+}
+
+// The fixture archive, oldest first:
+//   2024-12-30                      first day, year 2024
+//   2025-01-02  hostile text         year change
+//   2025-01-03  failed run
+//   2025-01-08  remedial (gap: 01-06, 01-07 missing)
+//   2025-02-03  unknown cost         month change, last day
+struct Fixture {
+    TempDir dir;
+    fs::path root() const { return dir.path(); }
+
+    Fixture() {
+        fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+        write_text(dir / "paperpress.yaml", "title: Test digest\nbase_url: " + base_url + "\nfeed_days: 3\n");
+        const fs::path content = dir / "content";
+        auto prompt = store_prompt(content, "Pick papers about *learning*.\n\n" + hostile + "\n");
+        REQUIRE(prompt);
+
+        std::vector<Day> days;
+        days.push_back(announced("2024-12-30", {paper("2412.00001", "Winter paper", 9, 8),
+                                                paper("2412.00002", "Second winter paper", 7, 6)}));
+        Day bad = announced("2025-01-02", {});
+        bad.model = hostile;
+        Paper evil = paper("2501.00001", hostile, 8, 7);
+        evil.authors = {hostile, "O'Brien & \"Sons\""};
+        evil.abstract = "We bound $x_1 < y^2$ and \\[ a*b*c \\] exactly.\n\n" + hostile;
+        evil.comment = hostile;
+        evil.topic = hostile;
+        bad.papers.push_back(evil);
+        Paper match = paper("2501.00002", "Followed author's paper", 0, 0);
+        match.relevance.reset();
+        match.novelty.reset();
+        match.comment.clear();
+        match.author_match = true;
+        bad.papers.push_back(match);
+        bad.prompt = *prompt;
+        days.push_back(bad);
+
+        Day failed;
+        failed.date = date("2025-01-03");
+        failed.status = DayStatus::failed;
+        failed.model = "gpt-4o";
+        days.push_back(failed);
+
+        Day remedial = announced("2025-01-08", {paper("2501.00003", "Back-filled paper", 6, 6)});
+        remedial.remedial = Remedial{date("2025-01-06"), date("2025-01-07"), date("2025-01-10")};
+        days.push_back(remedial);
+
+        Day unknown_cost = announced("2025-02-03", {paper("2502.00001", "February paper", 9, 9)});
+        unknown_cost.model = "mystery-model";
+        unknown_cost.cost = Cost{};
+        days.push_back(unknown_cost);
+
+        for (const auto& day : days) {
+            auto saved = save_day(content, day);
+            REQUIRE_MESSAGE(saved, (saved ? "" : saved.error().to_string()));
+            auto loaded = load_day(day_path(content, day.date));
+            REQUIRE(loaded);
+            REQUIRE(*loaded == day);
+        }
+    }
+
+    CommandResult build(const std::string& extra = "") const {
+        return run_paperpress("build --out site " + extra, root());
+    }
+    fs::path site() const { return root() / "site"; }
+    std::string page(const std::string& site_path) const { return read_text(site() / output_file_of(site_path)); }
+};
+
+std::vector<fs::path> files_under(const fs::path& root) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+        if (entry.is_regular_file()) files.push_back(fs::relative(entry.path(), root));
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string unescape_attribute(std::string value) {
+    for (auto [from, to] : {std::pair{"&amp;", "&"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&apos;", "'"}}) {
+        for (auto at = value.find(from); at != std::string::npos; at = value.find(from, at + 1))
+            value.replace(at, std::string_view(from).size(), to);
+    }
+    return value;
+}
+
+// Values of every `name="..."` attribute in the HTML.
+std::vector<std::string> attributes(const std::string& html, const std::string& name) {
+    std::vector<std::string> values;
+    const std::string needle = " " + name + "=\"";
+    for (auto at = html.find(needle); at != std::string::npos; at = html.find(needle, at + 1)) {
+        auto start = at + needle.size();
+        auto end = html.find('"', start);
+        if (end == std::string::npos) break;
+        values.push_back(unescape_attribute(html.substr(start, end - start)));
+    }
+    return values;
+}
+
+// Checks every internal href and src of every HTML file under `site`, served
+// under the base URL's path; returns the broken ones ("page: link").
+std::vector<std::string> broken_links(const fs::path& site) {
+    std::vector<std::string> broken;
+    for (const auto& file : files_under(site)) {
+        if (file.extension() != ".html") continue;
+        const std::string html = read_text(site / file);
+        auto ids = attributes(html, "id");
+        std::vector<std::string> links = attributes(html, "href");
+        for (auto& src : attributes(html, "src")) links.push_back(src);
+        for (std::string link : links) {
+            const std::string where = file.generic_string() + ": " + link;
+            if (link.starts_with(base_url)) link = base_path + link.substr(base_url.size());
+            if (link.starts_with("https://arxiv.org/") || link.starts_with("http://arxiv.org/")) continue;
+            if (link.starts_with("#")) {
+                if (std::find(ids.begin(), ids.end(), link.substr(1)) == ids.end()) broken.push_back(where);
+                continue;
+            }
+            if (!link.starts_with(base_path)) {
+                // Links from outside the page's own content (e.g. in an abstract) may go anywhere.
+                if (link.starts_with("https://") || link.starts_with("http://")) continue;
+                broken.push_back(where + " (not under the base path)");
+                continue;
+            }
+            std::string path = link.substr(base_path.size());
+            path = path.substr(0, path.find_first_of("?#"));
+            if (!fs::is_regular_file(site / output_file_of(path))) broken.push_back(where);
+        }
+    }
+    return broken;
+}
+
+// The href of the navigation link with rel="<rel>", if the page has one.
+std::optional<std::string> rel_link(const std::string& html, const std::string& rel) {
+    const std::string needle = "rel=\"" + rel + "\" href=\"";
+    auto at = html.find(needle);
+    if (at == std::string::npos) return std::nullopt;
+    auto start = at + needle.size();
+    return html.substr(start, html.find('"', start) - start);
+}
+
+pugi::xml_document parse_xml(const fs::path& path) {
+    pugi::xml_document doc;
+    auto parsed = doc.load_file(path.c_str());
+    REQUIRE_MESSAGE(parsed, path.string() << ": " << parsed.description());
+    return doc;
+}
+
+} // namespace
+
+TEST_CASE("site: builds every page of the fixture archive, and every internal link resolves") {
+    Fixture fixture;
+    auto result = fixture.build();
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    CHECK(result.out.find("5 days") != std::string::npos);
+
+    for (const char* expected :
+         {"index.html", "404.html", "archive/index.html", "2024/index.html", "2025/index.html",
+          "2024/12/index.html", "2025/01/index.html", "2025/02/index.html", "2024/12/30/index.html",
+          "2025/01/02/index.html", "2025/01/03/index.html", "2025/01/08/index.html", "2025/02/03/index.html",
+          "feed.xml", "sitemap.xml", ".nojekyll", "data/index.json", "data/days/2025-01-02.json",
+          "static/style.css"})
+        CHECK_MESSAGE(fs::is_regular_file(fixture.site() / expected), expected);
+    CHECK_FALSE(fs::exists(fixture.site() / "2025/01/06"));
+
+    auto broken = broken_links(fixture.site());
+    CHECK_MESSAGE(broken.empty(), "broken: " << (broken.empty() ? "" : broken.front()) << " (+"
+                                             << (broken.empty() ? 0 : broken.size() - 1) << " more)");
+    // Links are absolute paths under the base URL's sub-path, so they work at any depth.
+    const auto day = fixture.page("2025/01/08/");
+    CHECK(day.find("href=\"/repo/static/style.css?v=") != std::string::npos);
+    CHECK(day.find("href=\"/repo/archive/\"") != std::string::npos);
+    CHECK(day.find("href=\"/2025/") == std::string::npos);
+}
+
+TEST_CASE("site: navigation steps over gaps and has no dead ends at the first and last pages") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+
+    auto first = fixture.page("2024/12/30/");
+    CHECK_FALSE(rel_link(first, "prev"));
+    CHECK(rel_link(first, "next") == "/repo/2025/01/02/");
+    CHECK(rel_link(first, "up") == "/repo/2024/12/");
+
+    auto failed = fixture.page("2025/01/03/");
+    CHECK(rel_link(failed, "prev") == "/repo/2025/01/02/");
+    CHECK(rel_link(failed, "next") == "/repo/2025/01/08/"); // 01-06 and 01-07 have no file
+
+    auto after_gap = fixture.page("2025/01/08/");
+    CHECK(rel_link(after_gap, "prev") == "/repo/2025/01/03/");
+    CHECK(rel_link(after_gap, "next") == "/repo/2025/02/03/");
+
+    auto last = fixture.page("2025/02/03/");
+    CHECK(rel_link(last, "prev") == "/repo/2025/01/08/");
+    CHECK_FALSE(rel_link(last, "next"));
+    CHECK(rel_link(last, "up") == "/repo/2025/02/");
+
+    auto first_month = fixture.page("2024/12/");
+    CHECK_FALSE(rel_link(first_month, "prev"));
+    CHECK(rel_link(first_month, "next") == "/repo/2025/01/");
+    CHECK(rel_link(first_month, "up") == "/repo/2024/");
+    auto last_month = fixture.page("2025/02/");
+    CHECK(rel_link(last_month, "prev") == "/repo/2025/01/");
+    CHECK_FALSE(rel_link(last_month, "next"));
+
+    auto first_year = fixture.page("2024/");
+    CHECK_FALSE(rel_link(first_year, "prev"));
+    CHECK(rel_link(first_year, "next") == "/repo/2025/");
+    auto last_year = fixture.page("2025/");
+    CHECK(rel_link(last_year, "prev") == "/repo/2024/");
+    CHECK_FALSE(rel_link(last_year, "next"));
+
+    // Home: the latest day in full, links to the recent days.
+    auto home = fixture.page("");
+    CHECK(home.find("February paper") != std::string::npos);
+    CHECK(rel_link(home, "prev") == "/repo/2025/01/08/");
+    for (const char* day : {"/repo/2025/02/03/", "/repo/2025/01/08/", "/repo/2024/12/30/"})
+        CHECK_MESSAGE(home.find(std::string("href=\"") + day + "\"") != std::string::npos, day);
+}
+
+TEST_CASE("site: month calendar is Sunday-first and links the days that have a page") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    auto month = fixture.page("2025/01/");
+    // 2025-01-01 is a Wednesday: three empty cells, then 1 (no page: plain text).
+    CHECK(month.find("<tr><td></td><td></td><td></td><td>1</td>") != std::string::npos);
+    CHECK(month.find(">2</a>") != std::string::npos);
+    CHECK(month.find(">6</a>") == std::string::npos);
+    CHECK(month.find("href=\"/repo/2025/01/08/\"") != std::string::npos);
+    CHECK(month.find("Back-filled paper") != std::string::npos); // top titles in the day list
+    auto year = fixture.page("2025/");
+    CHECK(year.find("January") != std::string::npos);
+    CHECK(year.find("December") != std::string::npos); // all twelve months, with or without days
+    CHECK(year.find("href=\"/repo/2025/02/\"") != std::string::npos);
+    auto archive = fixture.page("archive/");
+    for (const char* link : {"/repo/2024/", "/repo/2025/", "/repo/2024/12/", "/repo/2025/01/", "/repo/2025/02/"})
+        CHECK_MESSAGE(archive.find(std::string("href=\"") + link + "\"") != std::string::npos, link);
+}
+
+TEST_CASE("site: a day page shows what the reference page shows") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    auto day = fixture.page("2024/12/30/");
+    CHECK(day.find("<title>arXiv papers for 2024-12-30") != std::string::npos);
+    CHECK(day.find("gpt-4o") != std::string::npos);
+    CHECK(day.find("1000") != std::string::npos);  // prompt tokens
+    CHECK(day.find("<td>$0.03</td>") != std::string::npos); // total cost
+    CHECK(day.find("<td>$0.01</td>") != std::string::npos);
+    CHECK(day.find("<dd>500</dd>") != std::string::npos);
+    CHECK(day.find("<dd>400</dd>") != std::string::npos);
+    CHECK(day.find("href=\"#p-2412.00001\"") != std::string::npos); // table of contents
+    CHECK(day.find("id=\"p-2412.00001\"") != std::string::npos);
+    CHECK(day.find("href=\"https://arxiv.org/abs/2412.00001\"") != std::string::npos);
+    CHECK(day.find("href=\"https://arxiv.org/pdf/2412.00001\"") != std::string::npos);
+    CHECK(day.find("href=\"https://arxiv.org/html/2412.00001\"") != std::string::npos);
+    CHECK(day.find("Ada Lovelace, Alan Turing") != std::string::npos);
+    CHECK(day.find("Relevance <b>9</b>") != std::string::npos);
+    CHECK(day.find("Score <b>17</b>") != std::string::npos);
+
+    auto with_prompt = fixture.page("2025/01/02/");
+    CHECK(with_prompt.find("Author match") != std::string::npos);
+    auto details = with_prompt.find("<details");
+    REQUIRE(details != std::string::npos);
+    CHECK(with_prompt.find("<em>learning</em>", details) != std::string::npos); // the prompt is Markdown
+    // LaTeX stays intact for a math renderer.
+    CHECK(with_prompt.find("$x_1 &lt; y^2$") != std::string::npos);
+    CHECK(with_prompt.find("\\[ a*b*c \\]") != std::string::npos);
+
+    auto unknown = fixture.page("2025/02/03/");
+    CHECK(unknown.find("<th scope=\"row\">Cost</th><td>unknown</td>") != std::string::npos);
+    CHECK(unknown.find("$0") == std::string::npos);
+}
+
+TEST_CASE("site: a failed run and a remedial run render as such") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    auto failed = fixture.page("2025/01/03/");
+    CHECK(failed.find("run for this day failed") != std::string::npos);
+    CHECK(failed.find("No papers were selected") == std::string::npos);
+    auto remedial = fixture.page("2025/01/08/");
+    CHECK(remedial.find("Remedial run") != std::string::npos);
+    CHECK(remedial.find("from 2025-01-06 to 2025-01-07") != std::string::npos);
+    CHECK(remedial.find("2025-01-10") != std::string::npos);
+    auto month = fixture.page("2025/01/");
+    CHECK(month.find("run failed") != std::string::npos);
+
+    rapidjson::Document index;
+    index.Parse(read_text(fixture.site() / "data/index.json").c_str());
+    REQUIRE_FALSE(index.HasParseError());
+    const auto& days = index["days"];
+    REQUIRE(days.Size() == 5);
+    CHECK(std::string(days[2]["status"].GetString()) == "failed");
+    CHECK(days[3]["remedial"].GetBool());
+    CHECK(std::string(days[4]["url"].GetString()) == base_url + "2025/02/03/");
+    CHECK(days[4]["counts"]["arxiv"].GetInt() == 500);
+}
+
+TEST_CASE("site: the Atom feed parses, holds the latest feed_days days, and the sitemap lists every page") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    auto feed = parse_xml(fixture.site() / "feed.xml");
+    auto root = feed.child("feed");
+    REQUIRE(root);
+    CHECK(std::string(root.attribute("xmlns").value()) == "http://www.w3.org/2005/Atom");
+    CHECK(std::string(root.child_value("title")) == "Test digest");
+    CHECK(std::string(root.child_value("updated")) == "2025-02-03T00:00:00Z");
+    std::vector<std::string> entries;
+    for (auto entry : root.children("entry")) {
+        CHECK(std::string(entry.child_value("id")).starts_with(base_url));
+        CHECK(*entry.child_value("updated"));
+        entries.push_back(entry.child("link").attribute("href").value());
+    }
+    CHECK(entries == std::vector<std::string>{base_url + "2025/02/03/", base_url + "2025/01/08/",
+                                              base_url + "2025/01/03/"});
+
+    auto map = parse_xml(fixture.site() / "sitemap.xml");
+    std::set<std::string> listed;
+    for (auto url : map.child("urlset").children("url")) listed.insert(url.child_value("loc"));
+    std::set<std::string> pages;
+    for (const auto& file : files_under(fixture.site()))
+        if (file.filename() == "index.html") {
+            std::string dir = file.parent_path().generic_string();
+            pages.insert(base_url + (dir.empty() ? "" : dir + "/"));
+        }
+    CHECK(pages.size() == 12); // home, archive, 2 years, 3 months, 5 days
+    CHECK(listed == pages);
+}
+
+TEST_CASE("site: hostile text shows as text in every output and survives in the JSON") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    for (const auto& file : files_under(fixture.site())) {
+        const auto text = read_text(fixture.site() / file);
+        CHECK_MESSAGE(text.find("<script") == std::string::npos, file.generic_string());
+        CHECK_MESSAGE(text.find("\"quotes\" & ampersands") == std::string::npos, file.generic_string());
+    }
+    auto day = fixture.page("2025/01/02/");
+    const std::string shown = "&lt;script&gt;alert(1)&lt;/script&gt; &quot;quotes&quot; &amp; ampersands";
+    auto count = [&](const std::string& haystack, const std::string& needle) {
+        int n = 0;
+        for (auto at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
+        return n;
+    };
+    // title (TOC, heading), author, abstract, comment, topic, model: each shown as text
+    CHECK(count(day, shown) >= 7);
+    CHECK(day.find("O&apos;Brien &amp; &quot;Sons&quot;") != std::string::npos);
+    CHECK(fixture.page("2025/01/").find(shown) != std::string::npos); // top titles
+
+    rapidjson::Document json;
+    json.Parse(read_text(fixture.site() / "data/days/2025-01-02.json").c_str());
+    REQUIRE_FALSE(json.HasParseError());
+    CHECK(json["model"].GetString() == hostile);
+    const auto& evil = json["papers"][0];
+    CHECK(evil["title"].GetString() == hostile);
+    CHECK(evil["authors"][0].GetString() == hostile);
+    CHECK(evil["authors"][1].GetString() == std::string("O'Brien & \"Sons\""));
+    CHECK(evil["comment"].GetString() == hostile);
+    CHECK(evil["abstract"].GetString() == "We bound $x_1 < y^2$ and \\[ a*b*c \\] exactly.\n\n" + hostile);
+    CHECK(evil["relevance"].GetInt() == 8);
+    CHECK(json["papers"][1]["author_match"].GetBool());
+    CHECK(json["papers"][1]["relevance"].IsNull());
+    rapidjson::Document unknown;
+    unknown.Parse(read_text(fixture.site() / "data/days/2025-02-03.json").c_str());
+    CHECK(unknown["cost"]["total"].IsNull()); // unknown, not $0
+
+}
+
+TEST_CASE("site: hostile text in the feed is HTML-escaped inside the XML") {
+    Fixture fixture;
+    write_text(fixture.root() / "paperpress.yaml", "title: Test <digest> & co\nbase_url: " + base_url + "\nfeed_days: 10\n");
+    REQUIRE(fixture.build().exit_code == 0);
+    auto feed = parse_xml(fixture.site() / "feed.xml");
+    auto root = feed.child("feed");
+    CHECK(std::string(root.child_value("title")) == "Test <digest> & co");
+    std::string html;
+    for (auto entry : root.children("entry"))
+        if (std::string(entry.child_value("id")) == base_url + "2025/01/02/") html = entry.child_value("content");
+    REQUIRE_FALSE(html.empty());
+    // After XML parsing the content is HTML in which the title is text, not markup.
+    CHECK(html.find("&lt;script&gt;alert(1)&lt;/script&gt; &quot;quotes&quot; &amp; ampersands") != std::string::npos);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("<li><a href=\"https://arxiv.org/abs/2501.00001\">") != std::string::npos);
+}
+
+TEST_CASE("site: two builds of the same input are byte-identical, and a rebuild writes nothing") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    REQUIRE(run_paperpress("build --out second", fixture.root()).exit_code == 0);
+    auto first = files_under(fixture.site());
+    auto second = files_under(fixture.root() / "second");
+    REQUIRE(first == second);
+    for (const auto& file : first)
+        CHECK_MESSAGE(read_text(fixture.site() / file) == read_text(fixture.root() / "second" / file),
+                      file.generic_string());
+
+    auto before = fs::last_write_time(fixture.site() / "2025/01/02/index.html");
+    auto again = fixture.build();
+    CHECK(again.exit_code == 0);
+    CHECK(again.out.find("(0 written") != std::string::npos);
+    CHECK(fs::last_write_time(fixture.site() / "2025/01/02/index.html") == before);
+}
+
+TEST_CASE("site: --base-url / builds a site for local preview at the server root") {
+    Fixture fixture;
+    REQUIRE(fixture.build("--base-url /").exit_code == 0);
+    auto day = fixture.page("2025/01/08/");
+    CHECK(rel_link(day, "next") == "/2025/02/03/");
+    CHECK(day.find("/repo/") == std::string::npos);
+}
+
+TEST_CASE("site: the site's layouts/ folder overrides theme files; template errors name the file") {
+    Fixture fixture;
+    write_text(fixture.root() / "layouts/404.mustache",
+               "{{> head}}<h1>Lost in {{site.title}}</h1><a href=\"{{site.base}}no-such-page/\">x</a>{{> foot}}\n");
+    REQUIRE(fixture.build().exit_code == 0);
+    // The link checker of the other tests does see a dead link.
+    CHECK(broken_links(fixture.site()) == std::vector<std::string>{"404.html: /repo/no-such-page/"});
+    CHECK(fixture.page("404.html").find("<h1>Lost in Test digest</h1>") != std::string::npos);
+    CHECK(fixture.page("404.html").find("/repo/static/style.css") != std::string::npos); // theme partials still used
+
+    write_text(fixture.root() / "layouts/partials/paper.mustache", "<h2>{{#title}}{{title}}</h2>\n");
+    auto broken = fixture.build();
+    CHECK(broken.exit_code == 1);
+    CHECK(broken.err.find("layouts/partials/paper.mustache") != std::string::npos);
+
+    fs::remove(fixture.root() / "layouts/partials/paper.mustache");
+    write_text(fixture.root() / "layouts/day.mustache", "{{> head}}{{> no_such_partial}}{{> foot}}\n");
+    auto missing = fixture.build();
+    CHECK(missing.exit_code == 1);
+    CHECK(missing.err.find("no_such_partial") != std::string::npos);
+    CHECK(missing.err.find("layouts/day.mustache") != std::string::npos);
+
+    auto unknown_theme = run_paperpress("build --out other --theme nope", fixture.root());
+    CHECK(unknown_theme.exit_code == 1);
+    CHECK(unknown_theme.err.find("themes/nope") != std::string::npos);
+    CHECK_FALSE(fs::exists(fixture.root() / "other"));
+}
+
+TEST_CASE("site: an empty archive builds a home page, archive, 404 and a valid empty feed") {
+    TempDir dir;
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    auto result = run_paperpress("build --out site --base-url " + base_url, dir.path());
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    CHECK(read_text(dir / "site/index.html").find("No days have been published yet") != std::string::npos);
+    CHECK(fs::is_regular_file(dir / "site/archive/index.html"));
+    CHECK(fs::is_regular_file(dir / "site/404.html"));
+    auto feed = parse_xml(dir / "site/feed.xml");
+    CHECK(feed.child("feed").child("entry").empty());
+    CHECK(broken_links(dir / "site").empty());
+}
+
+TEST_CASE("site: build --help describes the command and its options") {
+    TempDir dir;
+    auto help = run_paperpress("build --help", dir.path());
+    CHECK(help.exit_code == 0);
+    for (const char* option : {"--out", "--theme", "--base-url", "static site"})
+        CHECK_MESSAGE(help.out.find(option) != std::string::npos, option);
+    CHECK(run_paperpress("build --no-such-option", dir.path()).exit_code == 2);
+}
+
+TEST_CASE("site: the real sample archive builds and every internal link resolves") {
+    TempDir out;
+    auto result = run_paperpress("build --out '" + (out / "site").string() + "' --base-url " + base_url, source_dir());
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    CHECK(result.out.find("96 days") != std::string::npos);
+    auto broken = broken_links(out / "site");
+    CHECK_MESSAGE(broken.empty(), "broken: " << (broken.empty() ? "" : broken.front()) << " (+"
+                                             << (broken.empty() ? 0 : broken.size() - 1) << " more)");
+    auto remedial = read_text(out / "site/2025/05/20/index.html");
+    CHECK(remedial.find("Remedial run") != std::string::npos);
+    CHECK(remedial.find("<details") != std::string::npos);
+    auto feed = parse_xml(out / "site/feed.xml");
+    auto entries = feed.child("feed").children("entry");
+    CHECK(std::distance(entries.begin(), entries.end()) == 20); // the default feed_days
+}

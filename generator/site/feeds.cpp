@@ -8,6 +8,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace pp {
@@ -15,6 +16,12 @@ namespace pp {
 namespace {
 
 std::string timestamp(const Date& date) { return date.iso() + "T00:00:00Z"; }
+
+// A remedial day was last changed when it was generated.
+Date entry_updated(const Day& day) {
+    if (day.remedial && day.remedial->generated) return std::max(day.date, *day.remedial->generated);
+    return day.date;
+}
 
 void text_child(pugi::xml_node parent, const char* name, const std::string& text) {
     parent.append_child(name).text().set(text.c_str());
@@ -108,8 +115,10 @@ std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vec
     alternate.append_attribute("rel") = "alternate";
     alternate.append_attribute("type") = "text/html";
     alternate.append_attribute("href") = urls.absolute(home_path()).c_str();
-    // The newest day's date, not the clock: rebuilding changes nothing.
-    text_child(feed, "updated", days.empty() ? std::string("1970-01-01T00:00:00Z") : timestamp(days.front()->date));
+    // From the days, not the clock: rebuilding changes nothing.
+    Date updated;
+    for (const Day* day : days) updated = std::max(updated, entry_updated(*day));
+    text_child(feed, "updated", timestamp(updated));
     auto author = feed.append_child("author");
     text_child(author, "name", config.author.empty() ? config.title : config.author);
     text_child(feed, "generator", "paperpress");
@@ -126,8 +135,7 @@ std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vec
         link.append_attribute("rel") = "alternate";
         link.append_attribute("type") = "text/html";
         link.append_attribute("href") = urls.absolute(day_path_of(day->date)).c_str();
-        text_child(entry, "updated", timestamp(day->remedial && day->remedial->generated ? *day->remedial->generated
-                                                                                         : day->date));
+        text_child(entry, "updated", timestamp(entry_updated(*day)));
         text_child(entry, "published", timestamp(day->date));
         auto content = entry.append_child("content");
         content.append_attribute("type") = "html";

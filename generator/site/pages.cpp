@@ -5,6 +5,7 @@
 #include "util/text.h"
 
 #include <array>
+#include <cstdio>
 
 namespace pp {
 
@@ -17,7 +18,14 @@ void put(TemplateData& data, const std::string& key, const std::string& value) {
 }
 
 std::string count_text(std::optional<long long> n) { return n ? std::to_string(*n) : "unknown"; }
-std::string money_text(std::optional<double> amount) { return amount ? "$" + format_double(*amount) : "unknown"; }
+// "$0.40" (cents when that is exact), "$0.0035" (every digit otherwise), "unknown".
+std::string money_text(std::optional<double> amount) {
+    if (!amount) return "unknown";
+    char cents[64];
+    std::snprintf(cents, sizeof cents, "%.2f", *amount);
+    if (parse_double(cents) == *amount) return std::string("$") + cents;
+    return "$" + format_double(*amount);
+}
 
 std::string plural(long long n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
@@ -184,6 +192,7 @@ TemplateData day_list_entry(const SiteContext& site, const DaySummary& day) {
     data.set("remedial", day.remedial);
     List titles;
     for (const auto& title : day.top_titles) titles.push_back(TemplateData(title));
+    data.set("has_titles", !day.top_titles.empty());
     data.set("top_titles", titles);
     return data;
 }

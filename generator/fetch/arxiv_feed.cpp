@@ -1,0 +1,121 @@
+#include "fetch/arxiv_feed.h"
+
+#include "core/arxiv_id.h"
+#include "util/text.h"
+
+#include <pugixml.hpp>
+
+#include <array>
+
+namespace pp {
+
+namespace {
+
+Result<pugi::xml_document*> load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& source) {
+    auto parsed = doc.load_buffer(xml.data(), xml.size());
+    if (!parsed) {
+        int line = 1;
+        for (size_t i = 0; i < static_cast<size_t>(parsed.offset) && i < xml.size(); ++i)
+            if (xml[i] == '\n') ++line;
+        return fail(std::string("malformed XML: ") + parsed.description(), source, line);
+    }
+    return &doc;
+}
+
+std::string text_of(const pugi::xml_node& node) { return node.text().get(); }
+
+std::vector<std::string> authors_from_creator(std::string_view creator) {
+    std::vector<std::string> authors = split_top_level_commas(creator);
+    // Some feeds end the list with "and Last Author".
+    if (!authors.empty() && authors.back().starts_with("and ")) authors.back().erase(0, 4);
+    return authors;
+}
+
+} // namespace
+
+std::optional<Date> parse_rfc822_date(std::string_view text) {
+    static const std::array<const char*, 12> months = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    auto comma = text.find(',');
+    if (comma != std::string_view::npos) text.remove_prefix(comma + 1);
+    std::vector<std::string_view> parts;
+    for (auto part : split(trim(text), ' '))
+        if (!part.empty()) parts.push_back(part);
+    if (parts.size() < 3) return std::nullopt;
+    auto day = parse_int(parts[0]), year = parse_int(parts[2]);
+    int month = 0;
+    for (size_t i = 0; i < months.size(); ++i)
+        if (parts[1] == months[i]) month = static_cast<int>(i) + 1;
+    if (!day || !year || month == 0) return std::nullopt;
+    Date date{static_cast<int>(*year), month, static_cast<int>(*day)};
+    if (!date.valid()) return std::nullopt;
+    return date;
+}
+
+Result<Announcement> parse_rss_feed(std::string_view xml, const std::string& source) {
+    pugi::xml_document doc;
+    if (auto loaded = load_xml(doc, xml, source); !loaded) return std::unexpected(loaded.error());
+    pugi::xml_node channel = doc.child("rss").child("channel");
+    if (!channel) return fail("expected an RSS 2.0 document (<rss><channel>)", source, 1);
+    std::string title = text_of(channel.child("title"));
+    if (title.starts_with("Feed error")) return fail("arXiv answered with an error feed: " + title, source, 1);
+
+    Announcement announcement;
+    for (pugi::xml_node item : channel.children("item")) {
+        FeedEntry entry;
+        std::string link = text_of(item.child("link"));
+        auto id = parse_arxiv_id(link);
+        if (!id) id = parse_arxiv_id(std::string(text_of(item.child("guid"))).substr(std::string("oai:arXiv.org:").size()));
+        if (!id) return fail("expected an arXiv link in every item, got '" + link + "'", source, 0);
+        entry.paper.id = id->id;
+        entry.paper.title = text_of(item.child("title"));
+        entry.paper.authors = authors_from_creator(text_of(item.child("dc:creator")));
+        entry.paper.abstract = std::string(strip_announce_prefix(trim(text_of(item.child("description")))));
+        entry.announce_type = text_of(item.child("arxiv:announce_type"));
+        for (pugi::xml_node category : item.children("category")) entry.categories.push_back(text_of(category));
+        tidy_paper(entry.paper);
+        announcement.entries.push_back(std::move(entry));
+    }
+    std::string pub_date = text_of(channel.child("pubDate"));
+    if (!pub_date.empty()) {
+        announcement.date = parse_rfc822_date(pub_date);
+        if (!announcement.date) return fail("expected the channel's pubDate to be a date, got '" + pub_date + "'", source, 0);
+    }
+    if (!announcement.entries.empty() && !announcement.date)
+        return fail("the feed has items but no pubDate: cannot tell the announcement date", source, 0);
+    return announcement;
+}
+
+Result<ApiPage> parse_api_page(std::string_view xml, const std::string& source) {
+    pugi::xml_document doc;
+    if (auto loaded = load_xml(doc, xml, source); !loaded) return std::unexpected(loaded.error());
+    pugi::xml_node feed = doc.child("feed");
+    if (!feed) return fail("expected an Atom document (<feed>)", source, 1);
+    ApiPage page;
+    auto total = parse_int(trim(text_of(feed.child("opensearch:totalResults"))));
+    page.total_results = total.value_or(0);
+    for (pugi::xml_node node : feed.children("entry")) {
+        std::string title = text_of(node.child("title"));
+        std::string id_text = text_of(node.child("id"));
+        if (title == "Error" && id_text.find("/api/errors") != std::string::npos)
+            return fail("the arXiv API reported an error: " + std::string(trim(text_of(node.child("summary")))), source, 0);
+        auto id = parse_arxiv_id(trim(id_text));
+        if (!id) return fail("expected an arXiv abs URL in <id>, got '" + id_text + "'", source, 0);
+        FeedEntry entry;
+        entry.paper.id = id->id;
+        entry.paper.title = title;
+        entry.paper.abstract = text_of(node.child("summary"));
+        for (pugi::xml_node author : node.children("author")) entry.paper.authors.push_back(text_of(author.child("name")));
+        std::string primary = node.child("arxiv:primary_category").attribute("term").value();
+        if (!primary.empty()) entry.categories.push_back(primary);
+        for (pugi::xml_node category : node.children("category")) {
+            std::string term = category.attribute("term").value();
+            if (term != primary) entry.categories.push_back(term);
+        }
+        tidy_paper(entry.paper);
+        page.entries.push_back(std::move(entry));
+    }
+    return page;
+}
+
+} // namespace pp

@@ -1,0 +1,35 @@
+// A client for any OpenAI-compatible /chat/completions endpoint (OpenAI,
+// DeepSeek, Ollama, vLLM, llama.cpp's server, ...).
+#pragma once
+
+#include "core/paper.h"
+#include "fetch/http_client.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pp {
+
+struct ChatMessage {
+    std::string role; // system, user
+    std::string content;
+};
+
+struct LlmEndpoint {
+    std::string base_url;               // e.g. https://api.openai.com/v1 (OPENAI_BASE_URL)
+    std::string api_key;                // never logged, never written
+    std::string model;
+    std::optional<double> temperature;  // not sent when absent (some models refuse it)
+    int max_tokens = 0;                 // 0: not sent
+};
+
+struct ChatReply {
+    std::string content;
+    Tokens usage;
+};
+
+Result<ChatReply> chat_completion(HttpClient& http, const LlmEndpoint& endpoint,
+                                  const std::vector<ChatMessage>& messages);
+
+} // namespace pp

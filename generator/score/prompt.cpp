@@ -1,0 +1,64 @@
+#include "score/prompt.h"
+
+#include "util/text.h"
+
+namespace pp {
+
+namespace {
+
+constexpr size_t max_abstract_chars = 4000;
+
+// Cuts at a UTF-8 character boundary.
+std::string clip(const std::string& text, size_t limit) {
+    if (text.size() <= limit) return text;
+    size_t end = limit;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    return text.substr(0, end) + " ...";
+}
+
+std::string scoring_prefix(const PromptSet& p) {
+    return p.topics + "\n\n" + p.criteria + "\n\n" + p.postfix + "\n\n## Papers\n\n";
+}
+
+std::string paper_item(const Paper& paper) {
+    return "ArXiv ID: " + paper.id + "\nTitle: " + paper.title + "\nAuthors: " + join(paper.authors, ", ") +
+           "\nAbstract: " + clip(paper.abstract, max_abstract_chars);
+}
+
+} // namespace
+
+Result<PromptSet> load_prompts(const ScoringSettings& settings) {
+    PromptSet prompts;
+    struct Part {
+        const std::string& path;
+        std::string& target;
+    };
+    for (Part part : {Part{settings.system_prompt, prompts.system}, Part{settings.topics, prompts.topics},
+                      Part{settings.criteria, prompts.criteria}, Part{settings.postfix, prompts.postfix},
+                      Part{settings.title_postfix, prompts.title_postfix}}) {
+        auto text = read_file(part.path);
+        if (!text) return std::unexpected(Error{part.path, 0, "cannot read this prompt file (see scoring.* in docs/configuration.md)"});
+        part.target = std::string(trim(*text));
+    }
+    return prompts;
+}
+
+std::vector<ChatMessage> scoring_messages(const PromptSet& prompts, const std::vector<Paper>& batch) {
+    std::string user = scoring_prefix(prompts);
+    for (size_t i = 0; i < batch.size(); ++i) user += (i ? "\n\n" : "") + paper_item(batch[i]);
+    return {{"system", prompts.system}, {"user", user}};
+}
+
+std::vector<ChatMessage> title_filter_messages(const PromptSet& prompts, const std::vector<Paper>& batch) {
+    std::string user = prompts.topics + "\n\n" + prompts.title_postfix + "\n\n## Papers\n\n";
+    for (size_t i = 0; i < batch.size(); ++i)
+        user += (i ? "\n\n" : "") + ("ArXiv ID: " + batch[i].id + "\nTitle: " + batch[i].title);
+    return {{"system", prompts.system}, {"user", user}};
+}
+
+std::string prompt_record(const PromptSet& prompts) {
+    return "## System prompt\n\n" + prompts.system + "\n\n## User prompt\n\n" + scoring_prefix(prompts) +
+           "[the papers of the batch: ArXiv ID, Title, Authors, Abstract]\n";
+}
+
+} // namespace pp

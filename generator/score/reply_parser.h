@@ -1,0 +1,26 @@
+// Reads an LLM's scoring reply, tolerantly: models wrap JSON in code fences,
+// prepend <think> blocks or prose, answer in JSONL or as a JSON array, and
+// leave trailing commas. Whatever the wrapping, every JSON object that has
+// an arXiv ID is found.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pp {
+
+struct ScoreReply {
+    std::string id;               // version-less arXiv ID
+    std::optional<int> relevance; // clamped to 1-10
+    std::optional<int> novelty;   // clamped to 1-10
+    std::string comment;
+};
+
+std::vector<ScoreReply> parse_score_reply(std::string_view reply);
+
+// The IDs in a reply to the title pre-filter: a JSON list of IDs to drop,
+// possibly wrapped the same ways.
+std::vector<std::string> parse_id_list_reply(std::string_view reply);
+
+} // namespace pp
