@@ -31,9 +31,11 @@ void write_text(const fs::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
 
-CommandResult run_paperpress(const std::string& args, const fs::path& cwd) {
+CommandResult run_paperpress(const std::string& args, const fs::path& cwd) { return run_paperpress_env("", args, cwd); }
+
+CommandResult run_paperpress_env(const std::string& env, const std::string& args, const fs::path& cwd) {
     TempDir capture;
-    std::string command = "cd '" + cwd.string() + "' && '" PAPERPRESS_BINARY "' " + args + " > '" +
+    std::string command = "cd '" + cwd.string() + "' && " + env + " '" PAPERPRESS_BINARY "' " + args + " > '" +
                           (capture / "out").string() + "' 2> '" + (capture / "err").string() + "'";
     int status = std::system(command.c_str());
     CommandResult result;
@@ -41,6 +43,21 @@ CommandResult run_paperpress(const std::string& args, const fs::path& cwd) {
     result.out = read_text(capture / "out");
     result.err = read_text(capture / "err");
     return result;
+}
+
+LoopbackServer::~LoopbackServer() {
+    server.stop();
+    if (thread_.joinable()) thread_.join();
+}
+
+void LoopbackServer::start() {
+    port_ = server.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server.listen_after_bind(); });
+    for (int i = 0; i < 2000 && !server.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+std::string LoopbackServer::url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
 }
 
 fs::path fixture_archive() { return fs::path(PAPERPRESS_FIXTURES_DIR) / "gpt-paper-assistant-archive/out"; }

@@ -39,3 +39,30 @@ fs::path seeds_dir();       // tests/fixtures/seeds (three real Markdown pages)
 fs::path source_dir();      // the repository root
 
 } // namespace pp::test
+
+#include <httplib.h>
+
+#include <thread>
+
+namespace pp::test {
+
+// A real HTTP server on 127.0.0.1 (an ephemeral port), running on its own
+// thread for the life of the object: tests register handlers on `server`
+// before calling start().
+class LoopbackServer {
+public:
+    httplib::Server server;
+    LoopbackServer() = default;
+    ~LoopbackServer();
+    void start();
+    std::string url(const std::string& path = "") const; // "http://127.0.0.1:PORT" + path
+
+private:
+    int port_ = 0;
+    std::thread thread_;
+};
+
+// Runs the binary with extra environment assignments ("NAME=value ...").
+CommandResult run_paperpress_env(const std::string& env, const std::string& args, const fs::path& cwd);
+
+} // namespace pp::test

@@ -4,6 +4,10 @@
 #include "content/checker.h"
 #include "content/content_tree.h"
 #include "content/importer.h"
+#include "config/pipeline_config.h"
+#include "pipeline/nightly.h"
+#include "config/publish_config.h"
+#include "publish/publish.h"
 #include "site/builder.h"
 
 #include <CLI/CLI.hpp>
@@ -119,10 +123,120 @@ int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args)
     for (const auto& error : report.errors) print_error(error);
     std::cout << "build: " << report.days << " days, " << report.papers << " papers, " << report.files
               << " files into " << args.out << " (" << report.written << " written, "
-              << report.files - report.written << " unchanged)";
+              << report.files - report.written << " unchanged, " << report.removed << " removed; "
+              << report.rendered << " rendered, " << report.parsed << " days parsed)";
     if (!report.errors.empty()) std::cout << "; " << report.errors.size() << " errors";
     std::cout << "\n";
     return report.ok() ? exit_ok : exit_problems;
+}
+
+struct RunArgs {
+    std::string date, from, to;
+    bool offline = false;
+    bool no_build = false;
+    std::string out = "site";
+};
+
+std::optional<Date> date_option(const std::string& text, const char* name, bool& bad) {
+    if (text.empty()) return std::nullopt;
+    auto date = parse_iso_date(text);
+    if (!date) {
+        std::cerr << "error: " << name << " expects a date YYYY-MM-DD, got '" << text << "'\n";
+        bad = true;
+    }
+    return date;
+}
+
+int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args) {
+    bool bad = false;
+    RunRequest request;
+    request.date = date_option(args.date, "--date", bad);
+    request.from = date_option(args.from, "--from", bad);
+    request.to = date_option(args.to, "--to", bad);
+    if (bad) return exit_usage;
+    if (request.date && (request.from || request.to)) {
+        std::cerr << "error: use either --date or --from/--to\n";
+        return exit_usage;
+    }
+    request.offline = args.offline;
+    request.content_dir = global.content;
+    request.config_path = global.config;
+    request.log = [](const std::string& line) { std::cout << line << std::endl; };
+
+    auto pipeline = load_pipeline_config(global.config);
+    if (!pipeline) {
+        print_error(pipeline.error());
+        return exit_problems;
+    }
+    RunResult result = run_nightly(request, *pipeline);
+    for (const auto& warning : result.warnings) print_warning(warning);
+    if (result.outcome == RunOutcome::failed) {
+        print_error({"", 0, result.error});
+        return exit_problems;
+    }
+    if (result.outcome != RunOutcome::written || args.no_build) return exit_ok;
+    return cmd_build(global, config, BuildArgs{args.out, {}, {}});
+}
+
+struct PublishArgs {
+    std::string branch;
+    std::string remote;
+    std::string site;
+    bool push = false;
+};
+
+int cmd_publish(const GlobalOptions& global, const PublishArgs& args) {
+    auto loaded = load_publish_config(global.config);
+    if (!loaded) {
+        print_error(loaded.error());
+        return exit_problems;
+    }
+    PublishConfig config = *loaded;
+    if (!args.branch.empty()) config.branch = args.branch;
+    if (!args.remote.empty()) config.remote = args.remote;
+    if (!args.site.empty()) config.site_dir = args.site;
+
+    const std::string content = global.content;
+    auto outcome = publish_site(".", config.site_dir, config,
+                                [&content](const TreeChanges& changes) { return site_publish_message(changes, content); });
+    if (!outcome) {
+        print_error(outcome.error());
+        return exit_problems;
+    }
+    if (outcome->committed) {
+        const auto& c = outcome->changes;
+        std::cout << "publish: committed " << outcome->commit.substr(0, 12) << " on " << outcome->branch << ": "
+                  << outcome->message.substr(0, outcome->message.find('\n')) << "\n  " << c.count()
+                  << " files changed: " << c.added.size() << " added, " << c.modified.size() << " modified, "
+                  << c.deleted.size() << " deleted\n";
+    } else {
+        std::cout << "publish: nothing changed in " << config.site_dir << " since "
+                  << (outcome->commit.empty() ? std::string("(no commit)") : outcome->commit.substr(0, 12)) << " on "
+                  << outcome->branch << "; no commit\n";
+    }
+    if (!args.push) return exit_ok;
+
+    std::vector<std::string> branches = {config.branch};
+    if (config.commit_content) {
+        auto current = current_branch(".");
+        if (!current) {
+            print_error(current.error());
+            return exit_problems;
+        }
+        if (*current != config.branch) branches.push_back(*current);
+    }
+    auto pushed = push_branches(".", branches, config);
+    if (!pushed) {
+        print_error(pushed.error());
+        return exit_problems;
+    }
+    for (const auto& b : pushed->branches) {
+        std::cout << "push: " << b.branch << " to " << pushed->remote << " (" << pushed->url << "): ";
+        if (b.up_to_date) std::cout << "up to date\n";
+        else if (b.old_id.empty()) std::cout << "new branch at " << b.new_id.substr(0, 12) << "\n";
+        else std::cout << b.old_id.substr(0, 12) << ".." << b.new_id.substr(0, 12) << "\n";
+    }
+    return exit_ok;
 }
 
 } // namespace
@@ -155,6 +269,30 @@ int run_cli(int argc, char** argv) {
                       "URL the site is served under, e.g. https://user.github.io/repo/ (overrides 'base_url'; "
                       "use / for a local preview)");
 
+    RunArgs run_args;
+    auto* run = app.add_subcommand(
+        "run", "The nightly job: fetch the arXiv announcement (or back-fill missed days), score the papers, write "
+               "the day into the content tree and build the site. Exit 0 also when there is no announcement.");
+    run->add_option("--date", run_args.date, "Redo this day (YYYY-MM-DD); back-filled through the API when the "
+                                             "feed no longer holds it");
+    run->add_option("--from", run_args.from, "Back-fill every missing weekday from this date (YYYY-MM-DD)");
+    run->add_option("--to", run_args.to, "... up to this date (YYYY-MM-DD)");
+    run->add_flag("--offline", run_args.offline,
+                  "No network: the sample announcement (arxiv.offline_feed) and the embedded scorer");
+    run->add_flag("--no-build", run_args.no_build, "Write the day but do not build the site");
+    run->add_option("--out", run_args.out, "Site output folder")->capture_default_str();
+
+    PublishArgs publish_args;
+    auto* publish = app.add_subcommand(
+        "publish", "Commit the built site to the site branch (default gh-pages) without touching your working "
+                   "tree, index or HEAD; --push pushes it (and, with publish.commit_content, the current branch)");
+    publish->add_option("--branch", publish_args.branch, "Branch to commit the site on (overrides publish.branch, "
+                                                         "default gh-pages)");
+    publish->add_flag("--push", publish_args.push, "Push the branch to the remote afterwards (fast-forward only)");
+    publish->add_option("--remote", publish_args.remote, "Remote to push to (overrides publish.remote, default origin)");
+    publish->add_option("--site", publish_args.site, "Built site folder to publish (overrides publish.site_dir, "
+                                                     "default site)");
+
     // Global options are accepted, and listed in --help, on every command.
     for (auto* sub : app.get_subcommands({})) {
         sub->add_option("--content", global.content, "Content folder (the archive)")->capture_default_str();
@@ -183,6 +321,8 @@ int run_cli(int argc, char** argv) {
     if (ls->parsed()) return cmd_ls(global, as_json);
     if (check->parsed()) return cmd_check(global);
     if (build->parsed()) return cmd_build(global, *config, build_args);
+    if (run->parsed()) return cmd_run(global, *config, run_args);
+    if (publish->parsed()) return cmd_publish(global, publish_args);
     return exit_usage;
 }
 

@@ -12,14 +12,8 @@ namespace pp {
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 bool starts_with_nocase(std::string_view s, std::string_view prefix) {
-    return s.size() >= prefix.size() && lower(s.substr(0, prefix.size())) == lower(prefix);
+    return s.size() >= prefix.size() && to_lower(s.substr(0, prefix.size())) == to_lower(prefix);
 }
 
 // "$0.14" -> 0.14
@@ -41,7 +35,7 @@ std::string strip_emphasis(std::string_view cell) {
 // cost rows are Cost $prompt $completion $total.
 void read_usage_row(const std::vector<std::string>& cells, Day& day) {
     for (size_t i = 0; i < cells.size(); ++i) {
-        std::string label = lower(strip_emphasis(cells[i]));
+        std::string label = to_lower(strip_emphasis(cells[i]));
         auto number = [&](size_t k) -> std::optional<long long> {
             return i + k < cells.size() ? parse_int(trim(cells[i + k])) : std::nullopt;
         };
@@ -127,7 +121,7 @@ std::optional<Date> date_after(std::string_view line, std::string_view marker) {
 }
 
 void set_field(Paper& paper, const std::string& label, const std::string& value, LegacyPage& page) {
-    std::string key = lower(label);
+    std::string key = to_lower(label);
     if (key == "arxiv id") {
         auto id = parse_arxiv_id(value);
         if (id) paper.id = id->id;
@@ -230,7 +224,7 @@ Result<LegacyPage> parse_legacy_markdown(std::string_view text, const std::strin
             auto colon = line.find(':');
             auto number = parse_int(trim(line.substr(colon + 1)));
             if (!number) return fail("expected a number after the colon", file, line_number);
-            std::string which = lower(line.substr(6, 4));
+            std::string which = to_lower(line.substr(6, 4));
             (which == "arxi" ? day.counts.arxiv : which == "scan" ? day.counts.scanned : day.counts.relevant) = number;
             continue;
         }
@@ -250,9 +244,9 @@ Result<LegacyPage> parse_legacy_markdown(std::string_view text, const std::strin
         if (auto f = field_line(line)) {
             field = f->first;
             set_field(*paper, f->first, f->second, page);
-        } else if (!field.empty() && lower(field) == "abstract") {
+        } else if (!field.empty() && to_lower(field) == "abstract") {
             paper->abstract += "\n" + std::string(line);
-        } else if (!field.empty() && lower(field) == "comment") {
+        } else if (!field.empty() && to_lower(field) == "comment") {
             paper->comment += "\n" + std::string(line);
         }
     }

@@ -60,3 +60,29 @@ std::optional<Date> parse_us_date(std::string_view text) {
 }
 
 } // namespace pp
+
+namespace pp {
+
+Date previous_day(const Date& date) {
+    Date d = date;
+    if (--d.day >= 1) return d;
+    if (--d.month < 1) {
+        d.month = 12;
+        --d.year;
+    }
+    d.day = Date::days_in_month(d.year, d.month);
+    return d;
+}
+
+Date next_day(const Date& date) {
+    Date d = date;
+    if (++d.day <= Date::days_in_month(d.year, d.month)) return d;
+    d.day = 1;
+    if (++d.month > 12) {
+        d.month = 1;
+        ++d.year;
+    }
+    return d;
+}
+
+} // namespace pp

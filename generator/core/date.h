@@ -28,3 +28,11 @@ std::optional<Date> parse_iso_date(std::string_view text);
 std::optional<Date> parse_us_date(std::string_view text);
 
 } // namespace pp
+
+namespace pp {
+
+// The day before / after, across months and years.
+Date previous_day(const Date& date);
+Date next_day(const Date& date);
+
+} // namespace pp

@@ -21,8 +21,7 @@ size_t read_header(char* data, size_t size, size_t count, void* target) {
     std::string_view line(data, size * count);
     auto colon = line.find(':');
     if (colon != std::string_view::npos) {
-        std::string name(trim(line.substr(0, colon)));
-        for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        std::string name = to_lower(trim(line.substr(0, colon)));
         if (name == "retry-after") *static_cast<std::string*>(target) = std::string(trim(line.substr(colon + 1)));
     }
     return size * count;
@@ -110,6 +109,8 @@ Result<HttpResponse> HttpClient::attempt(const std::string& url, const std::stri
     HttpResponse response;
     curl_slist* header_list = nullptr;
     for (const auto& header : headers) header_list = curl_slist_append(header_list, header.c_str());
+    // No "Expect: 100-continue": servers that ignore it would cost a second per large POST.
+    if (body) header_list = curl_slist_append(header_list, "Expect:");
     char error_buffer[CURL_ERROR_SIZE] = {0};
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_USERAGENT, options_.user_agent.c_str());

@@ -9,17 +9,11 @@ namespace pp {
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 // "Mixture of Experts (MoE)" -> {"mixture of experts", "moe"};
 // "Sparse/Sparsity" -> {"sparse", "sparsity"}.
 std::vector<std::string> aliases(std::string_view keyword) {
     std::vector<std::string> out;
-    std::string text = lower(keyword);
+    std::string text = to_lower(keyword);
     std::string inner;
     if (auto open = text.find('('); open != std::string::npos) {
         auto close = text.find(')', open);
@@ -44,6 +38,28 @@ std::vector<std::vector<std::string>> keywords_after(std::string_view line, size
     return out;
 }
 
+// "Transformers" and "Transformer" are one keyword.
+std::string stem(const std::string& word) {
+    return word.size() > 3 && word.back() == 's' ? word.substr(0, word.size() - 1) : word;
+}
+
+// Adds keywords not seen yet; a keyword seen before lends it its new aliases.
+void add_new(std::vector<std::vector<std::string>>& into, const std::vector<std::vector<std::string>>& found) {
+    for (const auto& keyword : found) {
+        std::vector<std::string>* known = nullptr;
+        for (auto& existing : into)
+            for (const auto& a : existing)
+                for (const auto& b : keyword)
+                    if (stem(a) == stem(b)) known = &existing;
+        if (!known) {
+            into.push_back(keyword);
+            continue;
+        }
+        for (const auto& alias : keyword)
+            if (std::find(known->begin(), known->end(), alias) == known->end()) known->push_back(alias);
+    }
+}
+
 bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
 // True when `phrase` occurs in `text` starting at a word boundary.
@@ -58,22 +74,17 @@ bool contains_word(const std::string& text, const std::string& phrase) {
 TopicKeywords parse_topic_keywords(std::string_view topics_prompt) {
     TopicKeywords keywords;
     for (auto raw : split(topics_prompt, '\n')) {
-        std::string line = lower(trim(raw));
+        std::string line = to_lower(trim(raw));
         while (!line.empty() && (line[0] == '-' || line[0] == '*' || line[0] == ' ')) line.erase(0, 1);
-        if (line.starts_with("relevant:")) {
-            auto found = keywords_after(line, line.find(':'));
-            keywords.relevant.insert(keywords.relevant.end(), found.begin(), found.end());
-        } else if (line.starts_with("irrelevant:")) {
-            auto found = keywords_after(line, line.find(':'));
-            keywords.irrelevant.insert(keywords.irrelevant.end(), found.begin(), found.end());
-        }
+        if (line.starts_with("relevant:")) add_new(keywords.relevant, keywords_after(line, line.find(':')));
+        else if (line.starts_with("irrelevant:")) add_new(keywords.irrelevant, keywords_after(line, line.find(':')));
     }
     return keywords;
 }
 
 EmbeddedScore embedded_score(const Paper& paper, const TopicKeywords& keywords) {
-    const std::string title = lower(paper.title);
-    const std::string abstract = lower(paper.abstract);
+    const std::string title = to_lower(paper.title);
+    const std::string abstract = to_lower(paper.abstract);
     std::vector<std::string> in_title, in_abstract, against;
     for (const auto& keyword : keywords.relevant) {
         for (const auto& alias : keyword) {

@@ -42,6 +42,7 @@ std::vector<Paper> copies(const Batch& batch) {
 // Runs `work(batch, http)` for every batch on `workers` threads, each with
 // its own HTTP connection.
 void run_batches(const std::vector<Batch>& batches, int workers, const LlmScorerOptions& options,
+                 const std::function<void(const std::string&)>& log,
                  const std::function<void(const Batch&, HttpClient&)>& work) {
     std::atomic<size_t> next{0};
     auto worker = [&] {
@@ -50,7 +51,7 @@ void run_batches(const std::vector<Batch>& batches, int workers, const LlmScorer
         http_options.timeout = std::chrono::seconds(static_cast<long>(options.settings.timeout));
         http_options.max_attempts = 3;
         http_options.backoff = std::chrono::milliseconds(1000);
-        http_options.on_retry = options.on_log;
+        http_options.on_retry = log;
         HttpClient http(http_options);
         for (size_t i = next++; i < batches.size(); i = next++) work(batches[i], http);
     };
@@ -66,6 +67,11 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
                           const LlmScorerOptions& options, ScoreCache* cache) {
     LlmScoring result;
     std::mutex mutex; // guards result
+    std::mutex log_mutex; // workers log too: one line at a time
+    auto log = [&](const std::string& line) {
+        std::lock_guard lock(log_mutex);
+        if (options.on_log) options.on_log(line);
+    };
     RateLimiter limiter(options.settings.requests_per_minute);
     const auto& settings = options.settings;
 
@@ -105,7 +111,7 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
     // titles. A failed call drops nothing.
     if (settings.title_prefilter && !pending.empty()) {
         std::set<std::string> drop;
-        run_batches(make_batches(pending, static_cast<size_t>(settings.batch_size) * 4), settings.concurrency, options,
+        run_batches(make_batches(pending, static_cast<size_t>(settings.batch_size) * 4), settings.concurrency, options, log,
                     [&](const Batch& batch, HttpClient& http) {
                         auto reply = call(title_filter_messages(prompts, copies(batch)), http);
                         if (!reply) return;
@@ -125,13 +131,13 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
     std::map<std::string, std::string> last_problem;
     size_t batch_size = static_cast<size_t>(settings.batch_size);
     for (int pass = 0; pass <= settings.retries && !pending.empty(); ++pass) {
-        run_batches(make_batches(pending, batch_size), settings.concurrency, options,
+        run_batches(make_batches(pending, batch_size), settings.concurrency, options, log,
                     [&](const Batch& batch, HttpClient& http) {
                         auto reply = call(scoring_messages(prompts, copies(batch)), http);
                         std::lock_guard lock(mutex);
                         if (!reply) {
                             for (const Paper* p : batch) last_problem[p->id] = reply.error().message;
-                            if (options.on_log) options.on_log("LLM request failed: " + reply.error().message);
+                            log("LLM request failed: " + reply.error().message);
                             return;
                         }
                         std::map<std::string, std::string> problems; // this reply's, by ID
@@ -149,8 +155,8 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
                         for (auto& [id, problem] : problems) last_problem[id] = problem;
                     });
         std::erase_if(pending, [&](const Paper* p) { return result.scores.contains(p->id); });
-        if (!pending.empty() && options.on_log && pass < settings.retries)
-            options.on_log(std::to_string(pending.size()) + " papers had no score; asking again in batches of " +
+        if (!pending.empty() && pass < settings.retries)
+            log(std::to_string(pending.size()) + " papers had no score; asking again in batches of " +
                            std::to_string(std::max<size_t>(1, batch_size / 2)));
         batch_size = std::max<size_t>(1, batch_size / 2);
         progress();

@@ -1,7 +1,9 @@
 #include "site/builder.h"
 
 #include "content/content_tree.h"
+#include "content/day_file.h"
 #include "content/prompt_store.h"
+#include "site/build_state.h"
 #include "site/feeds.h"
 #include "site/pages.h"
 #include "site/site_graph.h"
@@ -9,119 +11,505 @@
 #include "site/urls.h"
 #include "util/text.h"
 
-#include <map>
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
 
 namespace pp {
 
 namespace {
 
-class Output {
+// Runs f(0..n-1) on hardware_concurrency() threads (the caller is one of them).
+void parallel_for(std::size_t n, const std::function<void(std::size_t)>& f) {
+    std::size_t workers = std::max(1u, std::thread::hardware_concurrency());
+    workers = std::min(workers, n);
+    std::atomic<std::size_t> next{0};
+    auto run = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < n;) f(i);
+    };
+    std::vector<std::jthread> threads;
+    for (std::size_t k = 1; k < workers; ++k) threads.emplace_back(run);
+    run();
+}
+
+// Whatever changes how this program renders: its own file. A new binary
+// re-renders everything once.
+std::uint64_t program_key() {
+    Hasher h;
+    h.add(std::string_view("paperpress site 1"));
+    if (auto self = stamp_of("/proc/self/exe")) h.add(self->size).add(static_cast<std::uint64_t>(self->mtime_ns));
+    return h.value();
+}
+
+void add_summary(Hasher& h, const DaySummary& s) {
+    h.add(s.date).add(static_cast<std::uint64_t>(s.status)).add(static_cast<std::uint64_t>(s.papers));
+    h.add(static_cast<std::uint64_t>(s.remedial));
+    for (const auto& count : {s.counts.arxiv, s.counts.scanned, s.counts.relevant})
+        h.add(count ? static_cast<std::uint64_t>(*count) : ~0ull).add(static_cast<std::uint64_t>(count.has_value()));
+    h.add(static_cast<std::uint64_t>(s.top_titles.size()));
+    for (const auto& title : s.top_titles) h.add(title);
+}
+
+struct Prompt {
+    std::string text;
+    std::uint64_t hash = 0;
+    std::optional<Error> error;
+};
+
+// Prompts by reference, each read once per build, shared by the workers.
+class Prompts {
 public:
-    Output(const fs::path& root, BuildReport& report) : root_(root), report_(report) {}
-
-    void write(const std::string& site_path, std::string_view bytes) {
-        auto path = root_ / output_file_of(site_path);
-        auto outcome = write_file_if_changed(path, bytes);
-        ++report_.files;
-        if (!outcome) report_.errors.push_back(outcome.error());
-        else if (*outcome == WriteOutcome::written) ++report_.written;
-    }
-
-    void write_page(const Theme& theme, const std::string& layout, const TemplateData& data,
-                    const std::string& site_path) {
-        auto html = render_layout(theme, layout, data);
-        if (!html) {
-            report_.errors.push_back(html.error());
-            return;
+    explicit Prompts(fs::path content) : content_(std::move(content)) {}
+    const Prompt& get(const std::string& reference) {
+        std::lock_guard lock(mutex_);
+        if (auto it = prompts_.find(reference); it != prompts_.end()) return it->second;
+        Prompt prompt;
+        if (!reference.empty()) {
+            auto text = load_prompt(content_, reference);
+            if (text) prompt.text = std::move(*text);
+            else prompt.error = text.error();
         }
-        write(site_path, *html);
+        prompt.hash = hash_bytes(prompt.text);
+        return prompts_.emplace(reference, std::move(prompt)).first->second;
     }
 
 private:
-    fs::path root_;
-    BuildReport& report_;
+    fs::path content_;
+    std::mutex mutex_;
+    std::map<std::string, Prompt> prompts_;
 };
+
+struct DayTask {
+    DayFile file;
+    bool have_record = false;
+    bool failed = false;
+    DayRecord record;
+    bool done = false;       // rendered for the neighbours below
+    std::optional<Date> prev, next;
+};
+
+class Build {
+public:
+    Build(const BuildOptions& options, BuildReport& report)
+        : options_(options), report_(report), urls_(options.config.base_url), prompts_(options.content_dir) {}
+
+    void run();
+
+private:
+    // --- outputs -------------------------------------------------------
+    bool up_to_date(const std::string& site_path, std::uint64_t key) const {
+        auto it = old_.outputs.find(site_path);
+        if (it == old_.outputs.end() || it->second.key != key) return false;
+        auto stamp = stamp_of(options_.out_dir / output_file_of(site_path));
+        return stamp && stamp->size == it->second.size;
+    }
+
+    void record(const std::string& site_path, std::uint64_t key, std::uint64_t size, bool written, bool rendered) {
+        std::lock_guard lock(mutex_);
+        new_.outputs[site_path] = OutputRecord{key, size};
+        ++report_.files;
+        if (rendered) ++report_.rendered;
+        if (written) {
+            ++report_.written;
+            report_.written_files.push_back(site_path);
+        }
+    }
+
+    void error(Error e) {
+        std::lock_guard lock(mutex_);
+        report_.errors.push_back(std::move(e));
+    }
+
+    // Writes the bytes and records them as made from `key`.
+    void write(const std::string& site_path, std::uint64_t key, std::string_view bytes, bool rendered = true) {
+        auto outcome = write_file_if_changed(options_.out_dir / output_file_of(site_path), bytes);
+        if (!outcome) return error(outcome.error());
+        record(site_path, key, bytes.size(), *outcome == WriteOutcome::written, rendered);
+    }
+
+    // Renders the output unless the last build made it from the same inputs.
+    template <class Render>
+    void produce(const std::string& site_path, std::uint64_t key, Render&& render) {
+        if (up_to_date(site_path, key)) {
+            record(site_path, key, old_.outputs.at(site_path).size, false, false);
+            return;
+        }
+        std::optional<std::string> bytes = render();
+        if (bytes) write(site_path, key, *bytes);
+    }
+
+    template <class Data>
+    void produce_page(const std::string& layout, const std::string& site_path, std::uint64_t key, Data&& data) {
+        produce(site_path, key, [&]() -> std::optional<std::string> {
+            auto html = render_layout(*theme_, layout, data());
+            if (!html) {
+                error(html.error());
+                return std::nullopt;
+            }
+            return std::move(*html);
+        });
+    }
+
+    Hasher page_key(std::string_view kind) const {
+        Hasher h;
+        h.add(global_key_).add(kind);
+        return h;
+    }
+
+    // --- days ----------------------------------------------------------
+    Result<Day> parse_day_file(const fs::path& path) {
+        {
+            std::lock_guard lock(mutex_);
+            ++report_.parsed;
+        }
+        return load_day(path);
+    }
+
+    void process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next);
+    std::vector<DayTask*> process_days(std::vector<DayTask>& tasks);
+    void write_lists(const std::vector<DayTask*>& live);
+    void remove_stale();
+    void finish(std::int64_t start);
+
+    const BuildOptions& options_;
+    BuildReport& report_;
+    SiteUrls urls_;
+    Prompts prompts_;
+    std::optional<Theme> theme_;
+    std::optional<SiteContext> site_;
+    SiteGraph graph_;
+    BuildState old_;
+    BuildState new_;
+    std::uint64_t global_key_ = 0;
+    std::uint64_t data_key_ = 0; // JSON, feed, sitemap: the config, not the theme
+    std::string stylesheet_;
+    std::mutex mutex_;
+};
+
+void Build::process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next) {
+    const fs::path& path = task.file.path;
+    std::optional<Day> day;
+    if (!task.have_record) {
+        auto stamp = stamp_of(path);
+        if (!stamp) {
+            task.failed = true;
+            return error(Error{path.string(), 0, "cannot read the day file"});
+        }
+        auto old = old_.days.find(task.file.date);
+        bool known = old != old_.days.end();
+        if (known && old->second.size == stamp->size && old->second.mtime_ns == stamp->mtime_ns &&
+            old->second.mtime_ns < old_.trusted_before_ns) {
+            task.record = old->second;
+        } else {
+            auto text = read_file(path);
+            if (!text) {
+                task.failed = true;
+                return error(text.error());
+            }
+            std::uint64_t hash = hash_bytes(*text);
+            if (known && old->second.hash == hash) {
+                task.record = old->second;
+            } else {
+                {
+                    std::lock_guard lock(mutex_);
+                    ++report_.parsed;
+                }
+                auto parsed = read_day(*text, path.string());
+                if (!parsed) {
+                    task.failed = true;
+                    return error(parsed.error());
+                }
+                task.record.hash = hash;
+                task.record.prompt = parsed->prompt;
+                task.record.summary = summarize_day(*parsed);
+                day = std::move(*parsed);
+            }
+            task.record.size = stamp->size;
+            task.record.mtime_ns = stamp->mtime_ns;
+        }
+        task.have_record = true;
+    }
+
+    const Prompt& prompt = prompts_.get(task.record.prompt);
+    const Date date = task.file.date;
+    Hasher page = page_key("day");
+    page.add(task.record.hash).add(prompt.hash);
+    page.add(prev.value_or(Date{0, 0, 0})).add(next.value_or(Date{0, 0, 0}));
+    const std::uint64_t page_key_value = page.value();
+    const std::uint64_t json_key = Hasher().add(data_key_).add(std::string_view("day json")).add(task.record.hash).value();
+    const std::string page_path = day_path_of(date);
+    const std::string json_path = day_data_path(date);
+    auto load = [&]() -> const Day* {
+        if (!day) {
+            auto parsed = parse_day_file(path);
+            if (!parsed) {
+                error(parsed.error());
+                return nullptr;
+            }
+            day = std::move(*parsed);
+        }
+        return &*day;
+    };
+    produce_page("day", page_path, page_key_value, [&] {
+        const Day* d = load();
+        return d ? day_page(*site_, *d, prompt.text) : TemplateData();
+    });
+    produce(json_path, json_key, [&]() -> std::optional<std::string> {
+        const Day* d = load();
+        if (!d) return std::nullopt;
+        return day_json(urls_, *d);
+    });
+}
+
+void Build::run() {
+    const std::int64_t start = now_ns();
+    auto theme = load_theme(options_.themes_dir, options_.config.theme, options_.site_dir);
+    if (!theme) {
+        report_.errors.push_back(theme.error());
+        return;
+    }
+    theme_ = std::move(*theme);
+    old_ = load_state(options_.out_dir);
+
+    auto scan = scan_content(options_.content_dir);
+    for (const auto& misplaced : scan.misplaced) report_.warnings.push_back(misplaced.to_string());
+
+    // Static files first; the stylesheet's link carries a hash of its bytes,
+    // so browsers fetch it again exactly when it changes.
+    std::string stylesheet;
+    std::vector<std::pair<std::string, std::string>> assets;
+    for (const auto& asset : theme_->assets) {
+        auto bytes = read_file(asset.source);
+        if (!bytes) {
+            report_.errors.push_back(bytes.error());
+            continue;
+        }
+        if (asset.site_path == "static/style.css")
+            stylesheet = urls_.href(asset.site_path) + "?v=" + fnv1a_hex(*bytes).substr(0, 10);
+        assets.emplace_back(asset.site_path, std::move(*bytes));
+    }
+    for (const auto& [site_path, bytes] : assets) write(site_path, hash_bytes(bytes), bytes, false);
+    write(".nojekyll", 0, "", false);
+
+    const Config& config = options_.config;
+    const std::uint64_t program = program_key();
+    Hasher global;
+    global.add(program).add(theme_->name);
+    for (const auto* files : {&theme_->layouts, &theme_->partials})
+        for (const auto& [name, file] : *files) global.add(name).add(file.text);
+    global.add(config.title).add(config.description).add(config.author).add(config.base_url);
+    global.add(static_cast<std::uint64_t>(config.home_days)).add(stylesheet);
+    global_key_ = global.value();
+    data_key_ = Hasher()
+                    .add(program)
+                    .add(config.title)
+                    .add(config.description)
+                    .add(config.author)
+                    .add(config.base_url)
+                    .add(static_cast<std::uint64_t>(config.feed_days))
+                    .value();
+
+    std::vector<DayTask> tasks;
+    tasks.reserve(scan.days.size());
+    for (auto& file : scan.days) tasks.push_back(DayTask{std::move(file), false, false, {}, false, {}, {}});
+    stylesheet_ = std::move(stylesheet);
+    site_.emplace(SiteContext{config, urls_, graph_, stylesheet_});
+    auto live = process_days(tasks);
+
+    std::vector<DaySummary> summaries;
+    summaries.reserve(live.size());
+    for (const DayTask* task : live) {
+        summaries.push_back(task->record.summary);
+        new_.days[task->file.date] = task->record;
+        report_.papers += task->record.summary.papers;
+    }
+    report_.days = static_cast<int>(live.size());
+    graph_ = build_site_graph(std::move(summaries));
+    write_lists(live);
+
+    // A prompt that cannot be read is reported once, at the first day that names it.
+    std::set<std::string> reported;
+    for (const DayTask* task : live) {
+        const Prompt& prompt = prompts_.get(task->record.prompt);
+        if (prompt.error && reported.insert(task->record.prompt).second)
+            report_.errors.push_back(in_file(*prompt.error, day_path(options_.content_dir, task->file.date).string()));
+    }
+    finish(start);
+}
+
+// Renders every day whose outputs are out of date, in parallel. A day that
+// cannot be read drops out of the site graph; its neighbours are then
+// rendered again with their new prev/next links, until nothing changes.
+std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
+    for (;;) {
+        std::vector<DayTask*> live;
+        std::vector<DaySummary> dates;
+        for (auto& task : tasks)
+            if (!task.failed) {
+                live.push_back(&task);
+                DaySummary summary;
+                summary.date = task.file.date;
+                dates.push_back(std::move(summary));
+            }
+        graph_ = build_site_graph(std::move(dates)); // nav needs only the dates
+        std::vector<std::size_t> todo;
+        for (std::size_t i = 0; i < live.size(); ++i) {
+            auto prev = i > 0 ? std::optional(live[i - 1]->file.date) : std::nullopt;
+            auto next = i + 1 < live.size() ? std::optional(live[i + 1]->file.date) : std::nullopt;
+            if (live[i]->done && live[i]->prev == prev && live[i]->next == next) continue;
+            live[i]->prev = prev;
+            live[i]->next = next;
+            todo.push_back(i);
+        }
+        if (todo.empty()) return live;
+        parallel_for(todo.size(), [&](std::size_t k) {
+            DayTask& task = *live[todo[k]];
+            process_day(task, task.prev, task.next);
+            task.done = true;
+        });
+    }
+}
+
+void Build::write_lists(const std::vector<DayTask*>& live) {
+    const SiteContext& site = *site_;
+    const Config& config = options_.config;
+    auto date_or_none = [](std::optional<std::size_t> i, auto&& date_of) -> std::uint64_t {
+        return i ? date_of(*i) : 0;
+    };
+
+    // Home: the latest day in full, plus the recent days' summaries.
+    {
+        Hasher key = page_key("home");
+        const DayTask* latest = live.empty() ? nullptr : live.back();
+        if (latest) {
+            key.add(latest->record.hash).add(prompts_.get(latest->record.prompt).hash);
+            if (live.size() > 1) key.add(live[live.size() - 2]->file.date);
+        }
+        const auto shown = std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(0, config.home_days)));
+        for (std::size_t i = 0; i < shown; ++i) add_summary(key, live[live.size() - 1 - i]->record.summary);
+        std::optional<Day> day;
+        std::string prompt_text;
+        produce_page("home", home_path(), key.value(), [&] {
+            if (latest) {
+                auto parsed = parse_day_file(latest->file.path);
+                if (parsed) {
+                    day = std::move(*parsed);
+                    prompt_text = prompts_.get(latest->record.prompt).text;
+                } else {
+                    error(parsed.error());
+                }
+            }
+            return home_page(site, day ? &*day : nullptr, prompt_text);
+        });
+    }
+
+    // Months, years, archive, 404: from the summaries only.
+    auto month_id = [&](std::size_t m) {
+        return static_cast<std::uint64_t>(graph_.months[m].year * 100 + graph_.months[m].month);
+    };
+    auto year_id = [&](std::size_t y) { return static_cast<std::uint64_t>(graph_.years[y].year); };
+    std::vector<std::size_t> months(graph_.months.size());
+    for (std::size_t m = 0; m < months.size(); ++m) months[m] = m;
+    parallel_for(graph_.months.size(), [&](std::size_t m) {
+        const auto& month = graph_.months[m];
+        Hasher key = page_key("month");
+        key.add(month_id(m)).add(static_cast<std::uint64_t>(graph_.years[graph_.year_of_month(m)].year));
+        key.add(date_or_none(m > 0 ? std::optional(m - 1) : std::nullopt, month_id));
+        key.add(date_or_none(m + 1 < graph_.months.size() ? std::optional(m + 1) : std::nullopt, month_id));
+        for (auto d : month.days) add_summary(key, graph_.days[d]);
+        produce_page("month", month_path_of(month.year, month.month), key.value(), [&] { return month_page(site, m); });
+    });
+    for (std::size_t y = 0; y < graph_.years.size(); ++y) {
+        Hasher key = page_key("year");
+        key.add(year_id(y));
+        key.add(date_or_none(y > 0 ? std::optional(y - 1) : std::nullopt, year_id));
+        key.add(date_or_none(y + 1 < graph_.years.size() ? std::optional(y + 1) : std::nullopt, year_id));
+        for (auto m : graph_.years[y].months)
+            key.add(month_id(m)).add(graph_.months[m].days.size()).add(static_cast<std::uint64_t>(graph_.months[m].papers));
+        produce_page("year", year_path_of(graph_.years[y].year), key.value(), [&] { return year_page(site, y); });
+    }
+    {
+        Hasher key = page_key("archive");
+        for (const auto& year : graph_.years) {
+            key.add(static_cast<std::uint64_t>(year.year)).add(static_cast<std::uint64_t>(year.days));
+            key.add(static_cast<std::uint64_t>(year.papers));
+            for (auto m : year.months)
+                key.add(static_cast<std::uint64_t>(graph_.months[m].month)).add(graph_.months[m].days.size())
+                    .add(static_cast<std::uint64_t>(graph_.months[m].papers));
+        }
+        produce_page("archive", archive_path(), key.value(), [&] { return archive_page(site); });
+    }
+    produce_page("404", not_found_path(), page_key("404").value(), [&] { return not_found_page(site); });
+
+    // Feed: the newest feed_days days in full.
+    {
+        std::vector<const DayTask*> newest;
+        for (auto it = live.rbegin(); it != live.rend() && newest.size() < static_cast<std::size_t>(std::max(0, config.feed_days)); ++it)
+            newest.push_back(*it);
+        Hasher key;
+        key.add(data_key_).add(std::string_view("feed"));
+        for (const DayTask* task : newest) key.add(task->file.date).add(task->record.hash);
+        produce(feed_path(), key.value(), [&]() -> std::optional<std::string> {
+            std::vector<std::optional<Day>> days(newest.size());
+            parallel_for(newest.size(), [&](std::size_t i) {
+                auto parsed = parse_day_file(newest[i]->file.path);
+                if (parsed) days[i] = std::move(*parsed);
+                else error(parsed.error());
+            });
+            std::vector<const Day*> feed_days;
+            for (const auto& day : days)
+                if (day) feed_days.push_back(&*day);
+            return atom_feed(config, urls_, feed_days);
+        });
+    }
+    {
+        Hasher key;
+        key.add(data_key_).add(std::string_view("sitemap"));
+        for (const auto& day : graph_.days) key.add(day.date);
+        produce(sitemap_path(), key.value(), [&]() -> std::optional<std::string> { return sitemap(urls_, graph_); });
+    }
+    {
+        Hasher key;
+        key.add(data_key_).add(std::string_view("index"));
+        for (const auto& day : graph_.days) add_summary(key, day);
+        produce(data_index_path(), key.value(),
+                [&]() -> std::optional<std::string> { return index_json(config, urls_, graph_); });
+    }
+}
+
+// Removes what the previous build wrote and this one did not: pages of
+// deleted days, the old theme's static files. Folders left empty go too.
+void Build::remove_stale() {
+    const fs::path root = options_.out_dir;
+    for (const auto& [site_path, _] : old_.outputs) {
+        if (new_.outputs.contains(site_path)) continue;
+        fs::path file = root / output_file_of(site_path);
+        std::error_code ec;
+        if (fs::remove(file, ec)) {
+            ++report_.removed;
+            report_.removed_files.push_back(site_path);
+        }
+        for (fs::path dir = file.parent_path(); dir != root && dir.has_relative_path(); dir = dir.parent_path())
+            if (!fs::remove(dir, ec)) break; // not empty (or gone): stop
+    }
+}
+
+void Build::finish(std::int64_t start) {
+    remove_stale();
+    if (auto saved = save_state(options_.out_dir, new_, start); !saved) report_.errors.push_back(saved.error());
+}
 
 } // namespace
 
 BuildReport build_site(const BuildOptions& options) {
     BuildReport report;
-    auto theme = load_theme(options.themes_dir, options.config.theme, options.site_dir);
-    if (!theme) {
-        report.errors.push_back(theme.error());
-        return report;
-    }
-
-    auto scan = scan_content(options.content_dir);
-    for (const auto& misplaced : scan.misplaced) report.warnings.push_back(misplaced.to_string());
-    std::vector<Day> days;
-    days.reserve(scan.days.size());
-    for (const auto& file : scan.days) {
-        auto day = load_day(file.path);
-        if (!day) {
-            report.errors.push_back(day.error());
-            continue;
-        }
-        days.push_back(std::move(*day));
-    }
-    std::vector<DaySummary> summaries;
-    for (const auto& day : days) summaries.push_back(summarize_day(day));
-    const SiteGraph graph = build_site_graph(std::move(summaries));
-    report.days = static_cast<int>(days.size());
-    for (const auto& day : days) report.papers += static_cast<int>(day.papers.size());
-
-    const SiteUrls urls(options.config.base_url);
-    Output out(options.out_dir, report);
-
-    // Static files first; the stylesheet's link carries a hash of its bytes,
-    // so browsers fetch it again exactly when it changes.
-    std::string stylesheet;
-    for (const auto& asset : theme->assets) {
-        auto bytes = read_file(asset.source);
-        if (!bytes) {
-            report.errors.push_back(bytes.error());
-            continue;
-        }
-        if (asset.site_path == "static/style.css")
-            stylesheet = urls.href(asset.site_path) + "?v=" + fnv1a_hex(*bytes).substr(0, 10);
-        out.write(asset.site_path, *bytes);
-    }
-    out.write(".nojekyll", "");
-
-    const SiteContext site{options.config, urls, graph, stylesheet};
-
-    std::map<std::string, std::string> prompts; // reference -> text, read once each
-    auto prompt_of = [&](const Day& day) -> std::string {
-        if (day.prompt.empty()) return {};
-        if (auto it = prompts.find(day.prompt); it != prompts.end()) return it->second;
-        auto text = load_prompt(options.content_dir, day.prompt);
-        if (!text) {
-            report.errors.push_back(in_file(text.error(), day_path(options.content_dir, day.date).string()));
-            text = std::string();
-        }
-        return prompts.emplace(day.prompt, *text).first->second;
-    };
-
-    for (const auto& day : days) {
-        out.write_page(*theme, "day", day_page(site, day, prompt_of(day)), day_path_of(day.date));
-        out.write(day_data_path(day.date), day_json(urls, day));
-    }
-    const Day* latest = days.empty() ? nullptr : &days.back();
-    out.write_page(*theme, "home", home_page(site, latest, latest ? prompt_of(*latest) : std::string()), home_path());
-    for (std::size_t m = 0; m < graph.months.size(); ++m)
-        out.write_page(*theme, "month", month_page(site, m),
-                       month_path_of(graph.months[m].year, graph.months[m].month));
-    for (std::size_t y = 0; y < graph.years.size(); ++y)
-        out.write_page(*theme, "year", year_page(site, y), year_path_of(graph.years[y].year));
-    out.write_page(*theme, "archive", archive_page(site), archive_path());
-    out.write_page(*theme, "404", not_found_page(site), not_found_path());
-
-    std::vector<const Day*> feed_days;
-    for (auto it = days.rbegin(); it != days.rend() && feed_days.size() < static_cast<std::size_t>(options.config.feed_days); ++it)
-        feed_days.push_back(&*it);
-    out.write(feed_path(), atom_feed(options.config, urls, feed_days));
-    out.write(sitemap_path(), sitemap(urls, graph));
-    out.write(data_index_path(), index_json(options.config, urls, graph));
+    Build(options, report).run();
+    std::sort(report.written_files.begin(), report.written_files.end());
+    std::sort(report.removed_files.begin(), report.removed_files.end());
     return report;
 }
 

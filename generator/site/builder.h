@@ -1,8 +1,15 @@
 // `paperpress build`: content tree + theme + config -> the static site.
 // Scans the content, builds the site graph, renders every page with the
-// theme, writes feeds and data, copies the theme's static files. Every
-// output goes through write_file_if_changed, so a rebuild of unchanged
-// input rewrites nothing.
+// theme, writes feeds and data, copies the theme's static files.
+//
+// Incremental and parallel: the build state in the output folder
+// (site/build_state.h) records what each output was made from, so only
+// outputs whose inputs changed are rendered, outputs of days that are gone
+// are removed, and unchanged days are not even parsed (their summaries are
+// cached). Days are parsed, rendered and dropped on
+// std::thread::hardware_concurrency() workers; only the site graph of
+// summaries stays in memory. An incremental build gives the same bytes as a
+// clean one. Every output goes through write_file_if_changed.
 #pragma once
 
 #include "config/config.h"
@@ -27,6 +34,11 @@ struct BuildReport {
     int papers = 0;
     int files = 0;     // outputs produced
     int written = 0;   // of which changed on disk
+    int rendered = 0;  // outputs rendered (the others were up to date by their inputs)
+    int removed = 0;   // outputs of the previous build that no longer exist
+    int parsed = 0;    // day files read and parsed (the others came from the summary cache)
+    std::vector<std::string> written_files; // site paths, sorted
+    std::vector<std::string> removed_files; // site paths, sorted
     std::vector<Error> errors;     // days that could not be read, failed writes, theme problems
     std::vector<std::string> warnings;
     bool ok() const { return errors.empty(); }

@@ -23,8 +23,9 @@ std::string money_text(std::optional<double> amount) {
     if (!amount) return "unknown";
     char cents[64];
     std::snprintf(cents, sizeof cents, "%.2f", *amount);
-    if (parse_double(cents) == *amount) return std::string("$") + cents;
-    return "$" + format_double(*amount);
+    std::string text = "$";
+    text += parse_double(cents) == *amount ? std::string(cents) : format_double(*amount);
+    return text;
 }
 
 std::string plural(long long n, const char* one, const char* many) {

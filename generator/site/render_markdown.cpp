@@ -39,9 +39,85 @@ std::string markdown_to_html(std::string_view markdown) {
     return out;
 }
 
-std::string plain_text_to_html(std::string_view text) {
+namespace {
+
+// Strictly valid UTF-8 (no overlong forms, surrogates or NUL): what cmark
+// passes through unchanged.
+bool plain_utf8(std::string_view text) {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const auto* end = p + text.size();
+    while (p < end) {
+        unsigned char c = *p;
+        if (c < 0x80) {
+            if (c == 0 || c == '\r') return false;
+            ++p;
+            continue;
+        }
+        int length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (length == 0 || end - p < length) return false;
+        for (int i = 1; i < length; ++i)
+            if ((p[i] & 0xC0) != 0x80) return false;
+        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) || (c == 0xF0 && p[1] < 0x90) ||
+            (c == 0xF4 && p[1] > 0x8F))
+            return false;
+        p += length;
+    }
+    return true;
+}
+
+// What the GFM autolink extension turns into links: URLs, www., e-mail.
+bool may_autolink(std::string_view text) {
+    if (text.find('@') != std::string_view::npos || text.find("://") != std::string_view::npos) return true;
+    std::string lower(text);
+    for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    for (const char* trigger : {"www.", "mailto:", "xmpp:"})
+        if (lower.find(trigger) != std::string::npos) return true;
+    return false;
+}
+
+} // namespace
+
+std::string plain_text_to_html_cmark(std::string_view text) {
     if (text.empty()) return {};
     return markdown_to_html(escape_markdown_lines(text, "", true));
+}
+
+// The same bytes as plain_text_to_html_cmark without a Markdown round trip:
+// escaped text reads back as itself, so cmark gives one <p> per run of
+// non-empty lines, lines joined by "\n", with & < > " escaped. Text that
+// cmark would treat otherwise (invalid UTF-8, NUL, CR, autolinks) takes the
+// cmark path.
+std::string plain_text_to_html(std::string_view text) {
+    if (text.empty()) return {};
+    if (!plain_utf8(text) || may_autolink(text)) return plain_text_to_html_cmark(text);
+    std::string out;
+    out.reserve(text.size() + text.size() / 16 + 16);
+    bool open = false;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = text.substr(start, end - start);
+        if (line.empty()) {
+            if (open) out += "</p>\n";
+            open = false;
+        } else {
+            out += open ? "\n" : "<p>";
+            open = true;
+            for (char c : line) {
+                switch (c) {
+                case '&': out += "&amp;"; break;
+                case '<': out += "&lt;"; break;
+                case '>': out += "&gt;"; break;
+                case '"': out += "&quot;"; break;
+                default: out += c;
+                }
+            }
+        }
+        start = end + 1;
+    }
+    if (open) out += "</p>\n";
+    return out;
 }
 
 std::string html_escape(std::string_view text) {

@@ -14,6 +14,9 @@ std::string markdown_to_html(std::string_view markdown);
 // HTML paragraphs: the text is escaped as Markdown first, so every character
 // shows as itself and LaTeX ("$x_1$", "\[") stays intact for a math renderer.
 std::string plain_text_to_html(std::string_view text);
+// The same through cmark-gfm (plain_text_to_html takes a direct path that
+// gives these bytes; the tests compare the two).
+std::string plain_text_to_html_cmark(std::string_view text);
 
 // Escapes & < > " ' for HTML text and attribute values.
 std::string html_escape(std::string_view text);

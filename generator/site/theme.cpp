@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <memory>
 
 namespace pp {
 
@@ -98,6 +99,27 @@ private:
     const std::map<std::string, TemplateData>* partials_;
 };
 
+// Writes the partials into `text`; false when they nest too deep (a cycle).
+bool expand_partials(const std::string& text, const std::map<std::string, ThemeFile>& partials, int depth,
+                     std::string& out) {
+    if (depth > 16) return false;
+    std::size_t from = 0;
+    for (std::size_t at = text.find("{{>"); at != std::string::npos; at = text.find("{{>", from)) {
+        auto end = text.find("}}", at);
+        if (end == std::string::npos) break;
+        std::string name = text.substr(at + 3, end - at - 3);
+        auto first = name.find_first_not_of(" \t");
+        auto last = name.find_last_not_of(" \t");
+        name = first == std::string::npos ? std::string() : name.substr(first, last - first + 1);
+        out.append(text, from, at - from);
+        if (auto it = partials.find(name); it != partials.end())
+            if (!expand_partials(it->second.text, partials, depth + 1, out)) return false;
+        from = end + 2;
+    }
+    out.append(text, from, std::string::npos);
+    return true;
+}
+
 } // namespace
 
 Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, const fs::path& site_dir) {
@@ -135,6 +157,14 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
     for (const auto& [_, file] : theme.partials)
         if (auto ok = check_template(file, theme.partials); !ok) return std::unexpected(ok.error());
 
+    // Set delimiters ({{=<% %>=}}) would change what "{{>" means: keep those as they are.
+    for (const auto& [layout, file] : theme.layouts) {
+        bool delimiters = file.text.find("{{=") != std::string::npos;
+        for (const auto& [_, partial] : theme.partials) delimiters |= partial.text.find("{{=") != std::string::npos;
+        std::string out;
+        if (!delimiters && expand_partials(file.text, theme.partials, 0, out)) theme.expanded.emplace(layout, std::move(out));
+    }
+
     collect_assets(site_dir / "static", theme.assets);
     collect_assets(theme.dir / "static", theme.assets);
     std::sort(theme.assets.begin(), theme.assets.end(),
@@ -145,6 +175,23 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
 Result<std::string> render_layout(const Theme& theme, const std::string& layout, const TemplateData& data) {
     auto it = theme.layouts.find(layout);
     if (it == theme.layouts.end()) return fail("theme '" + theme.name + "' has no layout '" + layout + "'");
+    if (auto expanded = theme.expanded.find(layout); expanded != theme.expanded.end()) {
+        // Parsed once per thread and text: kainjow's render is not meant to be shared across threads.
+        thread_local std::map<std::string, std::unique_ptr<mustache::mustache>, std::less<>> parsed;
+        auto& tmpl = parsed[expanded->second];
+        if (!tmpl) {
+            if (parsed.size() > 64) {
+                parsed.clear(); // themes come and go (tests); keep the cache small
+                return render_layout(theme, layout, data);
+            }
+            tmpl = std::make_unique<mustache::mustache>(expanded->second);
+        }
+        const std::map<std::string, TemplateData> no_partials;
+        ThemeContext context(&data, &no_partials);
+        std::string out = tmpl->render(context);
+        if (!tmpl->is_valid()) return fail("mustache error: " + tmpl->error_message(), it->second.source.string());
+        return out;
+    }
     std::map<std::string, TemplateData> partials;
     for (const auto& [name, file] : theme.partials) partials.emplace(name, TemplateData(file.text));
     mustache::mustache tmpl(it->second.text);

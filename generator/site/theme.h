@@ -37,6 +37,12 @@ struct Theme {
     std::map<std::string, ThemeFile> layouts;  // "day" -> layouts/day.mustache
     std::map<std::string, ThemeFile> partials; // "head" -> partials/head.mustache
     std::vector<StaticAsset> assets;           // sorted by site path
+    // Each layout with its {{> partials}} written in place, recursively
+    // (absent for a layout whose partials include themselves). kainjow
+    // renders a partial as if its text stood where the tag is, so this gives
+    // the same bytes, and the template is parsed once per thread instead of
+    // once per inclusion (a day page includes `paper` once per paper).
+    std::map<std::string, std::string> expanded;
 };
 
 // The layouts every theme must have.

@@ -1,5 +1,6 @@
 #include "util/text.h"
 
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 
@@ -33,6 +34,12 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
         if (i) out += sep;
         out += parts[i];
     }
+    return out;
+}
+
+std::string to_lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 

@@ -13,6 +13,9 @@ std::string_view trim(std::string_view s);
 std::vector<std::string_view> split(std::string_view s, char sep);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+// ASCII lower case (names of fields, headers, keywords); other bytes unchanged.
+std::string to_lower(std::string_view s);
+
 // Splits "A (X, Y), B, C" at the commas outside parentheses, so author
 // affiliations that contain commas stay with their author.
 std::vector<std::string> split_top_level_commas(std::string_view s);

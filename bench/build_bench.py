@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""paperpress vs Hugo on the synthetic 10-year archive, timed in the same run.
+
+  python3 bench/build_bench.py               # generate (once), then time both; RUNS=3 by default
+  python3 bench/build_bench.py --runs 5 --skip-hugo
+
+Each measurement: one untimed warm-up, then the median of --runs runs under
+/usr/bin/time -v (wall time, peak RSS). Full builds start from a deleted
+output folder (and, for paperpress, a deleted build state). "Append" adds day
+3651 (2024-12-29) to both trees, builds, and removes it again, each run.
+Everything lives under bench/out/ (gitignored).
+"""
+import argparse, os, re, shutil, statistics, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+OUT = os.path.join(HERE, "out")
+ARCHIVE = os.path.join(OUT, "archive")
+PP_SITE = os.path.join(ARCHIVE, "paperpress")
+HUGO_SITE = os.path.join(ARCHIVE, "hugo")
+APPEND_DAY = 3651
+
+
+def sh(cmd, **kw):
+    subprocess.check_call(cmd, shell=True, **kw)
+
+
+def timed(cmd, cwd):
+    r = subprocess.run(["/usr/bin/time", "-v"] + cmd, cwd=cwd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{r.stdout}\n{r.stderr}")
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.+)", r.stderr).group(1)
+    seconds = 0.0
+    for part in wall.split(":"):
+        seconds = seconds * 60 + float(part)
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", r.stderr).group(1)) / 1024
+    return seconds, rss, r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+
+
+def measure(label, cmd, cwd, runs, pre=None, post=None, warmup=1):
+    results = []
+    for i in range(warmup + runs):
+        if pre: pre()
+        wall, rss, last = timed(cmd, cwd)
+        if post: post()
+        if i >= warmup:
+            results.append((wall, rss))
+            print(f"  {label} run {i - warmup + 1}: {wall:.3f} s, {rss:.0f} MB  {last}", file=sys.stderr)
+    wall = statistics.median(w for w, _ in results)
+    rss = statistics.median(r for _, r in results)
+    print(f"{label}: median of {runs}: wall {wall:.3f} s, peak RSS {rss:.0f} MB")
+    return wall, rss
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=int(os.environ.get("RUNS", 3)))
+    ap.add_argument("--skip-hugo", action="store_true")
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build-speed", "generator", "paperpress"))
+    a = ap.parse_args()
+    if not os.path.exists("/usr/bin/time") or (not a.skip_hugo and not shutil.which("hugo")):
+        sh("apt-get install -y hugo time >/dev/null")
+    if not os.path.isdir(os.path.join(PP_SITE, "content")):
+        sh(f"python3 {HERE}/gen_archive.py --out {ARCHIVE}")
+    os.makedirs(PP_SITE, exist_ok=True)
+    if not os.path.exists(os.path.join(PP_SITE, "themes")):
+        os.symlink(os.path.join(ROOT, "themes"), os.path.join(PP_SITE, "themes"))
+    with open(os.path.join(PP_SITE, "paperpress.yaml"), "w") as f:
+        f.write("title: Bench digest\nbase_url: https://example.github.io/arxiv-digest/\n")
+    for name in ("hugo.toml", "layouts"):
+        src, dst = os.path.join(HERE, "hugo", name), os.path.join(HUGO_SITE, name)
+        if os.path.isdir(src):
+            shutil.rmtree(dst, ignore_errors=True)
+            shutil.copytree(src, dst)
+        else:
+            shutil.copy(src, dst)
+    site = os.path.join(OUT, "pp-site")
+    pp = [a.binary, "build", "--out", site]
+
+    def clean_pp():
+        shutil.rmtree(site, ignore_errors=True)
+        state = os.path.join(OUT, ".pp-site.paperpress-state")
+        if os.path.exists(state): os.remove(state)
+
+    def append():
+        sh(f"python3 {HERE}/gen_archive.py --out {ARCHIVE} --only-day {APPEND_DAY} >/dev/null")
+
+    def unappend():
+        for tree in ("paperpress", "hugo"):
+            p = os.path.join(ARCHIVE, tree, "content", "2024", "12", "2024-12-29.md")
+            if os.path.exists(p): os.remove(p)
+
+    print(f"== {os.cpu_count()} cores; content {subprocess.check_output(['du', '-sh', os.path.join(PP_SITE, 'content')], text=True).split()[0]}")
+    unappend()
+    figures = {}
+    figures["pp_full"] = measure("paperpress full build", pp, PP_SITE, a.runs, pre=clean_pp)
+    measure("paperpress no-op rebuild", pp, PP_SITE, a.runs)
+    figures["pp_append"] = measure("paperpress append one day", pp, PP_SITE, a.runs, pre=append,
+                                   post=lambda: (unappend(), timed(pp, PP_SITE)))
+    if not a.skip_hugo:
+        print(f"== {subprocess.check_output(['hugo', 'version'], text=True).strip()}")
+        hugo = ["hugo", "--quiet"]
+        figures["hugo_full"] = measure("hugo full build", hugo, HUGO_SITE, a.runs,
+                                       pre=lambda: shutil.rmtree(os.path.join(HUGO_SITE, "public"), ignore_errors=True))
+        figures["hugo_append"] = measure("hugo append one day", hugo, HUGO_SITE, a.runs, pre=append, post=unappend)
+        (pw, pr), (hw, hr) = figures["pp_full"], figures["hugo_full"]
+        print(f"ratios, full build: wall {pw / hw:.3f} x Hugo (goal <= 0.2), peak RSS {pr / hr:.4f} x Hugo (goal <= 0.1)")
+        print(f"append one day: paperpress {figures['pp_append'][0] * 1000:.0f} ms (goal <= 100 ms), "
+              f"hugo {figures['hugo_append'][0]:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+#include "fetch/arxiv_source.h"
+
+#include "util/text.h"
+
+#include <cstdio>
+
+namespace pp {
+
+namespace {
+
+HttpOptions polite_options(const ArxivSettings& settings, std::function<void(const std::string&)> log) {
+    HttpOptions options;
+    // arXiv asks API users to identify themselves; the contact comes from config.
+    options.user_agent = "paperpress/0.1 (daily arXiv digest" +
+                         (settings.contact.empty() ? std::string(")") : "; mailto:" + settings.contact + ")");
+    options.min_interval = std::chrono::milliseconds(static_cast<long>(settings.request_interval * 1000));
+    options.backoff = std::max(options.min_interval, std::chrono::milliseconds(1000));
+    options.max_attempts = 4;
+    options.timeout = std::chrono::seconds(60);
+    options.on_retry = std::move(log);
+    return options;
+}
+
+std::string compact(const Date& d) {
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "%04d%02d%02d", d.year, d.month, d.day);
+    return buffer;
+}
+
+} // namespace
+
+ArxivSource::ArxivSource(const ArxivSettings& settings, std::function<void(const std::string&)> log)
+    : settings_(settings), log_(log), http_(polite_options(settings, log)) {}
+
+std::string ArxivSource::feed_url() const {
+    std::string url = settings_.rss_url;
+    if (!url.ends_with('/')) url += '/';
+    return url + join(settings_.categories, "+");
+}
+
+void ArxivSource::keep_raw(const std::string& name, const std::string& body) {
+    if (settings_.cache_dir.empty()) return;
+    if (auto kept = write_file_atomic(fs::path(settings_.cache_dir) / name, body); !kept)
+        log_("warning: cannot keep the raw response: " + kept.error().to_string());
+}
+
+Result<Announcement> ArxivSource::fetch_announcement() {
+    const std::string url = feed_url();
+    auto response = http_.get(url);
+    if (!response) return fail("cannot fetch the arXiv feed: " + response.error().message);
+    keep_raw("rss/latest.xml", response->body);
+    auto announcement = parse_rss_feed(response->body, url);
+    if (!announcement) return announcement;
+    if (announcement->date) keep_raw("rss/" + announcement->date->iso() + ".xml", response->body);
+    return announcement;
+}
+
+Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const Date& from, const Date& to) {
+    std::string categories;
+    for (const auto& category : settings_.categories)
+        categories += (categories.empty() ? "" : "+OR+") + ("cat:" + category);
+    const std::string query = "search_query=%28" + categories + "%29+AND+submittedDate:%5B" + compact(from) +
+                              "0000+TO+" + compact(to) + "2359%5D&sortBy=submittedDate&sortOrder=ascending";
+    std::vector<FeedEntry> entries;
+    long long start = 0, total = -1;
+    while (total < 0 || start < total) {
+        std::string url = settings_.api_url + "?" + query + "&start=" + std::to_string(start) +
+                          "&max_results=" + std::to_string(settings_.api_page_size);
+        auto response = http_.get(url);
+        if (!response) return fail("cannot fetch from the arXiv API: " + response.error().message);
+        keep_raw("api/" + from.iso() + "_" + to.iso() + "_" + std::to_string(start) + ".xml", response->body);
+        auto page = parse_api_page(response->body, settings_.api_url);
+        if (!page) return std::unexpected(page.error());
+        total = std::min<long long>(page->total_results, 30000);
+        if (page->entries.empty()) {
+            if (start < total)
+                log_("warning: the arXiv API returned an empty page at " + std::to_string(start) + " of " +
+                     std::to_string(total) + "; stopping with what was received");
+            break;
+        }
+        // Advance by what actually arrived: pages can come back short.
+        start += static_cast<long long>(page->entries.size());
+        for (auto& entry : page->entries) entries.push_back(std::move(entry));
+    }
+    return entries;
+}
+
+Result<Announcement> ArxivSource::read_feed_file(const fs::path& path) {
+    auto text = read_file(path);
+    if (!text) return std::unexpected(text.error());
+    return parse_rss_feed(*text, path.string());
+}
+
+} // namespace pp

@@ -1,0 +1,35 @@
+// Where a day's candidates come from: the announcement feed (the nightly
+// run), the export API (back-fill of a missed day), or a saved feed file
+// (--offline). Raw responses are kept in the cache folder.
+#pragma once
+
+#include "config/pipeline_config.h"
+#include "fetch/arxiv_feed.h"
+#include "fetch/http_client.h"
+
+namespace pp {
+
+class ArxivSource {
+public:
+    ArxivSource(const ArxivSettings& settings, std::function<void(const std::string&)> log);
+
+    // Today's announcement for the configured categories, in one request.
+    Result<Announcement> fetch_announcement();
+
+    // Papers submitted in [from, to] (GMT days), paged by what was actually
+    // received. The API has no announce types: every entry counts as new.
+    Result<std::vector<FeedEntry>> fetch_submitted(const Date& from, const Date& to);
+
+    static Result<Announcement> read_feed_file(const fs::path& path);
+
+    std::string feed_url() const;
+
+private:
+    void keep_raw(const std::string& name, const std::string& body);
+
+    ArxivSettings settings_;
+    std::function<void(const std::string&)> log_;
+    HttpClient http_;
+};
+
+} // namespace pp

@@ -1,0 +1,318 @@
+#include "pipeline/nightly.h"
+
+#include "content/content_tree.h"
+#include "content/prompt_store.h"
+#include "fetch/arxiv_source.h"
+#include "pipeline/progress.h"
+#include "score/author_match.h"
+#include "score/embedded_scorer.h"
+#include "score/llm_scorer.h"
+#include "score/pricing.h"
+#include "score/prompt.h"
+#include "score/selection.h"
+#include "util/text.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+namespace pp {
+
+std::pair<Date, Date> backfill_window(const Date& day) {
+    Date to = previous_day(day);
+    Date from = to;
+    // Back to a weekday: a Monday's window is Friday to Sunday.
+    while (from.weekday() == 0 || from.weekday() == 6) from = previous_day(from);
+    return {from, to};
+}
+
+namespace {
+
+// What one day is made from.
+struct DayInput {
+    Date date;
+    std::vector<FeedEntry> entries;
+    std::optional<Remedial> remedial;
+};
+
+struct Context {
+    const RunRequest& request;
+    const PipelineConfig& config;
+    PromptSet prompts;
+    std::vector<std::string> followed;
+    bool use_llm = false;
+    std::string api_key;
+    void log(const std::string& line) const {
+        if (request.log) request.log(line);
+    }
+};
+
+std::vector<std::string> followed_authors(const ScoringSettings& scoring, std::vector<std::string>& warnings) {
+    std::vector<std::string> names = scoring.authors;
+    if (!scoring.authors_file.empty()) {
+        auto text = read_file(scoring.authors_file);
+        if (!text) {
+            warnings.push_back("cannot read the authors file: " + text.error().to_string());
+        } else {
+            for (auto line : split(*text, '\n')) {
+                line = trim(line);
+                if (line.empty() || line.starts_with('#')) continue;
+                names.emplace_back(trim(line.substr(0, line.find(',')))); // "Name, SemanticScholarID"
+            }
+        }
+    }
+    return names;
+}
+
+// IDs listed on any day before `date`.
+std::set<std::string> ids_listed_before(const fs::path& content, const Date& date, std::vector<std::string>& warnings) {
+    std::set<std::string> ids;
+    for (const auto& file : scan_content(content).days) {
+        if (!(file.date < date)) break;
+        auto day = load_day(file.path);
+        if (!day) {
+            warnings.push_back("cannot read an earlier day for de-duplication: " + day.error().to_string());
+            continue;
+        }
+        for (const auto& paper : day->papers) ids.insert(paper.id);
+    }
+    return ids;
+}
+
+bool wanted(const FeedEntry& entry, const ArxivSettings& settings) {
+    if (!entry.announce_type.empty() &&
+        std::find(settings.announce_types.begin(), settings.announce_types.end(), entry.announce_type) ==
+            settings.announce_types.end())
+        return false;
+    if (settings.primary_only && !entry.categories.empty() &&
+        std::find(settings.categories.begin(), settings.categories.end(), entry.categories.front()) ==
+            settings.categories.end())
+        return false;
+    return true;
+}
+
+std::string money(const Cost& cost) {
+    if (!cost.total) return "unknown (model not in the price table)";
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "$%.4f", *cost.total);
+    return buffer;
+}
+
+// Scores `papers` with the embedded scorer.
+std::map<std::string, ScoreReply> embedded_scores(const std::vector<Paper>& papers, const TopicKeywords& keywords) {
+    std::map<std::string, ScoreReply> scores;
+    for (const auto& paper : papers) {
+        auto score = embedded_score(paper, keywords);
+        scores[paper.id] = ScoreReply{paper.id, score.relevance, std::nullopt, score.comment};
+    }
+    return scores;
+}
+
+Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result) {
+    const auto& config = ctx.config;
+    Day day;
+    day.date = input.date;
+    day.remedial = input.remedial;
+    day.counts.arxiv = static_cast<long long>(input.entries.size());
+
+    // Filter, then drop what earlier days listed.
+    std::vector<Paper> candidates;
+    std::set<std::string> seen;
+    for (auto& entry : input.entries)
+        if (wanted(entry, config.arxiv) && seen.insert(entry.paper.id).second) candidates.push_back(entry.paper);
+    day.counts.scanned = static_cast<long long>(candidates.size());
+    auto earlier = ids_listed_before(ctx.request.content_dir, input.date, result.warnings);
+    size_t before = candidates.size();
+    std::erase_if(candidates, [&](const Paper& p) { return earlier.contains(p.id); });
+    size_t repeats = before - candidates.size();
+
+    // Followed authors first: always kept, never sent to the scorer.
+    Verdicts verdicts;
+    AuthorMatcher matcher(ctx.followed);
+    std::vector<Paper> to_score;
+    for (const auto& paper : candidates) {
+        if (!matcher.matches(paper).empty()) verdicts.author_matches.insert(paper.id);
+        else to_score.push_back(paper);
+    }
+
+    TopicKeywords keywords = parse_topic_keywords(ctx.prompts.topics);
+    std::string prompt_text;
+    if (!ctx.use_llm) {
+        verdicts.scores = embedded_scores(to_score, keywords);
+        day.model = "embedded";
+        day.tokens = Tokens{};
+        day.cost = Cost{0.0, 0.0, 0.0};
+        prompt_text = "## Embedded scorer\n\nRelevance from the keywords of the topics prompt:\n\n" + ctx.prompts.topics + "\n";
+    } else {
+        if (config.scoring.embedded_prefilter) {
+            // No topic keyword at all: not worth an LLM call.
+            auto scores = embedded_scores(to_score, keywords);
+            size_t all = to_score.size();
+            std::erase_if(to_score, [&](const Paper& p) { return scores[p.id].relevance.value_or(0) < 3; });
+            ctx.log("embedded pre-filter: " + std::to_string(all - to_score.size()) + " of " + std::to_string(all) +
+                    " papers match no topic keyword and are not sent to the LLM");
+        }
+        prompt_text = prompt_record(ctx.prompts);
+        ScoreCache cache(config.scoring.cache_dir, config.llm.model, prompt_text);
+        LlmScorerOptions options;
+        options.settings = config.llm;
+        options.endpoint = LlmEndpoint{config.llm.base_url, ctx.api_key, config.llm.model, config.llm.temperature,
+                                       config.llm.max_tokens};
+        Progress progress("scoring " + input.date.iso());
+        options.on_progress = [&](size_t done, size_t total) { progress.update(done, total); };
+        options.on_log = [&](const std::string& line) { ctx.log(line); };
+        LlmScoring scoring = score_with_llm(to_score, ctx.prompts, options, &cache);
+        progress.finish();
+        if (auto saved = cache.save(); !saved) result.warnings.push_back("score cache not saved: " + saved.error().to_string());
+        if (!to_score.empty() && scoring.scores.empty() && scoring.failed_requests == scoring.requests && scoring.requests > 0)
+            return fail("the LLM endpoint failed on every request (" + scoring.unscored.begin()->second +
+                        "); nothing was written. Check OPENAI_BASE_URL, the API key and the model, then run again "
+                        "with --date " + input.date.iso());
+        verdicts.scores = std::move(scoring.scores);
+        verdicts.unscored = std::move(scoring.unscored);
+        day.model = config.llm.model;
+        day.tokens = scoring.tokens;
+        day.cost = cost_of(config.llm.model, scoring.tokens, config.llm.prices);
+        ctx.log("LLM: " + std::to_string(scoring.requests) + " requests (" + std::to_string(scoring.failed_requests) +
+                " failed), " + std::to_string(scoring.cache_hits) + " scores from the cache" +
+                (scoring.dropped_by_titles.empty() ? "" : ", " + std::to_string(scoring.dropped_by_titles.size()) + " dropped by title"));
+        for (const auto& [id, reason] : verdicts.unscored)
+            result.warnings.push_back(input.date.iso() + ": paper " + id + " is unscored: " + reason);
+    }
+
+    day.papers = select_papers(candidates, verdicts, {config.scoring.relevance_cutoff, config.scoring.novelty_cutoff});
+    long long relevant = 0;
+    for (const auto& p : day.papers)
+        if (p.unscored.empty()) ++relevant;
+    day.counts.relevant = relevant;
+
+    auto prompt = store_prompt(ctx.request.content_dir, prompt_text);
+    if (!prompt) return std::unexpected(prompt.error());
+    day.prompt = *prompt;
+    auto saved = save_day(ctx.request.content_dir, day);
+    if (!saved) return std::unexpected(saved.error());
+
+    ctx.log(input.date.iso() + ": " + std::to_string(*day.counts.arxiv) + " in the announcement, " +
+            std::to_string(*day.counts.scanned) + " scanned, " + std::to_string(repeats) +
+            " already listed on earlier days, " + std::to_string(relevant) + " selected (" +
+            std::to_string(verdicts.author_matches.size()) + " by followed authors, " +
+            std::to_string(verdicts.unscored.size()) + " unscored); tokens " + std::to_string(day.tokens->prompt) +
+            " prompt + " + std::to_string(day.tokens->completion) + " completion (" +
+            std::to_string(day.tokens->cached) + " cached); cost " + money(day.cost) +
+            (input.remedial ? "; remedial run for papers submitted " + input.remedial->from.iso() + " to " +
+                                  input.remedial->to.iso()
+                            : ""));
+    if (ctx.request.after_write)
+        ctx.request.after_write({day_path(ctx.request.content_dir, day.date), ctx.request.content_dir / *prompt},
+                                "Add " + input.date.iso() + ": " + std::to_string(relevant) + " papers");
+    return input.date;
+}
+
+Result<DayInput> backfill_input(const Context& ctx, ArxivSource& source, const Date& day, const Date& generated) {
+    auto [from, to] = backfill_window(day);
+    ctx.log(day.iso() + ": back-filling through the arXiv API, papers submitted " + from.iso() + " to " + to.iso());
+    auto entries = source.fetch_submitted(from, to);
+    if (!entries) return std::unexpected(entries.error());
+    return DayInput{day, std::move(*entries), Remedial{from, to, generated}};
+}
+
+bool archive_has(const fs::path& content, const Date& date) { return fs::exists(day_path(content, date)); }
+
+Date today_utc() {
+    std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    return Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
+}
+
+} // namespace
+
+RunResult run_nightly(const RunRequest& request, const PipelineConfig& config) {
+    RunResult result;
+    Context ctx{request, config, {}, {}, false, {}};
+    auto prompts = load_prompts(config.scoring);
+    if (!prompts) {
+        result.error = prompts.error().to_string();
+        return result;
+    }
+    ctx.prompts = std::move(*prompts);
+    ctx.followed = followed_authors(config.scoring, result.warnings);
+    if (const char* key = std::getenv(config.llm.api_key_env.c_str()); key && *key) ctx.api_key = key;
+    ctx.use_llm = !request.offline && (!ctx.api_key.empty() || config.llm.base_url_set);
+    ctx.log(ctx.use_llm ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url
+                        : std::string("scorer: embedded (offline") +
+                              (request.offline ? ")" : "; set OPENAI_API_KEY or OPENAI_BASE_URL to use an LLM)"));
+
+    ArxivSource source(config.arxiv, [&](const std::string& line) { ctx.log(line); });
+    auto finish = [&](const Result<Date>& written) {
+        if (!written) {
+            result.outcome = RunOutcome::failed;
+            result.error = written.error().to_string();
+            return false;
+        }
+        result.days.push_back(*written);
+        result.outcome = RunOutcome::written;
+        return true;
+    };
+
+    // Back-fill of a window: every weekday that the archive is missing.
+    if (request.from || request.to) {
+        if (request.offline) {
+            result.error = "back-fill (--from/--to) needs the arXiv API; it cannot run --offline";
+            return result;
+        }
+        Date from = request.from.value_or(*request.to), to = request.to.value_or(*request.from);
+        for (Date d = from; d <= to; d = next_day(d)) {
+            if (d.weekday() == 0 || d.weekday() == 6) continue;
+            if (archive_has(request.content_dir, d)) {
+                ctx.log(d.iso() + ": already in the archive, skipped (use --date " + d.iso() + " to redo it)");
+                continue;
+            }
+            auto input = backfill_input(ctx, source, d, today_utc());
+            if (!input || !finish(write_one_day(ctx, std::move(*input), result))) {
+                if (!input) result.error = input.error().to_string(), result.outcome = RunOutcome::failed;
+                return result;
+            }
+        }
+        if (result.days.empty() && result.outcome != RunOutcome::failed) result.outcome = RunOutcome::already_have;
+        return result;
+    }
+
+    // The announcement: from the feed, or the saved sample when offline.
+    auto announcement = request.offline ? ArxivSource::read_feed_file(config.arxiv.offline_feed)
+                                        : source.fetch_announcement();
+    if (!announcement) {
+        result.error = announcement.error().to_string();
+        return result;
+    }
+    if (request.date && (!announcement->date || *announcement->date != *request.date)) {
+        if (request.offline) {
+            result.error = "the offline sample feed holds " +
+                           (announcement->date ? announcement->date->iso() : std::string("no announcement")) +
+                           ", not " + request.date->iso();
+            return result;
+        }
+        auto input = backfill_input(ctx, source, *request.date, today_utc());
+        if (!input) {
+            result.error = input.error().to_string();
+            return result;
+        }
+        finish(write_one_day(ctx, std::move(*input), result));
+        return result;
+    }
+    if (!announcement->date || announcement->entries.empty()) {
+        ctx.log("no announcement: the feed is empty (a weekend or an arXiv holiday); nothing written");
+        result.outcome = RunOutcome::no_announcement;
+        return result;
+    }
+    if (!request.date && archive_has(request.content_dir, *announcement->date)) {
+        ctx.log(announcement->date->iso() + ": this announcement is already in the archive; nothing new (use --date " +
+                announcement->date->iso() + " to redo it)");
+        result.outcome = RunOutcome::already_have;
+        return result;
+    }
+    finish(write_one_day(ctx, DayInput{*announcement->date, std::move(announcement->entries), std::nullopt}, result));
+    return result;
+}
+
+} // namespace pp

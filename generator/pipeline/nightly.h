@@ -1,0 +1,49 @@
+// `paperpress run`: the nightly job. Fetch the announcement (or back-fill a
+// missed day through the API), drop papers earlier days listed, keep the
+// followed authors' papers, score the rest (LLM or embedded scorer), write
+// the day into the content tree and build the site.
+#pragma once
+
+#include "config/config.h"
+#include "config/pipeline_config.h"
+#include "core/paper.h"
+#include "util/files.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pp {
+
+struct RunRequest {
+    std::optional<Date> date;            // redo or back-fill this day
+    std::optional<Date> from, to;        // back-fill every missing weekday in [from, to]
+    bool offline = false;                // the saved sample feed and the embedded scorer
+    fs::path content_dir = "content";
+    fs::path config_path = "paperpress.yaml";
+    std::function<void(const std::string&)> log;      // what happened, a line at a time
+    std::function<void(const std::vector<fs::path>&, const std::string&)> after_write; // e.g. commit the files
+};
+
+enum class RunOutcome {
+    written,          // one or more days written
+    no_announcement,  // empty feed: weekend or holiday
+    already_have,     // the archive already has the feed's announcement
+    failed,           // an error: nothing was written
+};
+
+struct RunResult {
+    RunOutcome outcome = RunOutcome::failed;
+    std::vector<Date> days;                // the days written
+    std::vector<std::string> warnings;     // unscored papers, ...
+    std::string error;
+};
+
+RunResult run_nightly(const RunRequest& request, const PipelineConfig& config);
+
+// The submission window the back-fill of `day` asks the API for: from the
+// previous weekday to the day before (the reference system's remedial runs).
+std::pair<Date, Date> backfill_window(const Date& day);
+
+} // namespace pp

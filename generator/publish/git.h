@@ -1,0 +1,54 @@
+// Small helpers over libgit2 for the publish module: owning pointers, errors
+// as Result values, opening a repository. Internal to generator/publish/.
+#pragma once
+
+#include "util/error.h"
+#include "util/files.h"
+
+#include <git2.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace pp::git {
+
+template <class T, void (*Free)(T*)>
+struct Deleter {
+    void operator()(T* p) const { Free(p); }
+};
+template <class T, void (*Free)(T*)>
+using Owned = std::unique_ptr<T, Deleter<T, Free>>;
+
+using Repository = Owned<git_repository, git_repository_free>;
+using Reference = Owned<git_reference, git_reference_free>;
+using Commit = Owned<git_commit, git_commit_free>;
+using Tree = Owned<git_tree, git_tree_free>;
+using Index = Owned<git_index, git_index_free>;
+using Signature = Owned<git_signature, git_signature_free>;
+using Remote = Owned<git_remote, git_remote_free>;
+using Odb = Owned<git_odb, git_odb_free>;
+using TreeBuilder = Owned<git_treebuilder, git_treebuilder_free>;
+
+// Initialises libgit2 once per process.
+void ensure_initialised();
+
+// "what: libgit2's message".
+Error error(const std::string& what, int code);
+inline std::unexpected<Error> failure(const std::string& what, int code) { return std::unexpected(error(what, code)); }
+
+// Opens the repository that contains `dir` (searching upwards, like git).
+Result<Repository> open_repository(const fs::path& dir);
+
+std::string hex(const git_oid& id);
+
+// The id `name` points to (peeled to a commit), or nothing when the ref is absent.
+Result<std::optional<git_oid>> resolve(git_repository* repo, const std::string& name);
+
+// The working tree's root with no trailing slash; an error for a bare repository.
+Result<fs::path> workdir(git_repository* repo);
+
+// A signature with the current time and time zone.
+Result<Signature> signature(const std::string& name, const std::string& email);
+
+} // namespace pp::git

@@ -1,0 +1,184 @@
+// push_branches: fast-forward pushes with libgit2. The token is read from the
+// environment inside the credential callback and handed straight to libgit2;
+// it is never put in a URL, the config, a message or a log line.
+#include "publish/git.h"
+#include "publish/publish.h"
+
+#include <cstdlib>
+#include <map>
+
+namespace pp {
+
+namespace {
+
+using git::failure;
+
+enum class CredentialProblem { none, no_token, refused, unsupported };
+
+struct PushState {
+    std::string token_env;
+    int attempts = 0;
+    CredentialProblem problem = CredentialProblem::none;
+    std::map<std::string, std::pair<std::string, std::string>> updates; // ref -> (remote's old id, new id)
+    std::map<std::string, std::string> refused;                          // ref -> the server's reason
+};
+
+int credentials(git_credential** out, const char* /*url*/, const char* username_from_url, unsigned int allowed,
+                void* payload) {
+    auto& state = *static_cast<PushState*>(payload);
+    if (state.attempts++ > 0) {
+        // Asked again: what we gave was not accepted. Stop rather than loop.
+        state.problem = CredentialProblem::refused;
+        return GIT_EUSER;
+    }
+    if (allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) {
+        const char* token = std::getenv(state.token_env.c_str());
+        if (!token || !*token) {
+            state.problem = CredentialProblem::no_token;
+            return GIT_EUSER;
+        }
+        const char* user = username_from_url && *username_from_url ? username_from_url : "x-access-token";
+        return git_credential_userpass_plaintext_new(out, user, token);
+    }
+    const char* user = username_from_url && *username_from_url ? username_from_url : "git";
+    if ((allowed & GIT_CREDENTIAL_SSH_KEY) && std::getenv("SSH_AUTH_SOCK"))
+        return git_credential_ssh_key_from_agent(out, user);
+    if (allowed & GIT_CREDENTIAL_USERNAME) return git_credential_username_new(out, user);
+    state.problem = CredentialProblem::unsupported;
+    return GIT_EUSER;
+}
+
+int negotiation(const git_push_update** updates, size_t count, void* payload) {
+    auto& state = *static_cast<PushState*>(payload);
+    for (size_t i = 0; i < count; ++i) {
+        const git_push_update* u = updates[i];
+        state.updates[u->dst_refname] = {git_oid_is_zero(&u->src) ? "" : git::hex(u->src),
+                                         git_oid_is_zero(&u->dst) ? "" : git::hex(u->dst)};
+    }
+    return 0;
+}
+
+int update_reference(const char* refname, const char* status, void* payload) {
+    if (status) static_cast<PushState*>(payload)->refused[refname] = status;
+    return 0;
+}
+
+// The URL without a "user:password@" part, for messages.
+std::string displayable(std::string url) {
+    size_t scheme = url.find("://");
+    size_t start = scheme == std::string::npos ? 0 : scheme + 3;
+    size_t at = url.find('@', start);
+    size_t slash = url.find('/', start);
+    if (scheme != std::string::npos && at != std::string::npos && (slash == std::string::npos || at < slash))
+        url.erase(start, at + 1 - start);
+    return url;
+}
+
+std::string short_name(const std::string& ref) {
+    return ref.starts_with("refs/heads/") ? ref.substr(11) : ref;
+}
+
+} // namespace
+
+Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
+                                  const PublishConfig& config) {
+    auto opened = git::open_repository(repo_dir);
+    if (!opened) return std::unexpected(opened.error());
+    git_repository* repo = opened->get();
+
+    git_remote* raw_remote = nullptr;
+    if (int rc = git_remote_lookup(&raw_remote, repo, config.remote.c_str()); rc < 0) {
+        if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC)
+            return fail("no remote named '" + config.remote + "'; add it (git remote add " + config.remote +
+                        " URL) or name another with --remote");
+        return failure("cannot read the remote '" + config.remote + "'", rc);
+    }
+    git::Remote remote(raw_remote);
+    PushOutcome outcome;
+    outcome.remote = config.remote;
+    const char* url = git_remote_pushurl(remote.get());
+    if (!url) url = git_remote_url(remote.get());
+    outcome.url = displayable(url ? url : "");
+
+    std::vector<std::string> specs;
+    for (const auto& branch : branches) {
+        auto tip = git::resolve(repo, "refs/heads/" + branch);
+        if (!tip) return std::unexpected(tip.error());
+        if (!*tip) return fail("no local branch '" + branch + "' to push; publish first");
+        // No '+': only fast-forwards, so a push never throws away the remote's commits.
+        specs.push_back("refs/heads/" + branch + ":refs/heads/" + branch);
+    }
+    if (specs.empty()) return outcome;
+    std::vector<char*> spec_pointers;
+    for (auto& spec : specs) spec_pointers.push_back(spec.data());
+    git_strarray refspecs{spec_pointers.data(), spec_pointers.size()};
+
+    PushState state;
+    state.token_env = config.token_env;
+    git_push_options options;
+    git_push_options_init(&options, GIT_PUSH_OPTIONS_VERSION);
+    options.callbacks.credentials = credentials;
+    options.callbacks.push_negotiation = negotiation;
+    options.callbacks.push_update_reference = update_reference;
+    options.callbacks.payload = &state;
+
+    const std::string where = "'" + config.remote + "' (" + outcome.url + ")";
+    int rc = git_remote_push(remote.get(), &refspecs, &options);
+    if (rc < 0) {
+        switch (state.problem) {
+        case CredentialProblem::no_token:
+            return fail(where + " asked for credentials and $" + config.token_env +
+                        " is empty; set it to a token that may push to the repository (in GitHub Actions: " +
+                        "env " + config.token_env + ": ${{ secrets.GITHUB_TOKEN }} with 'permissions: contents: " +
+                        "write'), or name another variable in publish.token_env");
+        case CredentialProblem::refused:
+            return fail(where + " refused the credentials (the token in $" + config.token_env +
+                        "); check that it is valid and may write to the repository (GitHub Actions: " +
+                        "'permissions: contents: write'; a personal token: the 'contents' write permission)");
+        case CredentialProblem::unsupported:
+            return fail(where + " asked for a kind of credentials paperpress cannot give; use an https:// URL "
+                        "with a token in $" + config.token_env + ", or an SSH agent for ssh:// URLs");
+        case CredentialProblem::none: break;
+        }
+        if (rc == GIT_ENONFASTFORWARD) {
+            std::string names;
+            for (const auto& branch : branches) names += (names.empty() ? "" : ", ") + branch;
+            return fail(
+                "push to " + where + " rejected: the remote's " + names + " has commits this repository does not " +
+                "have (someone else published, or this clone is out of date). Fetch them (git fetch " +
+                config.remote + "), then for the site branch reset it to the remote's (git branch -f " +
+                config.branch + " " + config.remote + "/" + config.branch + ") and run paperpress publish again: " +
+                "the site is rebuilt from content/, so nothing is lost; for a content branch, git pull --rebase " +
+                "and push again");
+        }
+        if (rc == GIT_EAUTH)
+            return failure("push to " + where + " failed to authenticate; check the token in $" + config.token_env, rc);
+        return failure("push to " + where + " failed", rc);
+    }
+    if (!state.refused.empty()) {
+        std::string reasons;
+        for (const auto& [ref, reason] : state.refused)
+            reasons += (reasons.empty() ? "" : "; ") + short_name(ref) + ": " + reason;
+        return fail("push to " + where + " rejected by the remote (" + reasons +
+                    "). If the branch is protected, allow this push or publish to another branch; if it moved, " +
+                    "git fetch " + config.remote + " and publish again");
+    }
+    for (const auto& branch : branches) {
+        PushedBranch pushed;
+        pushed.branch = branch;
+        auto u = state.updates.find("refs/heads/" + branch);
+        if (u == state.updates.end()) {
+            pushed.up_to_date = true;
+            auto tip = git::resolve(repo, "refs/heads/" + branch);
+            if (tip && *tip) pushed.old_id = pushed.new_id = git::hex(**tip);
+        } else {
+            pushed.old_id = u->second.first;
+            pushed.new_id = u->second.second;
+            pushed.up_to_date = pushed.old_id == pushed.new_id;
+        }
+        outcome.branches.push_back(std::move(pushed));
+    }
+    return outcome;
+}
+
+} // namespace pp

@@ -1,0 +1,517 @@
+// publish_site: the built site becomes the tree of the site branch.
+//
+// The new tree is the previous tip's tree with only the changed paths
+// replaced (git_tree_create_updated), so a nightly publish of a large archive
+// writes a handful of blobs and the trees above them. To find the changed
+// files without reading every file, a stat cache (like git's index, but kept
+// apart from the user's index) maps each path to its size, times, inode and
+// blob id; it is trusted only when it describes the branch's current tree, and
+// entries whose file changed in the same clock tick as the cache was written
+// are read again (git's "racily clean" rule).
+#include "publish/git.h"
+#include "publish/publish.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+namespace pp {
+
+namespace {
+
+using git::failure;
+
+struct StatKey {
+    uint64_t size = 0;
+    int64_t mtime_ns = 0;
+    int64_t ctime_ns = 0;
+    uint64_t inode = 0;
+    bool operator==(const StatKey&) const = default;
+};
+
+struct TreeFile {
+    git_oid id{};
+    uint32_t mode = GIT_FILEMODE_BLOB;
+};
+
+struct CachedFile {
+    TreeFile file;
+    StatKey stat;
+};
+
+struct StatCache {
+    std::optional<git_oid> tree; // the tree the entries describe
+    std::string site;            // the absolute site folder they were read from
+    std::unordered_map<std::string, CachedFile> files;
+    int64_t written_ns = 0;      // the cache file's mtime
+};
+
+int64_t nanoseconds(const timespec& t) { return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
+
+StatKey stat_key(const struct stat& st) {
+    return {static_cast<uint64_t>(st.st_size), nanoseconds(st.st_mtim), nanoseconds(st.st_ctim),
+            static_cast<uint64_t>(st.st_ino)};
+}
+
+constexpr std::string_view cache_magic = "paperpress publish cache 1";
+
+fs::path cache_path(git_repository* repo, const std::string& branch) {
+    std::string name = branch;
+    std::replace(name.begin(), name.end(), '/', '%');
+    return fs::path(git_repository_path(repo)) / "paperpress" / ("publish-" + name + ".cache");
+}
+
+template <class T>
+bool parse_number(std::string_view text, T& out, int base = 10) {
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+// Reads the cache; anything unexpected gives an empty cache (it only saves time).
+StatCache load_cache(const fs::path& path) {
+    StatCache cache;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return cache;
+    auto text = read_file(path);
+    if (!text) return cache;
+    std::string_view rest = *text;
+    auto next_line = [&rest]() -> std::optional<std::string_view> {
+        if (rest.empty()) return std::nullopt;
+        size_t end = rest.find('\n');
+        if (end == std::string_view::npos) return std::nullopt; // a cut-off file
+        std::string_view line = rest.substr(0, end);
+        rest.remove_prefix(end + 1);
+        return line;
+    };
+    auto magic = next_line(), tree = next_line(), site = next_line();
+    if (!magic || *magic != cache_magic || !tree || !tree->starts_with("tree ") || !site || !site->starts_with("site "))
+        return cache;
+    git_oid tree_id;
+    if (git_oid_fromstrn(&tree_id, tree->data() + 5, tree->size() - 5) < 0) return cache;
+    StatCache loaded;
+    loaded.tree = tree_id;
+    loaded.site = std::string(site->substr(5));
+    loaded.written_ns = nanoseconds(st.st_mtim);
+    while (auto line = next_line()) {
+        // "<id> <mode, octal> <size> <mtime ns> <ctime ns> <inode> <path>"
+        std::string_view fields[7];
+        std::string_view remaining = *line;
+        for (int i = 0; i < 6; ++i) {
+            size_t space = remaining.find(' ');
+            if (space == std::string_view::npos) return cache;
+            fields[i] = remaining.substr(0, space);
+            remaining.remove_prefix(space + 1);
+        }
+        fields[6] = remaining;
+        CachedFile entry;
+        if (fields[0].size() != GIT_OID_HEXSZ || git_oid_fromstrn(&entry.file.id, fields[0].data(), GIT_OID_HEXSZ) < 0 ||
+            !parse_number(fields[1], entry.file.mode, 8) || !parse_number(fields[2], entry.stat.size) ||
+            !parse_number(fields[3], entry.stat.mtime_ns) || !parse_number(fields[4], entry.stat.ctime_ns) ||
+            !parse_number(fields[5], entry.stat.inode) || fields[6].empty())
+            return cache;
+        loaded.files.emplace(std::string(fields[6]), entry);
+    }
+    return loaded;
+}
+
+void save_cache(const fs::path& path, const git_oid& tree, const std::string& site,
+                const std::map<std::string, CachedFile>& files) {
+    std::string text;
+    text.reserve(files.size() * 110);
+    text += cache_magic;
+    text += "\ntree " + git::hex(tree) + "\nsite " + site + "\n";
+    for (const auto& [name, entry] : files) {
+        char mode[16];
+        auto end = std::to_chars(mode, mode + sizeof mode, entry.file.mode, 8).ptr;
+        text += git::hex(entry.file.id);
+        text += ' ';
+        text.append(mode, end);
+        text += ' ' + std::to_string(entry.stat.size) + ' ' + std::to_string(entry.stat.mtime_ns) + ' ' +
+                std::to_string(entry.stat.ctime_ns) + ' ' + std::to_string(entry.stat.inode) + ' ' + name + '\n';
+    }
+    // Only a speed-up: a cache that cannot be written is read again next time.
+    (void)write_file_atomic(path, text);
+}
+
+int collect_blob(const char* root, const git_tree_entry* entry, void* payload) {
+    git_object_t type = git_tree_entry_type(entry);
+    if (type == GIT_OBJECT_BLOB) {
+        auto& files = *static_cast<std::unordered_map<std::string, TreeFile>*>(payload);
+        files.emplace(std::string(root) + git_tree_entry_name(entry),
+                      TreeFile{*git_tree_entry_id(entry), static_cast<uint32_t>(git_tree_entry_filemode(entry))});
+    }
+    return 0;
+}
+
+struct SiteFile {
+    std::string name; // '/'-separated, relative to the site folder
+    fs::path path;
+    struct stat st {};
+};
+
+// Adds every file and symbolic link under the open folder `dir` (whose name
+// relative to the site is `prefix`) to `files`; folders named '.git' are
+// skipped. One fstatat per entry, and none for folders whose type readdir gives.
+Result<void> scan_folder(int dir, const fs::path& root, const std::string& prefix, std::vector<SiteFile>& files) {
+    DIR* stream = ::fdopendir(dir);
+    if (!stream) {
+        ::close(dir);
+        return fail("cannot read this folder", (root / prefix).string());
+    }
+    std::vector<std::string> folders;
+    while (const dirent* entry = ::readdir(stream)) {
+        std::string_view name = entry->d_name;
+        if (name == "." || name == ".." || name == ".git") continue;
+        std::string path = prefix.empty() ? std::string(name) : prefix + "/" + std::string(name);
+        if (entry->d_type == DT_DIR) {
+            folders.push_back(std::move(path));
+            continue;
+        }
+        SiteFile file;
+        if (::fstatat(::dirfd(stream), entry->d_name, &file.st, AT_SYMLINK_NOFOLLOW) != 0) {
+            ::closedir(stream);
+            return fail("cannot read this file", (root / path).string());
+        }
+        if (S_ISDIR(file.st.st_mode)) {
+            folders.push_back(std::move(path));
+            continue;
+        }
+        if (!S_ISREG(file.st.st_mode) && !S_ISLNK(file.st.st_mode)) continue; // sockets, fifos: not content
+        if (path.find('\n') != std::string::npos) {
+            ::closedir(stream);
+            return fail("expected file names without line breaks", (root / path).string());
+        }
+        file.path = root / path;
+        file.name = std::move(path);
+        files.push_back(std::move(file));
+    }
+    const int fd = ::dirfd(stream);
+    for (const auto& folder : folders) {
+        std::string_view last = folder;
+        if (auto slash = last.rfind('/'); slash != std::string_view::npos) last.remove_prefix(slash + 1);
+        int sub = ::openat(fd, std::string(last).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (sub < 0) {
+            ::closedir(stream);
+            return fail("cannot open this folder", (root / folder).string());
+        }
+        if (auto ok = scan_folder(sub, root, folder, files); !ok) {
+            ::closedir(stream);
+            return ok;
+        }
+    }
+    ::closedir(stream);
+    return {};
+}
+
+// Every file and symbolic link under `root`, sorted by name.
+Result<std::vector<SiteFile>> scan_site(const fs::path& root) {
+    std::vector<SiteFile> files;
+    int dir = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) return fail("cannot open the site folder", root.string());
+    if (auto ok = scan_folder(dir, root, "", files); !ok) return std::unexpected(ok.error());
+    std::sort(files.begin(), files.end(), [](const SiteFile& a, const SiteFile& b) { return a.name < b.name; });
+    return files;
+}
+
+uint32_t mode_of(const struct stat& st) {
+    if (S_ISLNK(st.st_mode)) return GIT_FILEMODE_LINK;
+    return (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+}
+
+// Writes the file's bytes (a link's target) as a blob.
+Result<git_oid> write_blob(git_repository* repo, const SiteFile& file) {
+    std::string bytes;
+    if (S_ISLNK(file.st.st_mode)) {
+        std::error_code ec;
+        bytes = fs::read_symlink(file.path, ec).string();
+        if (ec) return fail("cannot read this link: " + ec.message(), file.path.string());
+    } else {
+        auto text = read_file(file.path);
+        if (!text) return std::unexpected(text.error());
+        bytes = std::move(*text);
+    }
+    git_oid id;
+    if (int rc = git_blob_create_from_buffer(&id, repo, bytes.data(), bytes.size()); rc < 0)
+        return failure("cannot store " + file.path.string(), rc);
+    return id;
+}
+
+Result<git::Tree> empty_tree(git_repository* repo) {
+    git_treebuilder* raw = nullptr;
+    if (int rc = git_treebuilder_new(&raw, repo, nullptr); rc < 0) return failure("cannot make an empty tree", rc);
+    git::TreeBuilder builder(raw);
+    git_oid id;
+    if (int rc = git_treebuilder_write(&id, builder.get()); rc < 0) return failure("cannot write an empty tree", rc);
+    git_tree* tree = nullptr;
+    if (int rc = git_tree_lookup(&tree, repo, &id); rc < 0) return failure("cannot read the empty tree", rc);
+    return git::Tree(tree);
+}
+
+// The whole tree built from scratch: used when an in-place update is refused
+// (a file that became a folder or the other way round).
+Result<git_oid> tree_from_scratch(git_repository* repo, const std::map<std::string, CachedFile>& files) {
+    git_index* raw = nullptr;
+    if (int rc = git_index_new(&raw); rc < 0) return failure("cannot make an index", rc);
+    git::Index index(raw);
+    for (const auto& [name, entry] : files) {
+        git_index_entry e{};
+        e.mode = entry.file.mode;
+        e.id = entry.file.id;
+        e.path = name.c_str();
+        if (int rc = git_index_add(index.get(), &e); rc < 0) return failure("cannot add " + name, rc);
+    }
+    git_oid id;
+    if (int rc = git_index_write_tree_to(&id, index.get(), repo); rc < 0) return failure("cannot write the tree", rc);
+    return id;
+}
+
+Result<void> check_not_checked_out(git_repository* repo, const std::string& refname, const std::string& branch) {
+    git_reference* head = nullptr;
+    bool checked_out = false;
+    if (git_reference_lookup(&head, repo, "HEAD") == 0) {
+        if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC && refname == git_reference_symbolic_target(head))
+            checked_out = true;
+        git_reference_free(head);
+    }
+    git_reference* ref = nullptr;
+    if (!checked_out && git_reference_lookup(&ref, repo, refname.c_str()) == 0) {
+        checked_out = git_branch_is_checked_out(ref) == 1;
+        git_reference_free(ref);
+    }
+    if (checked_out)
+        return fail("branch '" + branch + "' is checked out, and publishing would change it under your working tree; " +
+                    "switch to another branch (git switch main) or publish to another one (--branch)");
+    return {};
+}
+
+std::string first_line(const std::string& message) { return message.substr(0, message.find('\n')); }
+
+Result<git::Signature> sign(const Identity& who) { return git::signature(who.name, who.email); }
+
+} // namespace
+
+Identity author_identity(const PublishConfig& config) {
+    auto pick = [](const std::string& configured, const char* variable, const char* fallback) {
+        if (!configured.empty()) return configured;
+        const char* value = std::getenv(variable);
+        return std::string(value && *value ? value : fallback);
+    };
+    return {pick(config.author_name, "GIT_AUTHOR_NAME", "paperpress"),
+            pick(config.author_email, "GIT_AUTHOR_EMAIL", "paperpress@localhost")};
+}
+
+Identity committer_identity(const PublishConfig& config) {
+    auto pick = [](const std::string& configured, const char* variable, const char* fallback) {
+        if (!configured.empty()) return configured;
+        const char* value = std::getenv(variable);
+        return std::string(value && *value ? value : fallback);
+    };
+    return {pick(config.author_name, "GIT_COMMITTER_NAME", "paperpress"),
+            pick(config.author_email, "GIT_COMMITTER_EMAIL", "paperpress@localhost")};
+}
+
+std::string default_publish_message(const TreeChanges& changes) {
+    std::string message = "Publish site: " + std::to_string(changes.count()) + " files changed (" +
+                           std::to_string(changes.added.size()) + " added, " + std::to_string(changes.modified.size()) +
+                           " modified, " + std::to_string(changes.deleted.size()) + " deleted)\n";
+    constexpr size_t listed = 50;
+    size_t n = 0;
+    auto list = [&](const std::vector<std::string>& paths, char mark) {
+        for (const auto& path : paths)
+            if (n++ < listed) message += (n == 1 ? "\n" : "") + std::string(1, mark) + " " + path + "\n";
+    };
+    list(changes.added, 'A');
+    list(changes.modified, 'M');
+    list(changes.deleted, 'D');
+    if (n > listed) message += "… and " + std::to_string(n - listed) + " more\n";
+    return message;
+}
+
+
+Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& site_dir, const PublishConfig& config,
+                                   const MessageWriter& message) {
+    auto opened = git::open_repository(repo_dir);
+    if (!opened) return std::unexpected(opened.error());
+    git_repository* repo = opened->get();
+
+    const std::string refname = "refs/heads/" + config.branch;
+    int valid = 0;
+    if (git_reference_name_is_valid(&valid, refname.c_str()) < 0 || !valid)
+        return fail("expected a valid branch name, got '" + config.branch + "'");
+    if (auto ok = check_not_checked_out(repo, refname, config.branch); !ok) return std::unexpected(ok.error());
+
+    std::error_code ec;
+    const fs::path site = fs::absolute(site_dir, ec).lexically_normal();
+    if (!fs::is_directory(site, ec))
+        return fail("no built site here; run paperpress build first (or set publish.site_dir)", site_dir.string());
+    if (!fs::exists(site / "index.html", ec))
+        return fail("expected a built site with an index.html; run paperpress build first, so that nothing half-made "
+                    "is published",
+                    site_dir.string());
+
+    // The parent: the local branch, or the remote-tracking one when the local
+    // branch is missing or behind it.
+    auto local = git::resolve(repo, refname);
+    if (!local) return std::unexpected(local.error());
+    auto tracking = git::resolve(repo, "refs/remotes/" + config.remote + "/" + config.branch);
+    if (!tracking) tracking = std::optional<git_oid>{}; // an odd remote name: no tracking branch
+    std::optional<git_oid> base = *local;
+    if (*tracking && (!*local || (!git_oid_equal(&**local, &**tracking) &&
+                                  git_graph_descendant_of(repo, &**tracking, &**local) == 1)))
+        base = *tracking;
+
+    git::Commit base_commit;
+    git::Tree base_tree;
+    if (base) {
+        git_commit* c = nullptr;
+        if (int rc = git_commit_lookup(&c, repo, &*base); rc < 0) return failure("cannot read " + config.branch, rc);
+        base_commit.reset(c);
+        git_tree* t = nullptr;
+        if (int rc = git_commit_tree(&t, c); rc < 0) return failure("cannot read the tree of " + config.branch, rc);
+        base_tree.reset(t);
+    } else {
+        auto tree = empty_tree(repo);
+        if (!tree) return std::unexpected(tree.error());
+        base_tree = std::move(*tree);
+    }
+    const git_oid base_tree_id = *git_tree_id(base_tree.get());
+
+    // What the branch holds now: from the cache when it describes this very
+    // tree, else by reading the tree.
+    const fs::path cache_file = cache_path(repo, config.branch);
+    StatCache cache = load_cache(cache_file);
+    const bool cache_matches = cache.tree && git_oid_equal(&*cache.tree, &base_tree_id);
+    std::unordered_map<std::string, TreeFile> before;
+    if (cache_matches) {
+        before.reserve(cache.files.size());
+        for (const auto& [name, entry] : cache.files) before.emplace(name, entry.file);
+    } else if (int rc = git_tree_walk(base_tree.get(), GIT_TREEWALK_PRE, collect_blob, &before); rc < 0) {
+        return failure("cannot read the tree of " + config.branch, rc);
+    }
+    const bool stats_usable = cache.site == site.string();
+
+    auto scanned = scan_site(site);
+    if (!scanned) return std::unexpected(scanned.error());
+    git::Odb odb;
+    {
+        git_odb* raw = nullptr;
+        if (int rc = git_repository_odb(&raw, repo); rc < 0) return failure("cannot open the object database", rc);
+        odb.reset(raw);
+    }
+
+    std::map<std::string, CachedFile> after;
+    CommitOutcome outcome;
+    outcome.branch = config.branch;
+    TreeChanges& changes = outcome.changes;
+    std::vector<std::string> removed_names;
+    for (const SiteFile& file : *scanned) {
+        CachedFile now;
+        now.stat = stat_key(file.st);
+        now.file.mode = mode_of(file.st);
+        auto was = before.find(file.name);
+        bool known = false;
+        if (stats_usable) {
+            auto cached = cache.files.find(file.name);
+            if (cached != cache.files.end() && cached->second.stat == now.stat &&
+                cached->second.file.mode == now.file.mode && now.stat.mtime_ns < cache.written_ns &&
+                now.stat.ctime_ns < cache.written_ns) {
+                now.file.id = cached->second.file.id;
+                bool in_tree = was != before.end() && git_oid_equal(&was->second.id, &now.file.id);
+                known = in_tree || git_odb_exists(odb.get(), &now.file.id) == 1;
+            }
+        }
+        if (!known) {
+            auto id = write_blob(repo, file);
+            if (!id) return std::unexpected(id.error());
+            now.file.id = *id;
+        }
+        if (was == before.end()) changes.added.push_back(file.name);
+        else if (!git_oid_equal(&was->second.id, &now.file.id) || was->second.mode != now.file.mode)
+            changes.modified.push_back(file.name);
+        after.emplace(file.name, now);
+    }
+    for (const auto& [name, file] : before)
+        if (!after.contains(name)) changes.deleted.push_back(name);
+    std::sort(changes.deleted.begin(), changes.deleted.end());
+
+    git_oid tree_id = base_tree_id;
+    if (!changes.empty()) {
+        std::vector<git_tree_update> updates;
+        updates.reserve(changes.count());
+        for (const auto* list : {&changes.added, &changes.modified}) {
+            for (const auto& name : *list) {
+                const CachedFile& f = after.at(name);
+                updates.push_back({GIT_TREE_UPDATE_UPSERT, f.file.id, static_cast<git_filemode_t>(f.file.mode),
+                                   name.c_str()});
+            }
+        }
+        for (const auto& name : changes.deleted)
+            updates.push_back({GIT_TREE_UPDATE_REMOVE, git_oid{}, GIT_FILEMODE_BLOB, name.c_str()});
+        if (git_tree_create_updated(&tree_id, repo, base_tree.get(), updates.size(), updates.data()) < 0) {
+            auto rebuilt = tree_from_scratch(repo, after);
+            if (!rebuilt) return std::unexpected(rebuilt.error());
+            tree_id = *rebuilt;
+        }
+    }
+
+    git::Reference ref;
+    if (git_oid_equal(&tree_id, &base_tree_id)) {
+        // Nothing to commit; the local branch catches up with the remote's if it was behind.
+        outcome.changes = {};
+        if (base) {
+            outcome.commit = git::hex(*base);
+            if (!*local || !git_oid_equal(&**local, &*base)) {
+                git_reference* raw = nullptr;
+                int rc = *local ? git_reference_create_matching(&raw, repo, refname.c_str(), &*base, 1, &**local,
+                                                                "paperpress publish: fast-forward")
+                                : git_reference_create(&raw, repo, refname.c_str(), &*base, 0,
+                                                       "paperpress publish: branch from remote");
+                if (rc < 0) return failure("cannot update " + config.branch, rc);
+                ref.reset(raw);
+            }
+        }
+        save_cache(cache_file, base_tree_id, site.string(), after);
+        return outcome;
+    }
+
+    git_tree* raw_tree = nullptr;
+    if (int rc = git_tree_lookup(&raw_tree, repo, &tree_id); rc < 0) return failure("cannot read the new tree", rc);
+    git::Tree tree(raw_tree);
+    auto author = sign(author_identity(config));
+    if (!author) return std::unexpected(author.error());
+    auto committer = sign(committer_identity(config));
+    if (!committer) return std::unexpected(committer.error());
+    outcome.message = message ? message(changes) : default_publish_message(changes);
+    if (outcome.message.empty() || outcome.message.back() != '\n') outcome.message += '\n';
+    const git_commit* parents[1] = {base_commit.get()};
+    git_oid commit_id;
+    if (int rc = git_commit_create(&commit_id, repo, nullptr, author->get(), committer->get(), nullptr,
+                                   outcome.message.c_str(), tree.get(), base ? 1 : 0, parents);
+        rc < 0)
+        return failure("cannot write the commit", rc);
+
+    const std::string reflog = "paperpress publish: " + first_line(outcome.message);
+    git_reference* raw_ref = nullptr;
+    int rc = *local ? git_reference_create_matching(&raw_ref, repo, refname.c_str(), &commit_id, 1, &**local,
+                                                    reflog.c_str())
+                    : git_reference_create(&raw_ref, repo, refname.c_str(), &commit_id, 0, reflog.c_str());
+    if (rc < 0) return failure("cannot move " + config.branch + " to the new commit (did something else change it?)", rc);
+    ref.reset(raw_ref);
+
+    outcome.committed = true;
+    outcome.commit = git::hex(commit_id);
+    if (base) outcome.parent = git::hex(*base);
+    save_cache(cache_file, tree_id, site.string(), after);
+    return outcome;
+}
+
+} // namespace pp

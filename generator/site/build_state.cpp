@@ -1,0 +1,237 @@
+#include "site/build_state.h"
+
+#include "util/text.h"
+
+#include <charconv>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+namespace pp {
+
+namespace {
+
+constexpr std::string_view header = "paperpress build state 1\n";
+constexpr std::uint64_t k1 = 0x9e3779b97f4a7c15ull;
+constexpr std::uint64_t k2 = 0xc2b2ae3d27d4eb4full;
+
+std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t word) { return rotl(h ^ (word * k1), 29) * k2; }
+
+std::uint64_t finish(std::uint64_t h) {
+    h ^= h >> 31;
+    h *= k1;
+    h ^= h >> 29;
+    h *= k2;
+    h ^= h >> 32;
+    return h;
+}
+
+std::string hex(std::uint64_t value) {
+    char buffer[17];
+    for (int i = 15; i >= 0; --i) {
+        buffer[i] = "0123456789abcdef"[value & 15];
+        value >>= 4;
+    }
+    return std::string(buffer, 16);
+}
+
+void escape_field(std::string& out, std::string_view text) {
+    for (char c : text) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\t': out += "\\t"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        default: out += c;
+        }
+    }
+}
+
+std::string unescape_field(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\\' || i + 1 == text.size()) {
+            out += text[i];
+            continue;
+        }
+        char c = text[++i];
+        out += c == 't' ? '\t' : c == 'n' ? '\n' : c == 'r' ? '\r' : c;
+    }
+    return out;
+}
+
+template <class T>
+bool number(std::string_view text, T& value, int base = 10) {
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+void put_optional(std::string& out, const std::optional<long long>& value) {
+    out += '\t';
+    out += value ? std::to_string(*value) : "-";
+}
+
+bool get_optional(std::string_view text, std::optional<long long>& value) {
+    if (text == "-") return true;
+    long long n = 0;
+    if (!number(text, n)) return false;
+    value = n;
+    return true;
+}
+
+bool parse_day(const std::vector<std::string_view>& f, BuildState& state) {
+    // D date size mtime hash status papers remedial arxiv scanned relevant prompt ntitles titles...
+    if (f.size() < 13) return false;
+    auto date = parse_iso_date(f[1]);
+    DayRecord r;
+    long long papers = 0, titles = 0;
+    auto status = parse_day_status(f[5]);
+    if (!date || !status || !number(f[2], r.size) || !number(f[3], r.mtime_ns) || !number(f[4], r.hash, 16) ||
+        !number(f[6], papers) || (f[7] != "0" && f[7] != "1") || !get_optional(f[8], r.summary.counts.arxiv) ||
+        !get_optional(f[9], r.summary.counts.scanned) || !get_optional(f[10], r.summary.counts.relevant) ||
+        !number(f[12], titles) || f.size() != 13 + static_cast<std::size_t>(titles))
+        return false;
+    r.summary.date = *date;
+    r.summary.status = *status;
+    r.summary.papers = static_cast<int>(papers);
+    r.summary.remedial = f[7] == "1";
+    r.prompt = unescape_field(f[11]);
+    for (std::size_t i = 13; i < f.size(); ++i) r.summary.top_titles.push_back(unescape_field(f[i]));
+    state.days[*date] = std::move(r);
+    return true;
+}
+
+bool parse_output(const std::vector<std::string_view>& f, BuildState& state) {
+    if (f.size() != 4) return false;
+    OutputRecord r;
+    if (!number(f[2], r.key, 16) || !number(f[3], r.size)) return false;
+    state.outputs[unescape_field(f[1])] = r;
+    return true;
+}
+
+} // namespace
+
+Hasher& Hasher::add(std::string_view bytes) {
+    add(static_cast<std::uint64_t>(bytes.size()));
+    const char* p = bytes.data();
+    std::size_t n = bytes.size();
+    while (n >= 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, 8);
+        h_ = mix(h_, word);
+        p += 8;
+        n -= 8;
+    }
+    if (n > 0) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, p, n);
+        h_ = mix(h_, word ^ (static_cast<std::uint64_t>(n) << 59));
+    }
+    return *this;
+}
+
+Hasher& Hasher::add(std::uint64_t value) {
+    h_ = mix(h_, value + ++n_);
+    return *this;
+}
+
+Hasher& Hasher::add(const Date& date) {
+    return add(static_cast<std::uint64_t>(date.year * 10000 + date.month * 100 + date.day));
+}
+
+std::uint64_t Hasher::value() const { return finish(h_); }
+
+std::uint64_t hash_bytes(std::string_view bytes) { return Hasher().add(bytes).value(); }
+
+fs::path state_path(const fs::path& out_dir) {
+    fs::path out = out_dir.lexically_normal();
+    if (!out.has_filename()) out = out.parent_path(); // "site/" -> "site"
+    if (out.empty() || out == ".") out = fs::current_path();
+    std::string name = ".";
+    name += out.filename().string();
+    name += ".paperpress-state";
+    return out.parent_path() / name;
+}
+
+std::optional<FileStamp> stamp_of(const fs::path& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return FileStamp{static_cast<std::uint64_t>(st.st_size),
+                     static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+std::int64_t now_ns() {
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+BuildState load_state(const fs::path& out_dir) {
+    BuildState state;
+    const auto path = state_path(out_dir);
+    auto stamp = stamp_of(path);
+    auto text = stamp ? read_file(path) : Result<std::string>(fail("absent"));
+    if (!text || !std::string_view(*text).starts_with(header)) return state;
+    // One second of slack for coarse file-system timestamps.
+    state.trusted_before_ns = stamp->mtime_ns - 1'000'000'000;
+    std::string_view rest = std::string_view(*text).substr(header.size());
+    while (!rest.empty()) {
+        auto end = rest.find('\n');
+        if (end == std::string_view::npos) return BuildState{};
+        auto fields = split(rest.substr(0, end), '\t');
+        rest.remove_prefix(end + 1);
+        bool ok = !fields.empty() && ((fields[0] == "D" && parse_day(fields, state)) ||
+                                      (fields[0] == "O" && parse_output(fields, state)));
+        if (!ok) return BuildState{}; // damaged: start over
+    }
+    return state;
+}
+
+std::string serialize_state(const BuildState& state) {
+    std::string out(header);
+    for (const auto& [date, r] : state.days) {
+        out += "D\t" + date.iso() + '\t' + std::to_string(r.size) + '\t' + std::to_string(r.mtime_ns) + '\t' +
+               hex(r.hash) + '\t' + to_string(r.summary.status) + '\t' + std::to_string(r.summary.papers) + '\t' +
+               (r.summary.remedial ? "1" : "0");
+        put_optional(out, r.summary.counts.arxiv);
+        put_optional(out, r.summary.counts.scanned);
+        put_optional(out, r.summary.counts.relevant);
+        out += '\t';
+        escape_field(out, r.prompt);
+        out += '\t' + std::to_string(r.summary.top_titles.size());
+        for (const auto& title : r.summary.top_titles) {
+            out += '\t';
+            escape_field(out, title);
+        }
+        out += '\n';
+    }
+    for (const auto& [path, r] : state.outputs) {
+        out += "O\t";
+        escape_field(out, path);
+        out += '\t' + hex(r.key) + '\t' + std::to_string(r.size) + '\n';
+    }
+    return out;
+}
+
+Result<void> save_state(const fs::path& out_dir, const BuildState& state, std::int64_t build_start_ns) {
+    const auto path = state_path(out_dir);
+    auto written = write_file_if_changed(path, serialize_state(state));
+    if (!written) return std::unexpected(written.error());
+    if (*written == WriteOutcome::written) {
+        timespec times[2];
+        times[0].tv_sec = times[1].tv_sec = build_start_ns / 1'000'000'000;
+        times[0].tv_nsec = times[1].tv_nsec = build_start_ns % 1'000'000'000;
+        if (::utimensat(AT_FDCWD, path.c_str(), times, 0) != 0) {
+            std::error_code ec;
+            fs::remove(path, ec); // a state we cannot date is not trusted
+            return fail("cannot set the modification time", path.string());
+        }
+    }
+    return {};
+}
+
+} // namespace pp

@@ -1,0 +1,85 @@
+// What the last build made and from what: kept next to the output folder
+// (site/ -> .site.paperpress-state), so the next build re-renders only the
+// outputs whose inputs changed and removes the outputs that no longer
+// exist. Not inside it: the output folder is published as it is.
+//
+// Two tables, both in date / path order so the file's bytes depend only on
+// the inputs (two builds of the same content give the same state):
+//   days:    each day file's size, mtime and content hash, with its summary
+//            (the site graph's share of the day) and its prompt reference,
+//            so an unchanged day is neither read nor parsed again;
+//   outputs: each output's site path, the key of everything it was made
+//            from (a hash), and its size, to notice a file deleted by hand.
+//
+// A day record is trusted on size + mtime only when the file was last
+// changed well before the build that wrote the state started (the state
+// file's mtime is set to that start): a file changed within the same clock
+// tick as it was read is hashed again, as git does with its index.
+#pragma once
+
+#include "site/site_graph.h"
+#include "util/files.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace pp {
+
+// A fast 64-bit hash for change detection (not for security).
+class Hasher {
+public:
+    Hasher& add(std::string_view bytes);
+    Hasher& add(std::uint64_t value);
+    Hasher& add(const Date& date);
+    std::uint64_t value() const;
+
+private:
+    std::uint64_t h_ = 0x6a09e667f3bcc909ull;
+    std::uint64_t n_ = 0;
+};
+
+std::uint64_t hash_bytes(std::string_view bytes);
+
+struct DayRecord {
+    std::uint64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    std::uint64_t hash = 0;   // of the file's bytes
+    std::string prompt;       // the day's prompt reference ("" when none)
+    DaySummary summary;
+};
+
+struct OutputRecord {
+    std::uint64_t key = 0;    // hash of every input the output was made from
+    std::uint64_t size = 0;
+};
+
+struct BuildState {
+    std::map<Date, DayRecord> days;
+    std::map<std::string, OutputRecord> outputs; // by site path
+    // Day records with an mtime at or after this are hashed again (ns since the epoch).
+    std::int64_t trusted_before_ns = 0;
+};
+
+// "site" -> ".site.paperpress-state" in the same folder.
+fs::path state_path(const fs::path& out_dir);
+
+// A missing, unreadable or foreign state gives an empty one (a full build).
+BuildState load_state(const fs::path& out_dir);
+
+std::string serialize_state(const BuildState& state);
+
+// Writes the state (if its bytes changed) and stamps it with `build_start_ns`.
+Result<void> save_state(const fs::path& out_dir, const BuildState& state, std::int64_t build_start_ns);
+
+// A file's size and modification time, as stored in DayRecord.
+struct FileStamp {
+    std::uint64_t size = 0;
+    std::int64_t mtime_ns = 0;
+};
+std::optional<FileStamp> stamp_of(const fs::path& path);
+
+std::int64_t now_ns();
+
+} // namespace pp

@@ -1,0 +1,234 @@
+// fetch: arXiv's feed and API parsers, and the polite HTTP client against
+// real HTTP servers on loopback.
+#include "fetch/arxiv_feed.h"
+#include "fetch/arxiv_source.h"
+#include "fetch/http_client.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+
+using namespace pp;
+using namespace pp::test;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string rss_item(const std::string& id, const std::string& type, const std::string& primary,
+                     const std::string& title = "A title") {
+    return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id + "</link>"
+           "<description>arXiv:" + id + "v1 Announce Type: " + type + " \nAbstract: About " + id + ".</description>"
+           "<guid isPermaLink=\"false\">oai:arXiv.org:" + id + "v1</guid><category>" + primary + "</category>"
+           "<arxiv:announce_type>" + type + "</arxiv:announce_type>"
+           "<dc:creator>Lenka Zdeborov\\'a, Ann Other</dc:creator></item>";
+}
+
+std::string rss(const std::string& items, const std::string& pub_date = "Wed, 28 May 2025 00:00:00 -0400") {
+    return "<?xml version=\"1.0\"?><rss xmlns:arxiv=\"http://arxiv.org/schemas/atom\" "
+           "xmlns:dc=\"http://purl.org/dc/elements/1.1/\" version=\"2.0\"><channel><title>cs.LG updates</title>" +
+           (pub_date.empty() ? std::string() : "<pubDate>" + pub_date + "</pubDate>") + items + "</channel></rss>";
+}
+
+std::string api_entry(const std::string& id) {
+    return "<entry><id>http://arxiv.org/abs/" + id + "v2</id><title>Title\n  of " + id + "</title><summary>  Abstract of " +
+           id + ".\n</summary><author><name>A. Author</name></author><author><name>B. Author</name></author>"
+           "<arxiv:primary_category term=\"cs.LG\"/><category term=\"cs.LG\"/><category term=\"stat.ML\"/></entry>";
+}
+
+std::string api_page(long long total, const std::vector<std::string>& ids) {
+    std::string entries;
+    for (const auto& id : ids) entries += api_entry(id);
+    return "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\" "
+           "xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\" xmlns:arxiv=\"http://arxiv.org/schemas/atom\">"
+           "<opensearch:totalResults>" + std::to_string(total) + "</opensearch:totalResults>" + entries + "</feed>";
+}
+
+HttpOptions quick_options() {
+    HttpOptions options;
+    options.backoff = std::chrono::milliseconds(20);
+    options.timeout = std::chrono::seconds(5);
+    return options;
+}
+
+} // namespace
+
+TEST_CASE("the RSS feed gives the announcement date and clean papers") {
+    auto feed = parse_rss_feed(rss(rss_item("2505.21073", "new", "cs.LG") + rss_item("hep-th/9901001", "cross", "stat.ML")),
+                               "feed");
+    REQUIRE_MESSAGE(feed.has_value(), feed.error().to_string());
+    CHECK(feed->date->iso() == "2025-05-28");
+    REQUIRE(feed->entries.size() == 2);
+    const auto& first = feed->entries[0];
+    CHECK(first.paper.id == "2505.21073");
+    CHECK(first.paper.abstract == "About 2505.21073.");
+    CHECK(first.paper.authors == std::vector<std::string>{"Lenka Zdeborov\\'a", "Ann Other"});
+    CHECK(first.announce_type == "new");
+    CHECK(feed->entries[1].paper.id == "hep-th/9901001");
+    CHECK(feed->entries[1].categories == std::vector<std::string>{"stat.ML"});
+}
+
+TEST_CASE("the shipped sample announcement parses whole") {
+    auto feed = ArxivSource::read_feed_file(source_dir() / "samples/arxiv-feed.xml");
+    REQUIRE_MESSAGE(feed.has_value(), feed.error().to_string());
+    CHECK(feed->date->iso() == "2025-05-28");
+    CHECK(feed->entries.size() == 78);
+    std::set<std::string> ids;
+    for (const auto& e : feed->entries) {
+        ids.insert(e.paper.id);
+        CHECK_FALSE(e.paper.abstract.starts_with("arXiv:"));
+        CHECK_FALSE(e.paper.title.empty());
+        CHECK_FALSE(e.paper.authors.empty());
+    }
+    CHECK(ids.size() == 78);
+}
+
+TEST_CASE("an empty weekend feed is an announcement of nothing; broken feeds are errors") {
+    auto weekend = parse_rss_feed(rss("", "Sat, 31 May 2025 00:00:00 -0400"), "feed");
+    REQUIRE(weekend.has_value());
+    CHECK(weekend->entries.empty());
+
+    auto malformed = parse_rss_feed("<rss><channel>\n<item><title>x</item>", "https://rss.arxiv.org/rss/cs.LG");
+    REQUIRE_FALSE(malformed.has_value());
+    CHECK(malformed.error().to_string().starts_with("https://rss.arxiv.org/rss/cs.LG:2: malformed XML"));
+
+    auto error_feed = parse_rss_feed("<rss><channel><title>Feed error for query cs.XX</title></channel></rss>", "feed");
+    REQUIRE_FALSE(error_feed.has_value());
+    CHECK(error_feed.error().message.find("error feed") != std::string::npos);
+
+    auto html = parse_rss_feed("<html><body>Rate exceeded</body></html>", "feed");
+    REQUIRE_FALSE(html.has_value());
+    CHECK(html.error().message.find("expected an RSS 2.0 document") != std::string::npos);
+}
+
+TEST_CASE("API pages: IDs lose versions, titles are tidied, errors are reported") {
+    auto page = parse_api_page(api_page(12, {"2505.00001", "math.CA/0611800"}), "api");
+    REQUIRE_MESSAGE(page.has_value(), page.error().to_string());
+    CHECK(page->total_results == 12);
+    REQUIRE(page->entries.size() == 2);
+    CHECK(page->entries[0].paper.id == "2505.00001");
+    CHECK(page->entries[0].paper.title == "Title of 2505.00001");
+    CHECK(page->entries[0].paper.abstract == "Abstract of 2505.00001.");
+    CHECK(page->entries[0].paper.authors.size() == 2);
+    CHECK(page->entries[1].paper.id == "math.CA/0611800");
+    auto error = parse_api_page("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/api/errors#x</id>"
+                                "<title>Error</title><summary>start must be an integer</summary></entry></feed>",
+                                "api");
+    REQUIRE_FALSE(error.has_value());
+    CHECK(error.error().message.find("start must be an integer") != std::string::npos);
+}
+
+TEST_CASE("the HTTP client retries 429 honouring Retry-After, and 503, then succeeds") {
+    LoopbackServer server;
+    std::atomic<int> calls{0};
+    std::vector<Clock::time_point> times;
+    std::mutex mutex;
+    server.server.Get("/feed", [&](const httplib::Request&, httplib::Response& res) {
+        {
+            std::lock_guard lock(mutex);
+            times.push_back(Clock::now());
+        }
+        int n = ++calls;
+        if (n == 1) {
+            res.status = 429;
+            res.set_header("Retry-After", "1");
+        } else if (n == 2) {
+            res.status = 503;
+        } else {
+            res.set_content("ok", "text/plain");
+        }
+    });
+    server.start();
+    std::vector<std::string> retries;
+    auto options = quick_options();
+    options.on_retry = [&](const std::string& line) { retries.push_back(line); };
+    HttpClient http(options);
+    auto response = http.get(server.url("/feed"));
+    REQUIRE_MESSAGE(response.has_value(), response.error().to_string());
+    CHECK(response->body == "ok");
+    CHECK(calls == 3);
+    REQUIRE(retries.size() == 2);
+    CHECK(retries[0].find("HTTP 429, Retry-After 1 s") != std::string::npos);
+    CHECK(retries[1].find("HTTP 503") != std::string::npos);
+    CHECK(times[1] - times[0] >= std::chrono::milliseconds(950)); // waited as asked
+}
+
+TEST_CASE("the HTTP client gives up after its attempts with a clear error") {
+    LoopbackServer server;
+    std::atomic<int> calls{0};
+    server.server.Get("/down", [&](const httplib::Request&, httplib::Response& res) {
+        ++calls;
+        res.status = 503;
+        res.set_content("maintenance", "text/plain");
+    });
+    server.start();
+    auto options = quick_options();
+    options.max_attempts = 3;
+    HttpClient http(options);
+    auto response = http.get(server.url("/down?key=secret"));
+    REQUIRE_FALSE(response.has_value());
+    CHECK(calls == 3);
+    CHECK(response.error().message.find("HTTP 503") != std::string::npos);
+    CHECK(response.error().message.find("maintenance") != std::string::npos);
+    CHECK(response.error().message.find("secret") == std::string::npos); // query strings are not logged
+
+    HttpClient closed(quick_options());
+    auto refused = closed.get("http://127.0.0.1:1/nothing");
+    REQUIRE_FALSE(refused.has_value());
+}
+
+TEST_CASE("requests are spaced by the minimum interval, over one connection") {
+    LoopbackServer server;
+    std::vector<Clock::time_point> times;
+    std::set<int> client_ports;
+    std::mutex mutex;
+    server.server.Get("/r", [&](const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(mutex);
+        times.push_back(Clock::now());
+        client_ports.insert(req.remote_port);
+        res.set_content("x", "text/plain");
+    });
+    server.start();
+    auto options = quick_options();
+    options.min_interval = std::chrono::milliseconds(250);
+    HttpClient http(options);
+    for (int i = 0; i < 4; ++i) REQUIRE(http.get(server.url("/r")).has_value());
+    REQUIRE(times.size() == 4);
+    for (size_t i = 1; i < times.size(); ++i) CHECK(times[i] - times[i - 1] >= std::chrono::milliseconds(240));
+    CHECK(client_ports.size() == 1); // the connection was reused
+}
+
+TEST_CASE("API back-fill pages by what was actually received") {
+    LoopbackServer server;
+    std::vector<std::string> all;
+    for (int i = 0; i < 25; ++i) all.push_back("2505." + std::to_string(10000 + i));
+    std::vector<long long> starts;
+    std::string query;
+    server.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+        long long start = std::stoll(req.get_param_value("start"));
+        long long size = std::stoll(req.get_param_value("max_results"));
+        starts.push_back(start);
+        query = req.get_param_value("search_query");
+        // The second page comes back short.
+        long long give = starts.size() == 2 ? 3 : size;
+        std::vector<std::string> ids(all.begin() + start, all.begin() + std::min<long long>(25, start + give));
+        res.set_content(api_page(25, ids), "application/atom+xml");
+    });
+    server.start();
+    ArxivSettings settings;
+    settings.api_url = server.url("/api/query");
+    settings.request_interval = 0.05;
+    settings.api_page_size = 10;
+    settings.cache_dir.clear();
+    ArxivSource source(settings, [](const std::string&) {});
+    auto entries = source.fetch_submitted(*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"));
+    REQUIRE_MESSAGE(entries.has_value(), entries.error().to_string());
+    std::set<std::string> ids;
+    for (const auto& e : *entries) ids.insert(e.paper.id);
+    CHECK(ids.size() == 25);
+    CHECK(entries->size() == 25);
+    CHECK(starts == std::vector<long long>{0, 10, 13, 23});
+    CHECK(query == "(cat:cs.LG OR cat:cs.AI) AND submittedDate:[202505190000 TO 202505192359]");
+}

@@ -1,0 +1,289 @@
+// site/: the incremental build. After each kind of change, a build over the
+// previous output must give exactly the tree a clean build gives (every file's
+// bytes, no stale file or folder), and an appended day must rewrite only the
+// outputs that show it.
+#include "content/content_tree.h"
+#include "content/prompt_store.h"
+#include "site/build_state.h"
+#include "site/builder.h"
+#include "site/render_markdown.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+Date date(const char* iso) { return *parse_iso_date(iso); }
+
+Day make_day(const char* iso, int papers, const std::string& prompt = {}) {
+    Day day;
+    day.date = date(iso);
+    day.model = "gpt-4o";
+    day.tokens = Tokens{1000, 200, 0};
+    day.cost = Cost{0.01, 0.02, 0.03};
+    day.counts = Counts{500, 400, papers};
+    day.prompt = prompt;
+    for (int i = 0; i < papers; ++i) {
+        Paper p;
+        p.id = "2501." + std::to_string(10000 + day.date.day * 100 + i);
+        p.title = "Paper " + std::to_string(i) + " of " + std::string(iso);
+        p.authors = {"Ada Lovelace", "Alan Turing"};
+        p.abstract = "We bound $x_1 < y^2$ on " + std::string(iso) + ".\n\nSecond *paragraph*.";
+        p.relevance = 5 + i % 5;
+        p.novelty = 4 + i % 6;
+        day.papers.push_back(p);
+    }
+    return day;
+}
+
+// Every file and folder under `root` (relative), with each file's bytes.
+std::map<std::string, std::string> tree(const fs::path& root) {
+    std::map<std::string, std::string> entries;
+    if (!fs::exists(root)) return entries;
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+        auto name = fs::relative(entry.path(), root).generic_string();
+        entries[name] = entry.is_directory() ? std::string("<dir>") : read_text(entry.path());
+    }
+    return entries;
+}
+
+struct Site {
+    TempDir dir;
+    Config config;
+    fs::path content() const { return dir / "content"; }
+    fs::path out() const { return dir / "site"; }
+
+    Site() {
+        fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+        config.title = "Incremental";
+        config.base_url = "https://user.github.io/repo/";
+        config.feed_days = 3;
+        config.home_days = 3;
+        auto prompt = store_prompt(content(), "Pick *learning* papers.\n");
+        REQUIRE(prompt);
+        for (const char* iso : {"2024-12-30", "2025-01-02", "2025-01-03", "2025-01-08", "2025-02-03", "2025-02-04"})
+            save(make_day(iso, 3, std::string(iso) == "2025-01-03" ? *prompt : std::string()));
+    }
+
+    void save(const Day& day) const { REQUIRE(save_day(content(), day)); }
+
+    BuildReport build(const fs::path& out) const {
+        BuildOptions options;
+        options.content_dir = content();
+        options.out_dir = out;
+        options.site_dir = dir.path();
+        options.themes_dir = dir / "themes";
+        options.config = config;
+        auto report = build_site(options);
+        for (const auto& e : report.errors) INFO(e.to_string());
+        return report;
+    }
+    BuildReport build() const { return build(out()); }
+
+    // Builds incrementally into site/ and from nothing into a fresh folder,
+    // and checks that both trees are the same.
+    BuildReport check_equals_clean(const char* what) const {
+        auto report = build();
+        CHECK_MESSAGE(report.ok(), what);
+        TempDir clean_dir;
+        auto clean = build(clean_dir / "site");
+        REQUIRE(clean.ok());
+        CHECK_MESSAGE(clean.parsed >= clean.days, what); // a clean build parses every day
+        auto incremental = tree(out());
+        auto expected = tree(clean_dir / "site");
+        std::vector<std::string> differ;
+        for (const auto& [name, bytes] : expected)
+            if (!incremental.contains(name) || incremental.at(name) != bytes) differ.push_back("missing or different: " + name);
+        for (const auto& [name, _] : incremental)
+            if (!expected.contains(name)) differ.push_back("stale: " + name);
+        CHECK_MESSAGE(differ.empty(), what << ": " << (differ.empty() ? "" : differ.front()) << " (+"
+                                           << (differ.empty() ? 0 : differ.size() - 1) << " more)");
+        // The state is deterministic too: the same inputs give the same bytes.
+        CHECK_MESSAGE(read_text(state_path(out())) == read_text(state_path(clean_dir / "site")), what);
+        return report;
+    }
+};
+
+std::set<std::string> as_set(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
+
+} // namespace
+
+TEST_CASE("incremental: a rebuild of unchanged input renders, parses and writes nothing") {
+    Site site;
+    auto first = site.build();
+    REQUIRE(first.ok());
+    CHECK(first.days == 6);
+    CHECK(first.written == first.files);
+    auto again = site.check_equals_clean("unchanged");
+    CHECK(again.written == 0);
+    CHECK(again.rendered == 0);
+    CHECK(again.removed == 0);
+    CHECK(again.files == first.files);
+}
+
+TEST_CASE("incremental: appending a day rewrites only the outputs that show it") {
+    Site site;
+    REQUIRE(site.build().ok());
+    site.save(make_day("2025-02-05", 2));
+    auto report = site.check_equals_clean("append");
+    CHECK(as_set(report.written_files) ==
+          std::set<std::string>{"2025/02/05/", "data/days/2025-02-05.json", "2025/02/04/", "2025/02/", "2025/",
+                                "archive/", "", "feed.xml", "sitemap.xml", "data/index.json"});
+    CHECK(report.parsed <= 1 + 1 + 1 + 3); // the new day, the previous day, the home page's day, the feed's days
+    CHECK(report.removed == 0);
+}
+
+TEST_CASE("incremental: editing a day re-renders it and what lists it") {
+    Site site;
+    REQUIRE(site.build().ok());
+    Day day = make_day("2025-01-02", 3);
+    day.papers[0].title = "A new title";
+    site.save(day);
+    auto report = site.check_equals_clean("edit a day");
+    auto written = as_set(report.written_files);
+    CHECK(written.contains("2025/01/02/"));
+    CHECK(written.contains("2025/01/")); // the top titles
+    CHECK_FALSE(written.contains("2025/01/08/"));
+
+    // Same size, same second: the content hash notices.
+    day.papers[0].title = "A new Title";
+    site.save(day);
+    site.check_equals_clean("edit a day, same size");
+}
+
+TEST_CASE("incremental: deleting a day removes its outputs and relinks its neighbours") {
+    Site site;
+    REQUIRE(site.build().ok());
+    fs::remove(day_path(site.content(), date("2025-01-03")));
+    auto report = site.check_equals_clean("delete a day");
+    CHECK(as_set(report.removed_files) == std::set<std::string>{"2025/01/03/", "data/days/2025-01-03.json"});
+    CHECK_FALSE(fs::exists(site.out() / "2025/01/03"));
+
+    // The last day of a month and of a year: the month and year pages go too.
+    fs::remove(day_path(site.content(), date("2024-12-30")));
+    site.check_equals_clean("delete a year's only day");
+    CHECK_FALSE(fs::exists(site.out() / "2024"));
+}
+
+TEST_CASE("incremental: a day in a new month and a new year") {
+    Site site;
+    REQUIRE(site.build().ok());
+    site.save(make_day("2025-03-03", 1));
+    site.check_equals_clean("new month");
+    site.save(make_day("2026-01-05", 2));
+    site.check_equals_clean("new year");
+    site.save(make_day("2023-06-01", 2)); // before everything: the old first day gets a prev link
+    site.check_equals_clean("new first year");
+}
+
+TEST_CASE("incremental: editing a template or a partial re-renders the pages that use the theme") {
+    Site site;
+    REQUIRE(site.build().ok());
+    auto layout = site.dir / "themes/default/layouts/month.mustache";
+    write_text(layout, read_text(layout) + "<!-- edited month -->\n");
+    auto report = site.check_equals_clean("edit a layout");
+    CHECK(report.written_files.size() == 3); // the three month pages; other layouts' pages are unchanged
+    CHECK(read_text(site.out() / "2025/02/index.html").find("edited month") != std::string::npos);
+
+    auto partial = site.dir / "themes/default/partials/paper.mustache";
+    write_text(partial, "<div class=\"edited\">{{title}}</div>\n" + read_text(partial));
+    site.check_equals_clean("edit a partial");
+    CHECK(read_text(site.out() / "2025/01/02/index.html").find("class=\"edited\"") != std::string::npos);
+
+    // An override in the site's own layouts/ folder, then removing it again.
+    write_text(site.dir / "layouts/partials/foot.mustache", "<footer>override</footer></body></html>\n");
+    site.check_equals_clean("add an override");
+    fs::remove_all(site.dir / "layouts");
+    site.check_equals_clean("remove an override");
+
+    auto css = site.dir / "themes/default/static/style.css";
+    write_text(css, read_text(css) + "\nbody { color: black; }\n");
+    site.check_equals_clean("edit the stylesheet");
+}
+
+TEST_CASE("incremental: changing the base URL, the title or the prompt") {
+    Site site;
+    REQUIRE(site.build().ok());
+    site.config.base_url = "/";
+    site.check_equals_clean("base URL");
+    site.config.title = "Renamed";
+    site.check_equals_clean("title");
+    site.config.feed_days = 5;
+    site.check_equals_clean("feed_days");
+    // A prompt file edited in place (the day file does not change).
+    auto prompts = site.content() / "prompts";
+    for (const auto& entry : fs::directory_iterator(prompts)) write_text(entry.path(), "Edited prompt.\n");
+    auto report = site.check_equals_clean("prompt edited");
+    CHECK(as_set(report.written_files).contains("2025/01/03/"));
+}
+
+TEST_CASE("incremental: switching the theme removes the old theme's files") {
+    Site site;
+    REQUIRE(site.build().ok());
+    fs::copy(site.dir / "themes/default", site.dir / "themes/plain", fs::copy_options::recursive);
+    write_text(site.dir / "themes/plain/layouts/404.mustache", "{{> head}}<h1>Plain 404</h1>{{> foot}}\n");
+    fs::remove(site.dir / "themes/plain/static/style.css");
+    write_text(site.dir / "themes/plain/static/plain.css", "body { margin: 0; }\n");
+    site.config.theme = "plain";
+    auto report = site.check_equals_clean("switch theme");
+    CHECK(as_set(report.removed_files).contains("static/style.css"));
+    CHECK_FALSE(fs::exists(site.out() / "static/style.css"));
+    site.config.theme = "default";
+    site.check_equals_clean("switch back");
+}
+
+TEST_CASE("incremental: outputs deleted by hand are rebuilt") {
+    Site site;
+    REQUIRE(site.build().ok());
+    fs::remove(site.out() / "2025/01/08/index.html");
+    fs::remove(site.out() / "feed.xml");
+    auto report = site.check_equals_clean("two files deleted");
+    CHECK(as_set(report.written_files) == std::set<std::string>{"2025/01/08/", "feed.xml"});
+    fs::remove_all(site.out());
+    report = site.check_equals_clean("output folder deleted");
+    CHECK(report.written == report.files);
+    fs::remove(state_path(site.out()));
+    site.check_equals_clean("state deleted");
+    write_text(state_path(site.out()), "garbage\n");
+    site.check_equals_clean("state damaged");
+}
+
+TEST_CASE("incremental: a day that stops parsing drops out, and comes back when fixed") {
+    Site site;
+    REQUIRE(site.build().ok());
+    const auto path = day_path(site.content(), date("2025-01-08"));
+    const auto good = read_text(path);
+    write_text(path, good + "\n- **Relevance:** high\n");
+    auto broken = site.build();
+    CHECK_FALSE(broken.ok());
+    CHECK(broken.days == 5);
+    CHECK_FALSE(fs::exists(site.out() / "2025/01/08"));
+    TempDir clean_dir;
+    site.build(clean_dir / "site");
+    CHECK(tree(site.out()) == tree(clean_dir / "site"));
+    write_text(path, good);
+    site.check_equals_clean("fixed");
+}
+
+TEST_CASE("incremental: the direct plain-text renderer gives cmark's bytes") {
+    const std::vector<std::string> pieces = {"a", "Word", " ", "  ", "\t", "\n", "\n\n", "*", "_x_", "`c`", "$x_1 < y^2$",
+                                             "\\[ a*b \\]", "&amp;", "&", "<b>", "\"q\"", "'", "# h", "- item", "1. one",
+                                             "> quote", "é", "日本", "\xF0\x9F\x98\x80", "\xff", "a\r\nb", "---", "|t|",
+                                             "[l](u)", "<https://x.y>", "www.example.com", "WWW.x.org", "a@b.c", "mailto:x", "~~s~~", "\\", "    code"};
+    unsigned seed = 12345;
+    auto next = [&] { return seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7fff; };
+    for (int round = 0; round < 3000; ++round) {
+        std::string text;
+        for (int n = static_cast<int>(next() % 12); n >= 0; --n) text += pieces[next() % pieces.size()];
+        text = tidy_text(text);
+        CHECK_MESSAGE(plain_text_to_html(text) == plain_text_to_html_cmark(text), text);
+    }
+}

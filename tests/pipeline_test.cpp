@@ -1,0 +1,447 @@
+// pipeline: `paperpress run` end to end against real HTTP servers on
+// loopback standing in for arXiv and for an OpenAI-compatible endpoint.
+#include "content/content_tree.h"
+#include "pipeline/nightly.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <set>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+std::string item(const std::string& id, const std::string& type, const std::string& title,
+                 const std::string& authors = "Ann Author, Bob Author") {
+    return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id + "</link><description>arXiv:" + id +
+           "v1 Announce Type: " + type + " \nAbstract: We study " + title + ".</description><category>cs.LG</category>"
+           "<arxiv:announce_type>" + type + "</arxiv:announce_type><dc:creator>" + authors + "</dc:creator></item>";
+}
+
+std::string feed(const std::string& items, const std::string& date = "Wed, 28 May 2025 00:00:00 -0400") {
+    return "<?xml version=\"1.0\"?><rss xmlns:arxiv=\"http://arxiv.org/schemas/atom\" "
+           "xmlns:dc=\"http://purl.org/dc/elements/1.1/\" version=\"2.0\"><channel><title>cs.LG+cs.AI updates</title>"
+           "<pubDate>" + date + "</pubDate>" + items + "</channel></rss>";
+}
+
+// 30 papers, one replacement (dropped by the default announce types), one
+// by a followed author (with a TeX accent in the feed).
+std::string thirty_papers() {
+    std::string items;
+    for (int i = 0; i < 30; ++i) {
+        std::string id = "2505." + std::to_string(20000 + i);
+        items += item(id, i == 7 ? "replace" : (i % 5 == 0 ? "cross" : "new"), "Paper number " + std::to_string(i),
+                      i == 3 ? "Lenka Zdeborov\\'a, Other Person" : "Ann Author, Bob Author");
+    }
+    return items;
+}
+
+// Deterministic scores a test can predict: relevance and novelty from the ID.
+int relevance_of(const std::string& id) { return 3 + (std::stoi(id.substr(5)) * 7) % 8; }
+int novelty_of(const std::string& id) { return 4 + (std::stoi(id.substr(5)) * 3) % 7; }
+
+// An OpenAI-compatible endpoint with knobs for misbehaviour.
+struct FakeLlm {
+    LoopbackServer http;
+    std::mutex mutex;
+    std::vector<std::vector<std::string>> batches; // IDs asked, per request
+    std::set<std::string> never_answer;            // IDs always left out of replies
+    std::set<std::string> skip_first_time;         // left out the first time they are asked
+    bool garbage_first = false;                    // the very first reply is prose without JSON
+    bool rate_limit_first = false;                 // the very first request gets 429
+    bool always_fail = false;                      // every request gets 500
+    std::string seen_authorization;
+    std::atomic<int> in_flight{0};
+    std::atomic<int> max_in_flight{0};
+    std::chrono::milliseconds latency{0};
+    int requests = 0;
+
+    FakeLlm() {
+        http.server.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+            int now = ++in_flight;
+            int seen = max_in_flight;
+            while (now > seen && !max_in_flight.compare_exchange_weak(seen, now)) {}
+            std::this_thread::sleep_for(latency);
+            handle(req, res);
+            --in_flight;
+        });
+        http.start();
+    }
+
+    void handle(const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(mutex);
+        int n = ++requests;
+        seen_authorization = req.get_header_value("Authorization");
+        if (always_fail) {
+            res.status = 500;
+            return;
+        }
+        if (rate_limit_first && n == 1) {
+            res.status = 429;
+            res.set_header("Retry-After", "0");
+            return;
+        }
+        rapidjson::Document body;
+        body.Parse(req.body.c_str());
+        std::string user = body["messages"][1]["content"].GetString();
+        std::vector<std::string> ids;
+        for (size_t pos = user.find("ArXiv ID: "); pos != std::string::npos; pos = user.find("ArXiv ID: ", pos + 1))
+            ids.push_back(user.substr(pos + 10, user.find('\n', pos) - pos - 10));
+        batches.push_back(ids);
+        std::string content = "```jsonl\n";
+        if (garbage_first && n == 1) content = "I am sorry, I cannot score papers today.";
+        else {
+            for (const auto& id : ids) {
+                if (never_answer.contains(id)) continue;
+                if (skip_first_time.contains(id)) {
+                    skip_first_time.erase(id);
+                    continue;
+                }
+                content += "{\"ARXIVID\": \"" + id + "\", \"COMMENT\": \"Matches <b>MoE</b> & sparsity\", \"RELEVANCE\": " +
+                           std::to_string(relevance_of(id)) + ", \"NOVELTY\": " + std::to_string(novelty_of(id)) + "},\n";
+            }
+            content += "```";
+        }
+        rapidjson::Document reply(rapidjson::kObjectType);
+        auto& a = reply.GetAllocator();
+        rapidjson::Value message(rapidjson::kObjectType), choice(rapidjson::kObjectType), choices(rapidjson::kArrayType);
+        message.AddMember("role", "assistant", a);
+        message.AddMember("content", rapidjson::Value(content.c_str(), a), a);
+        choice.AddMember("message", message, a);
+        choices.PushBack(choice, a);
+        reply.AddMember("choices", choices, a);
+        rapidjson::Value usage(rapidjson::kObjectType), details(rapidjson::kObjectType);
+        usage.AddMember("prompt_tokens", 1000, a);
+        usage.AddMember("completion_tokens", 100, a);
+        details.AddMember("cached_tokens", 400, a);
+        usage.AddMember("prompt_tokens_details", details, a);
+        reply.AddMember("usage", usage, a);
+        rapidjson::StringBuffer buffer;
+        rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+        reply.Accept(writer);
+        res.set_content(buffer.GetString(), "application/json");
+    }
+};
+
+struct Fixture {
+    TempDir dir;
+    LoopbackServer arxiv;
+    std::string feed_body = feed(thirty_papers());
+    int feed_status = 200;
+    std::atomic<int> feed_requests{0};
+    PipelineConfig config;
+    std::vector<std::string> log;
+
+    Fixture() {
+        arxiv.server.Get(R"(/rss/(.*))", [this](const httplib::Request& req, httplib::Response& res) {
+            ++feed_requests;
+            CHECK(req.matches[1] == "cs.LG+cs.AI");
+            res.status = feed_status;
+            res.set_content(feed_body, "application/rss+xml");
+        });
+        arxiv.start();
+        config.arxiv.rss_url = arxiv.url("/rss/");
+        config.arxiv.api_url = arxiv.url("/api/query");
+        config.arxiv.request_interval = 0;
+        config.arxiv.cache_dir = (dir / "cache/arxiv").string();
+        for (const char* part : {"system.md", "topics.md", "score_criteria.md", "postfix.md", "title_postfix.md"})
+            fs::copy_file(source_dir() / "prompts" / part, dir / part);
+        config.scoring.system_prompt = (dir / "system.md").string();
+        config.scoring.topics = (dir / "topics.md").string();
+        config.scoring.criteria = (dir / "score_criteria.md").string();
+        config.scoring.postfix = (dir / "postfix.md").string();
+        config.scoring.title_postfix = (dir / "title_postfix.md").string();
+        config.scoring.authors = {"Lenka Zdeborová"};
+        config.scoring.cache_dir = (dir / "cache/scores").string();
+        config.scoring.relevance_cutoff = 6;
+        config.scoring.novelty_cutoff = 5;
+        config.llm.batch_size = 4;
+        config.llm.concurrency = 4;
+        config.llm.requests_per_minute = 0;
+        config.llm.retries = 2;
+        config.llm.api_key_env = "PAPERPRESS_TEST_KEY";
+    }
+
+    void use(FakeLlm& llm) {
+        config.llm.base_url = llm.http.url("/v1");
+        config.llm.base_url_set = true;
+        config.llm.model = "gpt-4o";
+    }
+
+    RunResult run(std::optional<Date> date = std::nullopt, bool offline = false) {
+        RunRequest request;
+        request.date = date;
+        request.offline = offline;
+        request.content_dir = dir / "content";
+        request.log = [this](const std::string& line) { log.push_back(line); };
+        return run_nightly(request, config);
+    }
+
+    Day day(const char* date) {
+        auto loaded = load_day(day_path(dir / "content", *parse_iso_date(date)));
+        REQUIRE_MESSAGE(loaded.has_value(), loaded.error().to_string());
+        return *loaded;
+    }
+};
+
+std::vector<std::string> ids_of(const Day& day) {
+    std::vector<std::string> ids;
+    for (const auto& p : day.papers) ids.push_back(p.id);
+    return ids;
+}
+
+} // namespace
+
+TEST_CASE("run: the announcement is fetched, scored by the LLM and written; nothing is lost") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    setenv("PAPERPRESS_TEST_KEY", "sk-test-SECRET-1234", 1);
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::announced);
+    CHECK(day.counts.arxiv == 30);
+    CHECK(day.counts.scanned == 29); // the replacement is not kept
+    CHECK(day.model == "gpt-4o");
+    CHECK(llm.seen_authorization == "Bearer sk-test-SECRET-1234");
+
+    // The author match is first and was never sent to the LLM.
+    REQUIRE_FALSE(day.papers.empty());
+    CHECK(day.papers[0].id == "2505.20003");
+    CHECK(day.papers[0].author_match);
+    int asked = 0;
+    for (const auto& batch : llm.batches) {
+        asked += static_cast<int>(batch.size());
+        for (const auto& id : batch) CHECK(id != "2505.20003");
+    }
+    CHECK(asked == 28);
+
+    // Every other candidate is on the day exactly when it passes the cutoffs.
+    std::set<std::string> on_day;
+    for (const auto& p : day.papers) on_day.insert(p.id);
+    for (int i = 0; i < 30; ++i) {
+        std::string id = "2505." + std::to_string(20000 + i);
+        if (i == 7 || i == 3) continue;
+        bool passes = relevance_of(id) >= 6 && novelty_of(id) >= 5;
+        CHECK_MESSAGE(on_day.contains(id) == passes, id);
+    }
+    CHECK_FALSE(on_day.contains("2505.20007"));
+
+    // Order: score, then relevance, then ID.
+    for (size_t i = 2; i < day.papers.size(); ++i) {
+        const Paper& a = day.papers[i - 1];
+        const Paper& b = day.papers[i];
+        bool ordered = a.score() > b.score() || (a.score() == b.score() && *a.relevance > *b.relevance) ||
+                       (a.score() == b.score() && a.relevance == b.relevance && a.id < b.id);
+        CHECK_MESSAGE(ordered, (a.id + " before " + b.id));
+    }
+    CHECK(day.papers[1].comment == "Matches <b>MoE</b> & sparsity");
+
+    // Tokens are summed over the requests; cost from the price table.
+    long long requests = static_cast<long long>(llm.requests);
+    CHECK(requests == 7); // 28 papers in batches of 4
+    CHECK(day.tokens->prompt == 1000 * requests);
+    CHECK(day.tokens->completion == 100 * requests);
+    CHECK(day.tokens->cached == 400 * requests);
+    double expected = (600.0 * 2.5 + 400.0 * 1.25 + 100.0 * 10.0) * static_cast<double>(requests) / 1e6;
+    CHECK(*day.cost.total == doctest::Approx(expected));
+
+    // Requests ran concurrently.
+    CHECK(llm.max_in_flight >= 1);
+
+    // The key is nowhere on disk.
+    for (const auto& entry : fs::recursive_directory_iterator(f.dir.path()))
+        if (entry.is_regular_file()) CHECK(read_text(entry.path()).find("SECRET") == std::string::npos);
+    for (const auto& line : f.log) CHECK(line.find("SECRET") == std::string::npos);
+}
+
+TEST_CASE("run: papers missing from replies are asked again in smaller batches, then recorded as unscored") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.rate_limit_first = true;
+    llm.garbage_first = true; // the first real reply (request 2) ... is fine; request 1 is the 429
+    llm.skip_first_time = {"2505.20010", "2505.20011"};
+    llm.never_answer = {"2505.20020"};
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    Day day = f.day("2025-05-28");
+    std::map<std::string, Paper> by_id;
+    for (const auto& p : day.papers) by_id[p.id] = p;
+    // Asked again and scored.
+    for (const char* id : {"2505.20010", "2505.20011"}) {
+        bool passes = relevance_of(id) >= 6 && novelty_of(id) >= 5;
+        CHECK(by_id.contains(id) == passes);
+    }
+    // Never answered: kept, with the reason.
+    REQUIRE(by_id.contains("2505.20020"));
+    CHECK(by_id["2505.20020"].unscored == "missing from the LLM's reply (after 3 tries)");
+    CHECK(day.papers.back().id == "2505.20020");
+    CHECK(day.counts.relevant == static_cast<long long>(day.papers.size()) - 1);
+    // Re-asks use smaller batches: 4, then 2, then 1.
+    bool saw_half = false, saw_single = false;
+    for (const auto& batch : llm.batches) {
+        if (batch == std::vector<std::string>{"2505.20020"}) saw_single = true;
+        if (batch.size() == 2) saw_half = true;
+    }
+    CHECK(saw_half);
+    CHECK(saw_single);
+    bool warned = false;
+    for (const auto& w : result.warnings) warned = warned || w.find("2505.20020 is unscored") != std::string::npos;
+    CHECK(warned);
+}
+
+TEST_CASE("run: a re-run pays only for papers not yet scored (score cache)") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    std::string first = read_text(day_path(f.dir / "content", *parse_iso_date("2025-05-28")));
+    int requests = llm.requests;
+    CHECK(requests > 0);
+
+    // The same announcement again: nothing new, no request.
+    RunResult again = f.run();
+    CHECK(again.outcome == RunOutcome::already_have);
+    CHECK(llm.requests == requests);
+
+    // Redo the day explicitly: every score comes from the cache, the day is replaced, not duplicated.
+    RunResult redo = f.run(*parse_iso_date("2025-05-28"));
+    REQUIRE_MESSAGE(redo.outcome == RunOutcome::written, redo.error);
+    CHECK(llm.requests == requests);
+    Day day = f.day("2025-05-28");
+    CHECK(day.tokens->prompt == 0);
+    CHECK(scan_content(f.dir / "content").days.size() == 1);
+    bool cache_logged = false;
+    for (const auto& line : f.log) cache_logged = cache_logged || line.find("28 scores from the cache") != std::string::npos;
+    CHECK(cache_logged);
+    (void)first;
+}
+
+TEST_CASE("run: papers an earlier day listed are dropped") {
+    Fixture f;
+    Day earlier;
+    earlier.date = *parse_iso_date("2025-05-27");
+    for (const char* id : {"2505.20001", "2505.20002"}) {
+        Paper p;
+        p.id = id;
+        p.title = "Listed yesterday";
+        earlier.papers.push_back(p);
+    }
+    REQUIRE(save_day(f.dir / "content", earlier).has_value());
+    FakeLlm llm;
+    f.use(llm);
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    auto ids = ids_of(f.day("2025-05-28"));
+    CHECK(std::find(ids.begin(), ids.end(), "2505.20001") == ids.end());
+    CHECK(std::find(ids.begin(), ids.end(), "2505.20002") == ids.end());
+    for (const auto& batch : llm.batches)
+        for (const auto& id : batch) CHECK((id != "2505.20001" && id != "2505.20002"));
+}
+
+TEST_CASE("run: an empty feed writes nothing; a broken or unreachable feed is an error, never an empty day") {
+    Fixture f;
+    SUBCASE("weekend") {
+        f.feed_body = feed("", "Sat, 31 May 2025 00:00:00 -0400");
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::no_announcement);
+        CHECK_FALSE(fs::exists(f.dir / "content"));
+        CHECK(f.log.back().find("no announcement") != std::string::npos);
+    }
+    SUBCASE("malformed XML") {
+        f.feed_body = "<rss><channel><item>";
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::failed);
+        CHECK(result.error.find("malformed XML") != std::string::npos);
+        CHECK_FALSE(fs::exists(f.dir / "content"));
+    }
+    SUBCASE("503 every time") {
+        f.feed_status = 503;
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::failed);
+        CHECK(result.error.find("HTTP 503") != std::string::npos);
+        CHECK(f.feed_requests == 4);
+        CHECK_FALSE(fs::exists(f.dir / "content"));
+    }
+    SUBCASE("the LLM fails on every request") {
+        FakeLlm llm;
+        f.use(llm);
+        llm.always_fail = true;
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::failed);
+        CHECK(result.error.find("nothing was written") != std::string::npos);
+        CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
+    }
+}
+
+TEST_CASE("run: the embedded scorer serves when no endpoint is configured") {
+    Fixture f;
+    unsetenv("PAPERPRESS_TEST_KEY");
+    f.feed_body = feed(item("2505.30001", "new", "Sparse Mixture of Experts with pruning") +
+                       item("2505.30002", "new", "A policy for autonomous driving with reinforcement learning") +
+                       item("2505.30003", "new", "Quantization of transformers"));
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    Day day = f.day("2025-05-28");
+    CHECK(day.model == "embedded");
+    CHECK(*day.cost.total == 0.0);
+    CHECK(ids_of(day) == std::vector<std::string>{"2505.30001", "2505.30003"});
+    CHECK_FALSE(day.papers[0].novelty.has_value()); // it does not invent novelty
+    CHECK(day.papers[0].comment.find("title matches") != std::string::npos);
+}
+
+TEST_CASE("run: back-fill of a missed day through the API is marked remedial") {
+    Fixture f;
+    std::vector<std::string> queries;
+    f.arxiv.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+        queries.push_back(req.get_param_value("search_query"));
+        std::string entries;
+        if (req.get_param_value("start") == "0")
+            for (const char* id : {"2505.40001", "2505.40002"})
+                entries += std::string("<entry><id>http://arxiv.org/abs/") + id + "v1</id><title>Sparse pruning of " +
+                           id + "</title><summary>About pruning.</summary><author><name>A B</name></author></entry>";
+        res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\"><opensearch:totalResults>2"
+                        "</opensearch:totalResults>" + entries + "</feed>",
+                        "application/atom+xml");
+    });
+    RunResult result = f.run(*parse_iso_date("2025-05-20"));
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    Day day = f.day("2025-05-20");
+    REQUIRE(day.remedial.has_value());
+    CHECK(day.remedial->from.iso() == "2025-05-19");
+    CHECK(day.remedial->to.iso() == "2025-05-19");
+    CHECK(ids_of(day) == std::vector<std::string>{"2505.40001", "2505.40002"});
+    REQUIRE(queries.size() == 1);
+    CHECK(queries[0].find("submittedDate:[202505190000 TO 202505192359]") != std::string::npos);
+    // A Monday's window reaches back to Friday.
+    auto [from, to] = backfill_window(*parse_iso_date("2025-05-26"));
+    CHECK(from.iso() == "2025-05-23");
+    CHECK(to.iso() == "2025-05-25");
+}
+
+TEST_CASE("paperpress run --offline: the embedded default needs no network and no key") {
+    TempDir dir;
+    fs::copy(source_dir() / "prompts", dir / "prompts");
+    fs::copy(source_dir() / "samples", dir / "samples");
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    auto result = run_paperpress_env("OPENAI_API_KEY= OPENAI_BASE_URL=", "run --offline", dir.path());
+    CHECK_MESSAGE(result.exit_code == 0, result.err);
+    CHECK(result.out.find("2025-05-28: 78 in the announcement, 71 scanned") != std::string::npos);
+    CHECK(fs::exists(dir / "content/2025/05/2025-05-28.md"));
+    CHECK(fs::exists(dir / "site/2025/05/28/index.html"));
+    CHECK(fs::exists(dir / "site/index.html"));
+    auto again = run_paperpress_env("OPENAI_API_KEY= OPENAI_BASE_URL=", "run --offline", dir.path());
+    CHECK(again.exit_code == 0);
+    CHECK(again.out.find("already in the archive") != std::string::npos);
+    auto bad = run_paperpress("run --date 2025-13-01", dir.path());
+    CHECK(bad.exit_code == 2);
+}

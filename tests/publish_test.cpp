@@ -1,0 +1,711 @@
+// publish/: `paperpress publish` and commit_content_files on real
+// repositories in temporary folders, checked with the git command line; pushes
+// to local bare repositories and to a loopback HTTP server that asks for
+// credentials. Also the GitHub workflows: they parse, and every script and
+// subcommand they call exists.
+#include "config/config.h"
+#include "config/publish_config.h"
+#include "content/content_tree.h"
+#include "publish/publish.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <sstream>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+struct Shell {
+    int code = 0;
+    std::string out; // stdout and stderr
+};
+
+Shell shell(const std::string& command, const fs::path& cwd) {
+    TempDir capture;
+    std::string line = "cd '" + cwd.string() + "' && " + command + " > '" + (capture / "out").string() + "' 2>&1";
+    int status = std::system(line.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(capture / "out")};
+}
+
+std::string trim(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    return s;
+}
+
+// Runs git with a fixed identity; the command must succeed.
+std::string git(const std::string& args, const fs::path& cwd) {
+    auto r = shell("git -c user.name=Tester -c user.email=tester@example.com -c init.defaultBranch=main " + args, cwd);
+    INFO("git " << args << "\n" << r.out);
+    REQUIRE(r.code == 0);
+    return trim(r.out);
+}
+
+std::set<std::string> lines(const std::string& text) {
+    std::set<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) out.insert(line);
+    return out;
+}
+
+// A small site: nested folders, an executable file, bytes that are not text.
+void write_site(const fs::path& site, const std::string& tag) {
+    write_text(site / "index.html", "<h1>Home " + tag + "</h1>\n");
+    write_text(site / "feed.xml", "<feed>" + tag + "</feed>\n");
+    write_text(site / "2025/05/12/index.html", "<p>May 12</p>\n");
+    write_text(site / "2025/05/13/index.html", "<p>May 13 " + tag + "</p>\n");
+    write_text(site / "2025/05/index.html", "<p>May</p>\n");
+    write_text(site / "data/days/2025-05-13.json", std::string("{\"a\":1}\n\0\x01\xff", 12));
+    write_text(site / "tools/run.sh", "#!/bin/sh\necho hi\n");
+    fs::permissions(site / "tools/run.sh", fs::perms::owner_exec, fs::perm_options::add);
+    write_text(site / ".nojekyll", "");
+}
+
+// A repository with a commit on main, a staged change, an unstaged change and
+// an untracked file: the user's work that publishing must not touch.
+struct Repo {
+    TempDir dir;
+    fs::path root() const { return dir.path(); }
+
+    Repo() {
+        git("init -q", root());
+        write_text(dir / "README.md", "readme\n");
+        write_text(dir / "notes.txt", "notes\n");
+        write_text(dir / ".gitignore", "/site/\n");
+        write_text(dir / "content/2025/05/2025-05-12.md", "old day\n");
+        write_text(dir / "content/2025/05/2025-05-09.md", "a day to delete\n");
+        git("add -A", root());
+        git("commit -q -m start", root());
+        write_text(dir / "README.md", "readme, staged edit\n");
+        git("add README.md", root());
+        write_text(dir / "notes.txt", "notes, unstaged edit\n");
+        write_text(dir / "scratch.txt", "untracked\n");
+        write_site(dir / "site", "one");
+    }
+
+    // Everything git shows about the working tree, the index and HEAD.
+    std::string state() const {
+        return git("status --porcelain=v2 --branch --untracked-files=all", root()) + "\n" +
+               git("rev-parse HEAD", root()) + "\n" + git("symbolic-ref HEAD", root()) + "\n" +
+               git("diff --cached", root()) + "\n" + git("diff", root()) + "\n" + git("ls-files -s", root());
+    }
+};
+
+// Every file under `folder` as "mode path" lines, the way ls-tree lists them.
+std::set<std::string> files_of(const fs::path& folder) {
+    std::set<std::string> out;
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        if (!entry.is_regular_file()) continue;
+        bool exec = (fs::status(entry.path()).permissions() & fs::perms::owner_exec) != fs::perms::none;
+        out.insert((exec ? "100755 " : "100644 ") + entry.path().lexically_relative(folder).generic_string());
+    }
+    return out;
+}
+
+// The branch's tree equals the folder file for file: names, modes and bytes.
+void check_tree_equals(const fs::path& repo, const std::string& branch, const fs::path& folder) {
+    std::set<std::string> tree;
+    for (const auto& line : lines(git("ls-tree -r " + branch, repo))) {
+        // "100644 blob <id>\t<path>"
+        tree.insert(line.substr(0, 6) + " " + line.substr(line.find('\t') + 1));
+    }
+    CHECK(tree == files_of(folder));
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        if (!entry.is_regular_file()) continue;
+        std::string name = entry.path().lexically_relative(folder).generic_string();
+        auto r = shell("git cat-file blob '" + branch + ":" + name + "'", repo);
+        REQUIRE(r.code == 0);
+        INFO(name);
+        CHECK(r.out == read_text(entry.path()));
+    }
+}
+
+int commit_count(const fs::path& repo, const std::string& branch) {
+    return std::stoi(git("rev-list --count " + branch, repo));
+}
+
+// Every byte of every file under `folder` (for looking for a secret).
+bool any_file_contains(const fs::path& folder, const std::string& needle) {
+    for (const auto& entry : fs::recursive_directory_iterator(folder))
+        if (entry.is_regular_file() && read_text(entry.path()).find(needle) != std::string::npos) return true;
+    return false;
+}
+
+std::string base64(const std::string& in) {
+    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (size_t i = 0; i < in.size(); i += 3) {
+        unsigned n = static_cast<unsigned char>(in[i]) << 16;
+        if (i + 1 < in.size()) n |= static_cast<unsigned char>(in[i + 1]) << 8;
+        if (i + 2 < in.size()) n |= static_cast<unsigned char>(in[i + 2]);
+        out += digits[(n >> 18) & 63];
+        out += digits[(n >> 12) & 63];
+        out += i + 1 < in.size() ? digits[(n >> 6) & 63] : '=';
+        out += i + 2 < in.size() ? digits[n & 63] : '=';
+    }
+    return out;
+}
+
+PublishConfig quiet_config() {
+    PublishConfig config;
+    config.author_name = "Publisher";
+    config.author_email = "publisher@example.com";
+    return config;
+}
+
+} // namespace
+
+TEST_CASE("publish: the branch's tree equals site/ file for file and the user's work is untouched") {
+    Repo repo;
+    const std::string before = repo.state();
+    auto index_bytes = read_text(repo.dir / ".git/index");
+
+    auto r = run_paperpress_env("env -u GIT_AUTHOR_NAME -u GIT_COMMITTER_NAME", "publish", repo.root());
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("committed") != std::string::npos);
+    check_tree_equals(repo.root(), "gh-pages", repo.dir / "site");
+    CHECK(commit_count(repo.root(), "gh-pages") == 1);
+    CHECK(repo.state() == before);
+    CHECK(read_text(repo.dir / ".git/index") == index_bytes);
+    // No default identity in the environment of the test: "paperpress".
+    CHECK(git("log -1 --format=%an%n%cn gh-pages", repo.root()).find("paperpress") != std::string::npos);
+
+    SUBCASE("a second publish with no change makes no commit, and says so") {
+        const std::string tip = git("rev-parse gh-pages", repo.root());
+        auto again = run_paperpress("publish", repo.root());
+        INFO(again.out << again.err);
+        CHECK(again.exit_code == 0);
+        CHECK(again.out.find("no commit") != std::string::npos);
+        CHECK(git("rev-parse gh-pages", repo.root()) == tip);
+    }
+
+    SUBCASE("a change becomes one commit on top of the previous tip") {
+        const std::string tip = git("rev-parse gh-pages", repo.root());
+        write_site(repo.dir / "site", "two");
+        fs::remove_all(repo.dir / "site/2025/05/12");
+        write_text(repo.dir / "site/2025/05/14/index.html", "<p>May 14</p>\n");
+        auto again = run_paperpress("publish", repo.root());
+        INFO(again.out << again.err);
+        REQUIRE(again.exit_code == 0);
+        check_tree_equals(repo.root(), "gh-pages", repo.dir / "site");
+        CHECK(git("rev-parse gh-pages^", repo.root()) == tip);
+        CHECK(lines(git("diff --name-status gh-pages^ gh-pages", repo.root())) ==
+              std::set<std::string>{"D\t2025/05/12/index.html", "M\t2025/05/13/index.html",
+                                    "A\t2025/05/14/index.html", "M\tfeed.xml", "M\tindex.html"});
+        // No empty folder is left behind for the removed day.
+        CHECK(git("ls-tree gh-pages 2025/05/", repo.root()).find("2025/05/12") == std::string::npos);
+        CHECK(repo.state() == before);
+    }
+}
+
+TEST_CASE("publish: the stat cache never hides a change") {
+    Repo repo;
+    REQUIRE(run_paperpress("publish", repo.root()).exit_code == 0);
+    const fs::path page = repo.dir / "site/2025/05/13/index.html";
+
+    SUBCASE("same size, same modification time") {
+        auto mtime = fs::last_write_time(page);
+        std::string text = read_text(page);
+        text[4] = text[4] == 'X' ? 'Y' : 'X';
+        write_text(page, text);
+        fs::last_write_time(page, mtime);
+    }
+    SUBCASE("a damaged cache") {
+        write_text(page, "<p>changed</p>\n");
+        for (const auto& entry : fs::directory_iterator(repo.dir / ".git/paperpress"))
+            write_text(entry.path(), "paperpress publish cache 1\ntree nonsense\n");
+    }
+    SUBCASE("the branch moved elsewhere since the cache was written") {
+        auto other = git("commit-tree -m other -p gh-pages $(git hash-object -t tree -w /dev/null)", repo.root());
+        git("update-ref refs/heads/gh-pages " + other, repo.root());
+    }
+    auto r = run_paperpress("publish", repo.root());
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("committed") != std::string::npos);
+    check_tree_equals(repo.root(), "gh-pages", repo.dir / "site");
+}
+
+TEST_CASE("publish: parent is the remote's branch when the local one is missing or behind") {
+    Repo repo;
+    TempDir remote;
+    git("init -q --bare '" + remote.path().string() + "'", remote.path());
+    git("remote add origin '" + remote.path().string() + "'", repo.root());
+    REQUIRE(run_paperpress("publish --push", repo.root()).exit_code == 0);
+    const std::string first = git("rev-parse gh-pages", repo.root());
+
+    // A fresh clone (as in GitHub Actions) has only origin/gh-pages.
+    TempDir clone_dir;
+    const fs::path clone = clone_dir / "clone";
+    git("clone -q '" + remote.path().string() + "' '" + clone.string() + "'", clone_dir.path());
+    CHECK(shell("git rev-parse --verify -q refs/heads/gh-pages", clone).code != 0);
+    write_site(clone / "site", "from the clone");
+    auto r = run_paperpress("publish --push", clone);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(git("rev-parse gh-pages^", clone) == first);
+    CHECK(git("rev-parse gh-pages", remote.path()) == git("rev-parse gh-pages", clone));
+
+    // The first repository is now behind: after a fetch it builds on the remote's tip.
+    git("fetch -q origin", repo.root());
+    write_site(repo.dir / "site", "three");
+    auto again = run_paperpress("publish --push", repo.root());
+    INFO(again.out << again.err);
+    REQUIRE(again.exit_code == 0);
+    CHECK(git("rev-parse gh-pages^", repo.root()) == git("rev-parse gh-pages", clone));
+}
+
+TEST_CASE("publish: refuses what would hurt") {
+    Repo repo;
+    SUBCASE("no built site") {
+        fs::remove_all(repo.dir / "site");
+        auto r = run_paperpress("publish", repo.root());
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("paperpress build") != std::string::npos);
+    }
+    SUBCASE("a folder without index.html") {
+        auto r = run_paperpress("publish --site content", repo.root());
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("index.html") != std::string::npos);
+    }
+    SUBCASE("the branch is checked out") {
+        auto r = run_paperpress("publish --branch main", repo.root());
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("checked out") != std::string::npos);
+    }
+    SUBCASE("not a repository") {
+        TempDir plain;
+        write_site(plain / "site", "x");
+        auto r = run_paperpress("publish", plain.path());
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("git repository") != std::string::npos);
+    }
+    SUBCASE("a bad branch name") {
+        auto r = run_paperpress("publish --branch 'a..b'", repo.root());
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("branch name") != std::string::npos);
+    }
+    CHECK(shell("git rev-parse --verify -q refs/heads/gh-pages", repo.root()).code != 0);
+}
+
+TEST_CASE("publish: author and committer from config, then GIT_* variables") {
+    Repo repo;
+    write_text(repo.dir / "paperpress.yaml",
+               "publish:\n  branch: pages\n  author_name: Site Bot\n  author_email: bot@example.org\n");
+    auto r = run_paperpress_env("GIT_AUTHOR_NAME=Ignored GIT_COMMITTER_NAME=Ignored", "publish", repo.root());
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(git("log -1 '--format=%an|%ae|%cn|%ce' pages", repo.root()) ==
+          "Site Bot|bot@example.org|Site Bot|bot@example.org");
+
+    write_text(repo.dir / "paperpress.yaml", "publish:\n  branch: pages\n");
+    write_site(repo.dir / "site", "again");
+    r = run_paperpress_env("GIT_AUTHOR_NAME='Ann Author' GIT_AUTHOR_EMAIL=ann@example.org "
+                           "GIT_COMMITTER_NAME='Carl Committer' GIT_COMMITTER_EMAIL=carl@example.org",
+                           "publish", repo.root());
+    REQUIRE(r.exit_code == 0);
+    CHECK(git("log -1 '--format=%an|%ae|%cn|%ce' pages", repo.root()) ==
+          "Ann Author|ann@example.org|Carl Committer|carl@example.org");
+}
+
+TEST_CASE("publish: the message names the newest day and its paper count") {
+    TempDir dir;
+    Day day;
+    day.date = *parse_iso_date("2025-05-13");
+    day.model = "gpt-4o";
+    for (int i = 0; i < 3; ++i) {
+        Paper p;
+        p.id = "2505.0000" + std::to_string(i + 1);
+        p.title = "Paper " + std::to_string(i);
+        p.authors = {"Ada Lovelace"};
+        p.abstract = "Abstract.";
+        p.relevance = 8;
+        p.novelty = 7;
+        day.papers.push_back(p);
+    }
+    REQUIRE(save_day(dir / "content", day));
+    TreeChanges changes;
+    changes.added = {"2025/05/13/index.html", "data/days/2025-05-13.json"};
+    changes.modified = {"2025/05/12/index.html", "2025/05/index.html", "feed.xml", "index.html"};
+    std::string message = site_publish_message(changes, dir / "content");
+    CHECK(message.starts_with("Publish 2025-05-13: 3 papers\n\n"));
+    CHECK(message.find("New days: 2025-05-13") != std::string::npos);
+    CHECK(message.find("6 files changed (2 added, 4 modified, 0 deleted)") != std::string::npos);
+
+    TreeChanges theme_only;
+    theme_only.modified = {"style.css"};
+    CHECK(site_publish_message(theme_only, dir / "content").starts_with("Publish site: 1 files changed"));
+}
+
+TEST_CASE("publish --push: to a local bare repository, and the token is written nowhere") {
+    Repo repo;
+    TempDir remote;
+    git("init -q --bare '" + remote.path().string() + "'", remote.path());
+    git("remote add origin '" + remote.path().string() + "'", repo.root());
+    const std::string token = "ppTOKENmarker7f3e9c1d";
+    const std::string config_before = read_text(repo.dir / ".git/config");
+
+    auto r = run_paperpress_env("GITHUB_TOKEN=" + token, "publish --push", repo.root());
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("push: gh-pages to origin") != std::string::npos);
+    CHECK(git("rev-parse gh-pages", remote.path()) == git("rev-parse gh-pages", repo.root()));
+    CHECK(git("rev-parse origin/gh-pages", repo.root()) == git("rev-parse gh-pages", repo.root()));
+
+    // Nothing new: the push is up to date.
+    auto again = run_paperpress_env("GITHUB_TOKEN=" + token, "publish --push", repo.root());
+    CHECK(again.exit_code == 0);
+    CHECK(again.out.find("up to date") != std::string::npos);
+
+    CHECK(read_text(repo.dir / ".git/config") == config_before);
+    CHECK_FALSE(any_file_contains(repo.dir / ".git", token));
+    CHECK_FALSE(any_file_contains(remote.path(), token));
+    CHECK(r.out.find(token) == std::string::npos);
+    CHECK(r.err.find(token) == std::string::npos);
+    // The user's branch was not pushed (publish.commit_content is off).
+    CHECK(shell("git rev-parse --verify -q refs/heads/main", remote.path()).code != 0);
+}
+
+TEST_CASE("publish --push: with publish.commit_content the current branch goes too") {
+    Repo repo;
+    TempDir remote;
+    git("init -q --bare '" + remote.path().string() + "'", remote.path());
+    git("remote add origin '" + remote.path().string() + "'", repo.root());
+    auto r = run_paperpress_env("PAPERPRESS_COMMIT_CONTENT=true", "publish --push", repo.root());
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(git("rev-parse main", remote.path()) == git("rev-parse main", repo.root()));
+    CHECK(git("rev-parse gh-pages", remote.path()) == git("rev-parse gh-pages", repo.root()));
+}
+
+TEST_CASE("publish --push: a rejected push says what happened and what to do") {
+    Repo repo;
+    TempDir remote;
+    git("init -q --bare '" + remote.path().string() + "'", remote.path());
+    git("remote add origin '" + remote.path().string() + "'", repo.root());
+    REQUIRE(run_paperpress("publish --push", repo.root()).exit_code == 0);
+
+    // Someone else publishes from another clone: the remote's branch moves on.
+    TempDir clone_dir;
+    const fs::path clone = clone_dir / "clone";
+    git("clone -q '" + remote.path().string() + "' '" + clone.string() + "'", clone_dir.path());
+    write_site(clone / "site", "theirs");
+    REQUIRE(run_paperpress("publish --push", clone).exit_code == 0);
+    const std::string theirs = git("rev-parse gh-pages", remote.path());
+
+    write_site(repo.dir / "site", "ours");
+    SUBCASE("without fetching") {
+        auto r = run_paperpress("publish --push", repo.root());
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK(r.out.find("committed") != std::string::npos); // the local commit is made; only the push fails
+        CHECK(r.err.find("rejected") != std::string::npos);
+        CHECK(r.err.find("git fetch origin") != std::string::npos);
+        CHECK(r.err.find("git branch -f gh-pages origin/gh-pages") != std::string::npos);
+    }
+    SUBCASE("after fetching, the branches have diverged") {
+        REQUIRE(run_paperpress("publish", repo.root()).exit_code == 0);
+        git("fetch -q origin", repo.root());
+        auto r = run_paperpress("publish --push", repo.root());
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("rejected") != std::string::npos);
+        // Following the advice works.
+        git("branch -f gh-pages origin/gh-pages", repo.root());
+        auto fixed = run_paperpress("publish --push", repo.root());
+        INFO(fixed.out << fixed.err);
+        CHECK(fixed.exit_code == 0);
+        CHECK(git("rev-parse gh-pages^", remote.path()) == theirs);
+    }
+}
+
+TEST_CASE("publish --push: a remote that asks for credentials gets the token through the callback only") {
+    const std::string token = "ppTOKENhttp51b2";
+    LoopbackServer http;
+    std::vector<std::string> authorizations;
+    std::mutex seen;
+    http.server.Get(R"(/repo\.git/info/refs)", [&](const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(seen);
+        authorizations.push_back(req.get_header_value("Authorization"));
+        res.status = 401;
+        res.set_header("WWW-Authenticate", "Basic realm=\"test\"");
+    });
+    http.start();
+    Repo repo;
+    git("remote add origin " + http.url("/repo.git"), repo.root());
+
+    SUBCASE("no token") {
+        auto r = run_paperpress_env("GITHUB_TOKEN=", "publish --push", repo.root());
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("asked for credentials") != std::string::npos);
+        CHECK(r.err.find("GITHUB_TOKEN") != std::string::npos);
+    }
+    SUBCASE("a token the server refuses, named by publish.token_env") {
+        write_text(repo.dir / "paperpress.yaml", "publish:\n  token_env: SITE_TOKEN\n");
+        auto r = run_paperpress_env("SITE_TOKEN=" + token, "publish --push", repo.root());
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("refused the credentials") != std::string::npos);
+        CHECK(r.err.find(token) == std::string::npos);
+        // Sent once as Basic x-access-token:<token>, then no endless retries.
+        std::lock_guard lock(seen);
+        CHECK(std::count(authorizations.begin(), authorizations.end(),
+                         "Basic " + base64("x-access-token:" + token)) == 1);
+        CHECK(authorizations.size() <= 3);
+        CHECK_FALSE(any_file_contains(repo.dir / ".git", token));
+    }
+}
+
+TEST_CASE("publish --push: a missing remote is a clear error") {
+    Repo repo;
+    auto r = run_paperpress("publish --push --remote upstream", repo.root());
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("no remote named 'upstream'") != std::string::npos);
+}
+
+TEST_CASE("publish: commit_content_files commits exactly the day files on the current branch") {
+    Repo repo;
+    const fs::path content = repo.dir / "content";
+    write_text(content / "2025/05/2025-05-13.md", "new day\n");          // added
+    write_text(content / "2025/05/2025-05-12.md", "old day, rewritten\n"); // modified
+    fs::remove(content / "2025/05/2025-05-09.md");                      // removed
+    write_text(content / "2025/05/2025-05-14.md", "written but not listed\n");
+    const std::string head = git("rev-parse HEAD", repo.root());
+
+    std::vector<fs::path> files = {content / "2025/05/2025-05-13.md", "content/2025/05/2025-05-12.md",
+                                   content / "2025/05/2025-05-09.md", content / "2025/05/2025-05-13.md"};
+    // Relative paths are relative to the working folder.
+    auto commit = [&](const std::string& message) {
+        auto cwd = fs::current_path();
+        fs::current_path(repo.root());
+        auto result = commit_content_files(repo.root(), files, message, quiet_config());
+        fs::current_path(cwd);
+        return result;
+    };
+    auto outcome = commit("Content 2025-05-13: 1 paper");
+    REQUIRE(outcome);
+    CHECK(outcome->committed);
+    CHECK(outcome->branch == "main");
+    CHECK(outcome->parent == head);
+    CHECK(outcome->changes.added == std::vector<std::string>{"content/2025/05/2025-05-13.md"});
+    CHECK(outcome->changes.modified == std::vector<std::string>{"content/2025/05/2025-05-12.md"});
+    CHECK(outcome->changes.deleted == std::vector<std::string>{"content/2025/05/2025-05-09.md"});
+    CHECK(git("rev-parse HEAD", repo.root()) == outcome->commit);
+    CHECK(git("symbolic-ref HEAD", repo.root()) == "refs/heads/main");
+    CHECK(git("log -1 --format=%s%n%an", repo.root()) == "Content 2025-05-13: 1 paper\nPublisher");
+    CHECK(lines(git("diff --name-status HEAD^ HEAD", repo.root())) ==
+          std::set<std::string>{"A\tcontent/2025/05/2025-05-13.md", "M\tcontent/2025/05/2025-05-12.md",
+                                "D\tcontent/2025/05/2025-05-09.md"});
+    // The user's staged README stays staged (and out of the commit), notes.txt
+    // stays unstaged, the unlisted day stays untracked, the listed ones are clean.
+    CHECK(git("diff --cached --name-only", repo.root()) == "README.md");
+    CHECK(git("diff --name-only", repo.root()) == "notes.txt");
+    CHECK(lines(git("status --porcelain --untracked-files=all", repo.root())) ==
+          std::set<std::string>{"M  README.md", " M notes.txt", "?? content/2025/05/2025-05-14.md", "?? scratch.txt"});
+    CHECK(git("show HEAD:README.md", repo.root()) == "readme");
+
+    SUBCASE("unchanged files make no commit") {
+        auto again = commit("again");
+        REQUIRE(again);
+        CHECK_FALSE(again->committed);
+        CHECK(again->commit == outcome->commit);
+        CHECK(git("rev-parse HEAD", repo.root()) == outcome->commit);
+    }
+    SUBCASE("a file outside the repository is refused") {
+        TempDir elsewhere;
+        write_text(elsewhere / "x.md", "x\n");
+        auto bad = commit_content_files(repo.root(), {elsewhere / "x.md"}, "x", quiet_config());
+        REQUIRE_FALSE(bad);
+        CHECK(bad.error().message.find("inside the repository") != std::string::npos);
+    }
+    SUBCASE("a detached HEAD is refused") {
+        git("checkout -q --detach", repo.root());
+        auto bad = commit_content_files(repo.root(), {content / "2025/05/2025-05-14.md"}, "x", quiet_config());
+        REQUIRE_FALSE(bad);
+        CHECK(bad.error().message.find("detached") != std::string::npos);
+    }
+}
+
+TEST_CASE("publish: commit_content_files makes the first commit of a new repository") {
+    TempDir dir;
+    git("init -q", dir.path());
+    write_text(dir / "content/2025/05/2025-05-13.md", "day\n");
+    auto outcome = commit_content_files(dir.path(), {dir / "content/2025/05/2025-05-13.md"}, "First day",
+                                        quiet_config());
+    REQUIRE(outcome);
+    CHECK(outcome->committed);
+    CHECK(outcome->parent.empty());
+    CHECK(git("ls-tree -r --name-only HEAD", dir.path()) == "content/2025/05/2025-05-13.md");
+    CHECK(git("status --porcelain", dir.path()).empty());
+}
+
+TEST_CASE("publish: the publish section of paperpress.yaml") {
+    TempDir dir;
+    auto defaults = load_publish_config(dir / "absent.yaml");
+    REQUIRE(defaults);
+    CHECK(defaults->branch == "gh-pages");
+    CHECK(defaults->remote == "origin");
+    CHECK_FALSE(defaults->commit_content);
+    CHECK(defaults->token_env == "GITHUB_TOKEN");
+    CHECK(defaults->site_dir == "site");
+
+    write_text(dir / "p.yaml", "title: T\npublish:\n  branch: pages\n  remote: upstream\n  commit_content: true\n"
+                               "  token_env: PAGES_TOKEN\n  author_name: Bot\n  author_email: bot@x.org\n"
+                               "  site_dir: public\n");
+    auto config = load_publish_config(dir / "p.yaml");
+    REQUIRE(config);
+    CHECK(config->branch == "pages");
+    CHECK(config->remote == "upstream");
+    CHECK(config->commit_content);
+    CHECK(config->token_env == "PAGES_TOKEN");
+    CHECK(config->author_name == "Bot");
+    CHECK(config->author_email == "bot@x.org");
+    CHECK(config->site_dir == "public");
+    CHECK(load_config(dir / "p.yaml", true)); // the site's loader leaves the section alone
+
+    write_text(dir / "bad.yaml", "publish:\n  branch: gh-pages\n  brnach: x\n");
+    auto unknown = load_publish_config(dir / "bad.yaml");
+    REQUIRE_FALSE(unknown);
+    CHECK(unknown.error().line == 3);
+    CHECK(unknown.error().message.find("publish.brnach") != std::string::npos);
+
+    write_text(dir / "bad2.yaml", "publish:\n  commit_content: maybe\n");
+    auto wrong = load_publish_config(dir / "bad2.yaml");
+    REQUIRE_FALSE(wrong);
+    CHECK(wrong.error().message.find("true or false") != std::string::npos);
+
+    write_text(dir / "bad3.yaml", "publish:\n  token_env: $TOKEN\n");
+    CHECK_FALSE(load_publish_config(dir / "bad3.yaml"));
+}
+
+// --- The GitHub workflows ----------------------------------------------------
+
+namespace {
+
+std::set<std::string> paperpress_subcommands() {
+    auto r = run_paperpress("--help", source_dir());
+    std::set<std::string> names;
+    std::istringstream in(r.out);
+    bool listing = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("Subcommands:")) listing = true;
+        else if (listing && line.starts_with("  ") && line.size() > 2 && line[2] != ' ')
+            names.insert(line.substr(2, line.find(' ', 2) - 2));
+    }
+    return names;
+}
+
+YAML::Node load_workflow(const std::string& name) {
+    const fs::path path = source_dir() / ".github/workflows" / name;
+    REQUIRE(fs::exists(path));
+    try {
+        return YAML::LoadFile(path.string());
+    } catch (const YAML::Exception& e) {
+        FAIL(name << " is not valid YAML: " << e.what());
+    }
+    return {};
+}
+
+std::vector<YAML::Node> all_steps(const YAML::Node& workflow) {
+    std::vector<YAML::Node> steps;
+    for (const auto& job : workflow["jobs"])
+        for (const auto& step : job.second["steps"]) steps.push_back(step);
+    return steps;
+}
+
+} // namespace
+
+TEST_CASE("publish: every workflow parses, and each script and paperpress subcommand it runs exists") {
+    const auto subcommands = paperpress_subcommands();
+    REQUIRE(subcommands.contains("build"));
+    REQUIRE(subcommands.contains("publish"));
+    const std::regex script(R"((?:^|[\s"'=(])((?:scripts|bench)/[A-Za-z0-9_./-]+))");
+    const std::regex command(R"((?:^|[\s/])paperpress\s+([a-z][a-z-]*))");
+    int workflows = 0;
+    for (const auto& entry : fs::directory_iterator(source_dir() / ".github/workflows")) {
+        if (entry.path().extension() != ".yml" && entry.path().extension() != ".yaml") continue;
+        ++workflows;
+        const std::string name = entry.path().filename().string();
+        INFO(name);
+        YAML::Node workflow = load_workflow(name);
+        REQUIRE(workflow.IsMap());
+        CHECK(workflow["on"]);
+        REQUIRE(workflow["jobs"].IsMap());
+        for (const auto& step : all_steps(workflow)) {
+            CHECK((step["run"] || step["uses"]));
+            if (step["uses"]) CHECK(std::regex_search(step["uses"].Scalar(), std::regex("^[\\w.-]+/[\\w./-]+@v\\d")));
+            if (!step["run"]) continue;
+            const std::string run = step["run"].Scalar();
+            for (std::sregex_iterator it(run.begin(), run.end(), script), end; it != end; ++it) {
+                INFO((*it)[1].str());
+                CHECK(fs::is_regular_file(source_dir() / (*it)[1].str()));
+            }
+            for (std::sregex_iterator it(run.begin(), run.end(), command), end; it != end; ++it) {
+                INFO("paperpress " << (*it)[1].str());
+                CHECK(subcommands.contains((*it)[1].str()));
+            }
+        }
+    }
+    CHECK(workflows >= 2);
+}
+
+TEST_CASE("publish: ci.yml builds and tests on push and pull request") {
+    YAML::Node ci = load_workflow("ci.yml");
+    CHECK(ci["on"]["push"]);
+    CHECK(ci["on"]["pull_request"]);
+    bool tests = false;
+    for (const auto& step : all_steps(ci))
+        if (step["run"] && step["run"].Scalar().find("bash scripts/test") != std::string::npos) tests = true;
+    CHECK(tests);
+}
+
+TEST_CASE("publish: nightly.yml runs on weekday mornings, never twice at once, and publishes in one job") {
+    YAML::Node nightly = load_workflow("nightly.yml");
+    const YAML::Node on = nightly["on"];
+    REQUIRE(on["schedule"].IsSequence());
+    const std::string cron = on["schedule"][0]["cron"].Scalar();
+    CHECK(std::regex_match(cron, std::regex(R"(\d+ [4-9] \* \* 1-5)"))); // after arXiv's midnight-Eastern rebuild
+    REQUIRE(on["workflow_dispatch"]["inputs"].IsMap());
+    for (const char* input : {"date", "from", "to"}) CHECK(on["workflow_dispatch"]["inputs"][input]);
+
+    REQUIRE(nightly["concurrency"].IsMap());
+    CHECK_FALSE(nightly["concurrency"]["group"].Scalar().empty());
+    CHECK(nightly["concurrency"]["cancel-in-progress"].as<bool>() == false);
+    CHECK(nightly["permissions"]["contents"].Scalar() == "write");
+    CHECK(nightly["permissions"]["pages"].Scalar() == "write");
+
+    // One job does it all, in order: install (cached), build, run, build the site, publish and push, deploy.
+    REQUIRE(nightly["jobs"].size() == 1);
+    const YAML::Node job = nightly["jobs"].begin()->second;
+    std::vector<std::string> order;
+    for (const auto& step : job["steps"]) {
+        std::string text = step["run"] ? step["run"].Scalar() : step["uses"].Scalar();
+        if (text.find("actions/cache") != std::string::npos) order.push_back("cache");
+        else if (text.find("bash scripts/build") != std::string::npos) order.push_back("build");
+        else if (text.find("paperpress run") != std::string::npos) order.push_back("run");
+        else if (text.find("paperpress build") != std::string::npos) order.push_back("site");
+        else if (text.find("paperpress publish --push") != std::string::npos) order.push_back("publish");
+        else if (text.find("actions/deploy-pages") != std::string::npos) order.push_back("deploy");
+        // Inputs reach the shell through the environment, never pasted into the script.
+        if (step["run"]) CHECK(text.find("${{ inputs.") == std::string::npos);
+    }
+    CHECK(order == std::vector<std::string>{"cache", "build", "run", "site", "publish", "deploy"});
+
+    // The secrets and variables the fork guide asks for.
+    std::ostringstream text;
+    text << nightly;
+    for (const char* name : {"secrets.OPENAI_API_KEY", "vars.OPENAI_BASE_URL", "vars.OPENAI_MODEL", "GITHUB_TOKEN"})
+        CHECK(text.str().find(name) != std::string::npos);
+}

@@ -1,0 +1,153 @@
+// score: author matching, the embedded scorer, reply parsing, pricing,
+// selection order.
+#include "score/author_match.h"
+#include "score/embedded_scorer.h"
+#include "score/pricing.h"
+#include "score/reply_parser.h"
+#include "score/selection.h"
+
+#include <doctest/doctest.h>
+
+using namespace pp;
+
+TEST_CASE("author names match through case, accents and TeX accents") {
+    CHECK(normalize_name("Lenka Zdeborov\\'a") == "lenka zdeborova");
+    CHECK(normalize_name("Lenka Zdeborová") == "lenka zdeborova");
+    CHECK(normalize_name("LENKA ZDEBOROVA") == "lenka zdeborova");
+    CHECK(normalize_name("Fran\\c{c}ois-Xavier Briol") == normalize_name("François-Xavier Briol"));
+    CHECK(normalize_name("Hinrich Sch\\\"utze") == normalize_name("Hinrich Schütze"));
+    CHECK(normalize_name("Rapha{\\\"e}l Milli\\`ere") == normalize_name("Raphaël Millière"));
+    CHECK(normalize_name("Marin Šola") == "marin sola");
+    CHECK(normalize_name("Peter Richt\\'arik") == normalize_name("Peter Richtárik"));
+    CHECK(normalize_name("O\\u{g}uzhan Ersoy") == "oguzhan ersoy");
+    CHECK(normalize_name("Stanis{\\l}aw Jastrz\\c{e}bski") == normalize_name("Stanisław Jastrzębski"));
+
+    AuthorMatcher matcher({"Lenka Zdeborová", "Kaiming He"});
+    Paper paper;
+    paper.authors = {"Someone Else", "Lenka Zdeborov\\'a"};
+    CHECK(matcher.matches(paper) == std::vector<std::string>{"Lenka Zdeborov\\'a"});
+    paper.authors = {"Kaiming Hex"};
+    CHECK(matcher.matches(paper).empty());
+}
+
+TEST_CASE("the embedded scorer rates relevance from the topics' keywords and names what matched") {
+    auto keywords = parse_topic_keywords(
+        "1. Model Architecture\n   - Relevant: Mixture of Experts (MoE), Transformers\n"
+        "**Keywords:**\n- Relevant: Sparse/Sparsity, Pruning, Transformer, etc.\n"
+        "- Irrelevant: Reinforcement Learning, Diffusion Models\n");
+    REQUIRE(keywords.relevant.size() == 4); // "Transformer" is the same keyword as "Transformers"
+    CHECK(keywords.relevant[0] == std::vector<std::string>{"mixture of experts", "moe"});
+    CHECK(keywords.irrelevant.size() == 2);
+
+    Paper on_topic;
+    on_topic.title = "Sparse Mixture of Experts for Transformers";
+    on_topic.abstract = "We prune experts.";
+    Paper in_abstract;
+    in_abstract.title = "A new method";
+    in_abstract.abstract = "We study pruning in an MoE layer.";
+    Paper off_topic;
+    off_topic.title = "Diffusion models for reinforcement learning";
+    off_topic.abstract = "We train a policy.";
+
+    auto high = embedded_score(on_topic, keywords);
+    auto middle = embedded_score(in_abstract, keywords);
+    auto low = embedded_score(off_topic, keywords);
+    CHECK(high.relevance > middle.relevance);
+    CHECK(middle.relevance > low.relevance);
+    CHECK(high.relevance == 10);
+    CHECK(low.relevance == 1);
+    CHECK(high.comment.find("title matches mixture of experts, transformers, sparse") != std::string::npos);
+    CHECK(middle.comment.find("abstract matches mixture of experts, pruning") != std::string::npos);
+    CHECK(low.comment.find("against: reinforcement learning, diffusion models") != std::string::npos);
+    // Deterministic: the same paper always gets the same score.
+    CHECK(embedded_score(on_topic, keywords).relevance == high.relevance);
+    // "prune" is not "pruning": keywords match at word starts only.
+    Paper partial;
+    partial.title = "Spruce trees";
+    CHECK(embedded_score(partial, keywords).relevance == 2);
+}
+
+TEST_CASE("replies are parsed however the model wraps them") {
+    SUBCASE("JSONL in a code fence after a think block") {
+        auto replies = parse_score_reply(
+            "<think>Let me look at {these} papers [carefully].</think>\nHere you go:\n```jsonl\n"
+            "{\"ARXIVID\": \"2505.00001\", \"COMMENT\": \"MoE\", \"RELEVANCE\": 9, \"NOVELTY\": 8}\n"
+            "{\"ARXIVID\": \"2505.00002v2\", \"COMMENT\": \"meh\", \"RELEVANCE\": \"4\", \"NOVELTY\": \"3\"},\n```\n");
+        REQUIRE(replies.size() == 2);
+        CHECK(replies[0].id == "2505.00001");
+        CHECK(replies[0].relevance == 9);
+        CHECK(replies[0].novelty == 8);
+        CHECK(replies[0].comment == "MoE");
+        CHECK(replies[1].id == "2505.00002");
+        CHECK(replies[1].relevance == 4);
+    }
+    SUBCASE("a JSON array with trailing commas, lower-case keys and out-of-range scores") {
+        auto replies = parse_score_reply(
+            "[{\"arxiv_id\": \"2505.00001\", \"relevance\": 12, \"novelty\": 0, \"comment\": \"x\",},"
+            " {\"ArxivId\": \"2505.00003\", \"Relevance\": 7.6, \"Novelty\": 7},]");
+        REQUIRE(replies.size() == 2);
+        CHECK(replies[0].relevance == 10); // clamped
+        CHECK(replies[0].novelty == 1);
+        CHECK(replies[1].id == "2505.00003");
+        CHECK(replies[1].relevance == 8);
+    }
+    SUBCASE("one broken object does not lose the others") {
+        auto replies = parse_score_reply(
+            "[{\"ARXIVID\": \"2505.00001\", \"RELEVANCE\": 9, \"NOVELTY\": 9}, {\"ARXIVID\": \"2505.00002\", "
+            "\"RELEVANCE\": nine}, {\"ARXIVID\": \"2505.00003\", \"RELEVANCE\": 8, \"NOVELTY\": 7}]");
+        REQUIRE(replies.size() == 2);
+        CHECK(replies[0].id == "2505.00001");
+        CHECK(replies[1].id == "2505.00003");
+    }
+    SUBCASE("a wrapper object and a lone closing think tag") {
+        auto replies = parse_score_reply("reasoning...</think>{\"papers\": [{\"id\": \"hep-th/9901001v1\", "
+                                         "\"relevance\": 5, \"novelty\": 6}]}");
+        REQUIRE(replies.size() == 1);
+        CHECK(replies[0].id == "hep-th/9901001");
+    }
+    SUBCASE("garbage gives nothing, not a crash") {
+        CHECK(parse_score_reply("I cannot help with that. {{{ ]]] \"").empty());
+        CHECK(parse_score_reply("").empty());
+        CHECK(parse_score_reply("{\"ARXIVID\": \"not an id\", \"RELEVANCE\": 9}").empty());
+    }
+    SUBCASE("the title pre-filter's ID list") {
+        CHECK(parse_id_list_reply("```json\n[\"2505.00001\", \"2505.00002v1\",]\n```") ==
+              std::vector<std::string>{"2505.00001", "2505.00002"});
+    }
+}
+
+TEST_CASE("cost comes from the price table; an unknown model costs 'unknown', not $0") {
+    Tokens tokens{1'000'000, 100'000, 400'000};
+    Cost cost = cost_of("gpt-4o", tokens, default_prices());
+    // 600k uncached × $2.50 + 400k cached × $1.25, 100k completion × $10
+    CHECK(*cost.prompt == doctest::Approx(2.0));
+    CHECK(*cost.completion == doctest::Approx(1.0));
+    CHECK(*cost.total == doctest::Approx(3.0));
+    Cost unknown = cost_of("my-local-model", tokens, default_prices());
+    CHECK_FALSE(unknown.total.has_value());
+    PriceTable custom{{"my-local-model", {0.0, 0.0, std::nullopt}}};
+    CHECK(*cost_of("my-local-model", tokens, custom).total == 0.0);
+}
+
+TEST_CASE("selection: author matches first, then score, relevance, ID; cutoffs; unscored kept") {
+    std::vector<Paper> candidates;
+    for (const char* id : {"2505.00005", "2505.00004", "2505.00003", "2505.00002", "2505.00001", "2505.00006"}) {
+        Paper p;
+        p.id = id;
+        candidates.push_back(p);
+    }
+    Verdicts verdicts;
+    verdicts.author_matches = {"2505.00006"};
+    verdicts.scores["2505.00001"] = {"2505.00001", 8, 8, "a"};
+    verdicts.scores["2505.00002"] = {"2505.00002", 9, 7, "b"};
+    verdicts.scores["2505.00003"] = {"2505.00003", 8, 8, "c"};
+    verdicts.scores["2505.00004"] = {"2505.00004", 9, 5, "below the novelty cutoff"};
+    verdicts.unscored["2505.00005"] = "missing from the LLM's reply (after 3 tries)";
+    auto selected = select_papers(candidates, verdicts, {7, 6});
+    std::vector<std::string> ids;
+    for (const auto& p : selected) ids.push_back(p.id);
+    CHECK(ids == std::vector<std::string>{"2505.00006", "2505.00002", "2505.00001", "2505.00003", "2505.00005"});
+    CHECK(selected[0].author_match);
+    CHECK(selected[1].comment == "b");
+    CHECK(selected[4].unscored == "missing from the LLM's reply (after 3 tries)");
+}
