@@ -445,3 +445,31 @@ TEST_CASE("paperpress run --offline: the embedded default needs no network and n
     auto bad = run_paperpress("run --date 2025-13-01", dir.path());
     CHECK(bad.exit_code == 2);
 }
+
+TEST_CASE("paperpress run commits the day files, and nothing else, when publish.commit_content is on") {
+    TempDir dir;
+    fs::copy(source_dir() / "prompts", dir / "prompts");
+    fs::copy(source_dir() / "samples", dir / "samples");
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    write_text(dir / "paperpress.yaml", "publish:\n  commit_content: true\n");
+    write_text(dir / "notes.txt", "the user's own uncommitted file\n");
+    auto git = [&](const std::string& args) {
+        return std::system(("cd '" + dir.path().string() + "' && git " + args + " > git.out 2>&1").c_str());
+    };
+    REQUIRE(git("init -q -b main") == 0);
+    REQUIRE(git("-c user.name=T -c user.email=t@x commit -q --allow-empty -m start") == 0);
+    auto result = run_paperpress_env("OPENAI_API_KEY= OPENAI_BASE_URL=", "run --offline", dir.path());
+    REQUIRE_MESSAGE(result.exit_code == 0, result.err);
+    CHECK(result.out.find("on main: Add 2025-05-28: ") != std::string::npos);
+    REQUIRE(git("show --name-only --format=%s HEAD") == 0);
+    std::string shown = read_text(dir / "git.out");
+    CHECK(shown.starts_with("Add 2025-05-28: "));
+    CHECK(shown.find("content/2025/05/2025-05-28.md") != std::string::npos);
+    CHECK(shown.find("content/prompts/") != std::string::npos);
+    CHECK(shown.find("notes.txt") == std::string::npos);
+    CHECK(shown.find("site/") == std::string::npos);
+    REQUIRE(git("status --porcelain") == 0);
+    std::string status = read_text(dir / "git.out");
+    CHECK(status.find("?? notes.txt") != std::string::npos);
+    CHECK(status.find("content/") == std::string::npos);
+}

@@ -4,6 +4,8 @@
 #include "content/checker.h"
 #include "content/content_tree.h"
 #include "content/importer.h"
+#include "config/notify_config.h"
+#include "notify/notifier.h"
 #include "config/pipeline_config.h"
 #include "pipeline/nightly.h"
 #include "config/publish_config.h"
@@ -168,12 +170,30 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
         print_error(pipeline.error());
         return exit_problems;
     }
+    auto publishing = load_publish_config(global.config);
+    if (!publishing) {
+        print_error(publishing.error());
+        return exit_problems;
+    }
+    int commit_failures = 0;
+    if (publishing->commit_content)
+        request.after_write = [&](const std::vector<fs::path>& files, const std::string& message) {
+            auto committed = commit_content_files(".", files, message, *publishing);
+            if (!committed) {
+                print_error(committed.error());
+                ++commit_failures;
+            } else if (committed->committed) {
+                std::cout << "committed " << committed->commit.substr(0, 12) << " on " << committed->branch << ": "
+                          << message << "\n";
+            }
+        };
     RunResult result = run_nightly(request, *pipeline);
     for (const auto& warning : result.warnings) print_warning(warning);
     if (result.outcome == RunOutcome::failed) {
         print_error({"", 0, result.error});
         return exit_problems;
     }
+    if (commit_failures) return exit_problems;
     if (result.outcome != RunOutcome::written || args.no_build) return exit_ok;
     return cmd_build(global, config, BuildArgs{args.out, {}, {}});
 }
@@ -239,6 +259,55 @@ int cmd_publish(const GlobalOptions& global, const PublishArgs& args) {
     return exit_ok;
 }
 
+struct NotifyArgs {
+    std::string date;
+    bool dry_run = false;
+};
+
+// `paperpress notify`: sends (or prints) a day's notification again.
+int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyArgs& args) {
+    bool bad = false;
+    auto date = date_option(args.date, "--date", bad);
+    if (bad) return exit_usage;
+    auto notify_config = load_notify_config(global.config);
+    if (!notify_config) {
+        print_error(notify_config.error());
+        return exit_problems;
+    }
+    if (!notify_config->any_channel()) {
+        print_error({global.config, 0, "expected a notification channel in section 'notify' (slack, webhook or "
+                                       "email; see docs/notifications.md)"});
+        return exit_problems;
+    }
+    auto scan = scan_content(global.content);
+    const DayFile* file = nullptr;
+    for (const auto& candidate : scan.days)
+        if (!date || candidate.date == *date) file = &candidate;
+    if (!file) {
+        print_error({global.content, 0, date ? "expected a day file for " + date->iso() : "expected at least one day"});
+        return exit_problems;
+    }
+    auto day = load_day(file->path);
+    if (!day) {
+        print_error(day.error());
+        return exit_problems;
+    }
+    std::error_code ec;
+    NotifyPaths paths;
+    paths.site_dir = fs::absolute(global.config, ec).parent_path();
+    paths.themes_dir = paths.site_dir / "themes";
+    auto report = notify_day(*day, *notify_config, config, paths, args.dry_run,
+                             [](const std::string& line) { std::cout << line << std::endl; });
+    for (const auto& warning : report.warnings) print_warning(warning);
+    if (args.dry_run) {
+        std::cout << "notify: dry run for " << day->date.iso() << "; nothing sent\n";
+        return report.ok() ? exit_ok : exit_problems;
+    }
+    std::cout << "notify: " << day->date.iso() << ": sent to " << report.sent.size() << " channel"
+              << (report.sent.size() == 1 ? "" : "s") << ", " << report.warnings.size() << " failed\n";
+    return report.ok() ? exit_ok : exit_problems;
+}
+
 } // namespace
 
 int run_cli(int argc, char** argv) {
@@ -276,7 +345,7 @@ int run_cli(int argc, char** argv) {
     run->add_option("--date", run_args.date, "Redo this day (YYYY-MM-DD); back-filled through the API when the "
                                              "feed no longer holds it");
     run->add_option("--from", run_args.from, "Back-fill every missing weekday from this date (YYYY-MM-DD)");
-    run->add_option("--to", run_args.to, "... up to this date (YYYY-MM-DD)");
+    run->add_option("--to", run_args.to, "... up to this date (YYYY-MM-DD; default: today)");
     run->add_flag("--offline", run_args.offline,
                   "No network: the sample announcement (arxiv.offline_feed) and the embedded scorer");
     run->add_flag("--no-build", run_args.no_build, "Write the day but do not build the site");
@@ -292,6 +361,13 @@ int run_cli(int argc, char** argv) {
     publish->add_option("--remote", publish_args.remote, "Remote to push to (overrides publish.remote, default origin)");
     publish->add_option("--site", publish_args.site, "Built site folder to publish (overrides publish.site_dir, "
                                                      "default site)");
+
+    NotifyArgs notify_args;
+    auto* notify = app.add_subcommand(
+        "notify", "Send a day's picks again to the channels in the config's notify: section (Slack, webhook, "
+                  "email); exit 1 when a channel failed");
+    notify->add_option("--date", notify_args.date, "The day to send (YYYY-MM-DD); default the latest day");
+    notify->add_flag("--dry-run", notify_args.dry_run, "Print each channel's message instead of sending it");
 
     // Global options are accepted, and listed in --help, on every command.
     for (auto* sub : app.get_subcommands({})) {
@@ -323,6 +399,7 @@ int run_cli(int argc, char** argv) {
     if (build->parsed()) return cmd_build(global, *config, build_args);
     if (run->parsed()) return cmd_run(global, *config, run_args);
     if (publish->parsed()) return cmd_publish(global, publish_args);
+    if (notify->parsed()) return cmd_notify(global, *config, notify_args);
     return exit_usage;
 }
 

@@ -33,7 +33,7 @@ struct EmailSettings {
     std::string username_env;  // variables holding the SMTP login; empty: no AUTH
     std::string password_env;
     bool starttls = true;      // true: TLS required (STARTTLS); false: used when offered
-    std::string subject = "{{title}}: {{count}} papers for {{date}}"; // mustache
+    std::string subject = "{{title}}: {{count}} {{paper_word}} for {{date}}"; // mustache
     bool insecure_tls_for_tests = false; // TEST ONLY: do not verify the server's certificate
     bool enabled() const { return !smtp_url.empty(); }
 };

@@ -261,7 +261,9 @@ RunResult run_nightly(const RunRequest& request, const PipelineConfig& config) {
             result.error = "back-fill (--from/--to) needs the arXiv API; it cannot run --offline";
             return result;
         }
-        Date from = request.from.value_or(*request.to), to = request.to.value_or(*request.from);
+        // A window open at its end reaches to today; open at its start, it is one day.
+        Date to = request.to.value_or(today_utc());
+        Date from = request.from.value_or(to);
         for (Date d = from; d <= to; d = next_day(d)) {
             if (d.weekday() == 0 || d.weekday() == 6) continue;
             if (archive_has(request.content_dir, d)) {

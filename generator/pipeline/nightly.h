@@ -18,7 +18,7 @@ namespace pp {
 
 struct RunRequest {
     std::optional<Date> date;            // redo or back-fill this day
-    std::optional<Date> from, to;        // back-fill every missing weekday in [from, to]
+    std::optional<Date> from, to;        // back-fill every missing weekday in [from, to]; to defaults to today
     bool offline = false;                // the saved sample feed and the embedded scorer
     fs::path content_dir = "content";
     fs::path config_path = "paperpress.yaml";

@@ -154,7 +154,6 @@ int collect_blob(const char* root, const git_tree_entry* entry, void* payload) {
 
 struct SiteFile {
     std::string name; // '/'-separated, relative to the site folder
-    fs::path path;
     struct stat st {};
 };
 
@@ -162,53 +161,47 @@ struct SiteFile {
 // relative to the site is `prefix`) to `files`; folders named '.git' are
 // skipped. One fstatat per entry, and none for folders whose type readdir gives.
 Result<void> scan_folder(int dir, const fs::path& root, const std::string& prefix, std::vector<SiteFile>& files) {
-    DIR* stream = ::fdopendir(dir);
-    if (!stream) {
-        ::close(dir);
-        return fail("cannot read this folder", (root / prefix).string());
-    }
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{dir};
     std::vector<std::string> folders;
-    while (const dirent* entry = ::readdir(stream)) {
-        std::string_view name = entry->d_name;
-        if (name == "." || name == ".." || name == ".git") continue;
-        std::string path = prefix.empty() ? std::string(name) : prefix + "/" + std::string(name);
-        if (entry->d_type == DT_DIR) {
-            folders.push_back(std::move(path));
-            continue;
+    alignas(dirent64) char buffer[32768];
+    for (;;) {
+        ssize_t got = ::getdents64(dir, buffer, sizeof buffer);
+        if (got < 0) return fail("cannot read this folder", (root / prefix).string());
+        if (got == 0) break;
+        for (ssize_t at = 0; at < got;) {
+            const auto* entry = reinterpret_cast<const dirent64*>(buffer + at);
+            at += entry->d_reclen;
+            std::string_view name = entry->d_name;
+            if (name == "." || name == ".." || name == ".git") continue;
+            std::string path = prefix.empty() ? std::string(name) : prefix + "/" + std::string(name);
+            if (entry->d_type == DT_DIR) {
+                folders.push_back(std::move(path));
+                continue;
+            }
+            SiteFile file;
+            if (::fstatat(dir, entry->d_name, &file.st, AT_SYMLINK_NOFOLLOW) != 0)
+                return fail("cannot read this file", (root / path).string());
+            if (S_ISDIR(file.st.st_mode)) {
+                folders.push_back(std::move(path));
+                continue;
+            }
+            if (!S_ISREG(file.st.st_mode) && !S_ISLNK(file.st.st_mode)) continue; // sockets, fifos: not content
+            if (path.find('\n') != std::string::npos)
+                return fail("expected file names without line breaks", (root / path).string());
+            file.name = std::move(path);
+            files.push_back(std::move(file));
         }
-        SiteFile file;
-        if (::fstatat(::dirfd(stream), entry->d_name, &file.st, AT_SYMLINK_NOFOLLOW) != 0) {
-            ::closedir(stream);
-            return fail("cannot read this file", (root / path).string());
-        }
-        if (S_ISDIR(file.st.st_mode)) {
-            folders.push_back(std::move(path));
-            continue;
-        }
-        if (!S_ISREG(file.st.st_mode) && !S_ISLNK(file.st.st_mode)) continue; // sockets, fifos: not content
-        if (path.find('\n') != std::string::npos) {
-            ::closedir(stream);
-            return fail("expected file names without line breaks", (root / path).string());
-        }
-        file.path = root / path;
-        file.name = std::move(path);
-        files.push_back(std::move(file));
     }
-    const int fd = ::dirfd(stream);
     for (const auto& folder : folders) {
         std::string_view last = folder;
         if (auto slash = last.rfind('/'); slash != std::string_view::npos) last.remove_prefix(slash + 1);
-        int sub = ::openat(fd, std::string(last).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (sub < 0) {
-            ::closedir(stream);
-            return fail("cannot open this folder", (root / folder).string());
-        }
-        if (auto ok = scan_folder(sub, root, folder, files); !ok) {
-            ::closedir(stream);
-            return ok;
-        }
+        int sub = ::openat(dir, std::string(last).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (sub < 0) return fail("cannot open this folder", (root / folder).string());
+        if (auto ok = scan_folder(sub, root, folder, files); !ok) return ok;
     }
-    ::closedir(stream);
     return {};
 }
 
@@ -228,20 +221,21 @@ uint32_t mode_of(const struct stat& st) {
 }
 
 // Writes the file's bytes (a link's target) as a blob.
-Result<git_oid> write_blob(git_repository* repo, const SiteFile& file) {
+Result<git_oid> write_blob(git_repository* repo, const fs::path& site, const SiteFile& file) {
+    const fs::path path = site / file.name;
     std::string bytes;
     if (S_ISLNK(file.st.st_mode)) {
         std::error_code ec;
-        bytes = fs::read_symlink(file.path, ec).string();
-        if (ec) return fail("cannot read this link: " + ec.message(), file.path.string());
+        bytes = fs::read_symlink(path, ec).string();
+        if (ec) return fail("cannot read this link: " + ec.message(), path.string());
     } else {
-        auto text = read_file(file.path);
+        auto text = read_file(path);
         if (!text) return std::unexpected(text.error());
         bytes = std::move(*text);
     }
     git_oid id;
     if (int rc = git_blob_create_from_buffer(&id, repo, bytes.data(), bytes.size()); rc < 0)
-        return failure("cannot store " + file.path.string(), rc);
+        return failure("cannot store " + path.string(), rc);
     return id;
 }
 
@@ -430,7 +424,7 @@ Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& sit
             }
         }
         if (!known) {
-            auto id = write_blob(repo, file);
+            auto id = write_blob(repo, site, file);
             if (!id) return std::unexpected(id.error());
             now.file.id = *id;
         }

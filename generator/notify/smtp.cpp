@@ -1,0 +1,264 @@
+#include "notify/smtp.h"
+
+#include "fetch/http_client.h"
+#include "util/text.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+namespace pp {
+
+namespace {
+
+const char* const day_names[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+const char* const month_names[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+std::string two_digits(int n) { return (n < 10 ? "0" : "") + std::to_string(n); }
+
+// RFC 5322 date at midnight UTC of the day: "Wed, 28 May 2025 00:00:00 +0000".
+std::string rfc5322_date(const Date& d) {
+    return std::string(day_names[d.weekday()]) + ", " + two_digits(d.day) + " " + month_names[d.month - 1] + " " +
+           std::to_string(d.year) + " 00:00:00 +0000";
+}
+
+std::string base64(std::string_view bytes) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    std::size_t i = 0;
+    for (; i + 2 < bytes.size(); i += 3) {
+        unsigned n = static_cast<unsigned>(static_cast<unsigned char>(bytes[i])) << 16 |
+                     static_cast<unsigned>(static_cast<unsigned char>(bytes[i + 1])) << 8 |
+                     static_cast<unsigned>(static_cast<unsigned char>(bytes[i + 2]));
+        out += alphabet[n >> 18 & 63];
+        out += alphabet[n >> 12 & 63];
+        out += alphabet[n >> 6 & 63];
+        out += alphabet[n & 63];
+    }
+    if (i < bytes.size()) {
+        unsigned n = static_cast<unsigned>(static_cast<unsigned char>(bytes[i])) << 16;
+        if (i + 1 < bytes.size()) n |= static_cast<unsigned>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+        out += alphabet[n >> 18 & 63];
+        out += alphabet[n >> 12 & 63];
+        out += i + 1 < bytes.size() ? alphabet[n >> 6 & 63] : '=';
+        out += '=';
+    }
+    return out;
+}
+
+bool plain_ascii(std::string_view s) {
+    return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+}
+
+// Header text never carries a line break (header injection).
+std::string header_safe(std::string_view s) {
+    std::string out;
+    for (char c : s) out += (c == '\r' || c == '\n') ? ' ' : c;
+    return out;
+}
+
+// "Name <a@b>" with a non-ASCII name: the name as encoded words.
+std::string mailbox_header(const std::string& mailbox) {
+    std::string safe = header_safe(mailbox);
+    auto open = safe.rfind('<');
+    if (open == std::string::npos || plain_ascii(safe)) return safe;
+    std::string name(trim(std::string_view(safe).substr(0, open)));
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+    return encode_header(name) + " " + safe.substr(open);
+}
+
+std::string domain_of(const std::string& address) {
+    auto at = address.rfind('@');
+    std::string domain = at == std::string::npos ? "paperpress.invalid" : address.substr(at + 1);
+    return domain.empty() ? "paperpress.invalid" : domain;
+}
+
+struct Upload {
+    const std::string* data;
+    std::size_t at = 0;
+};
+
+size_t read_upload(char* buffer, size_t size, size_t count, void* target) {
+    auto* upload = static_cast<Upload*>(target);
+    std::size_t n = std::min(size * count, upload->data->size() - upload->at);
+    std::memcpy(buffer, upload->data->data() + upload->at, n);
+    upload->at += n;
+    return n;
+}
+
+bool retryable(CURLcode code) {
+    switch (code) {
+    case CURLE_LOGIN_DENIED:
+    case CURLE_URL_MALFORMAT:
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_USE_SSL_FAILED:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_NOT_BUILT_IN: return false;
+    default: return true;
+    }
+}
+
+struct Attempt {
+    CURLcode code = CURLE_OK;
+    std::string error;
+};
+
+Attempt attempt(const SmtpRequest& request, const std::string& mime, const SendOptions& options) {
+    CURL* curl = curl_easy_init();
+    if (!curl) return {CURLE_FAILED_INIT, "could not start libcurl"};
+    std::string from = "<" + mail_address(request.from) + ">";
+    curl_slist* recipients = nullptr;
+    for (const auto& to : request.to)
+        recipients = curl_slist_append(recipients, ("<" + mail_address(to) + ">").c_str());
+    Upload upload{&mime};
+    char error_buffer[CURL_ERROR_SIZE] = {0};
+    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from.c_str());
+    curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
+    curl_easy_setopt(curl, CURLOPT_USE_SSL, static_cast<long>(request.require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
+    if (!request.username.empty()) {
+        curl_easy_setopt(curl, CURLOPT_USERNAME, request.username.c_str());
+        curl_easy_setopt(curl, CURLOPT_PASSWORD, request.password.c_str());
+    }
+    if (request.insecure_tls) {
+        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+    curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_upload);
+    curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
+    curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+    curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(mime.size()));
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout.count()));
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::min<long long>(options.timeout.count(), 20000)));
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer);
+    CURLcode code = curl_easy_perform(curl);
+    curl_slist_free_all(recipients);
+    curl_easy_cleanup(curl);
+    if (code == CURLE_OK) return {};
+    return {code, error_buffer[0] ? error_buffer : curl_easy_strerror(code)};
+}
+
+} // namespace
+
+std::string mail_address(const std::string& mailbox) {
+    auto open = mailbox.rfind('<');
+    auto close = mailbox.rfind('>');
+    if (open != std::string::npos && close != std::string::npos && close > open)
+        return std::string(trim(std::string_view(mailbox).substr(open + 1, close - open - 1)));
+    return std::string(trim(mailbox));
+}
+
+std::string quoted_printable(std::string_view text) {
+    static const char hex[] = "0123456789ABCDEF";
+    std::string out;
+    std::size_t line_length = 0;
+    auto emit = [&](std::string_view token) {
+        if (line_length + token.size() > 75) {
+            out += "=\r\n";
+            line_length = 0;
+        }
+        out += token;
+        line_length += token.size();
+    };
+    std::size_t i = 0;
+    while (i <= text.size()) {
+        std::size_t end = text.find('\n', i);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = text.substr(i, end - i);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        for (std::size_t k = 0; k < line.size(); ++k) {
+            auto c = static_cast<unsigned char>(line[k]);
+            bool last = k + 1 == line.size();
+            bool literal = (c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !last);
+            if (k == 0 && (c == '.' || (c == 'F' && line.substr(0, 5) == "From "))) literal = false;
+            if (literal) {
+                char ch = static_cast<char>(c);
+                emit(std::string_view(&ch, 1));
+            } else {
+                char token[3] = {'=', hex[c >> 4], hex[c & 15]};
+                emit(std::string_view(token, 3));
+            }
+        }
+        if (end == text.size()) break;
+        out += "\r\n";
+        line_length = 0;
+        i = end + 1;
+    }
+    return out;
+}
+
+std::string encode_header(std::string_view value) {
+    std::string safe = header_safe(value);
+    if (plain_ascii(safe)) return safe;
+    // Encoded words of at most 45 bytes (60 base64 characters), cut between UTF-8 characters.
+    std::string out;
+    std::size_t i = 0;
+    while (i < safe.size()) {
+        std::size_t end = std::min(i + 45, safe.size());
+        while (end < safe.size() && end > i && (static_cast<unsigned char>(safe[end]) & 0xC0) == 0x80) --end;
+        if (end == i) end = std::min(i + 45, safe.size());
+        if (!out.empty()) out += "\r\n ";
+        out += "=?UTF-8?B?" + base64(std::string_view(safe).substr(i, end - i)) + "?=";
+        i = end;
+    }
+    return out;
+}
+
+std::string build_mime(const Message& message, const std::string& from, const std::vector<std::string>& to,
+                       const Date& date) {
+    std::string text_part = quoted_printable(message.text);
+    std::string html_part = quoted_printable(message.html);
+    std::string recipients = join(to, ",");
+    // "=_" never occurs in quoted-printable text, so the boundary cannot either.
+    std::string hash = fnv1a_hex(message.subject + "\n" + message.text + "\n" + message.html + "\n" + recipients);
+    std::string boundary = "=_paperpress_" + date.iso() + "_" + hash;
+    std::vector<std::string> to_headers;
+    for (const auto& address : to) to_headers.push_back(mailbox_header(address));
+
+    std::string out;
+    out += "From: " + mailbox_header(from) + "\r\n";
+    out += "To: " + join(to_headers, ",\r\n ") + "\r\n";
+    out += "Subject: " + encode_header(message.subject) + "\r\n";
+    out += "Date: " + rfc5322_date(date) + "\r\n";
+    out += "Message-ID: <paperpress." + date.iso() + "." + hash + "@" + domain_of(mail_address(from)) + ">\r\n";
+    out += "MIME-Version: 1.0\r\n";
+    out += "Auto-Submitted: auto-generated\r\n";
+    out += "Content-Type: multipart/alternative;\r\n boundary=\"" + boundary + "\"\r\n";
+    out += "\r\n";
+    out += "This is a message in MIME format: a plain-text part and an HTML part.\r\n";
+    out += "\r\n--" + boundary + "\r\n";
+    out += "Content-Type: text/plain; charset=utf-8\r\n";
+    out += "Content-Transfer-Encoding: quoted-printable\r\n\r\n";
+    out += text_part;
+    out += "\r\n--" + boundary + "\r\n";
+    out += "Content-Type: text/html; charset=utf-8\r\n";
+    out += "Content-Transfer-Encoding: quoted-printable\r\n\r\n";
+    out += html_part;
+    out += "\r\n--" + boundary + "--\r\n";
+    return out;
+}
+
+Result<void> send_smtp(const SmtpRequest& request, const std::string& mime, const SendOptions& options) {
+    http_global_init();
+    auto wait = options.backoff;
+    for (int number = 1;; ++number) {
+        Attempt result = attempt(request, mime, options);
+        if (result.code == CURLE_OK) return {};
+        if (!retryable(result.code) || number >= options.attempts) {
+            return fail("SMTP " + result.error + (number > 1 ? " (after " + std::to_string(number) + " attempts)" : ""));
+        }
+        if (options.on_retry)
+            options.on_retry("SMTP " + result.error + "; retry " + std::to_string(number) + " of " +
+                             std::to_string(options.attempts - 1) + " in " + std::to_string(wait.count()) + " ms");
+        std::this_thread::sleep_for(wait);
+        wait *= 2;
+    }
+}
+
+} // namespace pp

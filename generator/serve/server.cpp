@@ -1,0 +1,323 @@
+#include "serve/server.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace pp {
+
+namespace {
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+std::string escape_html(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+bool is_html(const fs::path& file) {
+    const std::string ext = lower(file.extension().string());
+    return ext == ".html" || ext == ".htm";
+}
+
+// Is `path` (normalized, absolute) inside `root` (normalized, absolute)?
+bool inside(const fs::path& path, const fs::path& root) {
+    auto p = path.begin();
+    for (auto r = root.begin(); r != root.end(); ++r, ++p) {
+        if (r->empty()) continue;
+        if (p == path.end() || *p != *r) return false;
+    }
+    return true;
+}
+
+std::string message_page(const std::string& title, const std::string& text) {
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>" + escape_html(title) +
+           "</title></head>\n<body>\n<h1>" + escape_html(title) + "</h1>\n<p>" + escape_html(text) +
+           "</p>\n</body>\n</html>\n";
+}
+
+} // namespace
+
+std::string content_type_for(const fs::path& file) {
+    static const std::pair<const char*, const char*> types[] = {
+        {".html", "text/html; charset=utf-8"},
+        {".htm", "text/html; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"},
+        {".json", "application/json"},
+        {".xml", "application/xml"},
+        {".txt", "text/plain; charset=utf-8"},
+        {".md", "text/markdown; charset=utf-8"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".jpg", "image/jpeg"},
+        {".jpeg", "image/jpeg"},
+        {".gif", "image/gif"},
+        {".webp", "image/webp"},
+        {".ico", "image/x-icon"},
+        {".woff2", "font/woff2"},
+        {".woff", "font/woff"},
+        {".ttf", "font/ttf"},
+        {".otf", "font/otf"},
+        {".map", "application/json"},
+        {".pdf", "application/pdf"},
+    };
+    const std::string ext = lower(file.extension().string());
+    for (const auto& [suffix, type] : types)
+        if (ext == suffix) return type;
+    return "application/octet-stream";
+}
+
+std::string live_reload_snippet(const std::string& token, const std::string& build_error) {
+    std::string snippet;
+    if (!build_error.empty()) {
+        snippet +=
+            "<div id=\"paperpress-build-error\" style=\"position:fixed;top:0;left:0;right:0;z-index:2147483647;"
+            "max-height:60vh;overflow:auto;margin:0;padding:1em 1.5em;background:#fff0f0;color:#8b0000;"
+            "border-bottom:3px solid #c00;font:14px/1.45 ui-monospace,monospace;white-space:pre-wrap\">"
+            "<strong>paperpress serve: the build failed; this page is from the last good build.</strong>\n" +
+            escape_html(build_error) + "</div>\n";
+    }
+    // The token is made of digits and '-' only, so it needs no escaping.
+    snippet += "<script>/* paperpress serve: live reload */(function(){var t=\"" + token +
+               "\";if(!window.EventSource)return;var s=new EventSource(\"" + std::string(events_path) +
+               "\");s.onmessage=function(e){if(e.data!==t){s.close();location.reload();}};})();</script>\n";
+    return snippet;
+}
+
+std::string inject_before_body_end(std::string html, std::string_view snippet) {
+    const std::string folded = lower(html);
+    const auto at = folded.rfind("</body>");
+    if (at == std::string::npos) html.append(snippet);
+    else html.insert(at, snippet);
+    return html;
+}
+
+SiteLookup lookup_site_path(const fs::path& root, std::string_view url_path) {
+    SiteLookup result;
+    if (url_path.empty() || url_path.front() != '/') {
+        result.kind = SiteLookup::Kind::forbidden;
+        return result;
+    }
+    fs::path relative;
+    std::size_t start = 1;
+    while (start <= url_path.size()) {
+        auto end = url_path.find('/', start);
+        if (end == std::string_view::npos) end = url_path.size();
+        const std::string_view segment = url_path.substr(start, end - start);
+        if (segment == "." || segment == ".." || segment.find('\\') != std::string_view::npos ||
+            segment.find('\0') != std::string_view::npos) {
+            result.kind = SiteLookup::Kind::forbidden;
+            return result;
+        }
+        if (!segment.empty()) relative /= std::string(segment);
+        start = end + 1;
+    }
+    std::error_code ec;
+    const fs::path base = fs::weakly_canonical(fs::absolute(root, ec), ec);
+    fs::path target = base / relative;
+    const bool wants_folder = url_path.back() == '/';
+    if (wants_folder) {
+        target /= "index.html";
+    } else if (fs::is_directory(target, ec)) {
+        result.kind = SiteLookup::Kind::redirect;
+        result.location = std::string(url_path) + "/";
+        return result;
+    }
+    if (!fs::is_regular_file(target, ec)) return result; // not_found
+    // A symbolic link must not lead out of the folder.
+    const fs::path real = fs::canonical(target, ec);
+    if (ec || !inside(real, base)) {
+        result.kind = SiteLookup::Kind::forbidden;
+        return result;
+    }
+    result.kind = SiteLookup::Kind::file;
+    result.file = real;
+    return result;
+}
+
+struct PreviewServer::Impl {
+    fs::path root;
+    std::function<void(const std::string&)> log;
+    httplib::Server server;
+    std::thread thread;
+
+    mutable std::mutex mutex;
+    std::condition_variable changed;
+    std::string session;
+    long long generation = 0;
+    std::string token;
+    std::string build_error;
+    bool stopping = false;
+
+    void handle_file(const httplib::Request& request, httplib::Response& response);
+    void handle_events(httplib::Response& response);
+};
+
+PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string&)> log)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->root = std::move(root);
+    impl_->log = std::move(log);
+    // A server started again gets new tokens, so pages left open reload.
+    impl_->session = std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count());
+    impl_->token = impl_->session + "-0";
+
+    auto& server = impl_->server;
+    // Each open page holds one event stream (one thread) for as long as it
+    // is open.
+    server.new_task_queue = [] { return new httplib::ThreadPool(32); };
+    server.set_keep_alive_timeout(2);
+    Impl* self = impl_.get();
+    server.Get(std::string(events_path),
+               [self](const httplib::Request&, httplib::Response& response) { self->handle_events(response); });
+    server.Get(R"(/.*)", [self](const httplib::Request& request, httplib::Response& response) {
+        self->handle_file(request, response);
+    });
+}
+
+PreviewServer::~PreviewServer() { stop(); }
+
+Result<int> PreviewServer::bind(const std::string& host, int port) {
+    auto& server = impl_->server;
+    if (port == 0) {
+        const int bound = server.bind_to_any_port(host);
+        if (bound <= 0) return fail("cannot listen on " + host + " (no free port?)");
+        return bound;
+    }
+    if (!server.bind_to_port(host, port))
+        return fail("cannot listen on " + host + ":" + std::to_string(port) +
+                    " (in use? pick another with --port, or --port 0 for any free one)");
+    return port;
+}
+
+void PreviewServer::start() {
+    Impl* self = impl_.get();
+    impl_->thread = std::thread([self] { self->server.listen_after_bind(); });
+    for (int i = 0; i < 5000 && !impl_->server.is_running(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+void PreviewServer::stop() {
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->stopping = true;
+    }
+    impl_->changed.notify_all();
+    impl_->server.stop();
+    if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+void PreviewServer::build_finished(const std::string& error) {
+    {
+        std::lock_guard lock(impl_->mutex);
+        ++impl_->generation;
+        impl_->token = impl_->session + "-" + std::to_string(impl_->generation);
+        impl_->build_error = error;
+    }
+    impl_->changed.notify_all();
+}
+
+std::string PreviewServer::token() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->token;
+}
+
+void PreviewServer::Impl::handle_events(httplib::Response& response) {
+    response.set_header("Cache-Control", "no-store");
+    auto sent = std::make_shared<std::string>(); // the token this stream last sent
+    response.set_chunked_content_provider("text/event-stream", [this, sent](std::size_t, httplib::DataSink& sink) {
+        std::string message;
+        {
+            std::unique_lock lock(mutex);
+            // A comment every 15 s finds streams whose page has gone.
+            changed.wait_for(lock, std::chrono::seconds(15), [&] { return stopping || token != *sent; });
+            if (stopping) {
+                lock.unlock();
+                sink.done();
+                return true;
+            }
+            if (token != *sent) {
+                message = (sent->empty() ? "retry: 1000\n" : "") + std::string("data: ") + token + "\n\n";
+                *sent = token;
+            } else {
+                message = ": keep-alive\n\n";
+            }
+        }
+        return sink.write(message.data(), message.size());
+    });
+}
+
+void PreviewServer::Impl::handle_file(const httplib::Request& request, httplib::Response& response) {
+    // The token is read before the file: a page newer than its token only
+    // reloads once more, a page older than its token cannot happen.
+    std::string current_token, current_error;
+    {
+        std::lock_guard lock(mutex);
+        current_token = token;
+        current_error = build_error;
+    }
+    response.set_header("Cache-Control", "no-store");
+    const SiteLookup found = lookup_site_path(root, request.path);
+    fs::path file = found.file;
+    switch (found.kind) {
+    case SiteLookup::Kind::forbidden:
+        response.status = 403;
+        response.set_content("403 forbidden: " + request.path + "\n", "text/plain; charset=utf-8");
+        return;
+    case SiteLookup::Kind::redirect:
+        response.set_redirect(found.location, 301);
+        return;
+    case SiteLookup::Kind::not_found:
+        response.status = 404;
+        file = root / "404.html";
+        break;
+    case SiteLookup::Kind::file:
+        response.status = 200;
+        break;
+    }
+    auto bytes = read_file(file);
+    if (!bytes) {
+        if (found.kind == SiteLookup::Kind::file) {
+            // Removed by a build between the lookup and the read.
+            response.status = 404;
+        }
+        const std::string title = current_error.empty() ? "404 Not Found" : "The build failed";
+        const std::string text = current_error.empty()
+                                     ? request.path + " is not part of the site."
+                                     : "paperpress serve could not build the site; fix the error and save.";
+        response.set_content(
+            inject_before_body_end(message_page(title, text), live_reload_snippet(current_token, current_error)),
+            "text/html; charset=utf-8");
+        return;
+    }
+    if (!is_html(file)) {
+        response.set_content(std::move(*bytes), content_type_for(file));
+        return;
+    }
+    response.set_content(inject_before_body_end(std::move(*bytes), live_reload_snippet(current_token, current_error)),
+                         "text/html; charset=utf-8");
+}
+
+} // namespace pp

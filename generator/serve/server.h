@@ -1,0 +1,74 @@
+// The preview's HTTP server (cpp-httplib): serves the build output folder
+// and tells open pages when a new build finished.
+//
+// - A directory URL serves its index.html; a directory without its trailing
+//   slash is redirected to it; a missing file gets the site's 404.html with
+//   status 404. Paths with "." or ".." segments (after URL decoding) are
+//   refused with 403, and so is anything that resolves outside the folder.
+// - Every HTML response gets a small script before </body>, added at serve
+//   time only (the files on disk are exactly what `paperpress build` makes):
+//   it listens on /__paperpress/events (Server-Sent Events) and reloads the
+//   page when the build token changes. When the last build failed, an
+//   overlay with the error is added too, over the last good page.
+// - Responses are not cached (Cache-Control: no-store), so a reload always
+//   shows the latest build.
+#pragma once
+
+#include "util/error.h"
+#include "util/files.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace pp {
+
+inline constexpr std::string_view events_path = "/__paperpress/events";
+
+// "text/html; charset=utf-8" for index.html, "font/woff2" for a .woff2, ...;
+// application/octet-stream for what it does not know.
+std::string content_type_for(const fs::path& file);
+
+// The snippet added to HTML pages: the reload script for build `token`, and
+// the error overlay when `build_error` is not empty.
+std::string live_reload_snippet(const std::string& token, const std::string& build_error);
+
+// `html` with `snippet` inserted before its last </body> (any case), or
+// appended when there is none.
+std::string inject_before_body_end(std::string html, std::string_view snippet);
+
+// Where a decoded URL path leads inside the output folder `root`.
+struct SiteLookup {
+    enum class Kind { file, redirect, not_found, forbidden } kind = Kind::not_found;
+    fs::path file;        // Kind::file: the file to send
+    std::string location; // Kind::redirect: the URL path with its trailing slash
+};
+SiteLookup lookup_site_path(const fs::path& root, std::string_view url_path);
+
+class PreviewServer {
+public:
+    // Serves the files under `root`; `log` gets one line per server problem.
+    explicit PreviewServer(fs::path root, std::function<void(const std::string&)> log = {});
+    ~PreviewServer(); // stops
+    PreviewServer(const PreviewServer&) = delete;
+    PreviewServer& operator=(const PreviewServer&) = delete;
+
+    // Binds `host`:`port` (port 0: a free port); returns the port bound.
+    Result<int> bind(const std::string& host, int port);
+    // Serves on its own threads until stop().
+    void start();
+    // Stops listening, ends the event streams, waits for the threads.
+    void stop();
+
+    // A build finished: open pages reload. A non-empty `error` is shown on
+    // every HTML page until a build succeeds.
+    void build_finished(const std::string& error);
+    std::string token() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace pp

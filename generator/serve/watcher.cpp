@@ -1,0 +1,127 @@
+#include "serve/watcher.h"
+
+#include <algorithm>
+#include <chrono>
+#include <system_error>
+
+namespace pp {
+
+namespace {
+
+bool under(const fs::path& path, const fs::path& folder) {
+    auto p = path.begin();
+    for (auto f = folder.begin(); f != folder.end(); ++f, ++p) {
+        if (f->empty()) continue; // trailing separator
+        if (p == path.end() || *p != *f) return false;
+    }
+    return true;
+}
+
+void add_file(Snapshot& snapshot, const fs::path& path, const fs::file_status& status, std::error_code& ec) {
+    if (!fs::is_regular_file(status)) return;
+    FileStamp stamp;
+    stamp.size = fs::file_size(path, ec);
+    if (ec) return; // vanished between listing and stat
+    auto time = fs::last_write_time(path, ec);
+    if (ec) return;
+    stamp.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+    snapshot[path.generic_string()] = stamp;
+}
+
+} // namespace
+
+bool ignored_by_watcher(const fs::path& name) {
+    const std::string text = name.filename().string();
+    if (text.empty()) return false;
+    if (text.front() == '.' || text.back() == '~') return true;
+    if (text.ends_with(".swp") || text.ends_with(".swx")) return true;
+    return text.find(".tmp.") != std::string::npos;
+}
+
+Watcher::Watcher(std::vector<fs::path> roots, std::vector<fs::path> excluded)
+    : roots_(std::move(roots)), excluded_(std::move(excluded)) {
+    std::error_code ec;
+    for (auto& path : excluded_) path = fs::weakly_canonical(fs::absolute(path, ec), ec).lexically_normal();
+    last_ = snapshot();
+}
+
+Snapshot Watcher::snapshot() const {
+    Snapshot result;
+    std::error_code ec;
+    auto excluded = [&](const fs::path& path) {
+        if (excluded_.empty()) return false;
+        std::error_code ignored;
+        const fs::path full = fs::absolute(path, ignored).lexically_normal();
+        return std::any_of(excluded_.begin(), excluded_.end(), [&](const fs::path& e) { return under(full, e); });
+    };
+    for (const auto& root : roots_) {
+        auto status = fs::status(root, ec);
+        if (ec || !fs::exists(status)) {
+            ec.clear();
+            continue;
+        }
+        if (!fs::is_directory(status)) {
+            if (!excluded(root)) add_file(result, root, status, ec);
+            ec.clear();
+            continue;
+        }
+        if (excluded(root)) continue;
+        fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+        while (!ec && it != end) {
+            const fs::path& path = it->path();
+            if (ignored_by_watcher(path) || (it->is_directory(ec) && excluded(path))) {
+                if (it->is_directory(ec)) it.disable_recursion_pending();
+            } else {
+                add_file(result, path, it->status(ec), ec);
+            }
+            ec.clear();
+            it.increment(ec);
+        }
+        ec.clear();
+    }
+    return result;
+}
+
+WatchChanges Watcher::poll() {
+    Snapshot now = snapshot();
+    WatchChanges changes = diff_snapshots(last_, now);
+    last_ = std::move(now);
+    return changes;
+}
+
+WatchChanges diff_snapshots(const Snapshot& before, const Snapshot& after) {
+    WatchChanges changes;
+    auto b = before.begin();
+    auto a = after.begin();
+    while (b != before.end() || a != after.end()) {
+        if (a == after.end() || (b != before.end() && b->first < a->first)) {
+            changes.removed.push_back(b->first);
+            ++b;
+        } else if (b == before.end() || a->first < b->first) {
+            changes.added.push_back(a->first);
+            ++a;
+        } else {
+            if (!(a->second == b->second)) changes.modified.push_back(a->first);
+            ++a;
+            ++b;
+        }
+    }
+    return changes;
+}
+
+std::string WatchChanges::describe(std::size_t limit) const {
+    std::vector<std::string> items;
+    for (const auto& path : modified) items.push_back("modified " + path);
+    for (const auto& path : added) items.push_back("added " + path);
+    for (const auto& path : removed) items.push_back("removed " + path);
+    std::string text;
+    if (items.size() > 1) text = std::to_string(items.size()) + " files changed: ";
+    for (std::size_t i = 0; i < items.size() && i < limit; ++i) {
+        if (i) text += ", ";
+        text += items[i];
+    }
+    if (items.size() > limit) text += ", and " + std::to_string(items.size() - limit) + " more";
+    return text;
+}
+
+} // namespace pp
