@@ -58,6 +58,7 @@ std::map<std::string, std::string> tree(const fs::path& root) {
 struct Site {
     TempDir dir;
     Config config;
+    fs::path katex; // BuildOptions::katex_dir
     fs::path content() const { return dir / "content"; }
     fs::path out() const { return dir / "site"; }
 
@@ -82,6 +83,7 @@ struct Site {
         options.site_dir = dir.path();
         options.themes_dir = dir / "themes";
         options.config = config;
+        options.katex_dir = katex.empty() ? dir / "no-katex" : katex;
         auto report = build_site(options);
         for (const auto& e : report.errors) INFO(e.to_string());
         return report;
@@ -136,7 +138,8 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     auto report = site.check_equals_clean("append");
     CHECK(as_set(report.written_files) ==
           std::set<std::string>{"2025/02/05/", "data/days/2025-02-05.json", "2025/02/04/", "2025/02/", "2025/",
-                                "archive/", "", "feed.xml", "sitemap.xml", "data/index.json"});
+                                "archive/", "", "feed.xml", "sitemap.xml", "data/index.json",
+                                "search/2025-02.json", "search/index.json"});
     CHECK(report.parsed <= 1 + 1 + 1 + 3); // the new day, the previous day, the home page's day, the feed's days
     CHECK(report.removed == 0);
 }
@@ -238,6 +241,39 @@ TEST_CASE("incremental: switching the theme removes the old theme's files") {
     CHECK_FALSE(fs::exists(site.out() / "static/style.css"));
     site.config.theme = "default";
     site.check_equals_clean("switch back");
+}
+
+TEST_CASE("incremental: KaTeX's copied files are tracked like the theme's") {
+    Site site;
+    site.katex = site.dir / "katex-dist";
+    write_text(site.katex / "katex.min.js", "/* katex 1 */\n");
+    write_text(site.katex / "katex.min.css", ".katex{}\n");
+    write_text(site.katex / "contrib/auto-render.min.js", "/* auto-render */\n");
+    write_text(site.katex / "fonts/KaTeX_Main-Regular.woff2", "font 1");
+    REQUIRE(site.build().ok());
+    CHECK(fs::is_regular_file(site.out() / "static/katex/fonts/KaTeX_Main-Regular.woff2"));
+    CHECK(site.check_equals_clean("katex unchanged").written == 0);
+
+    // A new KaTeX version: its files and every page (the links carry their hashes).
+    write_text(site.katex / "katex.min.js", "/* katex 2 */\n");
+    write_text(site.katex / "fonts/KaTeX_Math-Italic.woff2", "font 2");
+    auto report = site.check_equals_clean("katex upgraded");
+    auto written = as_set(report.written_files);
+    CHECK(written.contains("static/katex/katex.min.js"));
+    CHECK(written.contains("static/katex/fonts/KaTeX_Math-Italic.woff2"));
+    CHECK(written.contains("2025/01/02/"));
+    CHECK_FALSE(written.contains("static/katex/katex.min.css"));
+
+    fs::remove(site.katex / "fonts/KaTeX_Main-Regular.woff2");
+    report = site.check_equals_clean("a font removed");
+    CHECK(as_set(report.removed_files) == std::set<std::string>{"static/katex/fonts/KaTeX_Main-Regular.woff2"});
+
+    // KaTeX uninstalled: its files go, the pages stop linking them, the build warns.
+    fs::remove_all(site.katex);
+    report = site.check_equals_clean("katex removed");
+    CHECK_FALSE(fs::exists(site.out() / "static/katex"));
+    CHECK_FALSE(report.warnings.empty());
+    CHECK(read_text(site.out() / "2025/01/02/index.html").find("katex") == std::string::npos);
 }
 
 TEST_CASE("incremental: outputs deleted by hand are rebuilt") {

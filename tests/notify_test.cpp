@@ -227,6 +227,16 @@ TEST_CASE("notify: a site's layouts/notify/ overrides the theme's templates; a b
     CHECK(message->slack == "custom 2025-05-28 [&lt;b&gt;Fish &amp; \"Chips\"&lt;/b&gt; for the Masses]\n");
     CHECK(contains(message->html, "&lt;b&gt;Fish")); // the rest still from the theme
 
+    // A theme without notify/ borrows the default theme's templates.
+    TempDir themes;
+    fs::copy(source_dir() / "themes", themes.path(), fs::copy_options::recursive);
+    fs::create_directories(themes / "plain");
+    fs::copy(themes / "default/layouts", themes / "plain/layouts", fs::copy_options::recursive);
+    auto plain = load_notify_templates(themes.path(), "plain", site.path());
+    REQUIRE(plain);
+    CHECK(contains(plain->files.at("email.txt").source.string(), "default/notify/email.txt.mustache"));
+    CHECK(contains(plain->files.at("slack.txt").source.string(), "layouts/notify/slack.txt.mustache"));
+
     write_text(site / "layouts/notify/email.html.mustache", "{{#papers}}unclosed\n");
     auto broken = load_notify_templates(source_dir() / "themes", "default", site.path());
     REQUIRE(!broken);

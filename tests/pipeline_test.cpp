@@ -1,6 +1,7 @@
 // pipeline: `paperpress run` end to end against real HTTP servers on
 // loopback standing in for arXiv and for an OpenAI-compatible endpoint.
 #include "content/content_tree.h"
+#include "config/pipeline_config.h"
 #include "pipeline/nightly.h"
 #include "test_support.h"
 
@@ -472,4 +473,62 @@ TEST_CASE("paperpress run commits the day files, and nothing else, when publish.
     std::string status = read_text(dir / "git.out");
     CHECK(status.find("?? notes.txt") != std::string::npos);
     CHECK(status.find("content/") == std::string::npos);
+}
+
+TEST_CASE("paperpress run notifies after writing the day; an unreachable channel is only a warning") {
+    TempDir dir;
+    fs::copy(source_dir() / "prompts", dir / "prompts");
+    fs::copy(source_dir() / "samples", dir / "samples");
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    LoopbackServer hooks;
+    std::vector<std::string> received;
+    std::mutex mutex;
+    hooks.server.Post("/good", [&](const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(mutex);
+        received.push_back(req.body);
+        res.set_content("{}", "application/json");
+    });
+    hooks.server.Post("/down", [&](const httplib::Request&, httplib::Response& res) { res.status = 503; });
+    hooks.start();
+    write_text(dir / "paperpress.yaml", "notify:\n  attempts: 2\n  backoff: 0.01\n  webhook:\n    url_env: PP_TEST_HOOK\n");
+
+    auto good = run_paperpress_env("OPENAI_API_KEY= OPENAI_BASE_URL= PP_TEST_HOOK=" + hooks.url("/good"),
+                                   "run --offline", dir.path());
+    CHECK_MESSAGE(good.exit_code == 0, good.err);
+    REQUIRE(received.size() == 1);
+    CHECK(received[0].find("2025-05-28") != std::string::npos);
+
+    // The same day redone with the channel down: the day and the site are written all the same.
+    fs::remove_all(dir / "site");
+    auto down = run_paperpress_env("OPENAI_API_KEY= OPENAI_BASE_URL= PP_TEST_HOOK=" + hooks.url("/down"),
+                                   "run --offline --date 2025-05-28", dir.path());
+    CHECK_MESSAGE(down.exit_code == 0, down.err);
+    CHECK(down.err.find("warning: notify:") != std::string::npos);
+    CHECK(down.err.find(hooks.url("/down")) == std::string::npos); // the secret URL is not printed
+    CHECK(fs::exists(dir / "content/2025/05/2025-05-28.md"));
+    CHECK(fs::exists(dir / "site/2025/05/28/index.html"));
+}
+
+TEST_CASE("pipeline config: every section reports its mistakes by line; the environment overrides URLs") {
+    TempDir dir;
+    write_text(dir / "paperpress.yaml", "arxiv:\n  categories: [cs.LG]\nllm:\n  model: m\n  batch_size: 0\n");
+    auto bad = load_pipeline_config(dir / "paperpress.yaml");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().to_string().ends_with("paperpress.yaml:5: expected a whole number from 1 to 200 in section 'llm'"));
+
+    write_text(dir / "paperpress.yaml", "scoring:\n  topic: prompts/t.md\n");
+    auto unknown = load_pipeline_config(dir / "paperpress.yaml");
+    REQUIRE_FALSE(unknown.has_value());
+    CHECK(unknown.error().to_string().find(":2: unknown key 'scoring.topic'") != std::string::npos);
+
+    write_text(dir / "paperpress.yaml",
+               "arxiv:\n  categories: cs.CL\n  rss_url: http://a/\nllm:\n  prices:\n    m: {prompt: 1, completion: 2}\n");
+    setenv("PAPERPRESS_ARXIV_RSS_URL", "http://127.0.0.1:9/rss/", 1);
+    auto good = load_pipeline_config(dir / "paperpress.yaml");
+    unsetenv("PAPERPRESS_ARXIV_RSS_URL");
+    REQUIRE_MESSAGE(good.has_value(), good.error().to_string());
+    CHECK(good->arxiv.categories == std::vector<std::string>{"cs.CL"});
+    CHECK(good->arxiv.rss_url == "http://127.0.0.1:9/rss/");
+    CHECK(good->llm.prices.at("m").completion == 2.0);
+    CHECK(good->llm.prices.contains("gpt-4o")); // the built-in table stays
 }

@@ -162,6 +162,7 @@ std::vector<std::string> broken_links(const fs::path& site) {
             const std::string where = file.generic_string() + ": " + link;
             if (link.starts_with(base_url)) link = base_path + link.substr(base_url.size());
             if (link.starts_with("https://arxiv.org/") || link.starts_with("http://arxiv.org/")) continue;
+            if (link.starts_with("data:")) continue; // inline (the classic theme's favicon)
             if (link.starts_with("#")) {
                 if (std::find(ids.begin(), ids.end(), link.substr(1)) == ids.end()) broken.push_back(where);
                 continue;
@@ -369,7 +370,7 @@ TEST_CASE("site: the Atom feed parses, holds the latest feed_days days, and the 
     for (auto url : map.child("urlset").children("url")) listed.insert(url.child_value("loc"));
     std::set<std::string> pages;
     for (const auto& file : files_under(fixture.site()))
-        if (file.filename() == "index.html") {
+        if (file.filename() == "index.html" && !file.generic_string().starts_with("search/")) { // search: not for crawlers
             std::string dir = file.parent_path().generic_string();
             pages.insert(base_url + (dir.empty() ? "" : dir + "/"));
         }
@@ -382,7 +383,7 @@ TEST_CASE("site: hostile text shows as text in every output and survives in the 
     REQUIRE(fixture.build().exit_code == 0);
     for (const auto& file : files_under(fixture.site())) {
         const auto text = read_text(fixture.site() / file);
-        CHECK_MESSAGE(text.find("<script") == std::string::npos, file.generic_string());
+        CHECK_MESSAGE(text.find("<script>alert") == std::string::npos, file.generic_string());
         CHECK_MESSAGE(text.find("\"quotes\" & ampersands") == std::string::npos, file.generic_string());
     }
     auto day = fixture.page("2025/01/02/");
@@ -525,4 +526,143 @@ TEST_CASE("site: the real sample archive builds and every internal link resolves
     auto feed = parse_xml(out / "site/feed.xml");
     auto entries = feed.child("feed").children("entry");
     CHECK(std::distance(entries.begin(), entries.end()) == 20); // the default feed_days
+}
+
+TEST_CASE("site: both shipped themes build, pass the link check and link prev/up/next") {
+    Fixture fixture;
+    for (const std::string theme : {"default", "classic"}) {
+        CAPTURE(theme);
+        const fs::path out = fixture.root() / ("site-" + theme);
+        auto result = run_paperpress("build --theme " + theme + " --out site-" + theme, fixture.root());
+        INFO(result.err);
+        REQUIRE(result.exit_code == 0);
+        auto broken = broken_links(out);
+        CHECK_MESSAGE(broken.empty(), "broken: " << (broken.empty() ? "" : broken.front()) << " (+"
+                                                 << (broken.empty() ? 0 : broken.size() - 1) << " more)");
+        auto page = [&](const std::string& site_path) { return read_text(out / output_file_of(site_path)); };
+        auto day = page("2025/01/08/");
+        CHECK(rel_link(day, "prev") == "/repo/2025/01/03/");
+        CHECK(rel_link(day, "up") == "/repo/2025/01/");
+        CHECK(rel_link(day, "next") == "/repo/2025/02/03/");
+        CHECK(rel_link(page("2025/01/"), "up") == "/repo/2025/");
+        CHECK(rel_link(page("2025/"), "prev") == "/repo/2024/");
+        CHECK(rel_link(page(""), "prev") == "/repo/2025/01/08/");
+        CHECK(day.find("id=\"p-2501.00003\"") != std::string::npos); // the anchor search results link to
+        // A toggle that remembers the choice, set before the first paint.
+        CHECK(day.find("class=\"theme-toggle\"") != std::string::npos);
+        CHECK(day.find("localStorage.getItem") < day.find("<body"));
+        CHECK(day.find("prefers-color-scheme") < day.find("<body"));
+        // The search box in the header, and the search page.
+        CHECK(day.find("action=\"/repo/search/\"") != std::string::npos);
+        CHECK(fs::is_regular_file(out / "search/index.html"));
+        CHECK(fs::is_regular_file(out / "search/index.json"));
+        CHECK(fs::is_regular_file(out / "static/search.js"));
+        CHECK(fs::is_regular_file(out / "static/site.js"));
+        // No KaTeX in this fixture (no node_modules): the pages do not link it, and the build says so.
+        CHECK(result.err.find("KaTeX") != std::string::npos);
+        CHECK(day.find("katex") == std::string::npos);
+    }
+    const auto classic = read_text(fixture.root() / "site-classic/2025/01/index.html");
+    CHECK(classic.find("Personalized Monthly ArXiv Paper Summary 2025/01") != std::string::npos);
+    CHECK(classic.find("<th colspan=\"7\" class=\"caption\">2025/01</th>") != std::string::npos);
+    CHECK(classic.find("<tr><td></td><td></td><td></td><td>1</td>") != std::string::npos); // Sunday-first
+    CHECK(classic.find("Yearly Overview") != std::string::npos);
+    const auto classic_day = read_text(fixture.root() / "site-classic/2025/01/08/index.html");
+    CHECK(classic_day.find("Previous Day") != std::string::npos);
+    CHECK(classic_day.find("Monthly Overview") != std::string::npos);
+    CHECK(classic_day.find("arxiv_site_color_mode") != std::string::npos); // the reference site's key
+    CHECK(read_text(fixture.root() / "site-classic/2025/index.html").find("<strong>January</strong><br>") !=
+          std::string::npos);
+    CHECK(read_text(fixture.root() / "site-default/static/style.css").find("@media print") != std::string::npos);
+}
+
+TEST_CASE("site: a mustache syntax error names the theme file and line") {
+    Fixture fixture;
+    write_text(fixture.root() / "layouts/partials/paper.mustache", "<section>\n<h2>{{title}}</h2>\n{{#authors}}{{authors}}\n</section>\n");
+    auto broken = fixture.build();
+    CHECK(broken.exit_code == 1);
+    CHECK_MESSAGE(broken.err.find("layouts/partials/paper.mustache:3:") != std::string::npos, broken.err);
+    CHECK(broken.err.find("authors") != std::string::npos);
+    CHECK_FALSE(fs::exists(fixture.site()));
+
+    fs::remove(fixture.root() / "layouts/partials/paper.mustache");
+    write_text(fixture.root() / "themes/classic/layouts/month.mustache", "{{> head}}\n\n{{/calendar}}\n{{> foot}}\n");
+    auto classic = run_paperpress("build --theme classic --out site", fixture.root());
+    CHECK(classic.exit_code == 1);
+    CHECK_MESSAGE(classic.err.find("themes/classic/layouts/month.mustache:3:") != std::string::npos, classic.err);
+}
+
+TEST_CASE("site: a theme with math ships KaTeX from node_modules, and builds without it") {
+    Fixture fixture;
+    const fs::path dist = fixture.root() / "node_modules/katex/dist";
+    write_text(dist / "katex.min.js", "/* katex */\n");
+    write_text(dist / "katex.min.css", ".katex{}\n");
+    write_text(dist / "contrib/auto-render.min.js", "/* auto-render */\n");
+    write_text(dist / "fonts/KaTeX_Main-Regular.woff2", "font");
+    write_text(dist / "README.md", "not copied");
+    auto result = fixture.build();
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    CHECK(result.err.find("KaTeX") == std::string::npos);
+    for (const char* file : {"static/katex/katex.min.js", "static/katex/katex.min.css",
+                             "static/katex/contrib/auto-render.min.js", "static/katex/fonts/KaTeX_Main-Regular.woff2"})
+        CHECK_MESSAGE(fs::is_regular_file(fixture.site() / file), file);
+    CHECK_FALSE(fs::exists(fixture.site() / "static/katex/README.md"));
+    auto day = fixture.page("2025/01/02/");
+    CHECK(day.find("href=\"/repo/static/katex/katex.min.css?v=") != std::string::npos);
+    CHECK(day.find("src=\"/repo/static/katex/katex.min.js?v=") != std::string::npos);
+    CHECK(day.find("src=\"/repo/static/katex/contrib/auto-render.min.js?v=") != std::string::npos);
+    CHECK(day.find("$x_1 &lt; y^2$") != std::string::npos); // typeset in the browser, from the LaTeX as written
+    CHECK(broken_links(fixture.site()).empty());
+
+    // node_modules gone: a warning, KaTeX's files are removed and the pages stop linking them.
+    fs::remove_all(fixture.root() / "node_modules");
+    auto without = fixture.build();
+    CHECK(without.exit_code == 0);
+    CHECK(without.err.find("KaTeX") != std::string::npos);
+    CHECK_FALSE(fs::exists(fixture.site() / "static/katex"));
+    CHECK(fixture.page("2025/01/02/").find("katex") == std::string::npos);
+    CHECK(broken_links(fixture.site()).empty());
+}
+
+TEST_CASE("site: theme new copies the default theme, never overwrites, and builds") {
+    Fixture fixture;
+    auto help = run_paperpress("theme new --help", fixture.root());
+    CHECK(help.exit_code == 0);
+    CHECK(help.out.find("NAME") != std::string::npos);
+    CHECK(help.out.find("themes/default") != std::string::npos);
+    CHECK(run_paperpress("theme --help", fixture.root()).out.find("new") != std::string::npos);
+
+    auto made = run_paperpress("theme new mine", fixture.root());
+    INFO(made.err);
+    CHECK(made.exit_code == 0);
+    CHECK(fs::is_regular_file(fixture.root() / "themes/mine/layouts/day.mustache"));
+    CHECK(fs::is_regular_file(fixture.root() / "themes/mine/static/style.css"));
+    const auto yaml = read_text(fixture.root() / "themes/mine/theme.yaml");
+    CHECK(yaml.starts_with("name: mine\n"));
+    CHECK(yaml.find("math: true") != std::string::npos);
+
+    write_text(fixture.root() / "themes/mine/layouts/404.mustache", "{{> head}}<h1>Mine</h1>{{> foot}}\n");
+    auto again = run_paperpress("theme new mine", fixture.root());
+    CHECK(again.exit_code == 1);
+    CHECK(again.err.find("already exists") != std::string::npos);
+    CHECK(read_text(fixture.root() / "themes/mine/layouts/404.mustache").find("Mine") != std::string::npos);
+    CHECK(run_paperpress("theme new ../evil", fixture.root()).exit_code == 1);
+    CHECK(run_paperpress("theme new", fixture.root()).exit_code == 2);
+
+    auto built = fixture.build("--theme mine");
+    CHECK(built.exit_code == 0);
+    CHECK(fixture.page("404.html").find("<h1>Mine</h1>") != std::string::npos);
+    CHECK(broken_links(fixture.site()).empty());
+}
+
+TEST_CASE("site: a static file in the site's static/ folder overrides the theme's of the same name") {
+    Fixture fixture;
+    write_text(fixture.root() / "static/style.css", "body { color: rebeccapurple; }\n");
+    write_text(fixture.root() / "static/extra/logo.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
+    REQUIRE(fixture.build("--theme classic").exit_code == 0);
+    CHECK(read_text(fixture.site() / "static/style.css") == "body { color: rebeccapurple; }\n");
+    CHECK(fs::is_regular_file(fixture.site() / "static/extra/logo.svg"));
+    CHECK(fs::is_regular_file(fixture.site() / "static/site.js")); // the theme's other files stay
+    CHECK(broken_links(fixture.site()).empty());
 }

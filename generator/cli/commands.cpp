@@ -10,7 +10,9 @@
 #include "pipeline/nightly.h"
 #include "config/publish_config.h"
 #include "publish/publish.h"
+#include "serve/serve.h"
 #include "site/builder.h"
+#include "site/theme.h"
 
 #include <CLI/CLI.hpp>
 #include <rapidjson/stringbuffer.h>
@@ -187,15 +189,39 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
                           << message << "\n";
             }
         };
+    auto notifying = load_notify_config(global.config);
+    if (!notifying) {
+        print_error(notifying.error());
+        return exit_problems;
+    }
     RunResult result = run_nightly(request, *pipeline);
     for (const auto& warning : result.warnings) print_warning(warning);
+
+    // Notifying never fails the run: a channel that cannot be reached is a warning.
+    std::error_code ec;
+    NotifyPaths paths;
+    paths.site_dir = fs::absolute(global.config, ec).parent_path();
+    paths.themes_dir = paths.site_dir / "themes";
+    auto print_notify = [](const NotifyReport& report) {
+        for (const auto& channel : report.sent) std::cout << "notified: " << channel << "\n";
+        for (const auto& warning : report.warnings) print_warning("notify: " + warning);
+    };
+    auto stdout_log = [](const std::string& line) { std::cout << line << "\n"; };
+
     if (result.outcome == RunOutcome::failed) {
         print_error({"", 0, result.error});
+        print_notify(notify_failure(request.date.value_or(request.to.value_or(today_utc())), result.error,
+                                    *notifying, config, paths, false, stdout_log));
         return exit_problems;
     }
     if (commit_failures) return exit_problems;
-    if (result.outcome != RunOutcome::written || args.no_build) return exit_ok;
-    return cmd_build(global, config, BuildArgs{args.out, {}, {}});
+    if (result.outcome != RunOutcome::written) return exit_ok;
+    int status = args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}});
+    for (const Date& date : result.days) {
+        auto day = load_day(day_path(global.content, date));
+        if (day) print_notify(notify_day(*day, *notifying, config, paths, false, stdout_log));
+    }
+    return status;
 }
 
 struct PublishArgs {
@@ -308,6 +334,42 @@ int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyAr
     return report.ok() ? exit_ok : exit_problems;
 }
 
+struct ServeArgs {
+    int port = 8000;
+    std::string host = "127.0.0.1";
+    std::string out = ".cache/serve/site";
+    bool no_watch = false;
+};
+
+// `paperpress serve`: build, serve on loopback, rebuild on change, reload pages.
+int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& args) {
+    ServeOptions options;
+    options.content_dir = global.content;
+    options.config_path = global.config;
+    options.config_required = config_given;
+    options.out_dir = args.out;
+    options.host = args.host;
+    options.port = args.port;
+    options.watch = !args.no_watch;
+    options.log = [](const std::string& line) { std::cout << line << std::endl; };
+    options.log_error = [](const std::string& line) { std::cerr << line << std::endl; };
+    return run_serve(options);
+}
+
+// `paperpress theme new NAME`: a copy of the default theme to start from.
+int cmd_theme_new(const GlobalOptions& global, const std::string& name) {
+    std::error_code ec;
+    const fs::path themes_dir = fs::absolute(global.config, ec).parent_path() / "themes";
+    auto made = new_theme(themes_dir, name);
+    if (!made) {
+        print_error(made.error());
+        return exit_problems;
+    }
+    std::cout << "theme: created " << made->string() << " from the default theme; build with --theme " << name
+              << " or set 'theme: " << name << "' in the config\n";
+    return exit_ok;
+}
+
 } // namespace
 
 int run_cli(int argc, char** argv) {
@@ -369,6 +431,29 @@ int run_cli(int argc, char** argv) {
     notify->add_option("--date", notify_args.date, "The day to send (YYYY-MM-DD); default the latest day");
     notify->add_flag("--dry-run", notify_args.dry_run, "Print each channel's message instead of sending it");
 
+    ServeArgs serve_args;
+    auto* serve = app.add_subcommand(
+        "serve", "Preview the site: build it for http://127.0.0.1:PORT/ into its own folder, serve it, rebuild when "
+                 "content, themes or config change, and reload open pages");
+    serve->add_option("--port", serve_args.port, "Port to listen on; 0 picks a free one (printed)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 65535));
+    serve->add_option("--host", serve_args.host, "Address to listen on (anything but loopback is warned about)")
+        ->capture_default_str();
+    serve->add_option("--out", serve_args.out,
+                      "Output folder of the preview build (apart from site/, which publish commits)")
+        ->capture_default_str();
+    serve->add_flag("--no-watch", serve_args.no_watch, "Build and serve once; do not watch for changes");
+
+    std::string theme_name;
+    auto* theme = app.add_subcommand("theme", "Work with themes (see docs/themes.md)");
+    theme->require_subcommand(1);
+    auto* theme_new = theme->add_subcommand(
+        "new", "Start a theme: copy themes/default to themes/NAME (never overwrites), then edit its layouts/, "
+               "partials/ and static/");
+    theme_new->add_option("NAME", theme_name, "The new theme's folder name under themes/")->required();
+    theme_new->fallthrough();
+
     // Global options are accepted, and listed in --help, on every command.
     for (auto* sub : app.get_subcommands({})) {
         sub->add_option("--content", global.content, "Content folder (the archive)")->capture_default_str();
@@ -397,9 +482,11 @@ int run_cli(int argc, char** argv) {
     if (ls->parsed()) return cmd_ls(global, as_json);
     if (check->parsed()) return cmd_check(global);
     if (build->parsed()) return cmd_build(global, *config, build_args);
+    if (theme_new->parsed()) return cmd_theme_new(global, theme_name);
     if (run->parsed()) return cmd_run(global, *config, run_args);
     if (publish->parsed()) return cmd_publish(global, publish_args);
     if (notify->parsed()) return cmd_notify(global, *config, notify_args);
+    if (serve->parsed()) return cmd_serve(global, config_given, serve_args);
     return exit_usage;
 }
 

@@ -1,30 +1,20 @@
 #include "config/config.h"
 
-#include <yaml-cpp/yaml.h>
+#include "config/yaml_section.h"
 
 namespace pp {
 
 Result<Config> load_config(const fs::path& path, bool required) {
     Config config;
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        if (required) return fail("no such config file", path.string());
-        return config;
-    }
-    auto text = read_file(path);
-    if (!text) return std::unexpected(text.error());
-    YAML::Node root;
-    try {
-        root = YAML::Load(*text);
-    } catch (const YAML::Exception& e) {
-        return fail("not valid YAML: " + e.msg, path.string(), e.mark.line + 1);
-    }
+    auto loaded = load_yaml_file(path, required);
+    if (!loaded) return std::unexpected(loaded.error());
+    const YAML::Node& root = *loaded;
     if (root.IsNull()) return config;
     if (!root.IsMap()) return fail("expected a map of settings", path.string(), 1);
 
     for (auto it = root.begin(); it != root.end(); ++it) {
         const std::string key = it->first.Scalar();
-        const YAML::Node& value = it->second;
+        const YAML::Node value = it->second;
         const int line = it->first.Mark().line + 1;
         auto text_value = [&](std::string& target) -> Result<void> {
             if (!value.IsScalar()) return fail("expected '" + key + "' to be text", path.string(), line);

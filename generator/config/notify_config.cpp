@@ -1,115 +1,10 @@
 #include "config/notify_config.h"
 
-#include <yaml-cpp/yaml.h>
-
-#include <functional>
-#include <map>
+#include "config/yaml_section.h"
 
 namespace pp {
 
 namespace {
-
-using Setter = std::function<Result<void>(const YAML::Node&, int)>;
-
-// Reads one (sub)section's keys through a table of setters; unknown keys and
-// wrong types are errors naming the line.
-class Section {
-public:
-    Section(std::string file, std::string name) : file_(std::move(file)), name_(std::move(name)) {}
-
-    Result<void> read(const YAML::Node& node, const std::map<std::string, Setter>& keys) const {
-        if (!node.IsMap()) return fail("expected '" + name_ + "' to be a map of settings", file_, node.Mark().line + 1);
-        for (auto it = node.begin(); it != node.end(); ++it) {
-            std::string key = it->first.Scalar();
-            int line = it->first.Mark().line + 1;
-            auto setter = keys.find(key);
-            if (setter == keys.end())
-                return fail("unknown key '" + name_ + "." + key + "' (see docs/notifications.md)", file_, line);
-            if (auto ok = setter->second(it->second, line); !ok) return ok;
-        }
-        return {};
-    }
-
-    Setter text(std::string& target) const {
-        return [this, &target](const YAML::Node& v, int line) -> Result<void> {
-            if (!v.IsScalar()) return problem(line, "text");
-            target = v.Scalar();
-            if (target.find_first_of("\r\n") != std::string::npos) return problem(line, "a single line of text");
-            return {};
-        };
-    }
-    // The name of an environment variable: a secret pasted in by mistake is
-    // refused instead of being kept in the file (and echoed in the error).
-    Setter env_name(std::string& target) const {
-        return [this, &target](const YAML::Node& v, int line) -> Result<void> {
-            if (!v.IsScalar()) return problem(line, "the name of an environment variable");
-            const std::string& name = v.Scalar();
-            bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
-            for (char c : name)
-                ok = ok && ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
-            if (!ok)
-                return problem(line, "the name of an environment variable (such as SLACK_WEBHOOK_URL) that holds the "
-                                     "secret, never the secret itself");
-            target = name;
-            return {};
-        };
-    }
-    Setter flag(bool& target) const {
-        return [this, &target](const YAML::Node& v, int line) -> Result<void> {
-            if (!v.IsScalar() || !YAML::convert<bool>::decode(v, target)) return problem(line, "true or false");
-            return {};
-        };
-    }
-    Setter number(int& target, int low, int high) const {
-        return [this, &target, low, high](const YAML::Node& v, int line) -> Result<void> {
-            int n = 0;
-            if (!v.IsScalar() || !YAML::convert<int>::decode(v, n) || n < low || n > high)
-                return problem(line, "a whole number from " + std::to_string(low) + " to " + std::to_string(high));
-            target = n;
-            return {};
-        };
-    }
-    Setter real(double& target, double low) const {
-        return [this, &target, low](const YAML::Node& v, int line) -> Result<void> {
-            double n = 0;
-            if (!v.IsScalar() || !YAML::convert<double>::decode(v, n) || n < low)
-                return problem(line, "a number of at least " + std::to_string(low));
-            target = n;
-            return {};
-        };
-    }
-    Setter list(std::vector<std::string>& target) const {
-        return [this, &target](const YAML::Node& v, int line) -> Result<void> {
-            target.clear();
-            if (v.IsScalar()) {
-                target.push_back(v.Scalar());
-            } else if (v.IsSequence()) {
-                for (const auto& item : v) {
-                    if (!item.IsScalar()) return problem(item.Mark().line + 1, "a list of text items");
-                    target.push_back(item.Scalar());
-                }
-            } else {
-                return problem(line, "a list");
-            }
-            for (const auto& item : target)
-                if (item.find_first_of("\r\n") != std::string::npos) return problem(line, "single-line items");
-            return {};
-        };
-    }
-    Setter sub(const std::string& name, std::function<Result<void>(const Section&, const YAML::Node&)> body) const {
-        return [this, name, body](const YAML::Node& v, int) -> Result<void> {
-            Section inner(file_, name_ + "." + name);
-            return body(inner, v);
-        };
-    }
-
-    Result<void> problem(int line, const std::string& expected) const {
-        return fail("expected " + expected + " in section '" + name_ + "'", file_, line);
-    }
-
-private:
-    std::string file_, name_;
-};
 
 bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
@@ -140,19 +35,11 @@ Result<void> validate(const NotifyConfig& c, const std::string& file, int line) 
 
 Result<NotifyConfig> load_notify_config(const fs::path& path) {
     NotifyConfig config;
-    std::error_code ec;
-    if (!fs::exists(path, ec)) return config;
-    auto text = read_file(path);
-    if (!text) return std::unexpected(text.error());
-    YAML::Node root;
-    try {
-        root = YAML::Load(*text);
-    } catch (const YAML::Exception& e) {
-        return fail("not valid YAML: " + e.msg, path.string(), e.mark.line + 1);
-    }
-    if (!root.IsMap() || !root["notify"]) return config;
+    auto root = load_yaml_file(path);
+    if (!root) return std::unexpected(root.error());
+    if (!root->IsMap() || !(*root)["notify"]) return config;
     const std::string file = path.string();
-    const YAML::Node node = root["notify"];
+    const YAML::Node node = (*root)["notify"];
     if (node.IsNull()) return config;
     Section s(file, "notify");
     auto& c = config;

@@ -253,7 +253,7 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
     bool have_date = false;
     for (auto it = root.begin(); it != root.end(); ++it) {
         const std::string key = it->first.Scalar();
-        const YAML::Node& value = it->second;
+        const YAML::Node value = it->second;
         Result<void> ok;
         if (key == "date") {
             auto date = date_of(value, key);

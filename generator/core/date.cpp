@@ -3,6 +3,7 @@
 #include "util/text.h"
 
 #include <cstdio>
+#include <ctime>
 
 namespace pp {
 
@@ -83,6 +84,17 @@ Date next_day(const Date& date) {
         ++d.year;
     }
     return d;
+}
+
+} // namespace pp
+
+namespace pp {
+
+Date today_utc() {
+    std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    return Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
 }
 
 } // namespace pp

@@ -35,4 +35,7 @@ namespace pp {
 Date previous_day(const Date& date);
 Date next_day(const Date& date);
 
+// Today's date in UTC (reads the clock: keep it out of anything rendered).
+Date today_utc();
+
 } // namespace pp

@@ -229,6 +229,8 @@ Result<NotifyTemplates> load_notify_templates(const fs::path& themes_dir, const 
         std::error_code ec;
         fs::path path = site_dir / "layouts" / "notify" / file;
         if (!fs::is_regular_file(path, ec)) path = themes_dir / theme / "notify" / file;
+        // A theme made before notifications existed borrows the default theme's.
+        if (!fs::is_regular_file(path, ec)) path = themes_dir / "default" / "notify" / file;
         if (!fs::is_regular_file(path, ec))
             return fail("theme '" + theme + "' has no notification template '" + name + "' (expected notify/" + file +
                             ")",

@@ -62,7 +62,8 @@ struct NotifyTemplates {
 // The templates every theme's notify/ folder must have.
 const std::vector<std::string>& notify_template_names();
 
-// Reads site_dir/layouts/notify/ first, then themes_dir/<theme>/notify/;
+// Reads site_dir/layouts/notify/ first, then themes_dir/<theme>/notify/,
+// then themes_dir/default/notify/ (for themes without notification templates);
 // each template is parsed, so a syntax error names its file.
 Result<NotifyTemplates> load_notify_templates(const fs::path& themes_dir, const std::string& theme,
                                               const fs::path& site_dir);

@@ -218,13 +218,6 @@ Result<DayInput> backfill_input(const Context& ctx, ArxivSource& source, const D
 
 bool archive_has(const fs::path& content, const Date& date) { return fs::exists(day_path(content, date)); }
 
-Date today_utc() {
-    std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    return Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
-}
-
 } // namespace
 
 RunResult run_nightly(const RunRequest& request, const PipelineConfig& config) {

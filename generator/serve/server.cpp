@@ -189,6 +189,12 @@ PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string
     // is open.
     server.new_task_queue = [] { return new httplib::ThreadPool(32); };
     server.set_keep_alive_timeout(2);
+    // httplib's default sets SO_REUSEPORT, which would let a second server
+    // share a port that is in use; SO_REUSEADDR only allows a quick restart.
+    server.set_socket_options([](socket_t sock) {
+        int yes = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
     Impl* self = impl_.get();
     server.Get(std::string(events_path),
                [self](const httplib::Request&, httplib::Response& response) { self->handle_events(response); });

@@ -41,7 +41,7 @@ bool ignored_by_watcher(const fs::path& name) {
 Watcher::Watcher(std::vector<fs::path> roots, std::vector<fs::path> excluded)
     : roots_(std::move(roots)), excluded_(std::move(excluded)) {
     std::error_code ec;
-    for (auto& path : excluded_) path = fs::weakly_canonical(fs::absolute(path, ec), ec).lexically_normal();
+    for (auto& path : excluded_) path = fs::absolute(path, ec).lexically_normal();
     last_ = snapshot();
 }
 

@@ -50,6 +50,7 @@ public:
     WatchChanges poll();
 
     const std::vector<fs::path>& roots() const { return roots_; }
+    const Snapshot& last() const { return last_; }
 
 private:
     std::vector<fs::path> roots_;

@@ -6,6 +6,7 @@
 #include "site/build_state.h"
 #include "site/feeds.h"
 #include "site/pages.h"
+#include "site/search.h"
 #include "site/site_graph.h"
 #include "site/theme.h"
 #include "site/urls.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -169,6 +171,8 @@ private:
         return load_day(path);
     }
 
+    void collect_katex(std::vector<std::pair<std::string, std::string>>& assets);
+    void write_search(const std::vector<DayTask*>& live);
     void process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next);
     std::vector<DayTask*> process_days(std::vector<DayTask>& tasks);
     void write_lists(const std::vector<DayTask*>& live);
@@ -186,7 +190,6 @@ private:
     BuildState new_;
     std::uint64_t global_key_ = 0;
     std::uint64_t data_key_ = 0; // JSON, feed, sitemap: the config, not the theme
-    std::string stylesheet_;
     std::mutex mutex_;
 };
 
@@ -278,9 +281,8 @@ void Build::run() {
     auto scan = scan_content(options_.content_dir);
     for (const auto& misplaced : scan.misplaced) report_.warnings.push_back(misplaced.to_string());
 
-    // Static files first; the stylesheet's link carries a hash of its bytes,
-    // so browsers fetch it again exactly when it changes.
-    std::string stylesheet;
+    // Static files first; the links to the stylesheet and scripts carry a
+    // hash of their bytes, so browsers fetch them again exactly when they change.
     std::vector<std::pair<std::string, std::string>> assets;
     for (const auto& asset : theme_->assets) {
         auto bytes = read_file(asset.source);
@@ -288,11 +290,19 @@ void Build::run() {
             report_.errors.push_back(bytes.error());
             continue;
         }
-        if (asset.site_path == "static/style.css")
-            stylesheet = urls_.href(asset.site_path) + "?v=" + fnv1a_hex(*bytes).substr(0, 10);
         assets.emplace_back(asset.site_path, std::move(*bytes));
     }
-    for (const auto& [site_path, bytes] : assets) write(site_path, hash_bytes(bytes), bytes, false);
+    if (theme_->math) collect_katex(assets);
+    std::map<std::string, std::string> versioned; // site path -> href?v=hash
+    for (const auto& [site_path, bytes] : assets) {
+        versioned[site_path] = urls_.href(site_path) + "?v=" + fnv1a_hex(bytes).substr(0, 10);
+        write(site_path, hash_bytes(bytes), bytes, false);
+    }
+    auto href_of = [&](const std::string& site_path) {
+        auto it = versioned.find(site_path);
+        return it == versioned.end() ? std::string() : it->second;
+    };
+    std::string stylesheet = href_of("static/style.css");
     write(".nojekyll", 0, "", false);
 
     const Config& config = options_.config;
@@ -303,6 +313,17 @@ void Build::run() {
         for (const auto& [name, file] : *files) global.add(name).add(file.text);
     global.add(config.title).add(config.description).add(config.author).add(config.base_url);
     global.add(static_cast<std::uint64_t>(config.home_days)).add(stylesheet);
+    SiteContext context{config, urls_, graph_, stylesheet};
+    context.script = href_of("static/site.js");
+    context.search_script = href_of("static/search.js");
+    context.search_page = theme_->layouts.contains("search");
+    context.katex_css = href_of("static/katex/katex.min.css");
+    context.katex_js = href_of("static/katex/katex.min.js");
+    context.katex_auto_render = href_of("static/katex/contrib/auto-render.min.js");
+    for (const auto* href : {&context.script, &context.search_script, &context.katex_css, &context.katex_js,
+                             &context.katex_auto_render})
+        global.add(*href);
+    global.add(static_cast<std::uint64_t>(context.search_page));
     global_key_ = global.value();
     data_key_ = Hasher()
                     .add(program)
@@ -316,8 +337,7 @@ void Build::run() {
     std::vector<DayTask> tasks;
     tasks.reserve(scan.days.size());
     for (auto& file : scan.days) tasks.push_back(DayTask{std::move(file), false, false, {}, false, {}, {}});
-    stylesheet_ = std::move(stylesheet);
-    site_.emplace(SiteContext{config, urls_, graph_, stylesheet_});
+    site_.emplace(std::move(context));
     auto live = process_days(tasks);
 
     std::vector<DaySummary> summaries;
@@ -444,6 +464,9 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
         produce_page("archive", archive_path(), key.value(), [&] { return archive_page(site); });
     }
     produce_page("404", not_found_path(), page_key("404").value(), [&] { return not_found_page(site); });
+    if (site.search_page)
+        produce_page("search", search_page_path(), page_key("search").value(), [&] { return search_page(site); });
+    write_search(live);
 
     // Feed: the newest feed_days days in full.
     {
@@ -479,6 +502,89 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
         produce(data_index_path(), key.value(),
                 [&]() -> std::optional<std::string> { return index_json(config, urls_, graph_); });
     }
+}
+
+// KaTeX's dist folder: the option, the environment, node_modules next to
+// the config file or to the themes folder.
+void Build::collect_katex(std::vector<std::pair<std::string, std::string>>& assets) {
+    std::vector<fs::path> candidates;
+    if (!options_.katex_dir.empty()) {
+        candidates.push_back(options_.katex_dir);
+    } else {
+        if (const char* env = std::getenv("PAPERPRESS_KATEX_DIR"); env && *env) candidates.emplace_back(env);
+        candidates.push_back(options_.site_dir / "node_modules/katex/dist");
+        candidates.push_back(options_.themes_dir.parent_path() / "node_modules/katex/dist");
+    }
+    fs::path dist;
+    std::error_code ec;
+    for (const auto& candidate : candidates)
+        if (fs::is_regular_file(candidate / "katex.min.js", ec) && fs::is_regular_file(candidate / "katex.min.css", ec)) {
+            dist = candidate;
+            break;
+        }
+    if (dist.empty()) {
+        report_.warnings.push_back("theme '" + theme_->name + "' typesets math with KaTeX, which is not installed (no " +
+                                   candidates.back().string() +
+                                   "; run scripts/setup): formulas show as LaTeX");
+        return;
+    }
+    std::vector<std::string> files = {"katex.min.js", "katex.min.css", "contrib/auto-render.min.js"};
+    std::vector<std::string> fonts;
+    for (const auto& entry : fs::directory_iterator(dist / "fonts", ec))
+        if (entry.is_regular_file()) fonts.push_back("fonts/" + entry.path().filename().string());
+    std::sort(fonts.begin(), fonts.end());
+    files.insert(files.end(), fonts.begin(), fonts.end());
+    for (const auto& file : files) {
+        const std::string site_path = "static/katex/" + file;
+        // A site's or theme's own static/katex/<file> wins, as for every static file.
+        if (std::any_of(assets.begin(), assets.end(), [&](const auto& a) { return a.first == site_path; })) continue;
+        if (!fs::is_regular_file(dist / file, ec)) continue; // auto-render is optional
+        auto bytes = read_file(dist / file);
+        if (!bytes) {
+            report_.errors.push_back(bytes.error());
+            continue;
+        }
+        assets.emplace_back(site_path, std::move(*bytes));
+    }
+    std::sort(assets.begin(), assets.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+// search/index.json and one shard per month. A shard is made again when a
+// day of its month changed, from the days' JSON data this build has written
+// (so no day file is parsed for it).
+void Build::write_search(const std::vector<DayTask*>& live) {
+    std::map<Date, std::uint64_t> hashes;
+    for (const DayTask* task : live) hashes[task->file.date] = task->record.hash;
+    parallel_for(graph_.months.size(), [&](std::size_t m) {
+        const auto& month = graph_.months[m];
+        Hasher key;
+        key.add(data_key_).add(std::string_view("search shard"));
+        key.add(static_cast<std::uint64_t>(month.year * 100 + month.month));
+        for (auto d : month.days) key.add(graph_.days[d].date).add(hashes[graph_.days[d].date]);
+        produce(search_shard_path(month.year, month.month), key.value(), [&]() -> std::optional<std::string> {
+            std::vector<SearchEntry> entries;
+            for (auto d : month.days) {
+                const Date date = graph_.days[d].date;
+                const fs::path json_file = options_.out_dir / output_file_of(day_data_path(date));
+                auto json = read_file(json_file);
+                auto day_entries = json ? search_entries_from_day_json(*json, date)
+                                        : Result<std::vector<SearchEntry>>(std::unexpected(json.error()));
+                if (!day_entries) {
+                    error(in_file(day_entries.error(), json_file.string()));
+                    return std::nullopt;
+                }
+                entries.insert(entries.end(), day_entries->begin(), day_entries->end());
+            }
+            return search_shard_json(month.year, month.month, std::move(entries));
+        });
+    });
+    Hasher key;
+    key.add(data_key_).add(std::string_view("search index"));
+    for (const auto& month : graph_.months)
+        key.add(static_cast<std::uint64_t>(month.year * 100 + month.month))
+            .add(static_cast<std::uint64_t>(month.days.size()))
+            .add(static_cast<std::uint64_t>(month.papers));
+    produce(search_index_path(), key.value(), [&]() -> std::optional<std::string> { return search_index_json(graph_); });
 }
 
 // Removes what the previous build wrote and this one did not: pages of

@@ -1,6 +1,7 @@
 // `paperpress build`: content tree + theme + config -> the static site.
 // Scans the content, builds the site graph, renders every page with the
-// theme, writes feeds and data, copies the theme's static files.
+// theme, writes feeds and data, the search shards (site/search.h), copies
+// the theme's static files and, for a theme that typesets math, KaTeX's.
 //
 // Incremental and parallel: the build state in the output folder
 // (site/build_state.h) records what each output was made from, so only
@@ -26,6 +27,11 @@ struct BuildOptions {
     fs::path out_dir = "site";
     fs::path site_dir = ".";     // the config file's folder: layouts/ and static/ overrides
     fs::path themes_dir = "themes";
+    // KaTeX's dist folder, shipped into static/katex/ for themes with `math: true`
+    // in theme.yaml. Empty: $PAPERPRESS_KATEX_DIR, else node_modules/katex/dist
+    // next to the config file or next to the themes folder. Not found: a
+    // warning, and pages show the LaTeX as written.
+    fs::path katex_dir;
     Config config;
 };
 

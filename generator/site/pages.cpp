@@ -55,6 +55,17 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     s.set("feed", site.urls.href(feed_path()));
     s.set("data", site.urls.href(data_index_path()));
     put(s, "stylesheet", site.stylesheet);
+    put(s, "script", site.script);
+    put(s, "search_script", site.search_script);
+    if (site.search_page) s.set("search", site.urls.href(search_page_path()));
+    s.set("search_index", site.urls.href(search_index_path()));
+    if (!site.katex_css.empty() && !site.katex_js.empty()) {
+        TemplateData math;
+        math.set("css", site.katex_css);
+        math.set("js", site.katex_js);
+        put(math, "auto_render", site.katex_auto_render);
+        s.set("math", math);
+    }
     data.set("site", s);
 
     TemplateData page;
@@ -247,6 +258,9 @@ TemplateData month_page(const SiteContext& site, std::size_t index) {
     m.set("name", month_label(month.year, month.month));
     m.set("day_count", plural(static_cast<long long>(month.days.size()), "day", "days"));
     m.set("paper_count", plural(month.papers, "paper", "papers"));
+    m.set("iso", search_shard_name(month.year, month.month)); // "2025-02"
+    m.set("year", std::to_string(month.year));
+    m.set("month", search_shard_name(month.year, month.month).substr(5)); // "02"
     data.set("month", m);
 
     // Sunday-first calendar: padding cells before the 1st and after the last day.
@@ -308,7 +322,15 @@ TemplateData year_page(const SiteContext& site, std::size_t index) {
         }
         months.push_back(month);
     }
+    // The same twelve as three rows of four, for a table.
+    List rows;
+    for (std::size_t r = 0; r < 3; ++r) {
+        List row;
+        for (std::size_t k = 0; k < 4; ++k) row.push_back(months[r * 4 + k]);
+        rows.push_back(TemplateData("months", row));
+    }
     data.set("months", months);
+    data.set("month_rows", rows);
     set_nav(data, year_link(site, before(index)), link(site.urls.href(archive_path()), "Archive"),
             year_link(site, after(index, site.graph.years.size())));
     return data;
@@ -344,6 +366,12 @@ TemplateData archive_page(const SiteContext& site) {
 
 TemplateData not_found_page(const SiteContext& site) {
     return page_base(site, "404", "Page not found", not_found_path());
+}
+
+TemplateData search_page(const SiteContext& site) {
+    auto data = page_base(site, "search", "Search", search_page_path());
+    set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
+    return data;
 }
 
 } // namespace pp

@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "core/paper.h"
+#include "site/search.h"
 #include "site/site_graph.h"
 #include "site/theme.h"
 #include "site/urls.h"
@@ -19,6 +20,11 @@ struct SiteContext {
     const SiteUrls& urls;
     const SiteGraph& graph;
     std::string stylesheet; // href of the theme's stylesheet, with a content hash
+    std::string script = {};        // static/site.js, likewise ("" when the theme has none)
+    std::string search_script = {}; // static/search.js
+    bool search_page = false;       // the theme has a `search` layout: search/ exists
+    // KaTeX's files under static/katex/ (with content hashes), when the build shipped them.
+    std::string katex_css = {}, katex_js = {}, katex_auto_render = {};
 };
 
 // `prompt_markdown` is the selection prompt's text (empty when unknown).
@@ -31,6 +37,7 @@ TemplateData month_page(const SiteContext& site, std::size_t month);
 TemplateData year_page(const SiteContext& site, std::size_t year);
 TemplateData archive_page(const SiteContext& site);
 TemplateData not_found_page(const SiteContext& site);
+TemplateData search_page(const SiteContext& site);
 
 // "May 2025" and friends.
 std::string month_name(int month);

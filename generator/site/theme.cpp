@@ -1,5 +1,7 @@
 #include "site/theme.h"
 
+#include "util/text.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -11,6 +13,11 @@ namespace mustache = kainjow::mustache;
 
 const std::vector<std::string>& required_layouts() {
     static const std::vector<std::string> names = {"home", "day", "month", "year", "archive", "404"};
+    return names;
+}
+
+const std::vector<std::string>& optional_layouts() {
+    static const std::vector<std::string> names = {"search"};
     return names;
 }
 
@@ -70,9 +77,26 @@ int line_of(const std::string& text, const std::string& needle) {
     return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
+// kainjow ends its syntax errors with " at <offset>": names the line and column instead.
+Error syntax_error(const ThemeFile& file, const std::string& message) {
+    auto at = message.rfind(" at ");
+    std::size_t offset = 0;
+    bool found = at != std::string::npos && at + 4 < message.size() &&
+                 message.find_first_not_of("0123456789", at + 4) == std::string::npos;
+    if (found) offset = std::stoul(message.substr(at + 4));
+    if (!found || offset > file.text.size())
+        return Error{file.source.string(), 0, "mustache syntax error: " + message};
+    auto begin = file.text.begin();
+    int line = 1 + static_cast<int>(std::count(begin, begin + static_cast<std::ptrdiff_t>(offset), '\n'));
+    auto line_start = file.text.rfind('\n', offset == 0 ? 0 : offset - 1);
+    std::size_t column = line_start == std::string::npos || offset == 0 ? offset + 1 : offset - line_start;
+    return Error{file.source.string(), line,
+                 "mustache syntax error: " + message.substr(0, at) + " (column " + std::to_string(column) + ")"};
+}
+
 Result<void> check_template(const ThemeFile& file, const std::map<std::string, ThemeFile>& partials) {
     mustache::mustache tmpl(file.text);
-    if (!tmpl.is_valid()) return fail("mustache syntax error: " + tmpl.error_message(), file.source.string());
+    if (!tmpl.is_valid()) return std::unexpected(syntax_error(file, tmpl.error_message()));
     for (const auto& name : partial_references(file.text))
         if (!partials.contains(name))
             return fail("includes partial '" + name + "', which neither the site nor the theme has",
@@ -136,6 +160,7 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
             YAML::Node node = YAML::LoadFile(yaml_path.string());
             if (node["description"] && node["description"].IsScalar())
                 theme.description = node["description"].Scalar();
+            if (node["math"] && node["math"].IsScalar()) theme.math = node["math"].as<bool>();
         } catch (const YAML::Exception& e) {
             return fail("not valid YAML: " + e.msg, yaml_path.string(), e.mark.line + 1);
         }
@@ -170,6 +195,32 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
     std::sort(theme.assets.begin(), theme.assets.end(),
               [](const auto& a, const auto& b) { return a.site_path < b.site_path; });
     return theme;
+}
+
+Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, const std::string& from) {
+    auto valid = [](const std::string& n) {
+        return !n.empty() && n.front() != '.' && n.front() != '-' &&
+               std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
+    };
+    if (!valid(name)) return fail("expected a theme name of letters, digits, '-', '_' or '.', got '" + name + "'");
+    const fs::path source = themes_dir / from;
+    const fs::path target = themes_dir / name;
+    std::error_code ec;
+    if (!fs::is_directory(source, ec)) return fail("no such theme folder to copy", source.string());
+    if (fs::exists(target, ec)) return fail("already exists; not overwriting it", target.string());
+    fs::copy(source, target, fs::copy_options::recursive, ec);
+    if (ec) return fail("cannot copy the theme: " + ec.message(), target.string());
+    // Name the copy in its theme.yaml; the rest (math: ...) stays.
+    std::string yaml = "name: " + name + "\ndescription: A copy of the " + from + " theme; edit layouts/, partials/ and static/.\n";
+    if (auto old = read_file(source / "theme.yaml")) {
+        for (auto line : split(*old, '\n'))
+            if (!line.empty() && !line.starts_with("name:") && !line.starts_with("description:")) {
+                yaml += line;
+                yaml += '\n';
+            }
+    }
+    if (auto written = write_file_if_changed(target / "theme.yaml", yaml); !written) return std::unexpected(written.error());
+    return target;
 }
 
 Result<std::string> render_layout(const Theme& theme, const std::string& layout, const TemplateData& data) {

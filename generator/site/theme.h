@@ -33,6 +33,7 @@ struct StaticAsset {
 struct Theme {
     std::string name;
     std::string description;
+    bool math = false; // theme.yaml `math: true`: the build ships KaTeX into static/katex/
     fs::path dir;
     std::map<std::string, ThemeFile> layouts;  // "day" -> layouts/day.mustache
     std::map<std::string, ThemeFile> partials; // "head" -> partials/head.mustache
@@ -51,6 +52,13 @@ const std::vector<std::string>& required_layouts();
 // `themes_dir` holds the themes; `site_dir` is the folder of the config file,
 // where the override folders layouts/ and static/ may be.
 Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, const fs::path& site_dir);
+
+// The layouts a theme may have; the build renders their pages only when it does.
+const std::vector<std::string>& optional_layouts(); // "search"
+
+// `paperpress theme new NAME`: copies the theme `from` to themes_dir/NAME
+// (refuses to overwrite an existing folder) and names it in its theme.yaml.
+Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, const std::string& from = "default");
 
 // Renders layout `layout` with `data`; partials come from the theme only.
 Result<std::string> render_layout(const Theme& theme, const std::string& layout, const TemplateData& data);

@@ -1,0 +1,318 @@
+// Browser tests of the built site, in Debian's headless Chromium driven by
+// playwright-core (npm; it never downloads a browser).
+//
+//   node tests/browser/run.mjs --paperpress build/generator/paperpress [--source .]
+//
+// Builds the sample archive (content/) with each shipped theme, and once
+// with a one-file override in layouts/, into a temp folder; serves each
+// site on 127.0.0.1 (a random port); then clicks through it: home -> day ->
+// next day -> month -> year; a search finds a known paper and loads the
+// index's shards lazily; the light/dark choice persists across pages; a
+// formula is typeset by KaTeX; every link, script and stylesheet of the
+// main page kinds answers 200 in both themes; the override wins.
+//
+// Exit 0: all passed; 1: a check failed; 77: skipped (Chromium or
+// playwright-core missing) - never under CI=true, where that is a failure.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "./server.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const options = { source: path.resolve(here, "../.."), paperpress: "", keep: false };
+for (let i = 2; i < process.argv.length; ++i) {
+  const arg = process.argv[i];
+  if (arg === "--paperpress") options.paperpress = path.resolve(process.argv[++i]);
+  else if (arg === "--source") options.source = path.resolve(process.argv[++i]);
+  else if (arg === "--keep") options.keep = true;
+  else {
+    console.error(`usage: node run.mjs --paperpress BINARY [--source REPO] [--keep]\nunknown argument: ${arg}`);
+    process.exit(2);
+  }
+}
+const inCI = /^(1|true|yes)$/i.test(process.env.CI || "");
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+
+function skip(reason) {
+  if (inCI) {
+    console.error(`browser test: FAILED: ${reason} (CI=true: the browser test must run; scripts/setup installs it)`);
+    process.exit(1);
+  }
+  console.log(`browser test: SKIPPED: ${reason}. Run scripts/setup to install chromium and the npm packages.`);
+  process.exit(77);
+}
+
+if (!options.paperpress || !fs.existsSync(options.paperpress)) {
+  console.error("browser test: --paperpress must name the built paperpress binary");
+  process.exit(2);
+}
+if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}`);
+let chromium;
+try {
+  const require = createRequire(path.join(options.source, "package.json"));
+  ({ chromium } = require("playwright-core"));
+} catch (error) {
+  skip(`playwright-core is not installed in ${options.source}/node_modules (${error.code || error.message})`);
+}
+if (!fs.existsSync(path.join(options.source, "node_modules/katex/dist/katex.min.js")))
+  skip("KaTeX is not installed in node_modules");
+
+// --- build the sites ------------------------------------------------------
+const started = Date.now();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "paperpress-browser-"));
+function prepare(root) {
+  fs.mkdirSync(root, { recursive: true });
+  fs.cpSync(path.join(options.source, "themes"), path.join(root, "themes"), { recursive: true });
+  fs.cpSync(path.join(options.source, "content"), path.join(root, "content"), { recursive: true });
+  fs.symlinkSync(path.join(options.source, "node_modules"), path.join(root, "node_modules"));
+  fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Browser digest\nbase_url: /\n");
+}
+function build(root, theme, out) {
+  const result = spawnSync(options.paperpress, ["build", "--theme", theme, "--out", out, "--base-url", "/"],
+                           { cwd: root, encoding: "utf8" });
+  if (result.status !== 0) {
+    console.error(`browser test: build with theme ${theme} failed:\n${result.stdout}${result.stderr}`);
+    process.exit(1);
+  }
+  return path.join(root, out);
+}
+const main = path.join(tmp, "main");
+prepare(main);
+const sites = { default: build(main, "default", "site-default"), classic: build(main, "classic", "site-classic") };
+// A fork that changes one file: layouts/partials/foot.mustache next to the config.
+const fork = path.join(tmp, "fork");
+prepare(fork);
+const foot = fs.readFileSync(path.join(fork, "themes/default/partials/foot.mustache"), "utf8");
+fs.mkdirSync(path.join(fork, "layouts/partials"), { recursive: true });
+fs.writeFileSync(path.join(fork, "layouts/partials/foot.mustache"),
+                 foot.replace("</footer>", '<p id="override-marker">Overridden footer</p>\n</footer>'));
+sites.override = build(fork, "default", "site");
+
+// --- the checks -------------------------------------------------------------
+const failures = [];
+let passed = 0;
+async function check(name, body) {
+  const t0 = Date.now();
+  try {
+    await body();
+    ++passed;
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (error) {
+    failures.push(name);
+    console.log(`FAIL ${name}\n     ${String(error && error.stack || error).split("\n").slice(0, 4).join("\n     ")}`);
+  }
+}
+function expect(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const servers = {};
+for (const [name, root] of Object.entries(sites)) servers[name] = await serve(fs.realpathSync(root));
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"],
+});
+
+// A page that fails the check on any script error or failed request.
+async function open(context, problems) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10000);
+  page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()}`));
+  return page;
+}
+const pathOf = (page) => new URL(page.url()).pathname + new URL(page.url()).hash;
+
+const latest = "/2026/04/30/";
+const beforeLatest = "/2026/04/29/";
+
+try {
+  for (const theme of ["default", "classic"]) {
+    const base = servers[theme].url;
+
+    await check(`${theme}: home -> day -> next day -> month -> year by clicking`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      await page.goto(base + "/");
+      await page.locator(`main a[href="${beforeLatest}"]`).first().click();
+      await page.waitForURL(base + beforeLatest);
+      await page.locator('a[rel="next"]').first().click();
+      await page.waitForURL(base + latest);
+      expect((await page.locator("h1").first().textContent()).includes("2026"), "the day page's heading");
+      await page.locator('a[rel="up"]').first().click();
+      await page.waitForURL(base + "/2026/04/");
+      expect(await page.locator(`table a[href="${latest}"]`).count() === 1, "the calendar links the day");
+      await page.locator('a[rel="up"]').first().click();
+      await page.waitForURL(base + "/2026/");
+      expect((await page.locator("h1").textContent()).includes("2026"), "the year page's heading");
+      await page.locator('a[rel="prev"]').first().click();
+      await page.waitForURL(base + "/2025/");
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+
+    await check(`${theme}: the light/dark choice persists across pages, the system's is the default`, async () => {
+      const problems = [];
+      const context = await browser.newContext({ colorScheme: "light" });
+      const page = await open(context, problems);
+      await page.goto(base + latest);
+      const toggle = page.locator(".theme-toggle").first();
+      const attr = await toggle.getAttribute("data-theme-attr");
+      const key = await toggle.getAttribute("data-theme-key");
+      const scheme = () => page.evaluate((a) => document.documentElement.getAttribute(a), attr);
+      const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(await scheme() === "light", `light by default, got ${await scheme()}`);
+      const light = await background();
+      await toggle.click();
+      expect(await scheme() === "dark", "dark after the click");
+      expect(await background() !== light, "the page's colours changed");
+      expect(await page.evaluate((k) => localStorage.getItem(k), key) === "dark", `localStorage ${key}`);
+      await page.locator('a[rel="prev"]').first().click();
+      await page.waitForURL(base + beforeLatest);
+      expect(await scheme() === "dark", "still dark on the next page");
+      expect(await background() !== light, "dark colours on the next page");
+      await page.locator('a[rel="up"]').first().click();
+      await page.waitForURL(base + "/2026/04/");
+      expect(await scheme() === "dark", "still dark on the month page");
+      await page.locator(".theme-toggle").first().click();
+      await page.reload();
+      expect(await scheme() === "light", "light again after toggling back and reloading");
+      await context.close();
+
+      const dark = await browser.newContext({ colorScheme: "dark" });
+      const darkPage = await open(dark, problems);
+      await darkPage.goto(base + "/");
+      expect(await darkPage.evaluate((a) => document.documentElement.getAttribute(a), attr) === "dark",
+             "a dark system setting gives the dark theme");
+      await dark.close();
+      expect(problems.length === 0, problems.join("; "));
+    });
+
+    await check(`${theme}: a formula is typeset by KaTeX (served from the site, not a CDN)`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      const outside = [];
+      page.on("request", (request) => {
+        if (!request.url().startsWith(base) && !request.url().startsWith("data:")) outside.push(request.url());
+      });
+      await page.goto(base + "/2025/02/25/");
+      const paper = page.locator("#p-2502\\.15957");
+      await paper.locator("h2 .katex").first().waitFor();
+      expect(!(await paper.locator("h2").textContent()).includes("$^3$"), "no raw LaTeX left in the title");
+      expect(await paper.locator(".abstract .katex").count() >= 1, "the abstract's formula is typeset");
+      // The KaTeX fonts load from the site.
+      await page.evaluate(() => document.fonts.ready);
+      expect(outside.length === 0, `requests outside the site: ${outside.join(", ")}`);
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+
+    await check(`${theme}: the header's search box finds a known paper, and the result opens it on its day`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      await page.goto(base + "/2025/");
+      const box = page.locator('form[role="search"] input[name="q"]').first();
+      await box.fill("momentum-conserving Deformable");
+      await box.press("Enter");
+      await page.waitForURL((url) => url.pathname === "/search/");
+      const result = page.locator(".search-result a", { hasText: "Momentum-Conserving Graph Neural Networks" });
+      await result.first().waitFor();
+      expect(await page.locator(".search-result").count() === 1, "exactly one paper matches");
+      await page.locator("#search-status", { hasText: "found" }).waitFor();
+      // By author and by arXiv ID too.
+      await page.fill("#search-query", "Thomaszewski 2604.26097");
+      await page.press("#search-query", "Enter");
+      await page.locator(".search-result a", { hasText: "Momentum-Conserving" }).first().waitFor();
+      await result.first().click();
+      await page.waitForURL(base + latest + "#p-2604.26097");
+      expect(await page.locator("#p-2604\\.26097").count() === 1, "the paper's anchor is on the day page");
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+
+    await check(`${theme}: search shards load lazily, newest first, only as far as needed`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      const fetched = [];
+      page.on("request", (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith("/search/") && url.pathname.endsWith(".json")) fetched.push(url.pathname);
+      });
+      await page.goto(base + "/search/");
+      await page.waitForLoadState("networkidle");
+      expect(fetched.length === 0, `nothing is fetched before a query, got ${fetched.join(", ")}`);
+      const index = JSON.parse(fs.readFileSync(path.join(sites[theme], "search/index.json"), "utf8"));
+      expect(index.shards.length > 2, "the sample archive has several shards");
+      await page.fill("#search-query", "learning");
+      await page.press("#search-query", "Enter");
+      await page.locator("#search-status", { hasText: "so far" }).waitFor();
+      expect(await page.locator(".search-result").count() === 50, "a first page of 50 results");
+      expect(JSON.stringify(fetched) === JSON.stringify(["/search/index.json", "/search/" + index.shards[0].url]),
+             `only the index and the newest shard, got ${fetched.join(", ")}`);
+      await page.click("#search-more");
+      await page.waitForFunction(() => document.querySelectorAll(".search-result").length === 100);
+      expect(fetched.length < index.shards.length + 1, `still not every shard: ${fetched.join(", ")}`);
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+
+    await check(`${theme}: every link, script and stylesheet of each page kind answers 200`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      const targets = new Set();
+      for (const where of ["/", latest, "/2026/04/", "/2026/", "/archive/", "/search/", "/2025/02/25/"]) {
+        await page.goto(base + where);
+        const links = await page.evaluate(() =>
+          [...document.querySelectorAll("a[href], link[href], script[src], img[src]")].map((e) => e.href || e.src));
+        for (const link of links) if (link.startsWith(base)) targets.add(link.split("#")[0]);
+      }
+      const bad = [];
+      for (const target of targets) {
+        const response = await page.request.get(target);
+        if (response.status() !== 200) bad.push(`${response.status()} ${target}`);
+      }
+      expect(targets.size > 20, `few links found (${targets.size})`);
+      expect(bad.length === 0, `broken: ${bad.slice(0, 5).join(", ")}`);
+      const missing = await page.request.get(base + "/no-such-page/");
+      expect(missing.status() === 404 && (await missing.text()).includes("Page not found"), "the 404 page");
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+  }
+
+  await check("a one-file override in the site's layouts/ wins over the theme's", async () => {
+    const problems = [];
+    const context = await browser.newContext();
+    const page = await open(context, problems);
+    await page.goto(servers.override.url + latest);
+    expect(await page.locator("#override-marker").textContent() === "Overridden footer", "the overriding footer");
+    expect(await page.locator(".theme-toggle").count() === 1, "the theme's other partials still used");
+    expect(await page.locator(".paper").count() > 0, "the theme's day layout still used");
+    await page.goto(servers.override.url + "/archive/");
+    expect(await page.locator("#override-marker").count() === 1, "on every page kind");
+    expect(problems.length === 0, problems.join("; "));
+    await context.close();
+  });
+} finally {
+  await browser.close();
+  for (const server of Object.values(servers)) await server.close();
+  if (!options.keep) fs.rmSync(tmp, { recursive: true, force: true });
+  else console.log(`kept ${tmp}`);
+}
+
+console.log(`browser test: ${passed} passed, ${failures.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(failures.length === 0 ? 0 : 1);

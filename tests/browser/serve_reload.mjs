@@ -1,0 +1,207 @@
+// `paperpress serve` in a real browser: Debian's headless Chromium driven by
+// playwright-core (npm; it never downloads a browser).
+//
+//   node tests/browser/serve_reload.mjs --paperpress build/generator/paperpress [--source .] [--keep]
+//
+// Writes a one-day archive into a temp folder, starts `paperpress serve
+// --port 0` there, opens the day's page, edits the paper's title in the day
+// file and waits for the page to reload by itself (no navigation by the
+// test) and show the new title, exactly once. Then breaks a layout override:
+// the page reloads with the build error over it; removing the override
+// reloads it clean. Finally SIGTERM must stop the server with status 0.
+//
+// Exit 0: passed; 1: failed; 77: skipped (Chromium or playwright-core
+// missing) - never under CI=true, where that is a failure.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const options = { source: path.resolve(here, "../.."), paperpress: "", keep: false };
+for (let i = 2; i < process.argv.length; ++i) {
+  const arg = process.argv[i];
+  if (arg === "--paperpress") options.paperpress = path.resolve(process.argv[++i]);
+  else if (arg === "--source") options.source = path.resolve(process.argv[++i]);
+  else if (arg === "--keep") options.keep = true;
+  else {
+    console.error(`usage: node serve_reload.mjs --paperpress BINARY [--source REPO] [--keep]\nunknown argument: ${arg}`);
+    process.exit(2);
+  }
+}
+const inCI = /^(1|true|yes)$/i.test(process.env.CI || "");
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+
+function skip(reason) {
+  if (inCI) {
+    console.error(`serve reload test: FAILED: ${reason} (CI=true: the browser test must run; scripts/setup installs it)`);
+    process.exit(1);
+  }
+  console.log(`serve reload test: SKIPPED: ${reason}. Run scripts/setup to install chromium and the npm packages.`);
+  process.exit(77);
+}
+
+if (!options.paperpress || !fs.existsSync(options.paperpress)) {
+  console.error("serve reload test: --paperpress must name the built paperpress binary");
+  process.exit(2);
+}
+if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}`);
+let chromium;
+try {
+  const require = createRequire(path.join(options.source, "package.json"));
+  ({ chromium } = require("playwright-core"));
+} catch (error) {
+  skip(`playwright-core is not installed in ${options.source}/node_modules (${error.code || error.message})`);
+}
+
+// --- a one-day site -----------------------------------------------------------
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "paperpress-serve-browser-"));
+const root = path.join(tmp, "site");
+fs.mkdirSync(root);
+fs.cpSync(path.join(options.source, "themes"), path.join(root, "themes"), { recursive: true });
+fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Serve reload digest\n");
+const dayFile = path.join(root, "content/2025/05/2025-05-20.md");
+fs.mkdirSync(path.dirname(dayFile), { recursive: true });
+const dayText = (title) => `---
+date: 2025-05-20
+status: announced
+---
+
+# arXiv papers for 2025-05-20
+
+## [${title}](https://arxiv.org/abs/2505.00001)
+
+- **ID:** 2505.00001
+- **Authors:** Ada Lovelace, Alan Turing
+- **Relevance:** 9
+- **Novelty:** 8
+
+An abstract that this test never changes.
+`;
+const originalTitle = "Original title before the edit";
+const editedTitle = "Edited title after the save";
+fs.writeFileSync(dayFile, dayText(originalTitle));
+
+// --- the server -----------------------------------------------------------------
+const server = spawn(options.paperpress, ["serve", "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+let log = "";
+server.stdout.on("data", (chunk) => (log += chunk));
+server.stderr.on("data", (chunk) => (log += chunk));
+const exited = new Promise((resolve) => server.on("exit", (code, signal) => resolve({ code, signal })));
+
+function waitFor(predicate, ms, what) {
+  const until = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const poll = async () => {
+      let value;
+      try {
+        value = await predicate();
+      } catch {
+        value = undefined; // e.g. the page is navigating
+      }
+      if (value) return resolve(value);
+      if (Date.now() > until) return reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+      setTimeout(poll, 100);
+    };
+    poll();
+  });
+}
+
+const failures = [];
+let browser, userDataDir;
+try {
+  const base = await waitFor(() => (log.match(/Serving (http:\/\/127\.0\.0\.1:\d+\/) \(Ctrl-C to stop\)/) || [])[1],
+                             60000, "the Serving line");
+  console.log(`serve reload test: ${base}`);
+
+  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "paperpress-chromium-"));
+  browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const page = browser.pages()[0] || (await browser.newPage());
+  page.setDefaultTimeout(15000);
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
+  let loads = 0;
+  page.on("load", () => ++loads);
+
+  const dayUrl = `${base}2025/05/20/`;
+  await page.goto(dayUrl);
+  const bodyText = () => page.evaluate(() => document.body.innerText);
+  if (!(await bodyText()).includes(originalTitle)) throw new Error(`the day page does not show "${originalTitle}"`);
+  // Gone after a reload: proves the page reloaded itself.
+  await page.evaluate(() => { window.paperpressTestMarker = true; });
+  // The page listens for builds once its event stream is open.
+  await waitFor(() => page.evaluate(() => performance.getEntriesByType("resource")
+                                       .some((entry) => entry.name.includes("/__paperpress/events"))),
+                5000, "the event stream").catch(() => {});
+  const loadsBefore = loads;
+
+  async function step(name, body) {
+    const t0 = Date.now();
+    try {
+      await body();
+      console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+    } catch (error) {
+      failures.push(name);
+      console.log(`FAIL ${name}\n     ${String((error && error.stack) || error).split("\n").slice(0, 3).join("\n     ")}`);
+    }
+  }
+
+  await step("the page reloads by itself after the day file is edited", async () => {
+    fs.writeFileSync(dayFile, dayText(editedTitle));
+    await waitFor(async () => (await bodyText()).includes(editedTitle), 15000, `"${editedTitle}" on the page`);
+    if ((await bodyText()).includes(originalTitle)) throw new Error("the old title is still on the page");
+    if (await page.evaluate(() => window.paperpressTestMarker === true)) throw new Error("the page was not reloaded");
+    if (page.url() !== dayUrl) throw new Error(`the page moved to ${page.url()}`);
+    // Exactly one reload, and no loop after it.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    if (loads - loadsBefore !== 1) throw new Error(`expected 1 reload, got ${loads - loadsBefore}`);
+  });
+
+  await step("a broken layout shows the build error over the last good page", async () => {
+    const override = path.join(root, "layouts/day.mustache");
+    fs.mkdirSync(path.dirname(override), { recursive: true });
+    fs.writeFileSync(override, "{{> head}}\n{{#day}}\n<p>never closed</p>\n{{> foot}}\n");
+    await waitFor(() => page.locator("#paperpress-build-error").isVisible(), 15000, "the error overlay");
+    const overlay = await page.locator("#paperpress-build-error").innerText();
+    if (!overlay.includes("layouts/day.mustache")) throw new Error(`the overlay does not name the file: ${overlay}`);
+    if (!(await bodyText()).includes(editedTitle)) throw new Error("the last good page is not shown under the overlay");
+    fs.rmSync(override);
+    await waitFor(async () => (await page.locator("#paperpress-build-error").count()) === 0 &&
+                              (await bodyText()).includes(editedTitle), 15000, "the overlay to go");
+  });
+
+  if (problems.length) {
+    failures.push("no script errors");
+    console.log(`FAIL no script errors\n     ${problems.join("\n     ")}`);
+  }
+} catch (error) {
+  failures.push("setup");
+  console.log(`FAIL ${String((error && error.stack) || error)}`);
+} finally {
+  if (browser) await browser.close().catch(() => {});
+  if (server.exitCode === null) server.kill("SIGTERM");
+  const status = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(null), 10000))]);
+  if (!status) {
+    server.kill("SIGKILL");
+    failures.push("SIGTERM stops the server");
+    console.log("FAIL SIGTERM stops the server: still running after 10 s");
+  } else if (status.code !== 0) {
+    failures.push("SIGTERM stops the server");
+    console.log(`FAIL SIGTERM stops the server: exit ${status.code} ${status.signal || ""}`);
+  } else {
+    console.log("ok   SIGTERM stops the server");
+  }
+  if (failures.length) console.log(`--- paperpress serve log ---\n${log}`);
+  if (options.keep) console.log(`kept ${tmp}`);
+  else fs.rmSync(tmp, { recursive: true, force: true });
+  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+}
+console.log(`serve reload test: ${failures.length ? `${failures.length} failed` : "passed"}`);
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,197 @@
+// site/search: the client-side search data. Shards are per month, newest
+// first, deterministic, escaped; the first shard a browser loads is small;
+// an incremental build remakes only the shards whose days changed.
+#include "content/content_tree.h"
+#include "site/builder.h"
+#include "site/search.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+Date date(const char* iso) { return *parse_iso_date(iso); }
+
+Paper paper(const std::string& id, const std::string& title, const std::string& abstract) {
+    Paper p;
+    p.id = id;
+    p.title = title;
+    p.authors = {"Ada Lovelace", "Alan Turing"};
+    p.abstract = abstract;
+    p.relevance = 7;
+    p.novelty = 6;
+    return p;
+}
+
+Day make_day(const char* iso, std::vector<Paper> papers) {
+    Day day;
+    day.date = date(iso);
+    day.model = "gpt-4o";
+    day.counts = Counts{500, 400, static_cast<long long>(papers.size())};
+    day.papers = std::move(papers);
+    return day;
+}
+
+rapidjson::Document parse(const std::string& text) {
+    rapidjson::Document doc;
+    doc.Parse(text.c_str());
+    REQUIRE_MESSAGE(!doc.HasParseError(), text);
+    return doc;
+}
+
+// A few months of days, many papers in the old months and one in the newest.
+struct Archive {
+    TempDir dir;
+    Config config;
+    Archive() {
+        fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+        config.title = "Search";
+        config.base_url = "/";
+        config.feed_days = 2;
+        for (const char* iso : {"2024-11-04", "2024-11-05", "2024-12-02", "2025-01-06", "2025-01-07"}) {
+            std::vector<Paper> papers;
+            for (int i = 0; i < 30; ++i)
+                papers.push_back(paper("2411." + std::to_string(10000 + std::stoi(std::string(iso).substr(8)) * 100 + i),
+                                       "Filler paper " + std::to_string(i) + " of " + iso,
+                                       "We study filler number " + std::to_string(i) + " at length."));
+            save(make_day(iso, std::move(papers)));
+        }
+        save(make_day("2025-02-03", {paper("2502.00001", "Quantum <b>widgets</b> & \"gadgets\"",
+                                           "Self-supervised widgets bound $x_1 < y^2$ with \\mathcal{O}(n) work.")}));
+    }
+    void save(const Day& day) const { REQUIRE(save_day(dir / "content", day)); }
+    BuildReport build() const {
+        BuildOptions options;
+        options.content_dir = dir / "content";
+        options.out_dir = dir / "site";
+        options.site_dir = dir.path();
+        options.themes_dir = dir / "themes";
+        options.config = config;
+        auto report = build_site(options);
+        std::string errors;
+        for (const auto& e : report.errors) errors += e.to_string() + "\n";
+        REQUIRE_MESSAGE(report.ok(), errors);
+        return report;
+    }
+    std::string file(const std::string& site_path) const { return read_text(dir / "site" / site_path); }
+};
+
+} // namespace
+
+TEST_CASE("search: abstract words are distinct, lowercased, without stop words or LaTeX commands") {
+    CHECK(search_words("We propose a Self-Supervised method; the method uses $\\mathcal{O}(n)$ memory. We win.") ==
+          "self-supervised uses memory win");
+    CHECK(search_words("Graphs, graphs and GRAPHS") == "graphs");
+    CHECK(search_words("3D scenes in RL") == "3d scenes rl");
+    CHECK(search_words("Über große Modelle") == "Über große modelle"); // UTF-8 bytes are word bytes (the browser lowercases them)
+    std::string many;
+    for (int i = 0; i < 500; ++i) many += "word" + std::to_string(i) + " ";
+    CHECK(search_words(many).size() <= search_words_limit);
+    CHECK(search_words(many).starts_with("word0 word1 word2"));
+}
+
+TEST_CASE("search: a shard is sorted newest day first, in page order, and escaped") {
+    Day older = make_day("2025-02-03", {paper("2502.00001", "A", "alpha"), paper("2502.00002", "B", "beta")});
+    Day newer = make_day("2025-02-04", {paper("2502.00003", "<script>x</script>", "gamma")});
+    auto entries = search_entries(older);
+    auto more = search_entries(newer);
+    entries.insert(entries.end(), more.begin(), more.end());
+    const auto text = search_shard_json(2025, 2, entries);
+    CHECK(text.find("<script") == std::string::npos);
+    CHECK(text.find("\\u003cscript\\u003e") != std::string::npos);
+    auto doc = parse(text);
+    CHECK(std::string(doc["name"].GetString()) == "2025-02");
+    const auto& list = doc["entries"];
+    REQUIRE(list.Size() == 3);
+    CHECK(std::string(list[0][0].GetString()) == "2025-02-04");
+    CHECK(std::string(list[0][2].GetString()) == "<script>x</script>");
+    CHECK(std::string(list[1][1].GetString()) == "2502.00001");
+    CHECK(std::string(list[2][1].GetString()) == "2502.00002");
+    CHECK(std::string(list[1][3].GetString()) == "Ada Lovelace, Alan Turing");
+    CHECK(std::string(list[2][4].GetString()) == "beta");
+    // The same entries in another order give the same bytes.
+    std::reverse(entries.begin(), entries.end());
+    std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.date < b.date; });
+    auto again = search_entries(older);
+    again.insert(again.end(), more.begin(), more.end());
+    CHECK(search_shard_json(2025, 2, again) == text);
+}
+
+TEST_CASE("search: the build writes an index of monthly shards, newest first, and the first shard is small") {
+    Archive archive;
+    archive.build();
+    auto index = parse(archive.file("search/index.json"));
+    CHECK(index["version"].GetInt() == 1);
+    CHECK(index["papers"].GetInt() == 151);
+    const auto& shards = index["shards"];
+    REQUIRE(shards.Size() == 4);
+    std::vector<std::string> names;
+    for (const auto& shard : shards.GetArray()) names.push_back(shard["name"].GetString());
+    CHECK(names == std::vector<std::string>{"2025-02", "2025-01", "2024-12", "2024-11"});
+    CHECK(std::string(shards[0]["url"].GetString()) == "2025-02.json");
+    CHECK(shards[0]["days"].GetInt() == 1);
+    CHECK(shards[0]["papers"].GetInt() == 1);
+    CHECK(shards[3]["days"].GetInt() == 2);
+    CHECK(shards[3]["papers"].GetInt() == 60);
+
+    // The newest shard holds only its month: far less than the whole archive.
+    const auto first = archive.file("search/2025-02.json");
+    std::size_t total = 0;
+    for (const auto& name : names) total += archive.file("search/" + name + ".json").size();
+    CHECK(first.size() < 600);
+    CHECK(first.size() * 20 < total);
+    auto shard = parse(first);
+    REQUIRE(shard["entries"].Size() == 1);
+    const auto& entry = shard["entries"][0];
+    CHECK(std::string(entry[0].GetString()) == "2025-02-03");
+    CHECK(std::string(entry[1].GetString()) == "2502.00001");
+    CHECK(std::string(entry[2].GetString()) == "Quantum <b>widgets</b> & \"gadgets\"");
+    CHECK(std::string(entry[3].GetString()) == "Ada Lovelace, Alan Turing");
+    CHECK(std::string(entry[4].GetString()) == "self-supervised widgets bound work");
+    CHECK(first.find('<') == std::string::npos);
+    CHECK(first.find('&') == std::string::npos);
+
+    auto november = parse(archive.file("search/2024-11.json"));
+    REQUIRE(november["entries"].Size() == 60);
+    CHECK(std::string(november["entries"][0][0].GetString()) == "2024-11-05"); // newest day first
+    CHECK(std::string(november["entries"][0][2].GetString()) == "Filler paper 0 of 2024-11-05");
+    CHECK(std::string(november["entries"][59][2].GetString()) == "Filler paper 29 of 2024-11-04");
+
+    // The search page exists for the themes that have the layout, and links the index.
+    const auto page = archive.file("search/index.html");
+    CHECK(page.find("/search/index.json") != std::string::npos);
+    CHECK(page.find("static/search.js?v=") != std::string::npos);
+}
+
+TEST_CASE("search: an incremental build remakes only the shards of changed months") {
+    Archive archive;
+    archive.build();
+    archive.save(make_day("2025-02-04", {paper("2502.00009", "Appended paper", "Brand new words.")}));
+    auto report = archive.build();
+    std::set<std::string> written(report.written_files.begin(), report.written_files.end());
+    CHECK(written.contains("search/2025-02.json"));
+    CHECK(written.contains("search/index.json"));
+    CHECK_FALSE(written.contains("search/2025-01.json"));
+    CHECK_FALSE(written.contains("search/2024-11.json"));
+    CHECK(report.parsed <= 5); // the new day, its neighbour, the home page, the feed: no day for the shards
+    auto shard = parse(archive.file("search/2025-02.json"));
+    REQUIRE(shard["entries"].Size() == 2);
+    CHECK(std::string(shard["entries"][0][2].GetString()) == "Appended paper");
+
+    // Removing the month's days removes its shard.
+    fs::remove(day_path(archive.dir / "content", date("2025-02-03")));
+    fs::remove(day_path(archive.dir / "content", date("2025-02-04")));
+    report = archive.build();
+    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "search/2025-02.json") !=
+          report.removed_files.end());
+    auto index = parse(archive.file("search/index.json"));
+    CHECK(std::string(index["shards"][0]["name"].GetString()) == "2025-01");
+}

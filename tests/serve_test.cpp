@@ -1,0 +1,492 @@
+// serve/: the preview server. The pieces (content types, the injected
+// script, path lookup, the watcher) are checked directly; then
+// `paperpress serve --port 0` runs as a child process on a small archive and
+// is checked over HTTP the way a browser sees it: pages, 404, traversal,
+// live-reload events, rebuilds after edits, a broken layout, SIGTERM.
+#include "content/content_tree.h"
+#include "serve/server.h"
+#include "serve/watcher.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <functional>
+#include <map>
+#include <regex>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace pp;
+using namespace pp::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+Paper paper(const std::string& id, const std::string& title) {
+    Paper p;
+    p.id = id;
+    p.title = title;
+    p.authors = {"Ada Lovelace", "Alan Turing"};
+    p.abstract = "An abstract about " + title + ".";
+    p.relevance = 8;
+    p.novelty = 7;
+    return p;
+}
+
+Day day(const char* iso, std::vector<Paper> papers) {
+    Day d;
+    d.date = *parse_iso_date(iso);
+    d.model = "gpt-4o";
+    d.counts = Counts{100, 90, static_cast<long long>(papers.size())};
+    d.papers = std::move(papers);
+    return d;
+}
+
+// Polls `ready` every 50 ms for up to `limit`.
+bool eventually(const std::function<bool()>& ready, std::chrono::milliseconds limit = 15s) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+        if (ready()) return true;
+        std::this_thread::sleep_for(50ms);
+    }
+    return ready();
+}
+
+// `paperpress ARGS...` running in `cwd`, its output going to files.
+class ServeProcess {
+public:
+    ServeProcess(const fs::path& cwd, std::vector<std::string> args) : out_(logs_ / "out"), err_(logs_ / "err") {
+        args.insert(args.begin(), "paperpress");
+        std::vector<char*> argv;
+        for (auto& arg : args) argv.push_back(arg.data());
+        argv.push_back(nullptr);
+        const std::string dir = cwd.string(), out = out_.string(), err = err_.string();
+        pid_ = fork();
+        REQUIRE(pid_ >= 0);
+        if (pid_ == 0) {
+            // Only async-signal-safe calls between fork and exec.
+            const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (o < 0 || e < 0 || ::chdir(dir.c_str()) != 0) _exit(126);
+            ::dup2(o, 1);
+            ::dup2(e, 2);
+            ::execv(PAPERPRESS_BINARY, argv.data());
+            _exit(127);
+        }
+    }
+    ~ServeProcess() {
+        if (pid_ > 0 && !exited_) {
+            ::kill(pid_, SIGKILL);
+            ::waitpid(pid_, nullptr, 0);
+        }
+    }
+    ServeProcess(const ServeProcess&) = delete;
+    ServeProcess& operator=(const ServeProcess&) = delete;
+
+    std::string out() const { return read_text(out_); }
+    std::string err() const { return read_text(err_); }
+
+    // The port of the "Serving http://127.0.0.1:N/" line, 0 if none came.
+    int wait_for_port(std::chrono::milliseconds limit = 60s) {
+        static const std::regex serving(R"(Serving http://127\.0\.0\.1:(\d+)/ \(Ctrl-C to stop\))");
+        int port = 0;
+        eventually(
+            [&] {
+                std::smatch match;
+                const std::string text = out();
+                if (std::regex_search(text, match, serving)) port = std::stoi(match[1].str());
+                return port != 0 || finished();
+            },
+            limit);
+        return port;
+    }
+
+    bool finished() {
+        if (exited_) return true;
+        int status = 0;
+        if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+            exited_ = true;
+            exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        return exited_;
+    }
+
+    // Sends `signal`; the exit code, or -1 if it did not stop in time.
+    int stop(int signal = SIGTERM, std::chrono::milliseconds limit = 10s) {
+        ::kill(pid_, signal);
+        if (!eventually([&] { return finished(); }, limit)) return -1;
+        return exit_code_;
+    }
+
+private:
+    TempDir logs_;
+    fs::path out_, err_;
+    pid_t pid_ = -1;
+    bool exited_ = false;
+    int exit_code_ = -1;
+};
+
+// Every file under `root` by relative path, with its bytes.
+std::map<std::string, std::string> tree_of(const fs::path& root) {
+    std::map<std::string, std::string> files;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+        if (entry.is_regular_file())
+            files[fs::relative(entry.path(), root).generic_string()] = read_text(entry.path());
+    return files;
+}
+
+std::string token_in(const std::string& html) {
+    static const std::regex script(R"re(var t="([0-9]+-[0-9]+)")re");
+    std::smatch match;
+    return std::regex_search(html, match, script) ? match[1].str() : std::string();
+}
+
+struct Site {
+    TempDir dir;
+    fs::path content() const { return dir / "content"; }
+
+    Site() {
+        fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+        write_text(dir / "paperpress.yaml", "title: Serve digest\n");
+        REQUIRE(save_day(content(), day("2025-05-20", {paper("2505.00001", "Original flow title"),
+                                                       paper("2505.00002", "Second paper")})));
+        REQUIRE(save_day(content(), day("2025-05-21", {paper("2505.00003", "Another day's paper")})));
+    }
+};
+
+} // namespace
+
+TEST_CASE("serve: content types for the site's files") {
+    CHECK(content_type_for("index.html") == "text/html; charset=utf-8");
+    CHECK(content_type_for("static/style.css") == "text/css; charset=utf-8");
+    CHECK(content_type_for("static/search.js") == "text/javascript; charset=utf-8");
+    CHECK(content_type_for("data/index.json") == "application/json");
+    CHECK(content_type_for("feed.xml") == "application/xml");
+    CHECK(content_type_for("static/logo.SVG") == "image/svg+xml");
+    CHECK(content_type_for("static/fonts/KaTeX_Main-Regular.woff2") == "font/woff2");
+    CHECK(content_type_for("LICENSE") == "application/octet-stream");
+}
+
+TEST_CASE("serve: the reload snippet goes before the last </body>") {
+    const std::string snippet = live_reload_snippet("17-3", "");
+    CHECK(snippet.find("/__paperpress/events") != std::string::npos);
+    CHECK(snippet.find("var t=\"17-3\"") != std::string::npos);
+    CHECK(snippet.find("paperpress-build-error") == std::string::npos);
+    CHECK(inject_before_body_end("<p>a</p></body></html>\n", "X") == "<p>a</p>X</body></html>\n");
+    CHECK(inject_before_body_end("<pre></body></pre></BODY>", "X") == "<pre></body></pre>X</BODY>");
+    CHECK(inject_before_body_end("<p>no body end", "X") == "<p>no body endX");
+
+    const std::string failed = live_reload_snippet("17-4", "layouts/day.mustache: <unclosed> & \"so on\"");
+    CHECK(failed.find("paperpress-build-error") != std::string::npos);
+    CHECK(failed.find("layouts/day.mustache: &lt;unclosed&gt; &amp; &quot;so on&quot;") != std::string::npos);
+}
+
+TEST_CASE("serve: URL paths map to files inside the output folder only") {
+    TempDir dir;
+    const fs::path root = dir / "site";
+    write_text(root / "index.html", "home");
+    write_text(root / "2025/05/20/index.html", "day");
+    write_text(root / "feed.xml", "feed");
+    write_text(dir / "secret.txt", "secret");
+    using Kind = SiteLookup::Kind;
+
+    auto home = lookup_site_path(root, "/");
+    CHECK(home.kind == Kind::file);
+    CHECK(read_text(home.file) == "home");
+    auto page = lookup_site_path(root, "/2025/05/20/");
+    CHECK(page.kind == Kind::file);
+    CHECK(read_text(page.file) == "day");
+    CHECK(lookup_site_path(root, "/feed.xml").kind == Kind::file);
+    CHECK(lookup_site_path(root, "//feed.xml").kind == Kind::file);
+
+    auto folder = lookup_site_path(root, "/2025/05/20");
+    CHECK(folder.kind == Kind::redirect);
+    CHECK(folder.location == "/2025/05/20/");
+
+    CHECK(lookup_site_path(root, "/2025/05/21/").kind == Kind::not_found);
+    CHECK(lookup_site_path(root, "/2025/").kind == Kind::not_found); // a folder without index.html
+    CHECK(lookup_site_path(root, "/nope.css").kind == Kind::not_found);
+
+    CHECK(lookup_site_path(root, "/../secret.txt").kind == Kind::forbidden);
+    CHECK(lookup_site_path(root, "/2025/../../secret.txt").kind == Kind::forbidden);
+    CHECK(lookup_site_path(root, "/2025/..").kind == Kind::forbidden);
+    CHECK(lookup_site_path(root, "/./index.html").kind == Kind::forbidden);
+    CHECK(lookup_site_path(root, "/..\\secret.txt").kind == Kind::forbidden);
+    CHECK(lookup_site_path(root, "relative").kind == Kind::forbidden);
+
+    // A symbolic link out of the folder is refused too.
+    fs::create_symlink(dir / "secret.txt", root / "link.txt");
+    CHECK(lookup_site_path(root, "/link.txt").kind == Kind::forbidden);
+}
+
+TEST_CASE("serve: the watcher reports added, modified and removed files, and ignores temp files") {
+    TempDir dir;
+    write_text(dir / "content/2025/05/2025-05-20.md", "one");
+    write_text(dir / "paperpress.yaml", "title: A\n");
+    write_text(dir / "out/index.html", "built");
+    Watcher watcher({dir / "content", dir / "paperpress.yaml", dir / "layouts", dir / "out"}, {dir / "out"});
+    CHECK(watcher.poll().empty());
+    CHECK(watcher.last().size() == 2);
+
+    write_text(dir / "content/2025/05/2025-05-21.md", "two");
+    write_text(dir / "content/2025/05/.2025-05-21.md.swp", "editor");
+    write_text(dir / "content/2025/05/2025-05-21.md.tmp.123", "half");
+    write_text(dir / "content/2025/05/2025-05-21.md~", "backup");
+    write_text(dir / "out/index.html", "rebuilt");
+    auto changes = watcher.poll();
+    CHECK(changes.added == std::vector<std::string>{(dir / "content/2025/05/2025-05-21.md").generic_string()});
+    CHECK(changes.modified.empty());
+    CHECK(changes.removed.empty());
+
+    // Same size, new time: still a change.
+    const auto path = dir / "content/2025/05/2025-05-20.md";
+    write_text(path, "ONE");
+    fs::last_write_time(path, fs::last_write_time(path) + 2s);
+    write_text(dir / "layouts/day.mustache", "{{> head}}");
+    fs::remove(dir / "paperpress.yaml");
+    changes = watcher.poll();
+    CHECK(changes.modified == std::vector<std::string>{path.generic_string()});
+    CHECK(changes.added == std::vector<std::string>{(dir / "layouts/day.mustache").generic_string()});
+    CHECK(changes.removed == std::vector<std::string>{(dir / "paperpress.yaml").generic_string()});
+    CHECK(changes.count() == 3);
+    CHECK(changes.describe(2).find("3 files changed: modified ") == 0);
+    CHECK(changes.describe(2).ends_with(", and 1 more"));
+    CHECK(watcher.poll().empty());
+
+    WatchChanges one;
+    one.modified = {"content/2025/05/2025-05-20.md"};
+    CHECK(one.describe() == "modified content/2025/05/2025-05-20.md");
+}
+
+TEST_CASE("serve: builds, serves, reloads after edits and survives a broken layout") {
+    Site site;
+    ServeProcess serve(site.dir.path(), {"serve", "--port", "0"});
+    const int port = serve.wait_for_port();
+    REQUIRE_MESSAGE(port > 0, "no Serving line; stdout:\n" << serve.out() << "\nstderr:\n" << serve.err());
+    const std::string base = "http://127.0.0.1:" + std::to_string(port) + "/";
+    httplib::Client client("127.0.0.1", port);
+    client.set_connection_timeout(5);
+    client.set_read_timeout(10);
+    const fs::path built = site.dir / ".cache/serve/site";
+    auto logged = [&](const std::string& text) {
+        return eventually([&] { return serve.out().find(text) != std::string::npos; });
+    };
+
+    SUBCASE("pages, 404, redirects, content types, traversal") {
+        auto home = client.Get("/");
+        REQUIRE(home);
+        CHECK(home->status == 200);
+        CHECK(home->get_header_value("Content-Type") == "text/html; charset=utf-8");
+        CHECK(home->body.find("Serve digest") != std::string::npos);
+        CHECK(home->body.find("/__paperpress/events") != std::string::npos);
+
+        auto page = client.Get("/2025/05/20/");
+        REQUIRE(page);
+        CHECK(page->status == 200);
+        CHECK(page->body.find("Original flow title") != std::string::npos);
+        // The script is added before </body>, to exactly the bytes on disk.
+        const std::string on_disk = read_text(built / "2025/05/20/index.html");
+        CHECK(on_disk.find("__paperpress") == std::string::npos);
+        CHECK(page->body == inject_before_body_end(on_disk, live_reload_snippet(token_in(page->body), "")));
+        CHECK(!token_in(page->body).empty());
+
+        auto folder = client.Get("/2025/05/20");
+        REQUIRE(folder);
+        CHECK(folder->status == 301);
+        CHECK(folder->get_header_value("Location") == "/2025/05/20/");
+
+        auto missing = client.Get("/2031/01/01/");
+        REQUIRE(missing);
+        CHECK(missing->status == 404);
+        CHECK(missing->body.find("Page not found") != std::string::npos);
+        CHECK(missing->body.find("/__paperpress/events") != std::string::npos);
+        CHECK(missing->body == inject_before_body_end(read_text(built / "404.html"),
+                                                      live_reload_snippet(token_in(missing->body), "")));
+
+        auto css = client.Get("/static/style.css");
+        REQUIRE(css);
+        CHECK(css->status == 200);
+        CHECK(css->get_header_value("Content-Type") == "text/css; charset=utf-8");
+        CHECK(css->body == read_text(built / "static/style.css"));
+        auto feed = client.Get("/feed.xml");
+        REQUIRE(feed);
+        CHECK(feed->get_header_value("Content-Type") == "application/xml");
+        CHECK(feed->body == read_text(built / "feed.xml"));
+        CHECK(feed->body.find(base + "2025/05/20/") != std::string::npos);
+        auto json = client.Get("/data/index.json");
+        REQUIRE(json);
+        CHECK(json->get_header_value("Content-Type") == "application/json");
+
+        for (const char* attack : {"/../paperpress.yaml", "/%2e%2e/paperpress.yaml", "/2025/../../paperpress.yaml",
+                                   "/..%2fpaperpress.yaml", "/../../../../etc/passwd"}) {
+            CAPTURE(attack);
+            auto refused = client.Get(attack);
+            REQUIRE(refused);
+            CHECK(refused->status == 403);
+            CHECK(refused->body.find("Serve digest") == std::string::npos);
+        }
+    }
+
+    SUBCASE("the output on disk is a normal build for the same base URL") {
+        auto built_here = run_paperpress("build --out plain --base-url " + base, site.dir.path());
+        REQUIRE_MESSAGE(built_here.exit_code == 0, built_here.err);
+        const auto served = tree_of(built);
+        const auto plain = tree_of(site.dir / "plain");
+        CHECK(served.size() == plain.size());
+        CHECK(served.size() > 10);
+        for (const auto& [path, bytes] : plain) {
+            CAPTURE(path);
+            auto it = served.find(path);
+            REQUIRE(it != served.end());
+            CHECK(it->second == bytes);
+            CHECK(bytes.find("__paperpress") == std::string::npos);
+        }
+        CHECK(!fs::exists(site.dir / "site")); // never the published folder
+    }
+
+    SUBCASE("the event stream sends the page's token, then a new one after a build") {
+        auto page = client.Get("/2025/05/21/");
+        REQUIRE(page);
+        const std::string token = token_in(page->body);
+        REQUIRE(!token.empty());
+
+        std::vector<std::string> events;
+        std::thread editor([&] {
+            std::this_thread::sleep_for(500ms);
+            REQUIRE(save_day(site.content(), day("2025-05-21", {paper("2505.00003", "Edited while listening")})));
+        });
+        httplib::Client listener("127.0.0.1", port);
+        listener.set_read_timeout(20);
+        std::string buffer;
+        listener.Get("/__paperpress/events", [&](const char* data, std::size_t size) {
+            buffer.append(data, size);
+            std::size_t end;
+            while ((end = buffer.find("\n\n")) != std::string::npos) {
+                const std::string event = buffer.substr(0, end);
+                buffer.erase(0, end + 2);
+                auto at = event.find("data: ");
+                if (at != std::string::npos) events.push_back(event.substr(at + 6));
+            }
+            return events.size() < 2;
+        });
+        editor.join();
+        REQUIRE(events.size() == 2);
+        CHECK(events[0] == token);
+        CHECK(events[1] != token);
+        auto reloaded = client.Get("/2025/05/21/");
+        REQUIRE(reloaded);
+        CHECK(token_in(reloaded->body) == events[1]);
+        CHECK(reloaded->body.find("Edited while listening") != std::string::npos);
+    }
+
+    SUBCASE("an edited day file is rebuilt and served within seconds") {
+        const std::string before = token_in(client.Get("/2025/05/20/")->body);
+        REQUIRE(save_day(site.content(), day("2025-05-20", {paper("2505.00001", "Renamed flow title"),
+                                                           paper("2505.00002", "Second paper")})));
+        std::string body;
+        CHECK(eventually(
+            [&] {
+                auto page = client.Get("/2025/05/20/");
+                body = page ? page->body : "";
+                return body.find("Renamed flow title") != std::string::npos;
+            },
+            10s));
+        CHECK(body.find("Original flow title") == std::string::npos);
+        CHECK(token_in(body) != before);
+        CHECK(logged("modified content/2025/05/2025-05-20.md"));
+        CHECK(serve.out().find("build: ", serve.out().find("modified content/")) != std::string::npos);
+
+        // A deleted day's page goes away.
+        fs::remove(site.content() / "2025/05/2025-05-21.md");
+        CHECK(eventually([&] {
+            auto page = client.Get("/2025/05/21/");
+            return page && page->status == 404;
+        }));
+        CHECK(logged("removed content/2025/05/2025-05-21.md"));
+    }
+
+    SUBCASE("a mustache syntax error is logged with its file; the server keeps answering") {
+        write_text(site.dir / "layouts/day.mustache", "{{> head}}\n{{#day}}\n<h1>unclosed section</h1>\n{{> foot}}\n");
+        CHECK(eventually([&] { return serve.err().find("layouts/day.mustache") != std::string::npos; }));
+        CHECK(serve.err().find("error: ") != std::string::npos);
+
+        auto page = client.Get("/2025/05/20/");
+        REQUIRE(page);
+        CHECK(page->status == 200);
+        CHECK(page->body.find("Original flow title") != std::string::npos); // the last good build
+        CHECK(page->body.find("paperpress-build-error") != std::string::npos);
+        CHECK(page->body.find("layouts/day.mustache") != std::string::npos);
+        CHECK(read_text(built / "2025/05/20/index.html").find("paperpress-build-error") == std::string::npos);
+
+        // Fixed: the overlay goes away.
+        fs::remove(site.dir / "layouts/day.mustache");
+        CHECK(eventually([&] {
+            auto fixed = client.Get("/2025/05/20/");
+            return fixed && fixed->status == 200 && fixed->body.find("paperpress-build-error") == std::string::npos;
+        }));
+    }
+
+    SUBCASE("a config change rebuilds every page") {
+        write_text(site.dir / "paperpress.yaml", "title: Renamed digest\n");
+        CHECK(eventually([&] {
+            auto page = client.Get("/2025/05/21/");
+            return page && page->body.find("Renamed digest") != std::string::npos;
+        }));
+        // The preview keeps its own base URL whatever the config says.
+        write_text(site.dir / "paperpress.yaml", "title: Renamed digest\nbase_url: https://example.org/repo/\n");
+        CHECK(logged("modified paperpress.yaml"));
+        CHECK(eventually([&] {
+            auto feed = client.Get("/feed.xml");
+            return feed && feed->body.find(base + "2025/05/20/") != std::string::npos &&
+                   feed->body.find("example.org") == std::string::npos &&
+                   serve.out().rfind("build: ") > serve.out().find("modified paperpress.yaml");
+        }));
+    }
+
+    CHECK(serve.stop(SIGTERM) == 0);
+    CHECK(serve.out().find("serve: stopping (SIGTERM)") != std::string::npos);
+}
+
+TEST_CASE("serve: SIGINT stops it too, and --no-watch serves without rebuilding") {
+    Site site;
+    ServeProcess serve(site.dir.path(), {"serve", "--port", "0", "--no-watch", "--out", "preview"});
+    const int port = serve.wait_for_port();
+    REQUIRE_MESSAGE(port > 0, serve.err());
+    CHECK(fs::exists(site.dir / "preview/index.html"));
+    CHECK(serve.out().find("watching") == std::string::npos);
+    REQUIRE(save_day(site.content(), day("2025-05-20", {paper("2505.00001", "Not picked up")})));
+    std::this_thread::sleep_for(1s);
+    httplib::Client client("127.0.0.1", port);
+    auto page = client.Get("/2025/05/20/");
+    REQUIRE(page);
+    CHECK(page->body.find("Original flow title") != std::string::npos);
+    CHECK(serve.stop(SIGINT) == 0);
+    CHECK(serve.out().find("serve: stopping (SIGINT)") != std::string::npos);
+}
+
+TEST_CASE("serve: a port in use is an error; a non-loopback host is warned about") {
+    Site site;
+    LoopbackServer taken;
+    taken.start();
+    const std::string url = taken.url();
+    const std::string port = url.substr(url.rfind(':') + 1);
+    auto busy = run_paperpress("serve --no-watch --port " + port, site.dir.path());
+    CHECK(busy.exit_code == 1);
+    CHECK(busy.err.find("cannot listen on 127.0.0.1:" + port) != std::string::npos);
+
+    auto bad = run_paperpress("serve --port 70000", site.dir.path());
+    CHECK(bad.exit_code == 2);
+    auto help = run_paperpress("serve --help", site.dir.path());
+    CHECK(help.exit_code == 0);
+    for (const char* option : {"--port", "--host", "--out", "--no-watch", "--content", "--config"})
+        CHECK_MESSAGE(help.out.find(option) != std::string::npos, option);
+
+    ServeProcess open(site.dir.path(), {"serve", "--port", "0", "--host", "0.0.0.0", "--no-watch"});
+    CHECK(open.wait_for_port() > 0);
+    CHECK(open.err().find("warning: --host 0.0.0.0") != std::string::npos);
+    CHECK(open.stop() == 0);
+}
