@@ -60,6 +60,7 @@ struct FakeLlm {
     bool rate_limit_first = false;                 // the very first request gets 429
     bool always_fail = false;                      // every request gets 500
     std::string seen_authorization;
+    std::atomic<int> arrivals{0}; // requests received, counted before any latency
     std::atomic<int> in_flight{0};
     std::atomic<int> max_in_flight{0};
     std::chrono::milliseconds latency{0};
@@ -67,6 +68,7 @@ struct FakeLlm {
 
     FakeLlm() {
         http.server.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+            ++arrivals;
             int now = ++in_flight;
             int seen = max_in_flight;
             while (now > seen && !max_in_flight.compare_exchange_weak(seen, now)) {}
@@ -531,4 +533,24 @@ TEST_CASE("pipeline config: every section reports its mistakes by line; the envi
     CHECK(good->arxiv.rss_url == "http://127.0.0.1:9/rss/");
     CHECK(good->llm.prices.at("m").completion == 2.0);
     CHECK(good->llm.prices.contains("gpt-4o")); // the built-in table stays
+}
+
+TEST_CASE("run: a slow LLM endpoint is timed out and retried; a late reply never lands in the day") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.latency = std::chrono::milliseconds(1600);
+    f.feed_body = feed(item("2505.50001", "new", "Sparse attention") + item("2505.50002", "new", "Pruning"));
+    f.config.llm.timeout = 1; // seconds
+    f.config.llm.retries = 0;
+    f.config.llm.batch_size = 2;
+    RunResult result = f.run();
+    CHECK(result.outcome == RunOutcome::failed);
+    CHECK(result.error.find("failed on every request") != std::string::npos);
+    CHECK(result.error.find("nothing was written") != std::string::npos);
+    CHECK(llm.arrivals == 3); // the first try and two retries of the same batch
+    CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
+    bool timed_out = false;
+    for (const auto& line : f.log) timed_out = timed_out || line.find("retry 1 of 2") != std::string::npos;
+    CHECK(timed_out);
 }

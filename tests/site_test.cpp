@@ -4,6 +4,7 @@
 // the way a visitor or a feed reader would see it.
 #include "content/content_tree.h"
 #include "content/prompt_store.h"
+#include "site/theme.h"
 #include "site/urls.h"
 #include "test_support.h"
 
@@ -665,4 +666,19 @@ TEST_CASE("site: a static file in the site's static/ folder overrides the theme'
     CHECK(fs::is_regular_file(fixture.site() / "static/extra/logo.svg"));
     CHECK(fs::is_regular_file(fixture.site() / "static/site.js")); // the theme's other files stay
     CHECK(broken_links(fixture.site()).empty());
+}
+
+TEST_CASE("site: a theme shares another theme's static files with static_from, and its own files win") {
+    TempDir dir;
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    auto theme = load_theme(dir / "themes", "classic", dir.path());
+    REQUIRE_MESSAGE(theme.has_value(), theme.error().to_string());
+    std::map<std::string, fs::path> assets;
+    for (const auto& asset : theme->assets) assets[asset.site_path] = asset.source;
+    CHECK(assets.at("static/search.js") == dir / "themes/default/static/search.js");
+    CHECK(assets.at("static/style.css") == dir / "themes/classic/static/style.css");
+    write_text(dir / "themes/classic/theme.yaml", "name: classic\nstatic_from: nowhere\n");
+    auto broken = load_theme(dir / "themes", "classic", dir.path());
+    REQUIRE_FALSE(broken.has_value());
+    CHECK(broken.error().to_string().find("expected 'static_from' to name another theme") != std::string::npos);
 }

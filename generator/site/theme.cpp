@@ -155,12 +155,14 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
     std::error_code ec;
     if (!fs::is_directory(theme.dir, ec)) return fail("no such theme folder", theme.dir.string());
 
+    std::string static_from; // another theme whose static files this one shares
     if (auto yaml_path = theme.dir / "theme.yaml"; fs::exists(yaml_path, ec)) {
         try {
             YAML::Node node = YAML::LoadFile(yaml_path.string());
             if (node["description"] && node["description"].IsScalar())
                 theme.description = node["description"].Scalar();
             if (node["math"] && node["math"].IsScalar()) theme.math = node["math"].as<bool>();
+            if (node["static_from"] && node["static_from"].IsScalar()) static_from = node["static_from"].Scalar();
         } catch (const YAML::Exception& e) {
             return fail("not valid YAML: " + e.msg, yaml_path.string(), e.mark.line + 1);
         }
@@ -192,6 +194,14 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
 
     collect_assets(site_dir / "static", theme.assets);
     collect_assets(theme.dir / "static", theme.assets);
+    if (!static_from.empty()) {
+        if (static_from.find('/') != std::string::npos || static_from.find("..") != std::string::npos ||
+            !fs::is_directory(themes_dir / static_from / "static", ec))
+            return fail("theme.yaml: expected 'static_from' to name another theme with a static/ folder, got '" +
+                            static_from + "'",
+                        (theme.dir / "theme.yaml").string());
+        collect_assets(themes_dir / static_from / "static", theme.assets); // the theme's own files win
+    }
     std::sort(theme.assets.begin(), theme.assets.end(),
               [](const auto& a, const auto& b) { return a.site_path < b.site_path; });
     return theme;

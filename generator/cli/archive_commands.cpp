@@ -1,0 +1,85 @@
+// `import`, `ls`, `check`: the content tree.
+#include "cli/cli_common.h"
+
+#include "content/checker.h"
+#include "content/content_tree.h"
+#include "content/importer.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdio>
+#include <iostream>
+
+namespace pp::cli {
+
+void print_error(const Error& error) { std::cerr << "error: " << error.to_string() << "\n"; }
+void print_warning(const std::string& warning) { std::cerr << "warning: " << warning << "\n"; }
+
+int cmd_import(const GlobalOptions& global, const std::vector<std::string>& sources) {
+    int errors = 0, written = 0, unchanged = 0, papers = 0;
+    for (const auto& source : sources) {
+        auto report = import_archive(source, global.content, [](const std::string& line) {
+            std::cout << "imported " << line << "\n";
+        });
+        for (const auto& warning : report.warnings) print_warning(warning);
+        for (const auto& error : report.errors) print_error(error);
+        errors += static_cast<int>(report.errors.size());
+        written += report.days_written;
+        unchanged += report.days_unchanged;
+        papers += report.papers;
+    }
+    std::cout << "import: " << written + unchanged << " days, " << papers << " papers into " << global.content
+              << " (" << written << " written, " << unchanged << " unchanged)";
+    if (errors) std::cout << "; " << errors << " files could not be read";
+    std::cout << "\n";
+    return errors ? exit_problems : exit_ok;
+}
+
+int cmd_ls(const GlobalOptions& global, bool as_json) {
+    auto scan = scan_content(global.content);
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> json(buffer);
+    json.StartArray();
+    int errors = 0;
+    for (const auto& file : scan.days) {
+        auto day = load_day(file.path);
+        if (!day) {
+            print_error(day.error());
+            ++errors;
+            continue;
+        }
+        if (as_json) {
+            json.StartObject();
+            json.Key("date");
+            json.String(day->date.iso().c_str());
+            json.Key("status");
+            json.String(to_string(day->status));
+            json.Key("count");
+            json.Uint(static_cast<unsigned>(day->papers.size()));
+            json.Key("papers");
+            json.StartArray();
+            for (const auto& paper : day->papers) json.String(paper.id.c_str());
+            json.EndArray();
+            json.EndObject();
+        } else {
+            std::printf("%s  %-9s  %3zu papers%s\n", day->date.iso().c_str(), to_string(day->status),
+                        day->papers.size(), day->remedial ? "  (remedial)" : "");
+        }
+    }
+    json.EndArray();
+    if (as_json) std::cout << buffer.GetString() << "\n";
+    else std::cout << scan.days.size() << " days in " << global.content << "\n";
+    return errors ? exit_problems : exit_ok;
+}
+
+int cmd_check(const GlobalOptions& global) {
+    auto report = check_content(global.content);
+    for (const auto& warning : report.warnings) print_warning(warning);
+    for (const auto& error : report.errors) print_error(error);
+    std::cout << "check: " << report.days << " days, " << report.papers << " papers, " << report.errors.size()
+              << " errors, " << report.warnings.size() << " warnings\n";
+    return report.errors.empty() ? exit_ok : exit_problems;
+}
+
+} // namespace pp::cli

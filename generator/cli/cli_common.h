@@ -1,0 +1,67 @@
+// What the command files share: global options, exit codes, output helpers,
+// and one function per command (cli/commands.cpp parses, the others run).
+#pragma once
+
+#include "config/config.h"
+#include "util/error.h"
+
+#include <string>
+#include <vector>
+
+namespace pp::cli {
+
+constexpr int exit_ok = 0;
+constexpr int exit_problems = 1;
+constexpr int exit_usage = 2;
+
+struct GlobalOptions {
+    std::string content = "content";
+    std::string config = "paperpress.yaml";
+};
+
+void print_error(const Error& error);
+void print_warning(const std::string& warning);
+
+// Archive commands (cli/archive_commands.cpp).
+int cmd_import(const GlobalOptions& global, const std::vector<std::string>& sources);
+int cmd_ls(const GlobalOptions& global, bool as_json);
+int cmd_check(const GlobalOptions& global);
+
+// Site commands (cli/site_commands.cpp).
+struct BuildArgs {
+    std::string out = "site";
+    std::string theme;
+    std::string base_url;
+};
+int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args);
+struct ServeArgs {
+    int port = 8000;
+    std::string host = "127.0.0.1";
+    std::string out = ".cache/serve/site";
+    bool no_watch = false;
+};
+int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& args);
+int cmd_theme_new(const GlobalOptions& global, const std::string& name);
+struct PublishArgs {
+    std::string branch;
+    std::string remote;
+    std::string site;
+    bool push = false;
+};
+int cmd_publish(const GlobalOptions& global, const PublishArgs& args);
+
+// Pipeline commands (cli/pipeline_commands.cpp).
+struct RunArgs {
+    std::string date, from, to;
+    bool offline = false;
+    bool no_build = false;
+    std::string out = "site";
+};
+int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args);
+struct NotifyArgs {
+    std::string date;
+    bool dry_run = false;
+};
+int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyArgs& args);
+
+} // namespace pp::cli

@@ -1,0 +1,146 @@
+// `run` and `notify`: the nightly job and its messages.
+#include "cli/cli_common.h"
+
+#include "config/notify_config.h"
+#include "config/pipeline_config.h"
+#include "config/publish_config.h"
+#include "content/content_tree.h"
+#include "notify/notifier.h"
+#include "pipeline/nightly.h"
+#include "publish/publish.h"
+
+#include <iostream>
+
+namespace pp::cli {
+
+namespace {
+
+std::optional<Date> date_option(const std::string& text, const char* name, bool& bad) {
+    if (text.empty()) return std::nullopt;
+    auto date = parse_iso_date(text);
+    if (!date) {
+        std::cerr << "error: " << name << " expects a date YYYY-MM-DD, got '" << text << "'\n";
+        bad = true;
+    }
+    return date;
+}
+
+} // namespace
+
+int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args) {
+    bool bad = false;
+    RunRequest request;
+    request.date = date_option(args.date, "--date", bad);
+    request.from = date_option(args.from, "--from", bad);
+    request.to = date_option(args.to, "--to", bad);
+    if (bad) return exit_usage;
+    if (request.date && (request.from || request.to)) {
+        std::cerr << "error: use either --date or --from/--to\n";
+        return exit_usage;
+    }
+    request.offline = args.offline;
+    request.content_dir = global.content;
+    request.config_path = global.config;
+    request.log = [](const std::string& line) { std::cout << line << std::endl; };
+
+    auto pipeline = load_pipeline_config(global.config);
+    if (!pipeline) {
+        print_error(pipeline.error());
+        return exit_problems;
+    }
+    auto publishing = load_publish_config(global.config);
+    if (!publishing) {
+        print_error(publishing.error());
+        return exit_problems;
+    }
+    int commit_failures = 0;
+    if (publishing->commit_content)
+        request.after_write = [&](const std::vector<fs::path>& files, const std::string& message) {
+            auto committed = commit_content_files(".", files, message, *publishing);
+            if (!committed) {
+                print_error(committed.error());
+                ++commit_failures;
+            } else if (committed->committed) {
+                std::cout << "committed " << committed->commit.substr(0, 12) << " on " << committed->branch << ": "
+                          << message << "\n";
+            }
+        };
+    auto notifying = load_notify_config(global.config);
+    if (!notifying) {
+        print_error(notifying.error());
+        return exit_problems;
+    }
+    RunResult result = run_nightly(request, *pipeline);
+    for (const auto& warning : result.warnings) print_warning(warning);
+
+    // Notifying never fails the run: a channel that cannot be reached is a warning.
+    std::error_code ec;
+    NotifyPaths paths;
+    paths.site_dir = fs::absolute(global.config, ec).parent_path();
+    paths.themes_dir = paths.site_dir / "themes";
+    auto print_notify = [](const NotifyReport& report) {
+        for (const auto& channel : report.sent) std::cout << "notified: " << channel << "\n";
+        for (const auto& warning : report.warnings) print_warning("notify: " + warning);
+    };
+    auto stdout_log = [](const std::string& line) { std::cout << line << "\n"; };
+
+    if (result.outcome == RunOutcome::failed) {
+        print_error({"", 0, result.error});
+        print_notify(notify_failure(request.date.value_or(request.to.value_or(today_utc())), result.error,
+                                    *notifying, config, paths, false, stdout_log));
+        return exit_problems;
+    }
+    if (commit_failures) return exit_problems;
+    if (result.outcome != RunOutcome::written) return exit_ok;
+    int status = args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}});
+    for (const Date& date : result.days) {
+        auto day = load_day(day_path(global.content, date));
+        if (day) print_notify(notify_day(*day, *notifying, config, paths, false, stdout_log));
+    }
+    return status;
+}
+
+int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyArgs& args) {
+    bool bad = false;
+    auto date = date_option(args.date, "--date", bad);
+    if (bad) return exit_usage;
+    auto notify_config = load_notify_config(global.config);
+    if (!notify_config) {
+        print_error(notify_config.error());
+        return exit_problems;
+    }
+    if (!notify_config->any_channel()) {
+        print_error({global.config, 0, "expected a notification channel in section 'notify' (slack, webhook or "
+                                       "email; see docs/notifications.md)"});
+        return exit_problems;
+    }
+    auto scan = scan_content(global.content);
+    const DayFile* file = nullptr;
+    for (const auto& candidate : scan.days)
+        if (!date || candidate.date == *date) file = &candidate;
+    if (!file) {
+        print_error({global.content, 0, date ? "expected a day file for " + date->iso() : "expected at least one day"});
+        return exit_problems;
+    }
+    auto day = load_day(file->path);
+    if (!day) {
+        print_error(day.error());
+        return exit_problems;
+    }
+    std::error_code ec;
+    NotifyPaths paths;
+    paths.site_dir = fs::absolute(global.config, ec).parent_path();
+    paths.themes_dir = paths.site_dir / "themes";
+    auto report = notify_day(*day, *notify_config, config, paths, args.dry_run,
+                             [](const std::string& line) { std::cout << line << std::endl; });
+    for (const auto& warning : report.warnings) print_warning(warning);
+    if (args.dry_run) {
+        std::cout << "notify: dry run for " << day->date.iso() << "; nothing sent\n";
+        return report.ok() ? exit_ok : exit_problems;
+    }
+    std::cout << "notify: " << day->date.iso() << ": sent to " << report.sent.size() << " channel"
+              << (report.sent.size() == 1 ? "" : "s") << ", " << report.warnings.size() << " failed\n";
+    return report.ok() ? exit_ok : exit_problems;
+}
+
+} // namespace pp::cli
