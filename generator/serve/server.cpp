@@ -1,5 +1,8 @@
 #include "serve/server.h"
 
+#include "site/render_markdown.h"
+#include "util/text.h"
+
 #include <httplib.h>
 
 #include <algorithm>
@@ -13,29 +16,8 @@ namespace pp {
 
 namespace {
 
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
-std::string escape_html(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
 bool is_html(const fs::path& file) {
-    const std::string ext = lower(file.extension().string());
+    const std::string ext = to_lower(file.extension().string());
     return ext == ".html" || ext == ".htm";
 }
 
@@ -50,8 +32,8 @@ bool inside(const fs::path& path, const fs::path& root) {
 }
 
 std::string message_page(const std::string& title, const std::string& text) {
-    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>" + escape_html(title) +
-           "</title></head>\n<body>\n<h1>" + escape_html(title) + "</h1>\n<p>" + escape_html(text) +
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>" + html_escape(title) +
+           "</title></head>\n<body>\n<h1>" + html_escape(title) + "</h1>\n<p>" + html_escape(text) +
            "</p>\n</body>\n</html>\n";
 }
 
@@ -82,7 +64,7 @@ std::string content_type_for(const fs::path& file) {
         {".map", "application/json"},
         {".pdf", "application/pdf"},
     };
-    const std::string ext = lower(file.extension().string());
+    const std::string ext = to_lower(file.extension().string());
     for (const auto& [suffix, type] : types)
         if (ext == suffix) return type;
     return "application/octet-stream";
@@ -96,7 +78,7 @@ std::string live_reload_snippet(const std::string& token, const std::string& bui
             "max-height:60vh;overflow:auto;margin:0;padding:1em 1.5em;background:#fff0f0;color:#8b0000;"
             "border-bottom:3px solid #c00;font:14px/1.45 ui-monospace,monospace;white-space:pre-wrap\">"
             "<strong>paperpress serve: the build failed; this page is from the last good build.</strong>\n" +
-            escape_html(build_error) + "</div>\n";
+            html_escape(build_error) + "</div>\n";
     }
     // The token is made of digits and '-' only, so it needs no escaping.
     snippet += "<script>/* paperpress serve: live reload */(function(){var t=\"" + token +
@@ -106,7 +88,7 @@ std::string live_reload_snippet(const std::string& token, const std::string& bui
 }
 
 std::string inject_before_body_end(std::string html, std::string_view snippet) {
-    const std::string folded = lower(html);
+    const std::string folded = to_lower(html);
     const auto at = folded.rfind("</body>");
     if (at == std::string::npos) html.append(snippet);
     else html.insert(at, snippet);

@@ -47,21 +47,6 @@ std::string entry_html(const Day& day) {
     return html + "</ol>";
 }
 
-// rapidjson leaves '<', '>' and '&' alone; as \u escapes the JSON means the
-// same but can never be taken for markup if served or embedded as HTML.
-std::string harden_json(const char* json) {
-    std::string out;
-    for (const char* c = json; *c; ++c) {
-        switch (*c) {
-        case '<': out += "\\u003c"; break;
-        case '>': out += "\\u003e"; break;
-        case '&': out += "\\u0026"; break;
-        default: out += *c;
-        }
-    }
-    return out + "\n";
-}
-
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 void json_string(JsonWriter& json, const char* key, const std::string& value) {
@@ -263,6 +248,19 @@ std::string day_json(const SiteUrls& urls, const Day& day) {
     json.EndArray();
     json.EndObject();
     return harden_json(buffer.GetString());
+}
+
+std::string harden_json(const char* json) {
+    std::string out;
+    for (const char* c = json; *c; ++c) {
+        switch (*c) {
+        case '<': out += "\\u003c"; break;
+        case '>': out += "\\u003e"; break;
+        case '&': out += "\\u0026"; break;
+        default: out += *c;
+        }
+    }
+    return out + "\n";
 }
 
 } // namespace pp

@@ -25,4 +25,8 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
 // data/days/YYYY-MM-DD.json: the whole day, every paper's fields.
 std::string day_json(const SiteUrls& urls, const Day& day);
 
+// JSON text from rapidjson with '<', '>' and '&' as \u escapes (same data,
+// never taken for markup when served or embedded as HTML), plus a newline.
+std::string harden_json(const char* json);
+
 } // namespace pp

@@ -1,5 +1,7 @@
 #include "site/search.h"
 
+#include "site/feeds.h"
+
 #include "util/text.h"
 
 #include <rapidjson/document.h>
@@ -16,21 +18,6 @@ namespace pp {
 namespace {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
-
-// As the other JSON outputs: <, >, & as \u escapes, so the data can never be
-// taken for markup.
-std::string harden(const char* json) {
-    std::string out;
-    for (const char* c = json; *c; ++c) {
-        switch (*c) {
-        case '<': out += "\\u003c"; break;
-        case '>': out += "\\u003e"; break;
-        case '&': out += "\\u0026"; break;
-        default: out += *c;
-        }
-    }
-    return out + "\n";
-}
 
 void string(JsonWriter& json, std::string_view text) {
     json.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
@@ -148,7 +135,7 @@ std::string search_shard_json(int year, int month, std::vector<SearchEntry> entr
     }
     json.EndArray();
     json.EndObject();
-    return harden(buffer.GetString());
+    return harden_json(buffer.GetString());
 }
 
 std::string search_index_json(const SiteGraph& graph) {
@@ -181,7 +168,7 @@ std::string search_index_json(const SiteGraph& graph) {
     }
     json.EndArray();
     json.EndObject();
-    return harden(buffer.GetString());
+    return harden_json(buffer.GetString());
 }
 
 } // namespace pp
