@@ -15,6 +15,14 @@ namespace pp::cli {
 
 namespace {
 
+// Templates are looked up like the build's: the site's layouts/, then the theme.
+NotifyPaths notify_paths(const GlobalOptions& global) {
+    NotifyPaths paths;
+    paths.site_dir = site_root(global.config);
+    paths.themes_dir = paths.site_dir / "themes";
+    return paths;
+}
+
 std::optional<Date> date_option(const std::string& text, const char* name, bool& bad) {
     if (text.empty()) return std::nullopt;
     auto date = parse_iso_date(text);
@@ -74,10 +82,7 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     for (const auto& warning : result.warnings) print_warning(warning);
 
     // Notifying never fails the run: a channel that cannot be reached is a warning.
-    std::error_code ec;
-    NotifyPaths paths;
-    paths.site_dir = fs::absolute(global.config, ec).parent_path();
-    paths.themes_dir = paths.site_dir / "themes";
+    const NotifyPaths paths = notify_paths(global);
     auto print_notify = [](const NotifyReport& report) {
         for (const auto& channel : report.sent) std::cout << "notified: " << channel << "\n";
         for (const auto& warning : report.warnings) print_warning("notify: " + warning);
@@ -127,10 +132,7 @@ int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyAr
         print_error(day.error());
         return exit_problems;
     }
-    std::error_code ec;
-    NotifyPaths paths;
-    paths.site_dir = fs::absolute(global.config, ec).parent_path();
-    paths.themes_dir = paths.site_dir / "themes";
+    const NotifyPaths paths = notify_paths(global);
     auto report = notify_day(*day, *notify_config, config, paths, args.dry_run,
                              [](const std::string& line) { std::cout << line << std::endl; });
     for (const auto& warning : report.warnings) print_warning(warning);

@@ -20,8 +20,7 @@ int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args)
     BuildOptions options;
     options.content_dir = global.content;
     options.out_dir = args.out;
-    std::error_code ec;
-    options.site_dir = fs::absolute(global.config, ec).parent_path();
+    options.site_dir = site_root(global.config);
     options.themes_dir = options.site_dir / "themes";
     options.config = std::move(config);
     auto report = build_site(options);
@@ -51,8 +50,7 @@ int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& a
 }
 
 int cmd_theme_new(const GlobalOptions& global, const std::string& name) {
-    std::error_code ec;
-    const fs::path themes_dir = fs::absolute(global.config, ec).parent_path() / "themes";
+    const fs::path themes_dir = site_root(global.config) / "themes";
     auto made = new_theme(themes_dir, name);
     if (!made) {
         print_error(made.error());

@@ -4,6 +4,11 @@
 
 namespace pp {
 
+fs::path site_root(const fs::path& config_path) {
+    std::error_code ec;
+    return fs::absolute(config_path, ec).parent_path();
+}
+
 Result<Config> load_config(const fs::path& path, bool required) {
     Config config;
     auto loaded = load_yaml_file(path, required);

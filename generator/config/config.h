@@ -19,6 +19,9 @@ struct Config {
     std::string author;  // feed author, optional
 };
 
+// The folder of the config file: where themes/, layouts/ and static/ are.
+fs::path site_root(const fs::path& config_path);
+
 // Reads `path`; a missing file gives the defaults unless `required`.
 Result<Config> load_config(const fs::path& path, bool required);
 

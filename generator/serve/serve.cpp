@@ -43,8 +43,7 @@ public:
             BuildOptions build;
             build.content_dir = options_.content_dir;
             build.out_dir = options_.out_dir;
-            std::error_code ec;
-            build.site_dir = fs::absolute(options_.config_path, ec).parent_path();
+            build.site_dir = site_root(options_.config_path);
             build.themes_dir = build.site_dir / "themes";
             build.config = std::move(*config);
             BuildReport report;

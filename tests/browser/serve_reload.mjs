@@ -14,47 +14,11 @@
 // missing) - never under CI=true, where that is a failure.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { setUp } from "./harness.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const options = { source: path.resolve(here, "../.."), paperpress: "", keep: false };
-for (let i = 2; i < process.argv.length; ++i) {
-  const arg = process.argv[i];
-  if (arg === "--paperpress") options.paperpress = path.resolve(process.argv[++i]);
-  else if (arg === "--source") options.source = path.resolve(process.argv[++i]);
-  else if (arg === "--keep") options.keep = true;
-  else {
-    console.error(`usage: node serve_reload.mjs --paperpress BINARY [--source REPO] [--keep]\nunknown argument: ${arg}`);
-    process.exit(2);
-  }
-}
-const inCI = /^(1|true|yes)$/i.test(process.env.CI || "");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-
-function skip(reason) {
-  if (inCI) {
-    console.error(`serve reload test: FAILED: ${reason} (CI=true: the browser test must run; scripts/setup installs it)`);
-    process.exit(1);
-  }
-  console.log(`serve reload test: SKIPPED: ${reason}. Run scripts/setup to install chromium and the npm packages.`);
-  process.exit(77);
-}
-
-if (!options.paperpress || !fs.existsSync(options.paperpress)) {
-  console.error("serve reload test: --paperpress must name the built paperpress binary");
-  process.exit(2);
-}
-if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}`);
-let chromium;
-try {
-  const require = createRequire(path.join(options.source, "package.json"));
-  ({ chromium } = require("playwright-core"));
-} catch (error) {
-  skip(`playwright-core is not installed in ${options.source}/node_modules (${error.code || error.message})`);
-}
+const { options, chromium, chromiumPath } = setUp("serve reload test", "serve_reload.mjs");
 
 // --- a one-day site -----------------------------------------------------------
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "paperpress-serve-browser-"));

@@ -1,0 +1,46 @@
+// What the browser tests share: their command line, the skip rule (exit 77
+// when Chromium or playwright-core is missing, a failure under CI=true), and
+// loading playwright-core from the repository's node_modules.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Returns { options: {source, paperpress, keep}, chromium, chromiumPath, skip }.
+export function setUp(label, script) {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const options = { source: path.resolve(here, "../.."), paperpress: "", keep: false };
+  for (let i = 2; i < process.argv.length; ++i) {
+    const arg = process.argv[i];
+    if (arg === "--paperpress") options.paperpress = path.resolve(process.argv[++i]);
+    else if (arg === "--source") options.source = path.resolve(process.argv[++i]);
+    else if (arg === "--keep") options.keep = true;
+    else {
+      console.error(`usage: node ${script} --paperpress BINARY [--source REPO] [--keep]\nunknown argument: ${arg}`);
+      process.exit(2);
+    }
+  }
+  const inCI = /^(1|true|yes)$/i.test(process.env.CI || "");
+  const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+  const skip = (reason) => {
+    if (inCI) {
+      console.error(`${label}: FAILED: ${reason} (CI=true: the browser test must run; scripts/setup installs it)`);
+      process.exit(1);
+    }
+    console.log(`${label}: SKIPPED: ${reason}. Run scripts/setup to install chromium and the npm packages.`);
+    process.exit(77);
+  };
+  if (!options.paperpress || !fs.existsSync(options.paperpress)) {
+    console.error(`${label}: --paperpress must name the built paperpress binary`);
+    process.exit(2);
+  }
+  if (!fs.existsSync(chromiumPath)) skip(`no Chromium at ${chromiumPath}`);
+  let chromium;
+  try {
+    const require = createRequire(path.join(options.source, "package.json"));
+    ({ chromium } = require("playwright-core"));
+  } catch (error) {
+    skip(`playwright-core is not installed in ${options.source}/node_modules (${error.code || error.message})`);
+  }
+  return { options, chromium, chromiumPath, skip };
+}
