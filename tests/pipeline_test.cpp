@@ -79,6 +79,10 @@ struct FakeLlm {
         http.start();
     }
 
+    // Handlers still running (a slow reply the client gave up on) use the
+    // members below: they must finish before those are destroyed.
+    ~FakeLlm() { http.stop(); }
+
     void handle(const httplib::Request& req, httplib::Response& res) {
         std::lock_guard lock(mutex);
         int n = ++requests;
@@ -172,6 +176,8 @@ struct Fixture {
         config.llm.retries = 2;
         config.llm.api_key_env = "PAPERPRESS_TEST_KEY";
     }
+
+    ~Fixture() { arxiv.stop(); }
 
     void use(FakeLlm& llm) {
         config.llm.base_url = llm.http.url("/v1");

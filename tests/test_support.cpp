@@ -45,7 +45,9 @@ CommandResult run_paperpress_env(const std::string& env, const std::string& args
     return result;
 }
 
-LoopbackServer::~LoopbackServer() {
+LoopbackServer::~LoopbackServer() { stop(); }
+
+void LoopbackServer::stop() {
     server.stop();
     if (thread_.joinable()) thread_.join();
 }

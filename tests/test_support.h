@@ -55,6 +55,9 @@ public:
     LoopbackServer() = default;
     ~LoopbackServer();
     void start();
+    // Stops accepting and waits for running handlers. An owner whose handlers
+    // use its other members calls this first in its destructor.
+    void stop();
     std::string url(const std::string& path = "") const; // "http://127.0.0.1:PORT" + path
 
 private:
