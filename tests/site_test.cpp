@@ -4,6 +4,7 @@
 // the way a visitor or a feed reader would see it.
 #include "content/content_tree.h"
 #include "content/prompt_store.h"
+#include "site/feeds.h"
 #include "site/theme.h"
 #include "site/urls.h"
 #include "test_support.h"
@@ -416,6 +417,41 @@ TEST_CASE("site: hostile text shows as text in every output and survives in the 
     unknown.Parse(read_text(fixture.site() / "data/days/2025-02-03.json").c_str());
     CHECK(unknown["cost"]["total"].IsNull()); // unknown, not $0
 
+}
+
+TEST_CASE("site: every day's JSON data reads back as the day it was made from") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    int days = 0;
+    for (const auto& file : scan_content(fixture.root() / "content").days) {
+        auto day = load_day(file.path);
+        REQUIRE(day);
+        auto json = read_text(fixture.site() / output_file_of(day_data_path(file.date)));
+        auto back = day_from_json(json);
+        REQUIRE_MESSAGE(back, (back ? "" : back.error().to_string()));
+        day->prompt.clear(); // the JSON names no prompt
+        CHECK_MESSAGE(*back == *day, file.date.iso());
+        ++days;
+    }
+    CHECK(days == 5);
+
+    Day full = announced("2025-03-04", {paper("2503.00001", "Topics", 3, 9)});
+    full.tokens = Tokens{12, 34, 5};
+    full.cost = Cost{0.1, std::nullopt, 1.0 / 3};
+    full.counts = Counts{7, std::nullopt, 1};
+    full.papers[0].topic = "Diffusion";
+    full.papers[0].also_topics = {"Robotics", "Vision"};
+    full.papers[0].topic_note = "Fits both.";
+    full.papers[0].unscored = "timeout";
+    full.remedial = Remedial{date("2025-03-01"), date("2025-03-03"), std::nullopt};
+    auto back = day_from_json(day_json(SiteUrls(base_url), full));
+    REQUIRE(back);
+    CHECK(*back == full);
+
+    auto wrong = day_from_json(R"({"date": "2025-03-04", "status": "announced", "papers": [{"relevance": "high"}]})");
+    REQUIRE_FALSE(wrong);
+    CHECK(wrong.error().message == "expected 'relevance' to be a number");
+    CHECK_FALSE(day_from_json("{not json"));
 }
 
 TEST_CASE("site: hostile text in the feed is HTML-escaped inside the XML") {

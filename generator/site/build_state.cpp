@@ -39,18 +39,14 @@ std::string hex(std::uint64_t value) {
 }
 
 void escape_field(std::string& out, std::string_view text) {
-    for (char c : text) {
-        switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '\t': out += "\\t"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        default: out += c;
-        }
-    }
+    static constexpr ByteSet specials("\\\t\n\r");
+    append_replacing(out, text, specials, [](char c) {
+        return c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r";
+    });
 }
 
 std::string unescape_field(std::string_view text) {
+    if (text.find('\\') == std::string_view::npos) return std::string(text);
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -70,9 +66,17 @@ bool number(std::string_view text, T& value, int base = 10) {
     return ec == std::errc() && end == text.data() + text.size();
 }
 
+template <class T>
+void put_number(std::string& out, T value) {
+    char buffer[24];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out.append(buffer, end);
+}
+
 void put_optional(std::string& out, const std::optional<long long>& value) {
     out += '\t';
-    out += value ? std::to_string(*value) : "-";
+    if (value) put_number(out, *value);
+    else out += '-';
 }
 
 bool get_optional(std::string_view text, std::optional<long long>& value) {
@@ -101,7 +105,7 @@ bool parse_day(const std::vector<std::string_view>& f, BuildState& state) {
     r.summary.remedial = f[7] == "1";
     r.prompt = unescape_field(f[11]);
     for (std::size_t i = 13; i < f.size(); ++i) r.summary.top_titles.push_back(unescape_field(f[i]));
-    state.days[*date] = std::move(r);
+    state.days.emplace_hint(state.days.end(), *date, std::move(r)); // the file is in date order
     return true;
 }
 
@@ -109,7 +113,7 @@ bool parse_output(const std::vector<std::string_view>& f, BuildState& state) {
     if (f.size() != 4) return false;
     OutputRecord r;
     if (!number(f[2], r.key, 16) || !number(f[3], r.size)) return false;
-    state.outputs[unescape_field(f[1])] = r;
+    state.outputs.emplace_hint(state.outputs.end(), unescape_field(f[1]), r); // in path order
     return true;
 }
 
@@ -179,10 +183,17 @@ BuildState load_state(const fs::path& out_dir) {
     // One second of slack for coarse file-system timestamps.
     state.trusted_before_ns = stamp->mtime_ns - 1'000'000'000;
     std::string_view rest = std::string_view(*text).substr(header.size());
+    std::vector<std::string_view> fields;
     while (!rest.empty()) {
         auto end = rest.find('\n');
         if (end == std::string_view::npos) return BuildState{};
-        auto fields = split(rest.substr(0, end), '\t');
+        fields.clear();
+        for (std::string_view line = rest.substr(0, end);;) {
+            auto tab = line.find('\t');
+            fields.push_back(line.substr(0, tab));
+            if (tab == std::string_view::npos) break;
+            line.remove_prefix(tab + 1);
+        }
         rest.remove_prefix(end + 1);
         bool ok = !fields.empty() && ((fields[0] == "D" && parse_day(fields, state)) ||
                                       (fields[0] == "O" && parse_output(fields, state)));
@@ -193,16 +204,30 @@ BuildState load_state(const fs::path& out_dir) {
 
 std::string serialize_state(const BuildState& state) {
     std::string out(header);
+    out.reserve(state.days.size() * 400 + state.outputs.size() * 64);
+    auto field = [&out](std::string_view text) {
+        out += '\t';
+        out += text;
+    };
+    auto count = [&out](auto value) {
+        out += '\t';
+        put_number(out, value);
+    };
     for (const auto& [date, r] : state.days) {
-        out += "D\t" + date.iso() + '\t' + std::to_string(r.size) + '\t' + std::to_string(r.mtime_ns) + '\t' +
-               hex(r.hash) + '\t' + to_string(r.summary.status) + '\t' + std::to_string(r.summary.papers) + '\t' +
-               (r.summary.remedial ? "1" : "0");
+        out += 'D';
+        field(date.iso());
+        count(r.size);
+        count(r.mtime_ns);
+        field(hex(r.hash));
+        field(to_string(r.summary.status));
+        count(r.summary.papers);
+        field(r.summary.remedial ? "1" : "0");
         put_optional(out, r.summary.counts.arxiv);
         put_optional(out, r.summary.counts.scanned);
         put_optional(out, r.summary.counts.relevant);
         out += '\t';
         escape_field(out, r.prompt);
-        out += '\t' + std::to_string(r.summary.top_titles.size());
+        count(r.summary.top_titles.size());
         for (const auto& title : r.summary.top_titles) {
             out += '\t';
             escape_field(out, title);
@@ -210,9 +235,12 @@ std::string serialize_state(const BuildState& state) {
         out += '\n';
     }
     for (const auto& [path, r] : state.outputs) {
-        out += "O\t";
+        out += 'O';
+        out += '\t';
         escape_field(out, path);
-        out += '\t' + hex(r.key) + '\t' + std::to_string(r.size) + '\n';
+        field(hex(r.key));
+        count(r.size);
+        out += '\n';
     }
     return out;
 }

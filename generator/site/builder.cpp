@@ -16,6 +16,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <functional>
+#include <iterator>
+#include <malloc.h>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -38,6 +40,19 @@ void parallel_for(std::size_t n, const std::function<void(std::size_t)>& f) {
     run();
 }
 
+// A build allocates and frees many page-sized strings on several threads.
+// glibc's defaults hand freed memory back to the kernel and fault it in again
+// page by page, which cost a full build more time than rendering; keeping it
+// for reuse costs a few MB of peak memory.
+void keep_freed_memory() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        mallopt(M_MMAP_THRESHOLD, 64 << 20);
+        mallopt(M_TRIM_THRESHOLD, 256 << 20);
+        mallopt(M_TOP_PAD, 16 << 20);
+    });
+}
+
 // Whatever changes how this program renders: its own file. A new binary
 // re-renders everything once.
 std::uint64_t program_key() {
@@ -58,6 +73,7 @@ void add_summary(Hasher& h, const DaySummary& s) {
 
 struct Prompt {
     std::string text;
+    std::string html;
     std::uint64_t hash = 0;
     std::optional<Error> error;
 };
@@ -76,6 +92,7 @@ public:
             else prompt.error = text.error();
         }
         prompt.hash = hash_bytes(prompt.text);
+        prompt.html = render_prompt(prompt.text);
         return prompts_.emplace(reference, std::move(prompt)).first->second;
     }
 
@@ -163,6 +180,17 @@ private:
     }
 
     // --- days ----------------------------------------------------------
+    // A day whose outputs this build has made or found up to date, read back
+    // from its JSON data; from the day file if that cannot be read.
+    Result<Day> rendered_day(const DayTask& task) {
+        if (auto json = read_file(options_.out_dir / output_file_of(day_data_path(task.file.date))))
+            if (auto day = day_from_json(*json)) {
+                day->prompt = task.record.prompt;
+                return day;
+            }
+        return parse_day_file(task.file.path);
+    }
+
     Result<Day> parse_day_file(const fs::path& path) {
         {
             std::lock_guard lock(mutex_);
@@ -172,9 +200,10 @@ private:
     }
 
     void collect_katex(std::vector<std::pair<std::string, std::string>>& assets);
-    void write_search(const std::vector<DayTask*>& live);
-    void process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next);
+    void write_search_index();
+    std::optional<Day> process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next);
     std::vector<DayTask*> process_days(std::vector<DayTask>& tasks);
+    void write_search_shard(const std::vector<DayTask*>& month, const std::vector<std::optional<Day>>& parsed);
     void write_lists(const std::vector<DayTask*>& live);
     void remove_stale();
     void finish(std::int64_t start);
@@ -193,39 +222,37 @@ private:
     std::mutex mutex_;
 };
 
-void Build::process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next) {
+// Brings the day's record up to date and renders its outputs that are out
+// of date. Returns the day if it had to be parsed (for the search shard).
+std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next) {
     const fs::path& path = task.file.path;
     std::optional<Day> day;
+    auto failed = [&](Error e) {
+        task.failed = true;
+        error(std::move(e));
+        return std::nullopt;
+    };
     if (!task.have_record) {
         auto stamp = stamp_of(path);
-        if (!stamp) {
-            task.failed = true;
-            return error(Error{path.string(), 0, "cannot read the day file"});
-        }
+        if (!stamp) return failed(Error{path.string(), 0, "cannot read the day file"});
         auto old = old_.days.find(task.file.date);
         bool known = old != old_.days.end();
         if (known && old->second.size == stamp->size && old->second.mtime_ns == stamp->mtime_ns &&
             old->second.mtime_ns < old_.trusted_before_ns) {
-            task.record = old->second;
+            task.record = std::move(old->second); // each day's record is looked up once
         } else {
             auto text = read_file(path);
-            if (!text) {
-                task.failed = true;
-                return error(text.error());
-            }
+            if (!text) return failed(text.error());
             std::uint64_t hash = hash_bytes(*text);
             if (known && old->second.hash == hash) {
-                task.record = old->second;
+                task.record = std::move(old->second);
             } else {
                 {
                     std::lock_guard lock(mutex_);
                     ++report_.parsed;
                 }
                 auto parsed = read_day(*text, path.string());
-                if (!parsed) {
-                    task.failed = true;
-                    return error(parsed.error());
-                }
+                if (!parsed) return failed(parsed.error());
                 task.record.hash = hash;
                 task.record.prompt = parsed->prompt;
                 task.record.summary = summarize_day(*parsed);
@@ -259,13 +286,14 @@ void Build::process_day(DayTask& task, std::optional<Date> prev, std::optional<D
     };
     produce_page("day", page_path, page_key_value, [&] {
         const Day* d = load();
-        return d ? day_page(*site_, *d, prompt.text) : TemplateData();
+        return d ? day_page(*site_, *d, prompt.html) : TemplateData();
     });
     produce(json_path, json_key, [&]() -> std::optional<std::string> {
         const Day* d = load();
         if (!d) return std::nullopt;
         return day_json(urls_, *d);
     });
+    return day;
 }
 
 void Build::run() {
@@ -344,7 +372,6 @@ void Build::run() {
     summaries.reserve(live.size());
     for (const DayTask* task : live) {
         summaries.push_back(task->record.summary);
-        new_.days[task->file.date] = task->record;
         report_.papers += task->record.summary.papers;
     }
     report_.days = static_cast<int>(live.size());
@@ -358,14 +385,19 @@ void Build::run() {
         if (prompt.error && reported.insert(task->record.prompt).second)
             report_.errors.push_back(in_file(*prompt.error, day_path(options_.content_dir, task->file.date).string()));
     }
+    for (DayTask* task : live) new_.days.emplace_hint(new_.days.end(), task->file.date, std::move(task->record));
     finish(start);
 }
 
-// Renders every day whose outputs are out of date, in parallel. A day that
-// cannot be read drops out of the site graph; its neighbours are then
-// rendered again with their new prev/next links, until nothing changes.
+// Renders every day whose outputs are out of date, in parallel, a month
+// at a time: each month ends with its search shard, made from the days just
+// parsed, so no day is parsed twice and only a month of days is in memory
+// per worker. A day that cannot be read drops out of the site graph; its
+// neighbours are then rendered again with their new prev/next links, until
+// nothing changes.
 std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
-    for (;;) {
+    bool first = true;
+    for (;; first = false) {
         std::vector<DayTask*> live;
         std::vector<DaySummary> dates;
         for (auto& task : tasks)
@@ -376,20 +408,32 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
                 dates.push_back(std::move(summary));
             }
         graph_ = build_site_graph(std::move(dates)); // nav needs only the dates
-        std::vector<std::size_t> todo;
+        std::vector<std::vector<DayTask*>> months;   // the days to render, by month
         for (std::size_t i = 0; i < live.size(); ++i) {
             auto prev = i > 0 ? std::optional(live[i - 1]->file.date) : std::nullopt;
             auto next = i + 1 < live.size() ? std::optional(live[i + 1]->file.date) : std::nullopt;
             if (live[i]->done && live[i]->prev == prev && live[i]->next == next) continue;
             live[i]->prev = prev;
             live[i]->next = next;
-            todo.push_back(i);
+            const Date date = live[i]->file.date;
+            if (months.empty() || months.back().front()->file.date.year != date.year ||
+                months.back().front()->file.date.month != date.month)
+                months.emplace_back();
+            months.back().push_back(live[i]);
         }
-        if (todo.empty()) return live;
-        parallel_for(todo.size(), [&](std::size_t k) {
-            DayTask& task = *live[todo[k]];
-            process_day(task, task.prev, task.next);
-            task.done = true;
+        if (months.empty()) return live;
+        // Newest month first: a nightly append's work is all in the last month,
+        // and then overlaps the other workers' checks of the unchanged months.
+        std::reverse(months.begin(), months.end());
+        parallel_for(months.size(), [&](std::size_t m) {
+            std::vector<std::optional<Day>> parsed;
+            for (DayTask* task : months[m]) {
+                parsed.push_back(process_day(*task, task->prev, task->next));
+                task->done = true;
+            }
+            // The first round renders every day, so it meets every month once;
+            // later rounds only change neighbours' links, not the shards.
+            if (first) write_search_shard(months[m], parsed);
         });
     }
 }
@@ -412,18 +456,18 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
         const auto shown = std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(0, config.home_days)));
         for (std::size_t i = 0; i < shown; ++i) add_summary(key, live[live.size() - 1 - i]->record.summary);
         std::optional<Day> day;
-        std::string prompt_text;
+        std::string prompt;
         produce_page("home", home_path(), key.value(), [&] {
             if (latest) {
-                auto parsed = parse_day_file(latest->file.path);
+                auto parsed = rendered_day(*latest);
                 if (parsed) {
                     day = std::move(*parsed);
-                    prompt_text = prompts_.get(latest->record.prompt).text;
+                    prompt = prompts_.get(latest->record.prompt).html;
                 } else {
                     error(parsed.error());
                 }
             }
-            return home_page(site, day ? &*day : nullptr, prompt_text);
+            return home_page(site, day ? &*day : nullptr, prompt);
         });
     }
 
@@ -466,7 +510,7 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
     produce_page("404", not_found_path(), page_key("404").value(), [&] { return not_found_page(site); });
     if (site.search_page)
         produce_page("search", search_page_path(), page_key("search").value(), [&] { return search_page(site); });
-    write_search(live);
+    write_search_index();
 
     // Feed: the newest feed_days days in full.
     {
@@ -479,7 +523,7 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
         produce(feed_path(), key.value(), [&]() -> std::optional<std::string> {
             std::vector<std::optional<Day>> days(newest.size());
             parallel_for(newest.size(), [&](std::size_t i) {
-                auto parsed = parse_day_file(newest[i]->file.path);
+                auto parsed = rendered_day(*newest[i]);
                 if (parsed) days[i] = std::move(*parsed);
                 else error(parsed.error());
             });
@@ -549,35 +593,42 @@ void Build::collect_katex(std::vector<std::pair<std::string, std::string>>& asse
     std::sort(assets.begin(), assets.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
-// search/index.json and one shard per month. A shard is made again when a
-// day of its month changed, from the days' JSON data this build has written
-// (so no day file is parsed for it).
-void Build::write_search(const std::vector<DayTask*>& live) {
-    std::map<Date, std::uint64_t> hashes;
-    for (const DayTask* task : live) hashes[task->file.date] = task->record.hash;
-    parallel_for(graph_.months.size(), [&](std::size_t m) {
-        const auto& month = graph_.months[m];
-        Hasher key;
-        key.add(data_key_).add(std::string_view("search shard"));
-        key.add(static_cast<std::uint64_t>(month.year * 100 + month.month));
-        for (auto d : month.days) key.add(graph_.days[d].date).add(hashes[graph_.days[d].date]);
-        produce(search_shard_path(month.year, month.month), key.value(), [&]() -> std::optional<std::string> {
-            std::vector<SearchEntry> entries;
-            for (auto d : month.days) {
-                const Date date = graph_.days[d].date;
-                const fs::path json_file = options_.out_dir / output_file_of(day_data_path(date));
-                auto json = read_file(json_file);
-                auto day_entries = json ? search_entries_from_day_json(*json, date)
-                                        : Result<std::vector<SearchEntry>>(std::unexpected(json.error()));
-                if (!day_entries) {
-                    error(in_file(day_entries.error(), json_file.string()));
+// The search shard of one month: `month` holds all its days, `parsed` the
+// ones process_day parsed (in the same order); the others are read back.
+void Build::write_search_shard(const std::vector<DayTask*>& month, const std::vector<std::optional<Day>>& parsed) {
+    const Date first = month.front()->file.date;
+    Hasher key;
+    key.add(data_key_).add(std::string_view("search shard"));
+    key.add(static_cast<std::uint64_t>(first.year * 100 + first.month));
+    bool any = false;
+    for (const DayTask* task : month)
+        if (!task->failed) {
+            key.add(task->file.date).add(task->record.hash);
+            any = true;
+        }
+    if (!any) return; // a month of unreadable days has no shard
+    produce(search_shard_path(first.year, first.month), key.value(), [&]() -> std::optional<std::string> {
+        std::vector<SearchEntry> entries;
+        for (std::size_t i = 0; i < month.size(); ++i) {
+            if (month[i]->failed) continue;
+            std::optional<Day> read;
+            if (!parsed[i]) {
+                auto day = rendered_day(*month[i]);
+                if (!day) {
+                    error(day.error());
                     return std::nullopt;
                 }
-                entries.insert(entries.end(), day_entries->begin(), day_entries->end());
+                read = std::move(*day);
             }
-            return search_shard_json(month.year, month.month, std::move(entries));
-        });
+            auto day_entries = search_entries(parsed[i] ? *parsed[i] : *read);
+            std::move(day_entries.begin(), day_entries.end(), std::back_inserter(entries));
+        }
+        return search_shard_json(first.year, first.month, std::move(entries));
     });
+}
+
+// search/index.json: the list of shards.
+void Build::write_search_index() {
     Hasher key;
     key.add(data_key_).add(std::string_view("search index"));
     for (const auto& month : graph_.months)
@@ -612,6 +663,7 @@ void Build::finish(std::int64_t start) {
 } // namespace
 
 BuildReport build_site(const BuildOptions& options) {
+    keep_freed_memory();
     BuildReport report;
     Build(options, report).run();
     std::sort(report.written_files.begin(), report.written_files.end());

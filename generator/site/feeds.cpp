@@ -5,11 +5,13 @@
 #include "util/text.h"
 
 #include <pugixml.hpp>
+#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <sstream>
+#include <type_traits>
 
 namespace pp {
 
@@ -172,7 +174,7 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
     }
     json.EndArray();
     json.EndObject();
-    return harden_json(buffer.GetString());
+    return harden_json({buffer.GetString(), buffer.GetSize()});
 }
 
 std::string day_json(const SiteUrls& urls, const Day& day) {
@@ -247,20 +249,148 @@ std::string day_json(const SiteUrls& urls, const Day& day) {
     }
     json.EndArray();
     json.EndObject();
-    return harden_json(buffer.GetString());
+    return harden_json({buffer.GetString(), buffer.GetSize()});
 }
 
-std::string harden_json(const char* json) {
-    std::string out;
-    for (const char* c = json; *c; ++c) {
-        switch (*c) {
-        case '<': out += "\\u003c"; break;
-        case '>': out += "\\u003e"; break;
-        case '&': out += "\\u0026"; break;
-        default: out += *c;
+namespace {
+
+// Reads the members of one JSON object into a Day, noting the first that is
+// not what day_json writes.
+class JsonReader {
+public:
+    explicit JsonReader(const rapidjson::Value& object) : object_(object) {}
+
+    const rapidjson::Value* member(const char* key, bool (rapidjson::Value::*is)() const, const char* expected) {
+        auto it = object_.FindMember(key);
+        if (it == object_.MemberEnd() || it->value.IsNull()) return nullptr;
+        if (!(it->value.*is)()) {
+            if (problem.empty()) problem = std::string("expected '") + key + "' to be " + expected;
+            return nullptr;
+        }
+        return &it->value;
+    }
+    void text(const char* key, std::string& out) {
+        if (auto* v = member(key, &rapidjson::Value::IsString, "a string")) out.assign(v->GetString(), v->GetStringLength());
+    }
+    void texts(const char* key, std::vector<std::string>& out) {
+        if (auto* v = member(key, &rapidjson::Value::IsArray, "an array of strings"))
+            for (const auto& item : v->GetArray())
+                if (item.IsString()) out.emplace_back(item.GetString(), item.GetStringLength());
+                else if (problem.empty()) problem = std::string("expected '") + key + "' to hold strings";
+    }
+    template <class Number>
+    void number(const char* key, std::optional<Number>& out) {
+        if (auto* v = member(key, &rapidjson::Value::IsNumber, "a number")) {
+            if constexpr (std::is_floating_point_v<Number>) out = v->GetDouble();
+            else if (v->IsInt64()) out = static_cast<Number>(v->GetInt64());
+            else if (problem.empty()) problem = std::string("expected '") + key + "' to be a whole number";
         }
     }
-    return out + "\n";
+    void date(const char* key, Date& out) {
+        std::string iso;
+        text(key, iso);
+        if (auto parsed = parse_iso_date(iso)) out = *parsed;
+        else if (problem.empty()) problem = std::string("expected '") + key + "' to be a date (YYYY-MM-DD)";
+    }
+    JsonReader object(const char* key) {
+        static const rapidjson::Value empty(rapidjson::kObjectType);
+        auto* v = member(key, &rapidjson::Value::IsObject, "an object");
+        return JsonReader(v ? *v : empty);
+    }
+    // Keeps the first problem of a nested object's reader.
+    void adopt(const JsonReader& inner) {
+        if (problem.empty()) problem = inner.problem;
+    }
+    bool has(const char* key) const {
+        auto it = object_.FindMember(key);
+        return it != object_.MemberEnd() && !it->value.IsNull();
+    }
+
+    std::string problem;
+
+private:
+    const rapidjson::Value& object_;
+};
+
+Paper paper_from_json(JsonReader& in) {
+    Paper paper;
+    in.text("id", paper.id);
+    in.text("title", paper.title);
+    in.texts("authors", paper.authors);
+    in.text("abstract", paper.abstract);
+    in.text("comment", paper.comment);
+    in.number("relevance", paper.relevance);
+    in.number("novelty", paper.novelty);
+    if (auto* match = in.member("author_match", &rapidjson::Value::IsBool, "true or false"))
+        paper.author_match = match->GetBool();
+    in.text("topic", paper.topic);
+    in.texts("also_topics", paper.also_topics);
+    in.text("topic_note", paper.topic_note);
+    in.text("unscored", paper.unscored);
+    return paper;
+}
+
+} // namespace
+
+Result<Day> day_from_json(std::string_view json) {
+    rapidjson::Document doc;
+    doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.data(), json.size());
+    if (doc.HasParseError() || !doc.IsObject()) return fail("expected a day's JSON data (an object)");
+    JsonReader in(doc);
+    Day day;
+    in.date("date", day.date);
+    std::string status;
+    in.text("status", status);
+    if (auto parsed = parse_day_status(status)) day.status = *parsed;
+    else return fail("expected 'status' to be announced or failed, got '" + status + "'");
+    in.text("model", day.model);
+    if (in.has("tokens")) {
+        JsonReader tokens = in.object("tokens");
+        std::optional<long long> prompt, completion, cached;
+        tokens.number("prompt", prompt);
+        tokens.number("completion", completion);
+        tokens.number("cached", cached);
+        day.tokens = Tokens{prompt.value_or(0), completion.value_or(0), cached.value_or(0)};
+        in.adopt(tokens);
+    }
+    JsonReader cost = in.object("cost");
+    cost.number("prompt", day.cost.prompt);
+    cost.number("completion", day.cost.completion);
+    cost.number("total", day.cost.total);
+    JsonReader counts = in.object("counts");
+    counts.number("arxiv", day.counts.arxiv);
+    counts.number("scanned", day.counts.scanned);
+    counts.number("relevant", day.counts.relevant);
+    in.adopt(cost);
+    in.adopt(counts);
+    if (in.has("remedial")) {
+        JsonReader remedial = in.object("remedial");
+        Remedial window;
+        remedial.date("from", window.from);
+        remedial.date("to", window.to);
+        if (remedial.has("generated")) remedial.date("generated", window.generated.emplace());
+        day.remedial = window;
+        in.adopt(remedial);
+    }
+    if (auto* papers = in.member("papers", &rapidjson::Value::IsArray, "an array")) {
+        for (const auto& item : papers->GetArray()) {
+            if (!item.IsObject()) return fail("expected each paper to be an object");
+            JsonReader paper(item);
+            day.papers.push_back(paper_from_json(paper));
+            in.adopt(paper);
+        }
+    }
+    if (!in.problem.empty()) return fail(in.problem);
+    return day;
+}
+
+std::string harden_json(std::string_view json) {
+    std::string out;
+    out.reserve(json.size() + json.size() / 64 + 1);
+    constexpr ByteSet markup("<>&");
+    append_replacing(out, json, markup, [](char c) { return c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026"; });
+    out += '\n';
+    return out;
 }
 
 } // namespace pp

@@ -13,8 +13,8 @@ namespace {
 
 using List = kainjow::mustache::list;
 
-void put(TemplateData& data, const std::string& key, const std::string& value) {
-    if (!value.empty()) data.set(key, value);
+void put(TemplateData& data, const std::string& key, std::string value) {
+    if (!value.empty()) set_moved(data, key, text_data(std::move(value)));
 }
 
 std::string count_text(std::optional<long long> n) { return n ? std::to_string(*n) : "unknown"; }
@@ -66,14 +66,14 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
         put(math, "auto_render", site.katex_auto_render);
         s.set("math", math);
     }
-    data.set("site", s);
+    set_moved(data, "site", std::move(s));
 
     TemplateData page;
     page.set("kind", kind);
     page.set("title", title);
     page.set("canonical", site.urls.absolute(site_path));
     page.set("is_" + kind, true);
-    data.set("page", page);
+    set_moved(data, "page", std::move(page));
     return data;
 }
 
@@ -96,13 +96,13 @@ std::string paper_anchor(const std::string& id) {
 
 TemplateData paper_data(const Paper& paper, std::size_t number) {
     TemplateData data;
-    data.set("number", std::to_string(number));
-    data.set("anchor", paper_anchor(paper.id));
-    data.set("id", paper.id);
-    data.set("title", paper.title);
-    data.set("abs_url", arxiv_abs_url(paper.id));
-    data.set("pdf_url", arxiv_pdf_url(paper.id));
-    data.set("html_url", arxiv_html_url(paper.id));
+    set_moved(data, "number", text_data(std::to_string(number)));
+    set_moved(data, "anchor", text_data(paper_anchor(paper.id)));
+    set_moved(data, "id", text_data(std::string(paper.id)));
+    set_moved(data, "title", text_data(std::string(paper.title)));
+    set_moved(data, "abs_url", text_data(arxiv_abs_url(paper.id)));
+    set_moved(data, "pdf_url", text_data(arxiv_pdf_url(paper.id)));
+    set_moved(data, "html_url", text_data(arxiv_html_url(paper.id)));
     put(data, "authors", join(paper.authors, ", "));
     put(data, "abstract_html", plain_text_to_html(paper.abstract));
     put(data, "comment", paper.comment);
@@ -119,7 +119,7 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
 }
 
 // The day's whole content, shared by the day page and the home page.
-TemplateData day_data(const SiteContext& site, const Day& day, const std::string& prompt_markdown) {
+TemplateData day_data(const SiteContext& site, const Day& day, const std::string& prompt_html) {
     TemplateData data;
     data.set("date", day.date.iso());
     data.set("long_date", long_date(day.date));
@@ -158,8 +158,8 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     for (std::size_t i = 0; i < day.papers.size(); ++i) papers.push_back(paper_data(day.papers[i], i + 1));
     data.set("paper_count", plural(static_cast<long long>(day.papers.size()), "paper", "papers"));
     data.set("has_papers", !day.papers.empty());
-    data.set("papers", papers);
-    put(data, "prompt_html", markdown_to_html(prompt_markdown));
+    set_moved(data, "papers", list_data(std::move(papers)));
+    put(data, "prompt_html", prompt_html);
     return data;
 }
 
@@ -229,17 +229,19 @@ std::string long_date(const Date& date) {
            std::to_string(date.year);
 }
 
-TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_markdown) {
+std::string render_prompt(const std::string& prompt_markdown) { return markdown_to_html(prompt_markdown); }
+
+TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html) {
     auto data = page_base(site, "day", "arXiv papers for " + day.date.iso(), day_path_of(day.date));
-    data.set("day", day_data(site, day, prompt_markdown));
+    set_moved(data, "day", day_data(site, day, prompt_html));
     set_day_nav(site, data, day.date);
     return data;
 }
 
-TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_markdown) {
+TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_html) {
     auto data = page_base(site, "home", site.config.title, home_path());
     if (latest) {
-        data.set("day", day_data(site, *latest, prompt_markdown));
+        set_moved(data, "day", day_data(site, *latest, prompt_html));
         set_day_nav(site, data, latest->date);
     }
     List recent;

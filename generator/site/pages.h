@@ -27,11 +27,14 @@ struct SiteContext {
     std::string katex_css = {}, katex_js = {}, katex_auto_render = {};
 };
 
-// `prompt_markdown` is the selection prompt's text (empty when unknown).
-TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_markdown);
+// `prompt_html` is the selection prompt rendered (render_prompt()), empty when
+// unknown: the many days that share a prompt render it once.
+TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html);
 
 // `latest` is the newest day (null for an empty archive).
-TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_markdown);
+TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_html);
+
+std::string render_prompt(const std::string& prompt_markdown);
 
 TemplateData month_page(const SiteContext& site, std::size_t month);
 TemplateData year_page(const SiteContext& site, std::size_t year);

@@ -1,6 +1,7 @@
 #include "site/render_markdown.h"
 
 #include "content/markdown.h"
+#include "util/text.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
@@ -65,14 +66,43 @@ bool plain_utf8(std::string_view text) {
     return true;
 }
 
+// Whether `text` ends with `suffix` (lower case), ignoring ASCII case.
+bool ends_with_nocase(std::string_view text, std::string_view suffix) {
+    if (text.size() < suffix.size()) return false;
+    text.remove_prefix(text.size() - suffix.size());
+    for (std::size_t i = 0; i < suffix.size(); ++i) {
+        char c = text[i];
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c != suffix[i]) return false;
+    }
+    return true;
+}
+
 // What the GFM autolink extension turns into links: URLs, www., e-mail.
+// Every trigger has an '@', a ':' or a '.', so only those are looked at.
 bool may_autolink(std::string_view text) {
-    if (text.find('@') != std::string_view::npos || text.find("://") != std::string_view::npos) return true;
-    std::string lower(text);
-    for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    for (const char* trigger : {"www.", "mailto:", "xmpp:"})
-        if (lower.find(trigger) != std::string::npos) return true;
+    if (text.find('@') != std::string_view::npos) return true;
+    for (std::size_t at = text.find(':'); at != std::string_view::npos; at = text.find(':', at + 1)) {
+        std::string_view before = text.substr(0, at);
+        if (text.substr(at).starts_with("://") || ends_with_nocase(before, "mailto") || ends_with_nocase(before, "xmpp"))
+            return true;
+    }
+    for (std::size_t at = text.find('.'); at != std::string_view::npos; at = text.find('.', at + 1))
+        if (ends_with_nocase(text.substr(0, at), "www")) return true;
     return false;
+}
+
+constexpr ByteSet html_escaped("&<>\"'");
+constexpr ByteSet cmark_escaped("&<>\""); // cmark leaves ' as it is
+
+const char* html_entity(char c) {
+    switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    default: return "&#39;";
+    }
 }
 
 } // namespace
@@ -104,15 +134,7 @@ std::string plain_text_to_html(std::string_view text) {
         } else {
             out += open ? "\n" : "<p>";
             open = true;
-            for (char c : line) {
-                switch (c) {
-                case '&': out += "&amp;"; break;
-                case '<': out += "&lt;"; break;
-                case '>': out += "&gt;"; break;
-                case '"': out += "&quot;"; break;
-                default: out += c;
-                }
-            }
+            append_replacing(out, line, cmark_escaped, html_entity);
         }
         start = end + 1;
     }
@@ -122,17 +144,8 @@ std::string plain_text_to_html(std::string_view text) {
 
 std::string html_escape(std::string_view text) {
     std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
-        }
-    }
+    out.reserve(text.size() + text.size() / 8);
+    append_replacing(out, text, html_escaped, html_entity);
     return out;
 }
 

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <functional>
 #include <cstdio>
 #include <set>
 
@@ -23,7 +25,9 @@ void string(JsonWriter& json, std::string_view text) {
     json.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 
-bool word_byte(unsigned char c) { return std::isalnum(c) || c >= 0x80; }
+bool word_byte(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
 
 bool stop_word(std::string_view word) {
     static const std::set<std::string_view> words = {
@@ -35,14 +39,38 @@ bool stop_word(std::string_view word) {
         "there", "they",  "well",  "where", "whether", "who", "within", "without", "while", "using", "use",
         "used",  "show",  "shows", "paper", "propose", "proposed", "present", "results", "approach",
         "method", "methods", "new", "based", "however", "each", "many", "most", "some", "all", "any", "further"};
-    return words.contains(word);
+    static const std::size_t longest = std::max_element(words.begin(), words.end(), [](auto a, auto b) {
+                                           return a.size() < b.size();
+                                       })->size();
+    return word.size() <= longest && words.contains(word);
 }
+
+// The distinct words of one abstract: an open-addressing table of views
+// into the output, which never reallocates (it is reserved to the limit).
+class WordSet {
+public:
+    explicit WordSet(std::size_t limit) : slots_(std::bit_ceil(limit / 2 + 2)) {}
+    bool contains(std::string_view word) { return !slot(word).empty(); }
+    // `word` must outlive the set.
+    void insert(std::string_view word) { slot(word) = word; }
+
+private:
+    std::string_view& slot(std::string_view word) {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = std::hash<std::string_view>{}(word) & mask;
+        while (!slots_[i].empty() && slots_[i] != word) i = (i + 1) & mask;
+        return slots_[i];
+    }
+    std::vector<std::string_view> slots_; // more than the words that fit: never full
+};
 
 } // namespace
 
 std::string search_words(std::string_view abstract, std::size_t limit) {
     std::string out;
-    std::set<std::string> seen;
+    out.reserve(limit + 1);
+    WordSet seen(limit); // views into `out`: words of two bytes or more, a space apart
+    std::string word;
     std::size_t i = 0;
     while (i < abstract.size()) {
         auto c = static_cast<unsigned char>(abstract[i]);
@@ -58,15 +86,16 @@ std::string search_words(std::string_view abstract, std::size_t limit) {
                 (abstract[end] == '-' && end + 1 < abstract.size() &&
                  word_byte(static_cast<unsigned char>(abstract[end + 1])) && !command)))
             ++end;
-        std::string word(abstract.substr(i, end - i));
+        word.assign(abstract.substr(i, end - i));
         i = end;
         if (command || word.size() < 2) continue;
         for (char& ch : word)
             if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-        if (stop_word(word) || !seen.insert(word).second) continue;
+        if (stop_word(word) || seen.contains(word)) continue;
         if (out.size() + 1 + word.size() > limit) break;
         if (!out.empty()) out += ' ';
         out += word;
+        seen.insert(std::string_view(out).substr(out.size() - word.size()));
     }
     return out;
 }
@@ -76,31 +105,6 @@ std::vector<SearchEntry> search_entries(const Day& day) {
     entries.reserve(day.papers.size());
     for (const auto& paper : day.papers)
         entries.push_back(SearchEntry{day.date, paper.id, paper.title, join(paper.authors, ", "), search_words(paper.abstract)});
-    return entries;
-}
-
-Result<std::vector<SearchEntry>> search_entries_from_day_json(std::string_view json, const Date& date) {
-    rapidjson::Document doc;
-    doc.Parse(json.data(), json.size());
-    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("papers") || !doc["papers"].IsArray())
-        return fail("expected the day's JSON data with a 'papers' array");
-    auto text = [](const rapidjson::Value& object, const char* key) -> std::string {
-        auto it = object.FindMember(key);
-        if (it == object.MemberEnd() || !it->value.IsString()) return {};
-        return std::string(it->value.GetString(), it->value.GetStringLength());
-    };
-    std::vector<SearchEntry> entries;
-    for (const auto& paper : doc["papers"].GetArray()) {
-        if (!paper.IsObject()) return fail("expected each paper to be an object");
-        SearchEntry entry{date, text(paper, "id"), text(paper, "title"), {}, search_words(text(paper, "abstract"))};
-        if (auto authors = paper.FindMember("authors"); authors != paper.MemberEnd() && authors->value.IsArray())
-            for (const auto& author : authors->value.GetArray())
-                if (author.IsString()) {
-                    if (!entry.authors.empty()) entry.authors += ", ";
-                    entry.authors.append(author.GetString(), author.GetStringLength());
-                }
-        entries.push_back(std::move(entry));
-    }
     return entries;
 }
 
@@ -135,7 +139,7 @@ std::string search_shard_json(int year, int month, std::vector<SearchEntry> entr
     }
     json.EndArray();
     json.EndObject();
-    return harden_json(buffer.GetString());
+    return harden_json({buffer.GetString(), buffer.GetSize()});
 }
 
 std::string search_index_json(const SiteGraph& graph) {
@@ -168,7 +172,7 @@ std::string search_index_json(const SiteGraph& graph) {
     }
     json.EndArray();
     json.EndObject();
-    return harden_json(buffer.GetString());
+    return harden_json({buffer.GetString(), buffer.GetSize()});
 }
 
 } // namespace pp

@@ -41,10 +41,6 @@ std::string search_words(std::string_view abstract, std::size_t limit = search_w
 // The day's papers, in page order.
 std::vector<SearchEntry> search_entries(const Day& day);
 
-// The same from the day's JSON data (data/days/YYYY-MM-DD.json), which the
-// build has already written: a shard is remade without parsing day files.
-Result<std::vector<SearchEntry>> search_entries_from_day_json(std::string_view json, const Date& date);
-
 // Site paths.
 std::string search_page_path();                        // "search/"
 std::string search_index_path();                       // "search/index.json"

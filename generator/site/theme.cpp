@@ -233,6 +233,25 @@ Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, 
     return target;
 }
 
+// kainjow offers only const access to what a value holds; the values here
+// are our own, so writing through it is sound.
+void set_moved(TemplateData& object, const std::string& key, TemplateData&& value) {
+    object.set(key, false);
+    if (const TemplateData* slot = object.get(key)) *const_cast<TemplateData*>(slot) = std::move(value);
+}
+
+TemplateData text_data(std::string&& text) {
+    TemplateData data(TemplateData::type::string);
+    const_cast<std::string&>(data.string_value()) = std::move(text);
+    return data;
+}
+
+TemplateData list_data(std::vector<TemplateData>&& items) {
+    TemplateData data(TemplateData::type::list);
+    const_cast<std::vector<TemplateData>&>(data.list_value()) = std::move(items);
+    return data;
+}
+
 Result<std::string> render_layout(const Theme& theme, const std::string& layout, const TemplateData& data) {
     auto it = theme.layouts.find(layout);
     if (it == theme.layouts.end()) return fail("theme '" + theme.name + "' has no layout '" + layout + "'");

@@ -20,6 +20,13 @@ namespace pp {
 
 using TemplateData = kainjow::mustache::data;
 
+// kainjow's set() and list constructor copy what they are given (a string
+// twice over); these move it in instead. A day's papers are most of what a
+// build renders, and copying them cost more than rendering them.
+void set_moved(TemplateData& object, const std::string& key, TemplateData&& value);
+TemplateData text_data(std::string&& text);
+TemplateData list_data(std::vector<TemplateData>&& items);
+
 struct ThemeFile {
     std::string text;
     fs::path source; // where it was read from, for error messages

@@ -27,6 +27,31 @@ std::optional<double> parse_double(std::string_view s);
 // Shortest text that reads back as the same double ("0.21", "1e-05").
 std::string format_double(double value);
 
+// A set of bytes, for scanning text at a few instructions a byte.
+struct ByteSet {
+    bool has[256] = {};
+    constexpr explicit ByteSet(std::string_view bytes) {
+        for (char c : bytes) has[static_cast<unsigned char>(c)] = true;
+    }
+    constexpr bool contains(char c) const { return has[static_cast<unsigned char>(c)]; }
+};
+
+// Appends `text` to `out`, each byte of `specials` replaced by
+// `replacement(byte)`; the runs between them are copied whole. The escapers
+// of HTML and JSON, which see every byte a build writes.
+template <class Replacement>
+void append_replacing(std::string& out, std::string_view text, const ByteSet& specials, Replacement replacement) {
+    const char* run = text.data();
+    const char* end = text.data() + text.size();
+    for (const char* p = run; p < end; ++p) {
+        if (!specials.contains(*p)) continue;
+        out.append(run, static_cast<std::size_t>(p - run));
+        out.append(replacement(*p));
+        run = p + 1;
+    }
+    out.append(run, static_cast<std::size_t>(end - run));
+}
+
 // Stable 64-bit FNV-1a, as 16 hex digits: names content-addressed files.
 std::string fnv1a_hex(std::string_view s);
 
