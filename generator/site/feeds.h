@@ -29,8 +29,8 @@ std::string day_json(const SiteUrls& urls, const Day& day);
 
 // Reads day_json's output back: the same day but for its prompt reference,
 // which the JSON does not hold. The build makes the search shards, the feed
-// and the home page from the JSON it wrote, five times faster to read than
-// a day file.
+// and the home page from the JSON it wrote: one rapidjson pass instead of
+// yaml-cpp and cmark over the day file.
 Result<Day> day_from_json(std::string_view json);
 
 // JSON text from rapidjson with '<', '>' and '&' as \u escapes (same data,
