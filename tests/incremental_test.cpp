@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <thread>
 #include <vector>
 
 using namespace pp;
@@ -322,4 +323,19 @@ TEST_CASE("incremental: the direct plain-text renderer gives cmark's bytes") {
         text = tidy_text(text);
         CHECK_MESSAGE(plain_text_to_html(text) == plain_text_to_html_cmark(text), text);
     }
+}
+
+TEST_CASE("incremental: Markdown renders the same on several threads at once (cmark-gfm's extensions share state)") {
+    const std::string text = "See https://example.org/code and www.example.com, or write to a@b.org.";
+    const std::string alone = markdown_to_html(text);
+    REQUIRE(alone.find("<a href=\"https://example.org/code\">") != std::string::npos);
+    std::vector<std::string> results(4 * 200);
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                for (std::size_t i = 0; i < 200; ++i) results[t * 200 + i] = markdown_to_html(text);
+            });
+    }
+    CHECK(std::count(results.begin(), results.end(), alone) == static_cast<long>(results.size()));
 }

@@ -3,14 +3,16 @@
 // theme, writes feeds and data, the search shards (site/search.h), copies
 // the theme's static files and, for a theme that typesets math, KaTeX's.
 //
-// Incremental and parallel: the build state in the output folder
+// Incremental and parallel: the build state next to the output folder
 // (site/build_state.h) records what each output was made from, so only
 // outputs whose inputs changed are rendered, outputs of days that are gone
 // are removed, and unchanged days are not even parsed (their summaries are
-// cached). Days are parsed, rendered and dropped on
-// std::thread::hardware_concurrency() workers; only the site graph of
-// summaries stays in memory. An incremental build gives the same bytes as a
-// clean one. Every output goes through write_file_if_changed.
+// cached; a page that needs a whole unchanged day reads it back from its
+// JSON data). Days are parsed, rendered and dropped a month at a time on
+// std::thread::hardware_concurrency() workers, each month ending with its
+// search shard; only the site graph of summaries stays in memory. An
+// incremental build gives the same bytes as a clean one. Every output goes
+// through write_file_if_changed.
 #pragma once
 
 #include "config/config.h"

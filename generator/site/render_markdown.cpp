@@ -27,6 +27,11 @@ std::string markdown_to_html(std::string_view markdown) {
     static std::once_flag registered;
     std::call_once(registered, [] { cmark_gfm_core_extensions_ensure_registered(); });
 
+    // cmark-gfm adds the attached extensions' special characters to a global
+    // table when a parse finishes and removes them after, so two parsers with
+    // extensions at once lose each other's autolinks: one at a time.
+    static std::mutex one_parser;
+    std::lock_guard lock(one_parser);
     const int options = CMARK_OPT_DEFAULT;
     std::unique_ptr<cmark_parser, ParserDeleter> parser(cmark_parser_new(options));
     for (const char* name : extension_names)

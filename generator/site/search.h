@@ -16,7 +16,6 @@
 
 #include "core/paper.h"
 #include "site/site_graph.h"
-#include "util/error.h"
 
 #include <string>
 #include <string_view>
