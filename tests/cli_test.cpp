@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
 
+#include <sys/wait.h>
+
 using namespace pp;
 using namespace pp::test;
 
@@ -19,6 +21,25 @@ TEST_CASE("every command has --help") {
     }
     auto wrong = run_paperpress("frobnicate", dir.path());
     CHECK(wrong.exit_code == 2);
+}
+
+TEST_CASE("build works without the network module; a command that needs it says what is missing") {
+    TempDir dir;
+    fs::copy_file(PAPERPRESS_BINARY, dir / "paperpress"); // without paperpress-net.so beside it
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    write_text(dir / "content/2025/01/2025-01-17.md", read_text(source_dir() / "content/2025/01/2025-01-17.md"));
+    fs::copy(source_dir() / "content/prompts", dir / "content/prompts", fs::copy_options::recursive);
+    auto run = [&](const std::string& args) {
+        std::string command = "cd '" + dir.path().string() + "' && ./paperpress " + args + " > out.txt 2> err.txt";
+        int status = std::system(command.c_str());
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    CHECK(run("build") == 0);
+    CHECK(fs::exists(dir / "site/2025/01/17/index.html"));
+    CHECK(run("notify --dry-run") == 1);
+    const std::string err = read_text(dir / "err.txt");
+    CHECK(err.find("paperpress-net.so") != std::string::npos);
+    CHECK(err.find("cannot load the network module") != std::string::npos);
 }
 
 TEST_CASE("import, then ls --json lists each day with its papers in page order") {

@@ -293,6 +293,28 @@ TEST_CASE("incremental: outputs deleted by hand are rebuilt") {
     site.check_equals_clean("state damaged");
 }
 
+TEST_CASE("incremental: a month's shard keeps its unchanged days' entries, unless the old shard is damaged") {
+    Site site;
+    REQUIRE(site.build().ok());
+    site.save(make_day("2025-02-05", 2));
+    site.check_equals_clean("append: shard from the old shard and the new day");
+
+    const fs::path shard = site.out() / "search/2025-02.json";
+    const std::string bytes = read_text(shard);
+    write_text(shard, std::string(bytes.size(), ' ')); // same size, not a shard
+    site.save(make_day("2025-02-06", 1));
+    site.check_equals_clean("append after the shard was overwritten in place");
+
+    // A well-formed shard edited by hand: its entries are not taken.
+    std::string edited = read_text(shard);
+    const std::string title = "Paper 0 of 2025-02-03";
+    REQUIRE(edited.find(title) != std::string::npos);
+    edited.replace(edited.find(title), title.size(), "A title edited by hand");
+    write_text(shard, edited);
+    site.save(make_day("2025-02-07", 1));
+    site.check_equals_clean("append after the shard was edited by hand");
+}
+
 TEST_CASE("incremental: a day that stops parsing drops out, and comes back when fixed") {
     Site site;
     REQUIRE(site.build().ok());

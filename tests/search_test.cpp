@@ -195,3 +195,20 @@ TEST_CASE("search: an incremental build remakes only the shards of changed month
     auto index = parse(archive.file("search/index.json"));
     CHECK(std::string(index["shards"][0]["name"].GetString()) == "2025-01");
 }
+
+TEST_CASE("search: a shard reads back into the entries it was made from") {
+    Day older = make_day("2025-02-03", {paper("2502.00001", "A <b>&", "alpha \"quoted\""), paper("2502.00002", "B", "beta")});
+    Day newer = make_day("2025-02-04", {paper("2502.00003", "Émile's\tpaper", "gamma")});
+    auto entries = search_entries(newer);
+    auto more = search_entries(older);
+    entries.insert(entries.end(), more.begin(), more.end()); // newest day first, as a shard keeps them
+    auto read = read_search_shard(search_shard_json(2025, 2, entries));
+    REQUIRE(read.has_value());
+    CHECK(*read == entries);
+
+    for (const char* bad : {"", "[]", "{\"entries\":[[\"2025-02-03\",\"x\"]]}", "{\"entries\":[[\"Feb 3\",\"a\",\"b\",\"c\",\"d\"]]}"}) {
+        auto failed = read_search_shard(bad);
+        REQUIRE_FALSE(failed.has_value());
+        CHECK(failed.error().message.starts_with("expected"));
+    }
+}

@@ -13,9 +13,6 @@
 
 namespace pp::cli {
 
-void print_error(const Error& error) { std::cerr << "error: " << error.to_string() << "\n"; }
-void print_warning(const std::string& warning) { std::cerr << "warning: " << warning << "\n"; }
-
 int cmd_import(const GlobalOptions& global, const std::vector<std::string>& sources) {
     int errors = 0, written = 0, unchanged = 0, papers = 0;
     for (const auto& source : sources) {

@@ -1,5 +1,7 @@
 // What the command files share: global options, exit codes, output helpers,
 // and one function per command (cli/commands.cpp parses, the others run).
+// The commands that need libcurl, libgit2 or cpp-httplib (run, notify,
+// publish, serve) live in the network module (cli/net_commands.h).
 #pragma once
 
 #include "config/config.h"
@@ -34,23 +36,9 @@ struct BuildArgs {
     std::string base_url;
 };
 int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args);
-struct ServeArgs {
-    int port = 8000;
-    std::string host = "127.0.0.1";
-    std::string out = ".cache/serve/site";
-    bool no_watch = false;
-};
-int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& args);
 int cmd_theme_new(const GlobalOptions& global, const std::string& name);
-struct PublishArgs {
-    std::string branch;
-    std::string remote;
-    std::string site;
-    bool push = false;
-};
-int cmd_publish(const GlobalOptions& global, const PublishArgs& args);
 
-// Pipeline commands (cli/pipeline_commands.cpp).
+// Network module: pipeline commands (cli/pipeline_commands.cpp).
 struct RunArgs {
     std::string date, from, to;
     bool offline = false;
@@ -63,5 +51,21 @@ struct NotifyArgs {
     bool dry_run = false;
 };
 int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyArgs& args);
+struct PublishArgs {
+    std::string branch;
+    std::string remote;
+    std::string site;
+    bool push = false;
+};
+int cmd_publish(const GlobalOptions& global, const PublishArgs& args);
+
+// Network module: preview (cli/serve_command.cpp).
+struct ServeArgs {
+    int port = 8000;
+    std::string host = "127.0.0.1";
+    std::string out = ".cache/serve/site";
+    bool no_watch = false;
+};
+int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& args);
 
 } // namespace pp::cli

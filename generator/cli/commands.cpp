@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 
 #include "cli/cli_common.h"
+#include "cli/net_commands.h"
 
 #include <CLI/CLI.hpp>
 
@@ -119,10 +120,12 @@ int run_cli(int argc, char** argv) {
     if (check->parsed()) return cmd_check(global);
     if (build->parsed()) return cmd_build(global, *config, build_args);
     if (theme_new->parsed()) return cmd_theme_new(global, theme_name);
-    if (run->parsed()) return cmd_run(global, *config, run_args);
-    if (publish->parsed()) return cmd_publish(global, publish_args);
-    if (notify->parsed()) return cmd_notify(global, *config, notify_args);
-    if (serve->parsed()) return cmd_serve(global, config_given, serve_args);
+    const NetCommands* net = load_net_commands();
+    if (!net) return exit_problems;
+    if (run->parsed()) return net->run(global, *config, run_args);
+    if (publish->parsed()) return net->publish(global, publish_args);
+    if (notify->parsed()) return net->notify(global, *config, notify_args);
+    if (serve->parsed()) return net->serve(global, config_given, serve_args);
     return exit_usage;
 }
 

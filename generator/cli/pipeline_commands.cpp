@@ -1,4 +1,4 @@
-// `run` and `notify`: the nightly job and its messages.
+// `run`, `notify` and `publish`: the nightly job, its messages and its commit.
 #include "cli/cli_common.h"
 
 #include "config/notify_config.h"
@@ -143,6 +143,60 @@ int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyAr
     std::cout << "notify: " << day->date.iso() << ": sent to " << report.sent.size() << " channel"
               << (report.sent.size() == 1 ? "" : "s") << ", " << report.warnings.size() << " failed\n";
     return report.ok() ? exit_ok : exit_problems;
+}
+
+int cmd_publish(const GlobalOptions& global, const PublishArgs& args) {
+    auto loaded = load_publish_config(global.config);
+    if (!loaded) {
+        print_error(loaded.error());
+        return exit_problems;
+    }
+    PublishConfig config = *loaded;
+    if (!args.branch.empty()) config.branch = args.branch;
+    if (!args.remote.empty()) config.remote = args.remote;
+    if (!args.site.empty()) config.site_dir = args.site;
+
+    const std::string content = global.content;
+    auto outcome = publish_site(".", config.site_dir, config,
+                                [&content](const TreeChanges& changes) { return site_publish_message(changes, content); });
+    if (!outcome) {
+        print_error(outcome.error());
+        return exit_problems;
+    }
+    if (outcome->committed) {
+        const auto& c = outcome->changes;
+        std::cout << "publish: committed " << outcome->commit.substr(0, 12) << " on " << outcome->branch << ": "
+                  << outcome->message.substr(0, outcome->message.find('\n')) << "\n  " << c.count()
+                  << " files changed: " << c.added.size() << " added, " << c.modified.size() << " modified, "
+                  << c.deleted.size() << " deleted\n";
+    } else {
+        std::cout << "publish: nothing changed in " << config.site_dir << " since "
+                  << (outcome->commit.empty() ? std::string("(no commit)") : outcome->commit.substr(0, 12)) << " on "
+                  << outcome->branch << "; no commit\n";
+    }
+    if (!args.push) return exit_ok;
+
+    std::vector<std::string> branches = {config.branch};
+    if (config.commit_content) {
+        auto current = current_branch(".");
+        if (!current) {
+            print_error(current.error());
+            return exit_problems;
+        }
+        if (*current != config.branch) branches.push_back(*current);
+    }
+    auto pushed = push_branches(".", branches, config);
+    if (!pushed) {
+        print_error(pushed.error());
+        return exit_problems;
+    }
+    for (const auto& b : pushed->branches) {
+        std::cout << "push: " << b.branch << " to " << pushed->remote << " (" << pushed->url << "): ";
+        if (b.up_to_date) std::cout << "up to date\n";
+        else if (b.old_id.empty()) std::cout << "new branch at " << b.new_id.substr(0, 12) << "\n";
+        else std::cout << b.old_id.substr(0, 12) << ".." << b.new_id.substr(0, 12) << "\n";
+    }
+    return exit_ok;
 }
 
 } // namespace pp::cli

@@ -4,37 +4,81 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <dirent.h>
+#include <sys/stat.h>
 
 namespace pp {
 
-fs::path day_path(const fs::path& root, const Date& date) {
-    char year[8], month[8];
-    std::snprintf(year, sizeof year, "%04d", date.year);
-    std::snprintf(month, sizeof month, "%02d", date.month);
-    return root / year / month / (date.iso() + ".md");
+std::string day_relative_path(const Date& date) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%04d/%02d/%s.md", date.year, date.month, date.iso().c_str());
+    return buffer;
 }
 
-ContentScan scan_content(const fs::path& root) {
-    ContentScan scan;
-    std::error_code ec;
-    if (!fs::is_directory(root, ec)) return scan;
-    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-        const fs::path& path = it->path();
-        std::string name = path.filename().string();
-        if (it->is_directory() && (name.starts_with(".") || (it.depth() == 0 && name == "prompts"))) {
-            it.disable_recursion_pending();
-            continue;
+fs::path day_path(const fs::path& root, const Date& date) { return root / day_relative_path(date); }
+
+namespace {
+
+// A directory walk with readdir's file types: no stat per entry and no
+// fs::path per entry (listing a 10-year archive is on every build's path).
+class ContentWalk {
+public:
+    explicit ContentWalk(const fs::path& root) : root_(root) {}
+
+    void walk(const std::string& dir, const std::string& relative, int depth) {
+        DIR* handle = ::opendir(dir.c_str());
+        if (!handle) return;
+        while (const dirent* entry = ::readdir(handle)) {
+            const std::string_view name = entry->d_name;
+            if (name == "." || name == "..") continue;
+            const std::string path = dir + "/" + std::string(name);
+            const std::string rel = relative.empty() ? std::string(name) : relative + "/" + std::string(name);
+            unsigned char type = entry->d_type;
+            struct stat info {};
+            if (type == DT_UNKNOWN) // some file systems do not say
+                type = ::lstat(path.c_str(), &info) != 0 ? DT_UNKNOWN : S_ISDIR(info.st_mode) ? DT_DIR
+                                                                     : S_ISLNK(info.st_mode) ? DT_LNK
+                                                                     : S_ISREG(info.st_mode) ? DT_REG
+                                                                                             : DT_UNKNOWN;
+            if (type == DT_DIR) {
+                if (name.starts_with(".") || (depth == 0 && name == "prompts")) continue;
+                walk(path, rel, depth + 1);
+                continue;
+            }
+            if (name.size() <= 3 || !name.ends_with(".md")) continue;
+            // Links are followed to files, not into folders.
+            if (type == DT_LNK && (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))) continue;
+            if (type != DT_LNK && type != DT_REG) continue;
+            add(name, rel);
         }
-        if (!it->is_regular_file() || path.extension() != ".md") continue;
-        auto date = parse_iso_date(path.stem().string());
-        if (date && day_path(root, *date) == path) {
-            scan.days.push_back({*date, path});
-        } else {
-            std::string expected = date ? day_path(root, *date).string() : "YYYY/MM/YYYY-MM-DD.md under " + root.string();
-            scan.misplaced.push_back({path.string(), 0, "not a day file: expected " + expected});
-        }
+        ::closedir(handle);
     }
+
+    ContentScan take() { return std::move(scan_); }
+
+private:
+    void add(std::string_view name, const std::string& relative) {
+        auto date = parse_iso_date(name.substr(0, name.size() - 3));
+        if (date && relative == day_relative_path(*date)) {
+            scan_.days.push_back({*date, root_ / relative});
+            return;
+        }
+        std::string wanted = date ? day_path(root_, *date).string() : "YYYY/MM/YYYY-MM-DD.md under " + root_.string();
+        scan_.misplaced.push_back({(root_ / relative).string(), 0, "not a day file: expected " + wanted});
+    }
+
+    fs::path root_;
+    ContentScan scan_;
+};
+
+} // namespace
+
+ContentScan scan_content(const fs::path& root) {
+    std::error_code ec;
+    if (!fs::is_directory(root, ec)) return {};
+    ContentWalk walk(root);
+    walk.walk(root.string(), "", 0);
+    ContentScan scan = walk.take();
     std::sort(scan.days.begin(), scan.days.end(), [](const DayFile& a, const DayFile& b) { return a.date < b.date; });
     std::sort(scan.misplaced.begin(), scan.misplaced.end(),
               [](const Error& a, const Error& b) { return a.file < b.file; });

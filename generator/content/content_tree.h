@@ -20,7 +20,9 @@ struct ContentScan {
     std::vector<Error> misplaced;  // Markdown files that are not where a day belongs
 };
 
+// A day's file under the content folder `root`: root/YYYY/MM/YYYY-MM-DD.md.
 fs::path day_path(const fs::path& root, const Date& date);
+std::string day_relative_path(const Date& date); // "YYYY/MM/YYYY-MM-DD.md"
 
 // Lists the day files under `root` (which may not exist: an empty archive).
 ContentScan scan_content(const fs::path& root);

@@ -15,7 +15,7 @@ std::optional<Date> day_of(const std::string& name) {
     if (name.size() < 10) return std::nullopt;
     std::string iso = name.substr(0, 4) + "-" + name.substr(5, 2) + "-" + name.substr(8, 2);
     auto date = parse_iso_date(iso);
-    if (!date || output_file_of(day_path_of(*date)).generic_string() != name) return std::nullopt;
+    if (!date || output_file_of(day_path_of(*date)) != name) return std::nullopt;
     return date;
 }
 

@@ -161,12 +161,23 @@ fs::path state_path(const fs::path& out_dir) {
     return out.parent_path() / name;
 }
 
-std::optional<FileStamp> stamp_of(const fs::path& path) {
+namespace {
+
+std::optional<FileStamp> stamp(int dir, const char* path) {
     struct stat st;
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    if (::fstatat(dir, path, &st, 0) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
     return FileStamp{static_cast<std::uint64_t>(st.st_size),
                      static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
 }
+
+} // namespace
+
+std::optional<FileStamp> stamp_at(const Fd& dir, const std::string& path) {
+    if (dir.get() < 0) return std::nullopt;
+    return stamp(dir.get(), path.c_str());
+}
+
+std::optional<FileStamp> stamp_of(const fs::path& path) { return stamp(AT_FDCWD, path.c_str()); }
 
 std::int64_t now_ns() {
     timespec ts;
@@ -178,11 +189,11 @@ BuildState load_state(const fs::path& out_dir) {
     BuildState state;
     const auto path = state_path(out_dir);
     auto stamp = stamp_of(path);
-    auto text = stamp ? read_file(path) : Result<std::string>(fail("absent"));
-    if (!text || !std::string_view(*text).starts_with(header)) return state;
+    auto file = stamp ? MappedFile::open(path) : Result<MappedFile>(fail("absent"));
+    if (!file || !file->bytes().starts_with(header)) return state;
     // One second of slack for coarse file-system timestamps.
     state.trusted_before_ns = stamp->mtime_ns - 1'000'000'000;
-    std::string_view rest = std::string_view(*text).substr(header.size());
+    std::string_view rest = file->bytes().substr(header.size());
     std::vector<std::string_view> fields;
     while (!rest.empty()) {
         auto end = rest.find('\n');
@@ -196,15 +207,20 @@ BuildState load_state(const fs::path& out_dir) {
         }
         rest.remove_prefix(end + 1);
         bool ok = !fields.empty() && ((fields[0] == "D" && parse_day(fields, state)) ||
-                                      (fields[0] == "O" && parse_output(fields, state)));
+                                      (fields[0] == "O" && parse_output(fields, state)) ||
+                                      (fields[0] == "P" && fields.size() == 2 && number(fields[1], state.program, 16)));
         if (!ok) return BuildState{}; // damaged: start over
     }
     return state;
 }
 
-std::string serialize_state(const BuildState& state) {
-    std::string out(header);
-    out.reserve(state.days.size() * 400 + state.outputs.size() * 64);
+void serialize_state(const BuildState& state, const std::function<void(std::string_view)>& write) {
+    std::string out(header); // a line at a time
+    auto line = [&] {
+        out += '\n';
+        write(out);
+        out.clear();
+    };
     auto field = [&out](std::string_view text) {
         out += '\t';
         out += text;
@@ -213,6 +229,9 @@ std::string serialize_state(const BuildState& state) {
         out += '\t';
         put_number(out, value);
     };
+    out += 'P';
+    field(hex(state.program));
+    line();
     for (const auto& [date, r] : state.days) {
         out += 'D';
         field(date.iso());
@@ -232,7 +251,7 @@ std::string serialize_state(const BuildState& state) {
             out += '\t';
             escape_field(out, title);
         }
-        out += '\n';
+        line();
     }
     for (const auto& [path, r] : state.outputs) {
         out += 'O';
@@ -240,14 +259,21 @@ std::string serialize_state(const BuildState& state) {
         escape_field(out, path);
         field(hex(r.key));
         count(r.size);
-        out += '\n';
+        line();
     }
+}
+
+std::string serialize_state(const BuildState& state) {
+    std::string out;
+    serialize_state(state, [&out](std::string_view bytes) { out += bytes; });
     return out;
 }
 
 Result<void> save_state(const fs::path& out_dir, const BuildState& state, std::int64_t build_start_ns) {
     const auto path = state_path(out_dir);
-    auto written = write_file_if_changed(path, serialize_state(state));
+    FileUpdate file(path); // compared as it is made: a no-change build writes nothing
+    serialize_state(state, [&file](std::string_view bytes) { file.append(bytes); });
+    auto written = file.commit();
     if (!written) return std::unexpected(written.error());
     if (*written == WriteOutcome::written) {
         timespec times[2];

@@ -3,8 +3,9 @@
 // outputs whose inputs changed and removes the outputs that no longer
 // exist. Not inside it: the output folder is published as it is.
 //
-// Two tables, both in date / path order so the file's bytes depend only on
-// the inputs (two builds of the same content give the same state):
+// The key of the program that wrote it, then two tables, both in date / path
+// order so the file's bytes depend only on the inputs (two builds of the
+// same content give the same state):
 //   days:    each day file's size, mtime and content hash, with its summary
 //            (the site graph's share of the day) and its prompt reference,
 //            so an unchanged day is neither read nor parsed again;
@@ -21,6 +22,7 @@
 #include "util/files.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -53,9 +55,11 @@ struct DayRecord {
 struct OutputRecord {
     std::uint64_t key = 0;    // hash of every input the output was made from
     std::uint64_t size = 0;
+    bool made = false;        // the builder's own mark: made or kept by this build (not saved)
 };
 
 struct BuildState {
+    std::uint64_t program = 0; // the build's program key: outputs it made can be read back
     std::map<Date, DayRecord> days;
     std::map<std::string, OutputRecord> outputs; // by site path
     // Day records with an mtime at or after this are hashed again (ns since the epoch).
@@ -68,6 +72,8 @@ fs::path state_path(const fs::path& out_dir);
 // A missing, unreadable or foreign state gives an empty one (a full build).
 BuildState load_state(const fs::path& out_dir);
 
+// The state file's bytes, handed to `write` a line at a time.
+void serialize_state(const BuildState& state, const std::function<void(std::string_view)>& write);
 std::string serialize_state(const BuildState& state);
 
 // Writes the state (if its bytes changed) and stamps it with `build_start_ns`.
@@ -78,6 +84,8 @@ struct FileStamp {
     std::uint64_t size = 0;
     std::int64_t mtime_ns = 0;
 };
+// `path` relative to the folder `dir` (an open_directory() handle).
+std::optional<FileStamp> stamp_at(const Fd& dir, const std::string& path);
 std::optional<FileStamp> stamp_of(const fs::path& path);
 
 std::int64_t now_ns();

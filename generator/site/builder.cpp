@@ -21,11 +21,29 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <sys/mman.h>
 #include <thread>
 
 namespace pp {
 
 namespace {
+
+// Memory for the main thread's heap, mapped in one call: where a page fault
+// costs about 10 µs (small virtual machines), faulting the heap in page by
+// page cost a no-change build more than its work. keep_freed_memory() keeps
+// the pages in the heap for reuse. (Worker threads have heaps of their own;
+// populating those as well saved nothing measurable.)
+void populate_heap(std::size_t bytes) {
+    void* block = std::malloc(bytes);
+    if (!block) return;
+    const std::uintptr_t page = 4096;
+    const std::uintptr_t start = (reinterpret_cast<std::uintptr_t>(block) + page - 1) & ~(page - 1);
+    const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(block) + bytes) & ~(page - 1);
+#ifdef MADV_POPULATE_WRITE
+    if (end > start) ::madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_WRITE); // Linux 5.14+
+#endif
+    std::free(block);
+}
 
 // Runs f(0..n-1) on hardware_concurrency() threads (the caller is one of them).
 void parallel_for(std::size_t n, const std::function<void(std::size_t)>& f) {
@@ -50,6 +68,7 @@ void keep_freed_memory() {
         mallopt(M_MMAP_THRESHOLD, 64 << 20);
         mallopt(M_TRIM_THRESHOLD, 256 << 20);
         mallopt(M_TOP_PAD, 16 << 20);
+        populate_heap(16 << 20);
     });
 }
 
@@ -120,20 +139,22 @@ public:
 
 private:
     // --- outputs -------------------------------------------------------
-    bool up_to_date(const std::string& site_path, std::uint64_t key) const {
-        auto it = old_.outputs.find(site_path);
-        if (it == old_.outputs.end() || it->second.key != key) return false;
-        auto stamp = stamp_of(options_.out_dir / output_file_of(site_path));
-        return stamp && stamp->size == it->second.size;
-    }
+    // The last build's records are brought up to date in place: each output
+    // belongs to one task, so threads never share a record, and the map's
+    // shape does not change while they run. New outputs wait in added_.
+    std::string output_file(const std::string& site_path) const { return out_prefix_ + output_file_of(site_path); }
 
     void record(const std::string& site_path, std::uint64_t key, std::uint64_t size, bool written, bool rendered) {
-        std::lock_guard lock(mutex_);
-        new_.outputs[site_path] = OutputRecord{key, size};
-        ++report_.files;
-        if (rendered) ++report_.rendered;
+        if (auto it = state_.outputs.find(site_path); it != state_.outputs.end()) {
+            it->second = OutputRecord{key, size, true};
+        } else {
+            std::lock_guard lock(mutex_);
+            added_[site_path] = OutputRecord{key, size, true};
+        }
+        ++files_;
+        if (rendered) ++rendered_;
         if (written) {
-            ++report_.written;
+            std::lock_guard lock(mutex_);
             report_.written_files.push_back(site_path);
         }
     }
@@ -145,17 +166,22 @@ private:
 
     // Writes the bytes and records them as made from `key`.
     void write(const std::string& site_path, std::uint64_t key, std::string_view bytes, bool rendered = true) {
-        auto outcome = write_file_if_changed(options_.out_dir / output_file_of(site_path), bytes);
+        auto outcome = write_file_if_changed(output_file(site_path), bytes);
         if (!outcome) return error(outcome.error());
         record(site_path, key, bytes.size(), *outcome == WriteOutcome::written, rendered);
     }
 
-    // Renders the output unless the last build made it from the same inputs.
+    // Renders the output unless the last build made it from the same inputs
+    // and it is still there, as large as it was made.
     template <class Render>
     void produce(const std::string& site_path, std::uint64_t key, Render&& render) {
-        if (up_to_date(site_path, key)) {
-            record(site_path, key, old_.outputs.at(site_path).size, false, false);
-            return;
+        if (auto it = state_.outputs.find(site_path); it != state_.outputs.end() && it->second.key == key) {
+            auto stamp = stamp_at(out_dir_, output_file_of(site_path));
+            if (stamp && stamp->size == it->second.size) {
+                it->second.made = true;
+                ++files_;
+                return;
+            }
         }
         std::optional<std::string> bytes = render();
         if (bytes) write(site_path, key, *bytes);
@@ -183,7 +209,7 @@ private:
     // A day whose outputs this build has made or found up to date, read back
     // from its JSON data; from the day file if that cannot be read.
     Result<Day> rendered_day(const DayTask& task) {
-        if (auto json = read_file(options_.out_dir / output_file_of(day_data_path(task.file.date))))
+        if (auto json = read_file(output_file(day_data_path(task.file.date))))
             if (auto day = day_from_json(*json)) {
                 day->prompt = task.record.prompt;
                 return day;
@@ -204,6 +230,7 @@ private:
     std::optional<Day> process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next);
     std::vector<DayTask*> process_days(std::vector<DayTask>& tasks);
     void write_search_shard(const std::vector<DayTask*>& month, const std::vector<std::optional<Day>>& parsed);
+    std::map<Date, std::vector<SearchEntry>> previous_shard(const std::string& site_path);
     void write_lists(const std::vector<DayTask*>& live);
     void remove_stale();
     void finish(std::int64_t start);
@@ -215,8 +242,12 @@ private:
     std::optional<Theme> theme_;
     std::optional<SiteContext> site_;
     SiteGraph graph_;
-    BuildState old_;
-    BuildState new_;
+    BuildState state_;    // the last build's, brought up to date by this one
+    std::map<std::string, OutputRecord> added_; // outputs the last build did not make
+    std::uint64_t program_ = 0;
+    std::string out_prefix_; // "<out_dir>/"
+    Fd out_dir_, content_dir_; // stat()s relative to them walk shorter paths
+    std::atomic<int> files_{0}, rendered_{0};
     std::uint64_t global_key_ = 0;
     std::uint64_t data_key_ = 0; // JSON, feed, sitemap: the config, not the theme
     std::mutex mutex_;
@@ -233,12 +264,12 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
         return std::nullopt;
     };
     if (!task.have_record) {
-        auto stamp = stamp_of(path);
+        auto stamp = stamp_at(content_dir_, day_relative_path(task.file.date));
         if (!stamp) return failed(Error{path.string(), 0, "cannot read the day file"});
-        auto old = old_.days.find(task.file.date);
-        bool known = old != old_.days.end();
+        auto old = state_.days.find(task.file.date);
+        bool known = old != state_.days.end();
         if (known && old->second.size == stamp->size && old->second.mtime_ns == stamp->mtime_ns &&
-            old->second.mtime_ns < old_.trusted_before_ns) {
+            old->second.mtime_ns < state_.trusted_before_ns) {
             task.record = std::move(old->second); // each day's record is looked up once
         } else {
             auto text = read_file(path);
@@ -304,7 +335,10 @@ void Build::run() {
         return;
     }
     theme_ = std::move(*theme);
-    old_ = load_state(options_.out_dir);
+    state_ = load_state(options_.out_dir);
+    out_prefix_ = options_.out_dir.string() + "/";
+    out_dir_ = open_directory(options_.out_dir);
+    content_dir_ = open_directory(options_.content_dir);
 
     auto scan = scan_content(options_.content_dir);
     for (const auto& misplaced : scan.misplaced) report_.warnings.push_back(misplaced.to_string());
@@ -335,6 +369,7 @@ void Build::run() {
 
     const Config& config = options_.config;
     const std::uint64_t program = program_key();
+    program_ = program;
     Hasher global;
     global.add(program).add(theme_->name);
     for (const auto* files : {&theme_->layouts, &theme_->partials})
@@ -385,7 +420,9 @@ void Build::run() {
         if (prompt.error && reported.insert(task->record.prompt).second)
             report_.errors.push_back(in_file(*prompt.error, day_path(options_.content_dir, task->file.date).string()));
     }
-    for (DayTask* task : live) new_.days.emplace_hint(new_.days.end(), task->file.date, std::move(task->record));
+    std::map<Date, DayRecord> days;
+    for (DayTask* task : live) days.emplace_hint(days.end(), task->file.date, std::move(task->record));
+    state_.days = std::move(days);
     finish(start);
 }
 
@@ -438,15 +475,57 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
     }
 }
 
+// The pages and files made from the whole site graph. They do not depend
+// on each other, so they are made in parallel, the heaviest first (and
+// without nested parallel loops: each new thread's heap faults in afresh).
 void Build::write_lists(const std::vector<DayTask*>& live) {
     const SiteContext& site = *site_;
     const Config& config = options_.config;
     auto date_or_none = [](std::optional<std::size_t> i, auto&& date_of) -> std::uint64_t {
         return i ? date_of(*i) : 0;
     };
+    auto month_id = [&](std::size_t m) {
+        return static_cast<std::uint64_t>(graph_.months[m].year * 100 + graph_.months[m].month);
+    };
+    auto year_id = [&](std::size_t y) { return static_cast<std::uint64_t>(graph_.years[y].year); };
+    std::vector<std::function<void()>> lists;
+
+    // Feed: the newest feed_days days in full.
+    lists.emplace_back([&] {
+        std::vector<const DayTask*> newest;
+        for (auto it = live.rbegin(); it != live.rend() && newest.size() < static_cast<std::size_t>(std::max(0, config.feed_days)); ++it)
+            newest.push_back(*it);
+        Hasher key;
+        key.add(data_key_).add(std::string_view("feed"));
+        for (const DayTask* task : newest) key.add(task->file.date).add(task->record.hash);
+        produce(feed_path(), key.value(), [&]() -> std::optional<std::string> {
+            std::vector<Day> days;
+            for (const DayTask* task : newest) {
+                auto day = rendered_day(*task);
+                if (day) days.push_back(std::move(*day));
+                else error(day.error());
+            }
+            std::vector<const Day*> feed_days;
+            for (const auto& day : days) feed_days.push_back(&day);
+            return atom_feed(config, urls_, feed_days);
+        });
+    });
+    lists.emplace_back([&] {
+        Hasher key;
+        key.add(data_key_).add(std::string_view("index"));
+        for (const auto& day : graph_.days) add_summary(key, day);
+        produce(data_index_path(), key.value(),
+                [&]() -> std::optional<std::string> { return index_json(config, urls_, graph_); });
+    });
+    lists.emplace_back([&] {
+        Hasher key;
+        key.add(data_key_).add(std::string_view("sitemap"));
+        for (const auto& day : graph_.days) key.add(day.date);
+        produce(sitemap_path(), key.value(), [&]() -> std::optional<std::string> { return sitemap(urls_, graph_); });
+    });
 
     // Home: the latest day in full, plus the recent days' summaries.
-    {
+    lists.emplace_back([&] {
         Hasher key = page_key("home");
         const DayTask* latest = live.empty() ? nullptr : live.back();
         if (latest) {
@@ -469,34 +548,30 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
             }
             return home_page(site, day ? &*day : nullptr, prompt);
         });
-    }
-
-    // Months, years, archive, 404: from the summaries only.
-    auto month_id = [&](std::size_t m) {
-        return static_cast<std::uint64_t>(graph_.months[m].year * 100 + graph_.months[m].month);
-    };
-    auto year_id = [&](std::size_t y) { return static_cast<std::uint64_t>(graph_.years[y].year); };
-    std::vector<std::size_t> months(graph_.months.size());
-    for (std::size_t m = 0; m < months.size(); ++m) months[m] = m;
-    parallel_for(graph_.months.size(), [&](std::size_t m) {
-        const auto& month = graph_.months[m];
-        Hasher key = page_key("month");
-        key.add(month_id(m)).add(static_cast<std::uint64_t>(graph_.years[graph_.year_of_month(m)].year));
-        key.add(date_or_none(m > 0 ? std::optional(m - 1) : std::nullopt, month_id));
-        key.add(date_or_none(m + 1 < graph_.months.size() ? std::optional(m + 1) : std::nullopt, month_id));
-        for (auto d : month.days) add_summary(key, graph_.days[d]);
-        produce_page("month", month_path_of(month.year, month.month), key.value(), [&] { return month_page(site, m); });
     });
-    for (std::size_t y = 0; y < graph_.years.size(); ++y) {
-        Hasher key = page_key("year");
-        key.add(year_id(y));
-        key.add(date_or_none(y > 0 ? std::optional(y - 1) : std::nullopt, year_id));
-        key.add(date_or_none(y + 1 < graph_.years.size() ? std::optional(y + 1) : std::nullopt, year_id));
-        for (auto m : graph_.years[y].months)
-            key.add(month_id(m)).add(graph_.months[m].days.size()).add(static_cast<std::uint64_t>(graph_.months[m].papers));
-        produce_page("year", year_path_of(graph_.years[y].year), key.value(), [&] { return year_page(site, y); });
-    }
-    {
+
+    // Months, years, archive, 404, search: from the summaries only.
+    for (std::size_t m = graph_.months.size(); m-- > 0;)
+        lists.emplace_back([&, m] {
+            const auto& month = graph_.months[m];
+            Hasher key = page_key("month");
+            key.add(month_id(m)).add(static_cast<std::uint64_t>(graph_.years[graph_.year_of_month(m)].year));
+            key.add(date_or_none(m > 0 ? std::optional(m - 1) : std::nullopt, month_id));
+            key.add(date_or_none(m + 1 < graph_.months.size() ? std::optional(m + 1) : std::nullopt, month_id));
+            for (auto d : month.days) add_summary(key, graph_.days[d]);
+            produce_page("month", month_path_of(month.year, month.month), key.value(),
+                         [&] { return month_page(site, m); });
+        });
+    lists.emplace_back([&] {
+        for (std::size_t y = 0; y < graph_.years.size(); ++y) {
+            Hasher key = page_key("year");
+            key.add(year_id(y));
+            key.add(date_or_none(y > 0 ? std::optional(y - 1) : std::nullopt, year_id));
+            key.add(date_or_none(y + 1 < graph_.years.size() ? std::optional(y + 1) : std::nullopt, year_id));
+            for (auto m : graph_.years[y].months)
+                key.add(month_id(m)).add(graph_.months[m].days.size()).add(static_cast<std::uint64_t>(graph_.months[m].papers));
+            produce_page("year", year_path_of(graph_.years[y].year), key.value(), [&] { return year_page(site, y); });
+        }
         Hasher key = page_key("archive");
         for (const auto& year : graph_.years) {
             key.add(static_cast<std::uint64_t>(year.year)).add(static_cast<std::uint64_t>(year.days));
@@ -506,46 +581,13 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
                     .add(static_cast<std::uint64_t>(graph_.months[m].papers));
         }
         produce_page("archive", archive_path(), key.value(), [&] { return archive_page(site); });
-    }
-    produce_page("404", not_found_path(), page_key("404").value(), [&] { return not_found_page(site); });
-    if (site.search_page)
-        produce_page("search", search_page_path(), page_key("search").value(), [&] { return search_page(site); });
-    write_search_index();
+        produce_page("404", not_found_path(), page_key("404").value(), [&] { return not_found_page(site); });
+        if (site.search_page)
+            produce_page("search", search_page_path(), page_key("search").value(), [&] { return search_page(site); });
+        write_search_index();
+    });
 
-    // Feed: the newest feed_days days in full.
-    {
-        std::vector<const DayTask*> newest;
-        for (auto it = live.rbegin(); it != live.rend() && newest.size() < static_cast<std::size_t>(std::max(0, config.feed_days)); ++it)
-            newest.push_back(*it);
-        Hasher key;
-        key.add(data_key_).add(std::string_view("feed"));
-        for (const DayTask* task : newest) key.add(task->file.date).add(task->record.hash);
-        produce(feed_path(), key.value(), [&]() -> std::optional<std::string> {
-            std::vector<std::optional<Day>> days(newest.size());
-            parallel_for(newest.size(), [&](std::size_t i) {
-                auto parsed = rendered_day(*newest[i]);
-                if (parsed) days[i] = std::move(*parsed);
-                else error(parsed.error());
-            });
-            std::vector<const Day*> feed_days;
-            for (const auto& day : days)
-                if (day) feed_days.push_back(&*day);
-            return atom_feed(config, urls_, feed_days);
-        });
-    }
-    {
-        Hasher key;
-        key.add(data_key_).add(std::string_view("sitemap"));
-        for (const auto& day : graph_.days) key.add(day.date);
-        produce(sitemap_path(), key.value(), [&]() -> std::optional<std::string> { return sitemap(urls_, graph_); });
-    }
-    {
-        Hasher key;
-        key.add(data_key_).add(std::string_view("index"));
-        for (const auto& day : graph_.days) add_summary(key, day);
-        produce(data_index_path(), key.value(),
-                [&]() -> std::optional<std::string> { return index_json(config, urls_, graph_); });
-    }
+    parallel_for(lists.size(), [&](std::size_t i) { lists[i](); });
 }
 
 // KaTeX's dist folder: the option, the environment, node_modules next to
@@ -594,7 +636,9 @@ void Build::collect_katex(std::vector<std::pair<std::string, std::string>>& asse
 }
 
 // The search shard of one month: `month` holds all its days, `parsed` the
-// ones process_day parsed (in the same order); the others are read back.
+// ones process_day parsed (in the same order). The others have not changed
+// since the last build: their entries come from its shard, or else from
+// their JSON data.
 void Build::write_search_shard(const std::vector<DayTask*>& month, const std::vector<std::optional<Day>>& parsed) {
     const Date first = month.front()->file.date;
     Hasher key;
@@ -607,10 +651,19 @@ void Build::write_search_shard(const std::vector<DayTask*>& month, const std::ve
             any = true;
         }
     if (!any) return; // a month of unreadable days has no shard
-    produce(search_shard_path(first.year, first.month), key.value(), [&]() -> std::optional<std::string> {
+    const std::string path = search_shard_path(first.year, first.month);
+    produce(path, key.value(), [&]() -> std::optional<std::string> {
+        auto previous = previous_shard(path);
         std::vector<SearchEntry> entries;
         for (std::size_t i = 0; i < month.size(); ++i) {
             if (month[i]->failed) continue;
+            if (!parsed[i]) { // unchanged since the last build
+                auto& kept = previous[month[i]->file.date];
+                if (!kept.empty()) {
+                    std::move(kept.begin(), kept.end(), std::back_inserter(entries));
+                    continue;
+                }
+            }
             std::optional<Day> read;
             if (!parsed[i]) {
                 auto day = rendered_day(*month[i]);
@@ -625,6 +678,20 @@ void Build::write_search_shard(const std::vector<DayTask*>& month, const std::ve
         }
         return search_shard_json(first.year, first.month, std::move(entries));
     });
+}
+
+// The entries of the shard the last build wrote, by day, if this same
+// program wrote it and it is still there as written; otherwise none.
+std::map<Date, std::vector<SearchEntry>> Build::previous_shard(const std::string& site_path) {
+    std::map<Date, std::vector<SearchEntry>> by_day;
+    auto it = state_.outputs.find(site_path);
+    if (state_.program != program_ || it == state_.outputs.end()) return by_day;
+    auto json = read_file(output_file(site_path));
+    if (!json || json->size() != it->second.size) return by_day;
+    auto entries = read_search_shard(*json);
+    if (!entries) return by_day;
+    for (auto& entry : *entries) by_day[entry.date].push_back(std::move(entry));
+    return by_day;
 }
 
 // search/index.json: the list of shards.
@@ -642,22 +709,31 @@ void Build::write_search_index() {
 // deleted days, the old theme's static files. Folders left empty go too.
 void Build::remove_stale() {
     const fs::path root = options_.out_dir;
-    for (const auto& [site_path, _] : old_.outputs) {
-        if (new_.outputs.contains(site_path)) continue;
-        fs::path file = root / output_file_of(site_path);
+    for (auto it = state_.outputs.begin(); it != state_.outputs.end();) {
+        if (it->second.made) {
+            ++it;
+            continue;
+        }
+        fs::path file = root / output_file_of(it->first);
         std::error_code ec;
         if (fs::remove(file, ec)) {
             ++report_.removed;
-            report_.removed_files.push_back(site_path);
+            report_.removed_files.push_back(it->first);
         }
         for (fs::path dir = file.parent_path(); dir != root && dir.has_relative_path(); dir = dir.parent_path())
             if (!fs::remove(dir, ec)) break; // not empty (or gone): stop
+        it = state_.outputs.erase(it);
     }
 }
 
 void Build::finish(std::int64_t start) {
     remove_stale();
-    if (auto saved = save_state(options_.out_dir, new_, start); !saved) report_.errors.push_back(saved.error());
+    state_.outputs.merge(added_);
+    state_.program = program_;
+    report_.files = files_;
+    report_.rendered = rendered_;
+    report_.written = static_cast<int>(report_.written_files.size());
+    if (auto saved = save_state(options_.out_dir, state_, start); !saved) report_.errors.push_back(saved.error());
 }
 
 } // namespace

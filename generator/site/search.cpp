@@ -175,4 +175,26 @@ std::string search_index_json(const SiteGraph& graph) {
     return harden_json({buffer.GetString(), buffer.GetSize()});
 }
 
+Result<std::vector<SearchEntry>> read_search_shard(std::string_view json) {
+    rapidjson::Document doc;
+    doc.Parse(json.data(), json.size());
+    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("entries") || !doc["entries"].IsArray())
+        return fail("expected a search shard: an object with an 'entries' array");
+    std::vector<SearchEntry> entries;
+    entries.reserve(doc["entries"].Size());
+    for (const auto& row : doc["entries"].GetArray()) {
+        if (!row.IsArray() || row.Size() != 5) return fail("expected each shard entry to be [date, id, title, authors, words]");
+        std::array<std::string_view, 5> fields;
+        for (rapidjson::SizeType i = 0; i < 5; ++i) {
+            if (!row[i].IsString()) return fail("expected each shard entry's fields to be strings");
+            fields[i] = {row[i].GetString(), row[i].GetStringLength()};
+        }
+        auto date = parse_iso_date(fields[0]);
+        if (!date) return fail("expected a date YYYY-MM-DD in a shard entry, got '" + std::string(fields[0]) + "'");
+        entries.push_back(SearchEntry{*date, std::string(fields[1]), std::string(fields[2]), std::string(fields[3]),
+                                      std::string(fields[4])});
+    }
+    return entries;
+}
+
 } // namespace pp

@@ -16,6 +16,7 @@
 
 #include "core/paper.h"
 #include "site/site_graph.h"
+#include "util/error.h"
 
 #include <string>
 #include <string_view>
@@ -50,5 +51,9 @@ std::string search_shard_path(int year, int month);    // "search/2025-02.json"
 // order given, which is the page order).
 std::string search_shard_json(int year, int month, std::vector<SearchEntry> entries);
 std::string search_index_json(const SiteGraph& graph);
+
+// A shard's entries read back (the inverse of search_shard_json), so a
+// month's shard is updated without reading its unchanged days again.
+Result<std::vector<SearchEntry>> read_search_shard(std::string_view json);
 
 } // namespace pp

@@ -25,10 +25,10 @@ std::string sitemap_path() { return "sitemap.xml"; }
 std::string data_index_path() { return "data/index.json"; }
 std::string day_data_path(const Date& date) { return "data/days/" + date.iso() + ".json"; }
 
-std::filesystem::path output_file_of(std::string_view site_path) {
+std::string output_file_of(std::string_view site_path) {
     std::string file(site_path);
     if (file.empty() || file.back() == '/') file += "index.html";
-    return std::filesystem::path(file);
+    return file;
 }
 
 namespace {

@@ -5,7 +5,6 @@
 
 #include "core/date.h"
 
-#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -24,8 +23,8 @@ std::string data_index_path();                       // "data/index.json"
 std::string day_data_path(const Date& date);         // "data/days/2025-05-20.json"
 
 // The file under the output folder that serves a site path:
-// "2025/05/20/" -> 2025/05/20/index.html, "feed.xml" -> feed.xml.
-std::filesystem::path output_file_of(std::string_view site_path);
+// "2025/05/20/" -> "2025/05/20/index.html", "feed.xml" -> "feed.xml".
+std::string output_file_of(std::string_view site_path);
 
 class SiteUrls {
 public:

@@ -5,12 +5,44 @@
 #include "util/error.h"
 
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include <unistd.h>
 
 namespace pp {
 
 namespace fs = std::filesystem;
+
+// Closes a file descriptor when it goes out of scope.
+class Fd {
+public:
+    explicit Fd(int fd = -1) : fd_(fd) {}
+    Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+    Fd& operator=(Fd&& other) noexcept {
+        std::swap(fd_, other.fd_);
+        return *this;
+    }
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    int get() const { return fd_; }
+    // Closes now, reporting the error a deferred write may only show here.
+    bool close() {
+        int fd = std::exchange(fd_, -1);
+        return ::close(fd) == 0;
+    }
+
+private:
+    int fd_;
+};
+
+// A folder to look files up in (O_PATH): fstatat() relative to it skips
+// walking the folder's own path on each lookup. -1 when it does not exist.
+Fd open_directory(const fs::path& path);
 
 Result<std::string> read_file(const fs::path& path);
 
@@ -22,5 +54,49 @@ enum class WriteOutcome { unchanged, written };
 // Like write_file_atomic, but leaves the file untouched (same mtime) when it
 // already holds exactly these bytes, so reruns and rebuilds change nothing.
 Result<WriteOutcome> write_file_if_changed(const fs::path& path, std::string_view bytes);
+
+// A file's bytes mapped read-only. For large files read once: it neither
+// copies them nor faults in fresh memory for them, which on small virtual
+// machines costs more than parsing them.
+class MappedFile {
+public:
+    static Result<MappedFile> open(const fs::path& path);
+    MappedFile(MappedFile&& other) noexcept;
+    MappedFile& operator=(MappedFile&& other) noexcept;
+    ~MappedFile();
+    std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+
+private:
+    MappedFile(void* data, std::size_t size) : data_(data), size_(size) {}
+    void* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+class AtomicFile; // util/files.cpp: a temporary file that replaces its target on commit
+
+// write_file_if_changed for a large file made in pieces: while the pieces
+// match the file's current bytes they are only compared; from the first
+// difference on they go to a temporary file that replaces it. Holds one
+// buffer, not the whole file.
+class FileUpdate {
+public:
+    explicit FileUpdate(fs::path path);
+    ~FileUpdate(); // without commit(), the file stays as it was
+    FileUpdate(const FileUpdate&) = delete;
+    FileUpdate& operator=(const FileUpdate&) = delete;
+
+    void append(std::string_view bytes);
+    Result<WriteOutcome> commit();
+
+private:
+    void write(std::string_view bytes);
+
+    fs::path path_;
+    std::optional<MappedFile> current_; // the file's bytes, while they match
+    std::size_t matched_ = 0;
+    std::unique_ptr<AtomicFile> temp_;  // from the first difference on
+    std::string buffer_;
+    std::optional<Error> error_;
+};
 
 } // namespace pp

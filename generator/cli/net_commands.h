@@ -1,0 +1,26 @@
+// The network module: the commands that need libcurl, libgit2 or
+// cpp-httplib, built as paperpress-net.so next to the binary and loaded
+// only when one of them runs. Mapping those libraries and their own
+// dependencies (some forty) cost every `paperpress build` about 20 ms
+// before main; the nightly append's whole budget is 100 ms.
+#pragma once
+
+#include "cli/cli_common.h"
+
+namespace pp::cli {
+
+struct NetCommands {
+    int (*run)(const GlobalOptions&, const Config&, const RunArgs&);
+    int (*notify)(const GlobalOptions&, const Config&, const NotifyArgs&);
+    int (*publish)(const GlobalOptions&, const PublishArgs&);
+    int (*serve)(const GlobalOptions&, bool config_given, const ServeArgs&);
+};
+
+// The module's table (the one symbol it exports).
+#define PAPERPRESS_NET_COMMANDS "paperpress_net_commands"
+
+// Loads the module from the binary's folder; on failure prints why and
+// returns nullptr.
+const NetCommands* load_net_commands();
+
+} // namespace pp::cli

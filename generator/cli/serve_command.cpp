@@ -1,0 +1,24 @@
+// `serve`: the local preview.
+#include "cli/cli_common.h"
+
+#include "serve/serve.h"
+
+#include <iostream>
+
+namespace pp::cli {
+
+int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& args) {
+    ServeOptions options;
+    options.content_dir = global.content;
+    options.config_path = global.config;
+    options.config_required = config_given;
+    options.out_dir = args.out;
+    options.host = args.host;
+    options.port = args.port;
+    options.watch = !args.no_watch;
+    options.log = [](const std::string& line) { std::cout << line << std::endl; };
+    options.log_error = [](const std::string& line) { std::cerr << line << std::endl; };
+    return run_serve(options);
+}
+
+} // namespace pp::cli

@@ -1,0 +1,135 @@
+// util/files: atomic writes, unchanged files left alone, mapped reads.
+#include "util/files.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+std::int64_t mtime_ns(const fs::path& path) {
+    struct stat info {};
+    REQUIRE(::stat(path.c_str(), &info) == 0);
+    return static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+}
+
+// Backdates a file so that a rewrite would show in its mtime.
+void backdate(const fs::path& path) {
+    fs::last_write_time(path, fs::last_write_time(path) - std::chrono::hours(1));
+}
+
+// Writes `text` through a FileUpdate in pieces of `piece` bytes.
+Result<WriteOutcome> update(const fs::path& path, const std::string& text, std::size_t piece) {
+    FileUpdate file(path);
+    for (std::size_t at = 0; at < text.size(); at += piece) file.append(std::string_view(text).substr(at, piece));
+    return file.commit();
+}
+
+std::string big_text(char mark) {
+    std::string text;
+    for (int i = 0; text.size() < 200'000; ++i) text += "line " + std::to_string(i) + "\n";
+    text[text.size() / 2] = mark;
+    return text;
+}
+
+std::size_t files_in(const fs::path& dir) {
+    std::size_t n = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir)) ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("files: a FileUpdate with the same bytes leaves the file alone; different bytes replace it") {
+    TempDir dir;
+    const fs::path path = dir / "state";
+    const std::string original = big_text('a');
+    write_text(path, original);
+    backdate(path);
+    const auto before = mtime_ns(path);
+
+    auto same = update(path, original, 100);
+    REQUIRE(same.has_value());
+    CHECK(*same == WriteOutcome::unchanged);
+    CHECK(mtime_ns(path) == before);
+
+    // A difference in the middle, past the first buffer's worth of bytes.
+    const std::string changed = big_text('b');
+    auto written = update(path, changed, 333);
+    REQUIRE(written.has_value());
+    CHECK(*written == WriteOutcome::written);
+    CHECK(read_text(path) == changed);
+
+    // Shorter (a prefix of the old bytes), longer, empty.
+    for (const std::string& text : {changed.substr(0, 1000), changed + "tail\n", std::string()}) {
+        auto result = update(path, text, 64);
+        REQUIRE(result.has_value());
+        CHECK(*result == WriteOutcome::written);
+        CHECK(read_text(path) == text);
+    }
+    CHECK(files_in(dir.path()) == 1); // no temporary file left behind
+}
+
+TEST_CASE("files: a FileUpdate creates missing folders, and without commit() changes nothing") {
+    TempDir dir;
+    auto created = update(dir / "a/b/new.txt", "fresh\n", 2);
+    REQUIRE(created.has_value());
+    CHECK(*created == WriteOutcome::written);
+    CHECK(read_text(dir / "a/b/new.txt") == "fresh\n");
+
+    write_text(dir / "kept.txt", "old bytes\n");
+    {
+        FileUpdate abandoned(dir / "kept.txt");
+        abandoned.append("new bytes, never committed\n");
+    }
+    CHECK(read_text(dir / "kept.txt") == "old bytes\n");
+    CHECK(files_in(dir.path()) == 2); // a/ and kept.txt: no temporary file
+}
+
+TEST_CASE("files: a FileUpdate that cannot write names the file and keeps the old one") {
+    TempDir dir;
+    write_text(dir / "blocker", "a file where a folder should be\n");
+    auto failed = update(dir / "blocker/state", "bytes\n", 3);
+    REQUIRE_FALSE(failed.has_value());
+    CHECK(failed.error().file.find("blocker") != std::string::npos);
+    CHECK(read_text(dir / "blocker") == "a file where a folder should be\n");
+}
+
+TEST_CASE("files: write_file_if_changed compares large files in chunks") {
+    TempDir dir;
+    const fs::path path = dir / "page.html";
+    const std::string text = big_text('x');
+    REQUIRE(write_file_if_changed(path, text).has_value());
+    backdate(path);
+    const auto before = mtime_ns(path);
+    CHECK(*write_file_if_changed(path, text) == WriteOutcome::unchanged);
+    CHECK(mtime_ns(path) == before);
+    std::string last_byte_differs = text;
+    last_byte_differs.back() = '!';
+    CHECK(*write_file_if_changed(path, last_byte_differs) == WriteOutcome::written);
+    CHECK(read_text(path) == last_byte_differs);
+}
+
+TEST_CASE("files: a mapped file holds the file's bytes; a missing one is an error naming it") {
+    TempDir dir;
+    const std::string text = big_text('m');
+    write_text(dir / "data", text);
+    auto mapped = MappedFile::open(dir / "data");
+    REQUIRE(mapped.has_value());
+    CHECK(mapped->bytes() == text);
+    MappedFile moved = std::move(*mapped);
+    CHECK(moved.bytes() == text);
+
+    write_text(dir / "empty", "");
+    auto empty = MappedFile::open(dir / "empty");
+    REQUIRE(empty.has_value());
+    CHECK(empty->bytes().empty());
+
+    auto missing = MappedFile::open(dir / "absent");
+    REQUIRE_FALSE(missing.has_value());
+    CHECK(missing.error().file == (dir / "absent").string());
+}
