@@ -13,7 +13,7 @@ using namespace pp::test;
 
 TEST_CASE("every command has --help") {
     TempDir dir;
-    for (const char* command : {"", "import", "ls", "check"}) {
+    for (const char* command : {"", "import", "ls", "check", "build", "run", "publish", "notify", "serve", "theme"}) {
         auto result = run_paperpress(std::string(command) + " --help", dir.path());
         CHECK_MESSAGE(result.exit_code == 0, command);
         CHECK(result.out.find("Usage:") != std::string::npos);

@@ -16,8 +16,8 @@ struct NetCommands {
     int (*serve)(const GlobalOptions&, bool config_given, const ServeArgs&);
 };
 
-// The module's table (the one symbol it exports).
-#define PAPERPRESS_NET_COMMANDS "paperpress_net_commands"
+// The name of the table the module exports (its one symbol).
+inline constexpr const char* net_commands_symbol = "paperpress_net_commands";
 
 // Loads the module from the binary's folder; on failure prints why and
 // returns nullptr.

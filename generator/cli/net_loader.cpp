@@ -18,7 +18,7 @@ const NetCommands* load_net_commands() {
                               (why ? why : "unknown error")});
         return nullptr;
     }
-    auto* table = static_cast<const NetCommands*>(::dlsym(handle, PAPERPRESS_NET_COMMANDS));
+    auto* table = static_cast<const NetCommands*>(::dlsym(handle, net_commands_symbol));
     if (!table) print_error(Error{module.string(), 0, "the network module has no command table"});
     return table; // the module stays loaded until exit
 }

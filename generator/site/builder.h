@@ -8,7 +8,8 @@
 // outputs whose inputs changed are rendered, outputs of days that are gone
 // are removed, and unchanged days are not even parsed (their summaries are
 // cached; a page that needs a whole unchanged day reads it back from its
-// JSON data). Days are parsed, rendered and dropped a month at a time on
+// JSON data, and a month's shard keeps its unchanged days' entries). Days
+// are parsed, rendered and dropped a month at a time on
 // std::thread::hardware_concurrency() workers, each month ending with its
 // search shard; only the site graph of summaries stays in memory. An
 // incremental build gives the same bytes as a clean one. Every output goes
