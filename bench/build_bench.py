@@ -4,13 +4,15 @@
   python3 bench/build_bench.py               # generate (once), then time both; RUNS=3 by default
   python3 bench/build_bench.py --runs 5 --skip-hugo
 
-Each measurement: one untimed warm-up, then the median of --runs runs under
-/usr/bin/time -v (wall time, peak RSS). Full builds start from a deleted
+Each measurement: one untimed warm-up, then the median of --runs runs: wall
+time from start to exit of the tool's process (to the millisecond; no
+wrapper such as /usr/bin/time, whose output rounds to 10 ms), and its peak
+RSS as wait4() reports it. Full builds start from a deleted
 output folder (and, for paperpress, a deleted build state). "Append" adds day
 3651 (2024-12-29) to both trees, builds, and removes it again, each run.
 Everything lives under bench/out/ (gitignored).
 """
-import argparse, os, re, shutil, statistics, subprocess, sys
+import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -26,15 +28,18 @@ def sh(cmd, **kw):
 
 
 def timed(cmd, cwd):
-    r = subprocess.run(["/usr/bin/time", "-v"] + cmd, cwd=cwd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"failed: {' '.join(cmd)}\n{r.stdout}\n{r.stderr}")
-    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.+)", r.stderr).group(1)
-    seconds = 0.0
-    for part in wall.split(":"):
-        seconds = seconds * 60 + float(part)
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", r.stderr).group(1)) / 1024
-    return seconds, rss, r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+    """Wall time of one run (ms precision, without a wrapper's own start-up) and its peak RSS (wait4)."""
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        child = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode(errors="replace").strip()
+    if child.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{text}")
+    return seconds, usage.ru_maxrss / 1024, text.splitlines()[-1] if text else ""
 
 
 def measure(label, cmd, cwd, runs, pre=None, post=None, warmup=1):
@@ -52,14 +57,26 @@ def measure(label, cmd, cwd, runs, pre=None, post=None, warmup=1):
     return wall, rss
 
 
+class Tee:
+    """Prints to the terminal and keeps a copy in bench/out/last-run.txt."""
+    def __init__(self, path):
+        self.file, self.stdout = open(path, "w"), sys.stdout
+    def write(self, text):
+        self.stdout.write(text)
+        self.file.write(text)
+    def flush(self):
+        self.stdout.flush()
+        self.file.flush()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=int(os.environ.get("RUNS", 3)))
     ap.add_argument("--skip-hugo", action="store_true")
     ap.add_argument("--binary", default=os.path.join(ROOT, "build-speed", "generator", "paperpress"))
     a = ap.parse_args()
-    if not os.path.exists("/usr/bin/time") or (not a.skip_hugo and not shutil.which("hugo")):
-        sh("apt-get install -y hugo time >/dev/null")
+    if not a.skip_hugo and not shutil.which("hugo"):
+        sh("apt-get install -y hugo >/dev/null")
     if not os.path.isdir(os.path.join(PP_SITE, "content")):
         sh(f"python3 {HERE}/gen_archive.py --out {ARCHIVE}")
     os.makedirs(PP_SITE, exist_ok=True)
@@ -90,6 +107,7 @@ def main():
             p = os.path.join(ARCHIVE, tree, "content", "2024", "12", "2024-12-29.md")
             if os.path.exists(p): os.remove(p)
 
+    sys.stdout = Tee(os.path.join(OUT, "last-run.txt"))
     print(f"== {os.cpu_count()} cores; content {subprocess.check_output(['du', '-sh', os.path.join(PP_SITE, 'content')], text=True).split()[0]}")
     unappend()
     figures = {}

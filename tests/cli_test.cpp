@@ -40,6 +40,14 @@ TEST_CASE("build works without the network module; a command that needs it says 
     const std::string err = read_text(dir / "err.txt");
     CHECK(err.find("paperpress-net.so") != std::string::npos);
     CHECK(err.find("cannot load the network module") != std::string::npos);
+
+    // The point of the module: the binary itself does not load them.
+    const std::string readelf = "readelf -d '" + (dir / "paperpress").string() + "' > '" + (dir / "needed.txt").string() + "'";
+    REQUIRE(std::system(readelf.c_str()) == 0);
+    const std::string needed = read_text(dir / "needed.txt");
+    CHECK(needed.find("libyaml-cpp") != std::string::npos); // the listing is there
+    for (const char* library : {"libcurl", "libgit2", "libcpp-httplib"})
+        CHECK_MESSAGE(needed.find(library) == std::string::npos, library);
 }
 
 TEST_CASE("import, then ls --json lists each day with its papers in page order") {

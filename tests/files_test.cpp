@@ -95,7 +95,8 @@ TEST_CASE("files: a FileUpdate that cannot write names the file and keeps the ol
     write_text(dir / "blocker", "a file where a folder should be\n");
     auto failed = update(dir / "blocker/state", "bytes\n", 3);
     REQUIRE_FALSE(failed.has_value());
-    CHECK(failed.error().file.find("blocker") != std::string::npos);
+    CHECK(failed.error().file == (dir / "blocker/state").string());
+    CHECK(failed.error().message.starts_with("cannot write its temporary file state.tmp."));
     CHECK(read_text(dir / "blocker") == "a file where a folder should be\n");
 }
 

@@ -39,6 +39,10 @@ int cmd_ls(const GlobalOptions& global, bool as_json) {
     rapidjson::Writer<rapidjson::StringBuffer> json(buffer);
     json.StartArray();
     int errors = 0;
+    for (const auto& folder : scan.unreadable) {
+        print_error(folder);
+        ++errors;
+    }
     for (const auto& file : scan.days) {
         auto day = load_day(file.path);
         if (!day) {

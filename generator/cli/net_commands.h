@@ -7,9 +7,19 @@
 
 #include "cli/cli_common.h"
 
+#include <cstdint>
+
 namespace pp::cli {
 
+// Differs between builds whose shared types differ in size, so that a
+// module left over from another build is refused rather than misread.
+// Raise the first number when the table or these types change otherwise.
+inline constexpr std::uint64_t net_abi = 1'000'000'000'000 * 1 + 1'000'000 * sizeof(Config) +
+                                         1'000 * sizeof(GlobalOptions) + sizeof(RunArgs) + sizeof(NotifyArgs) +
+                                         sizeof(PublishArgs) + sizeof(ServeArgs);
+
 struct NetCommands {
+    std::uint64_t abi; // net_abi of the module's build
     int (*run)(const GlobalOptions&, const Config&, const RunArgs&);
     int (*notify)(const GlobalOptions&, const Config&, const NotifyArgs&);
     int (*publish)(const GlobalOptions&, const PublishArgs&);

@@ -2,6 +2,7 @@
 #include "cli/net_commands.h"
 
 extern "C" __attribute__((visibility("default"))) const pp::cli::NetCommands paperpress_net_commands = {
+    pp::cli::net_abi,
     &pp::cli::cmd_run,
     &pp::cli::cmd_notify,
     &pp::cli::cmd_publish,

@@ -14,7 +14,8 @@ CheckReport check_content(const fs::path& root) {
         return report;
     }
     auto scan = scan_content(root);
-    report.errors = scan.misplaced;
+    report.errors = scan.unreadable;
+    report.errors.insert(report.errors.end(), scan.misplaced.begin(), scan.misplaced.end());
     std::map<std::string, Date> first_listed;
     for (const auto& file : scan.days) {
         auto day = load_day(file.path);

@@ -3,7 +3,9 @@
 #include "content/day_file.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -27,8 +29,14 @@ public:
 
     void walk(const std::string& dir, const std::string& relative, int depth) {
         DIR* handle = ::opendir(dir.c_str());
-        if (!handle) return;
-        while (const dirent* entry = ::readdir(handle)) {
+        if (!handle) return unreadable(dir);
+        for (;;) {
+            errno = 0;
+            const dirent* entry = ::readdir(handle);
+            if (!entry) {
+                if (errno != 0) unreadable(dir);
+                break;
+            }
             const std::string_view name = entry->d_name;
             if (name == "." || name == "..") continue;
             const std::string path = dir + "/" + std::string(name);
@@ -57,6 +65,10 @@ public:
     ContentScan take() { return std::move(scan_); }
 
 private:
+    void unreadable(const std::string& dir) {
+        scan_.unreadable.push_back({dir, 0, std::string("cannot list this folder: ") + std::strerror(errno)});
+    }
+
     void add(std::string_view name, const std::string& relative) {
         auto date = parse_iso_date(name.substr(0, name.size() - 3));
         if (date && relative == day_relative_path(*date)) {

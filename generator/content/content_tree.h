@@ -18,6 +18,7 @@ struct DayFile {
 struct ContentScan {
     std::vector<DayFile> days;     // sorted by date
     std::vector<Error> misplaced;  // Markdown files that are not where a day belongs
+    std::vector<Error> unreadable; // folders that could not be listed: their days are missing
 };
 
 // A day's file under the content folder `root`: root/YYYY/MM/YYYY-MM-DD.md.

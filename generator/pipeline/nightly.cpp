@@ -67,7 +67,10 @@ std::vector<std::string> followed_authors(const ScoringSettings& scoring, std::v
 // IDs listed on any day before `date`.
 std::set<std::string> ids_listed_before(const fs::path& content, const Date& date, std::vector<std::string>& warnings) {
     std::set<std::string> ids;
-    for (const auto& file : scan_content(content).days) {
+    auto scan = scan_content(content);
+    for (const auto& folder : scan.unreadable)
+        warnings.push_back("cannot list earlier days for de-duplication: " + folder.to_string());
+    for (const auto& file : scan.days) {
         if (!(file.date < date)) break;
         auto day = load_day(file.path);
         if (!day) {

@@ -110,9 +110,11 @@ bool parse_day(const std::vector<std::string_view>& f, BuildState& state) {
 }
 
 bool parse_output(const std::vector<std::string_view>& f, BuildState& state) {
-    if (f.size() != 4) return false;
+    // O path key size [bytes]
+    if (f.size() != 4 && f.size() != 5) return false;
     OutputRecord r;
-    if (!number(f[2], r.key, 16) || !number(f[3], r.size)) return false;
+    if (!number(f[2], r.key, 16) || !number(f[3], r.size) || (f.size() == 5 && !number(f[4], r.bytes, 16)))
+        return false;
     state.outputs.emplace_hint(state.outputs.end(), unescape_field(f[1]), r); // in path order
     return true;
 }
@@ -259,6 +261,7 @@ void serialize_state(const BuildState& state, const std::function<void(std::stri
         escape_field(out, path);
         field(hex(r.key));
         count(r.size);
+        if (r.bytes) field(hex(r.bytes));
         line();
     }
 }

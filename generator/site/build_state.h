@@ -10,7 +10,8 @@
 //            (the site graph's share of the day) and its prompt reference,
 //            so an unchanged day is neither read nor parsed again;
 //   outputs: each output's site path, the key of everything it was made
-//            from (a hash), and its size, to notice a file deleted by hand.
+//            from (a hash), and its size, to notice a file deleted by hand;
+//            for outputs a later build reads back, the hash of their bytes.
 //
 // A day record is trusted on size + mtime only when the file was last
 // changed well before the build that wrote the state started (the state
@@ -55,6 +56,7 @@ struct DayRecord {
 struct OutputRecord {
     std::uint64_t key = 0;    // hash of every input the output was made from
     std::uint64_t size = 0;
+    std::uint64_t bytes = 0;  // hash of the bytes written, for outputs read back (search shards); else 0
     bool made = false;        // the builder's own mark: made or kept by this build (not saved)
 };
 

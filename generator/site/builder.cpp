@@ -14,7 +14,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <link.h>
 #include <functional>
 #include <iterator>
 #include <malloc.h>
@@ -72,12 +76,19 @@ void keep_freed_memory() {
     });
 }
 
-// Whatever changes how this program renders: its own file. A new binary
+// Whatever changes how this program renders: the file its code is in (the
+// binary, or the network module for `run` and `serve`). A new one
 // re-renders everything once.
 std::uint64_t program_key() {
     Hasher h;
     h.add(std::string_view("paperpress site 1"));
-    if (auto self = stamp_of("/proc/self/exe")) h.add(self->size).add(static_cast<std::uint64_t>(self->mtime_ns));
+    // The loader names a shared object by its path, the main program by "".
+    Dl_info info{};
+    link_map* object = nullptr;
+    ::dladdr1(reinterpret_cast<void*>(&program_key), &info, reinterpret_cast<void**>(&object), RTLD_DL_LINKMAP);
+    const bool shared = object && object->l_name && *object->l_name;
+    if (auto self = stamp_of(shared ? object->l_name : "/proc/self/exe"))
+        h.add(self->size).add(static_cast<std::uint64_t>(self->mtime_ns));
     return h.value();
 }
 
@@ -144,12 +155,12 @@ private:
     // shape does not change while they run. New outputs wait in added_.
     std::string output_file(const std::string& site_path) const { return out_prefix_ + output_file_of(site_path); }
 
-    void record(const std::string& site_path, std::uint64_t key, std::uint64_t size, bool written, bool rendered) {
+    void record(const std::string& site_path, const OutputRecord& made, bool written, bool rendered) {
         if (auto it = state_.outputs.find(site_path); it != state_.outputs.end()) {
-            it->second = OutputRecord{key, size, true};
+            it->second = made;
         } else {
             std::lock_guard lock(mutex_);
-            added_[site_path] = OutputRecord{key, size, true};
+            added_[site_path] = made;
         }
         ++files_;
         if (rendered) ++rendered_;
@@ -164,17 +175,21 @@ private:
         report_.errors.push_back(std::move(e));
     }
 
+    enum class Kept { key, key_and_bytes }; // what the state keeps of an output
+
     // Writes the bytes and records them as made from `key`.
-    void write(const std::string& site_path, std::uint64_t key, std::string_view bytes, bool rendered = true) {
+    void write(const std::string& site_path, std::uint64_t key, std::string_view bytes, bool rendered = true,
+               Kept kept = Kept::key) {
         auto outcome = write_file_if_changed(output_file(site_path), bytes);
         if (!outcome) return error(outcome.error());
-        record(site_path, key, bytes.size(), *outcome == WriteOutcome::written, rendered);
+        const std::uint64_t hash = kept == Kept::key_and_bytes ? hash_bytes(bytes) : 0;
+        record(site_path, OutputRecord{key, bytes.size(), hash, true}, *outcome == WriteOutcome::written, rendered);
     }
 
     // Renders the output unless the last build made it from the same inputs
     // and it is still there, as large as it was made.
     template <class Render>
-    void produce(const std::string& site_path, std::uint64_t key, Render&& render) {
+    void produce(const std::string& site_path, std::uint64_t key, Render&& render, Kept kept = Kept::key) {
         if (auto it = state_.outputs.find(site_path); it != state_.outputs.end() && it->second.key == key) {
             auto stamp = stamp_at(out_dir_, output_file_of(site_path));
             if (stamp && stamp->size == it->second.size) {
@@ -184,7 +199,7 @@ private:
             }
         }
         std::optional<std::string> bytes = render();
-        if (bytes) write(site_path, key, *bytes);
+        if (bytes) write(site_path, key, *bytes, true, kept);
     }
 
     template <class Data>
@@ -245,9 +260,10 @@ private:
     BuildState state_;    // the last build's, brought up to date by this one
     std::map<std::string, OutputRecord> added_; // outputs the last build did not make
     std::uint64_t program_ = 0;
-    std::string out_prefix_; // "<out_dir>/"
+    std::string out_prefix_; // the output folder, ending in "/"
     Fd out_dir_, content_dir_; // stat()s relative to them walk shorter paths
     std::atomic<int> files_{0}, rendered_{0};
+    bool complete_scan_ = true; // every content folder could be listed
     std::uint64_t global_key_ = 0;
     std::uint64_t data_key_ = 0; // JSON, feed, sitemap: the config, not the theme
     std::mutex mutex_;
@@ -265,7 +281,7 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
     };
     if (!task.have_record) {
         auto stamp = stamp_at(content_dir_, day_relative_path(task.file.date));
-        if (!stamp) return failed(Error{path.string(), 0, "cannot read the day file"});
+        if (!stamp) return failed(Error{path.string(), 0, std::string("cannot read the day file: ") + std::strerror(errno)});
         auto old = state_.days.find(task.file.date);
         bool known = old != state_.days.end();
         if (known && old->second.size == stamp->size && old->second.mtime_ns == stamp->mtime_ns &&
@@ -336,12 +352,15 @@ void Build::run() {
     }
     theme_ = std::move(*theme);
     state_ = load_state(options_.out_dir);
-    out_prefix_ = options_.out_dir.string() + "/";
-    out_dir_ = open_directory(options_.out_dir);
-    content_dir_ = open_directory(options_.content_dir);
+    out_prefix_ = (options_.out_dir / "").string(); // "site/"; "" for the current folder
+    out_dir_ = open_directory(options_.out_dir.empty() ? fs::path(".") : options_.out_dir);
+    content_dir_ = open_directory(options_.content_dir.empty() ? fs::path(".") : options_.content_dir);
 
     auto scan = scan_content(options_.content_dir);
     for (const auto& misplaced : scan.misplaced) report_.warnings.push_back(misplaced.to_string());
+    // Days in a folder that cannot be listed are not gone: nothing is removed.
+    report_.errors.insert(report_.errors.end(), scan.unreadable.begin(), scan.unreadable.end());
+    complete_scan_ = scan.unreadable.empty();
 
     // Static files first; the links to the stylesheet and scripts carry a
     // hash of their bytes, so browsers fetch them again exactly when they change.
@@ -677,18 +696,18 @@ void Build::write_search_shard(const std::vector<DayTask*>& month, const std::ve
             std::move(day_entries.begin(), day_entries.end(), std::back_inserter(entries));
         }
         return search_shard_json(first.year, first.month, std::move(entries));
-    });
+    }, Kept::key_and_bytes);
 }
 
 // The entries of the shard the last build wrote, by day, if this same
-// program wrote it and it is still there as written; otherwise none.
+// program wrote it and its bytes are still the ones written; otherwise none.
 std::map<Date, std::vector<SearchEntry>> Build::previous_shard(const std::string& site_path) {
     std::map<Date, std::vector<SearchEntry>> by_day;
     auto it = state_.outputs.find(site_path);
-    if (state_.program != program_ || it == state_.outputs.end()) return by_day;
-    auto json = read_file(output_file(site_path));
-    if (!json || json->size() != it->second.size) return by_day;
-    auto entries = read_search_shard(*json);
+    if (state_.program != program_ || it == state_.outputs.end() || it->second.bytes == 0) return by_day;
+    auto json = MappedFile::open(output_file(site_path));
+    if (!json || hash_bytes(json->bytes()) != it->second.bytes) return by_day;
+    auto entries = read_search_shard(json->bytes());
     if (!entries) return by_day;
     for (auto& entry : *entries) by_day[entry.date].push_back(std::move(entry));
     return by_day;
@@ -710,7 +729,8 @@ void Build::write_search_index() {
 void Build::remove_stale() {
     const fs::path root = options_.out_dir;
     for (auto it = state_.outputs.begin(); it != state_.outputs.end();) {
-        if (it->second.made) {
+        if (it->second.made || !complete_scan_) { // kept, and kept in the state
+            it->second.made = true;
             ++it;
             continue;
         }

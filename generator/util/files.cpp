@@ -74,7 +74,8 @@ public:
             if (ec) return fail("cannot create folder: " + ec.message(), path.parent_path().string());
             raw = ::open(temp.c_str(), flags, 0644);
         }
-        if (raw < 0) return fail(errno_text("cannot write"), temp.string());
+        if (raw < 0) return fail(errno_text(("cannot write its temporary file " + temp.filename().string()).c_str()),
+                                 path.string());
         return std::unique_ptr<AtomicFile>(new AtomicFile(path, std::move(temp), raw));
     }
     ~AtomicFile() {
@@ -83,14 +84,14 @@ public:
 
     Result<void> write(std::string_view bytes) {
         if (write_all(fd_.get(), bytes)) return {};
-        return fail(errno_text("write failed (disk full?)"), temp_.string());
+        return fail(errno_text("write failed (disk full?)"), target_.string());
     }
 
     Result<void> commit() {
         if (!fd_.close()) {
             std::string reason = errno_text("write failed (disk full?)");
             ::unlink(temp_.c_str());
-            return fail(reason, temp_.string());
+            return fail(reason, target_.string());
         }
         if (::rename(temp_.c_str(), target_.c_str()) != 0) {
             std::string reason = errno_text("cannot replace file");
@@ -159,11 +160,8 @@ MappedFile::MappedFile(MappedFile&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
-    if (this != &other) {
-        this->~MappedFile();
-        data_ = std::exchange(other.data_, nullptr);
-        size_ = std::exchange(other.size_, 0);
-    }
+    std::swap(data_, other.data_); // `other` unmaps what this held
+    std::swap(size_, other.size_);
     return *this;
 }
 
