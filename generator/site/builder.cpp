@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -32,11 +33,10 @@ namespace pp {
 
 namespace {
 
-// Memory for the main thread's heap, mapped in one call: where a page fault
-// costs about 10 µs (small virtual machines), faulting the heap in page by
-// page cost a no-change build more than its work. keep_freed_memory() keeps
-// the pages in the heap for reuse. (Worker threads have heaps of their own;
-// populating those as well saved nothing measurable.)
+// Memory for a thread's heap, mapped in one call: where a page fault costs
+// about 10 µs (small virtual machines), faulting the heap in page by page
+// cost a no-change build more than its work. keep_freed_memory() keeps the
+// pages in the heap for reuse.
 void populate_heap(std::size_t bytes) {
     void* block = std::malloc(bytes);
     if (!block) return;
@@ -49,18 +49,76 @@ void populate_heap(std::size_t bytes) {
     std::free(block);
 }
 
-// Runs f(0..n-1) on hardware_concurrency() threads (the caller is one of them).
-void parallel_for(std::size_t n, const std::function<void(std::size_t)>& f) {
-    std::size_t workers = std::max(1u, std::thread::hardware_concurrency());
-    workers = std::min(workers, n);
-    std::atomic<std::size_t> next{0};
-    auto run = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < n;) f(i);
-    };
-    std::vector<std::jthread> threads;
-    for (std::size_t k = 1; k < workers; ++k) threads.emplace_back(run);
-    run();
-}
+// hardware_concurrency() threads for one build, the caller being one of
+// them. The others live as long as the build, so each one's heap (glibc
+// gives every thread its own) is populated once, while the caller loads the
+// state, rather than faulted in by every parallel loop.
+class Workers {
+public:
+    Workers() {
+        const unsigned n = std::max(1u, std::thread::hardware_concurrency());
+        for (unsigned k = 1; k < n; ++k)
+            threads_.emplace_back([this] {
+                populate_heap(8 << 20);
+                serve();
+            });
+    }
+    ~Workers() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+    }
+
+    // Runs f(0..n-1) on every thread; returns when all are done. Not nested.
+    void parallel_for(std::size_t n, const std::function<void(std::size_t)>& f) {
+        {
+            std::lock_guard lock(mutex_);
+            job_ = &f;
+            size_ = n;
+            next_ = 0;
+            busy_ = threads_.size();
+            ++round_;
+        }
+        wake_.notify_all();
+        work(f, n);
+        std::unique_lock lock(mutex_);
+        done_.wait(lock, [this] { return busy_ == 0; });
+        job_ = nullptr;
+    }
+
+private:
+    void work(const std::function<void(std::size_t)>& f, std::size_t n) {
+        for (std::size_t i; (i = next_.fetch_add(1)) < n;) f(i);
+    }
+
+    void serve() {
+        std::uint64_t seen = 0;
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            wake_.wait(lock, [&] { return stopping_ || round_ != seen; });
+            if (stopping_) return;
+            seen = round_;
+            const auto* f = job_;
+            const std::size_t n = size_;
+            lock.unlock();
+            work(*f, n);
+            lock.lock();
+            if (--busy_ == 0) done_.notify_one();
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    const std::function<void(std::size_t)>* job_ = nullptr;
+    std::size_t size_ = 0;
+    std::atomic<std::size_t> next_{0};
+    std::size_t busy_ = 0;        // threads still on this round
+    std::uint64_t round_ = 0;
+    bool stopping_ = false;
+    std::vector<std::jthread> threads_; // last: joined before the rest is destroyed
+};
 
 // A build allocates and frees many page-sized strings on several threads.
 // glibc's defaults hand freed memory back to the kernel and fault it in again
@@ -267,6 +325,7 @@ private:
     std::uint64_t global_key_ = 0;
     std::uint64_t data_key_ = 0; // JSON, feed, sitemap: the config, not the theme
     std::mutex mutex_;
+    Workers workers_;
 };
 
 // Brings the day's record up to date and renders its outputs that are out
@@ -481,7 +540,7 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
         // Newest month first: a nightly append's work is all in the last month,
         // and then overlaps the other workers' checks of the unchanged months.
         std::reverse(months.begin(), months.end());
-        parallel_for(months.size(), [&](std::size_t m) {
+        workers_.parallel_for(months.size(), [&](std::size_t m) {
             std::vector<std::optional<Day>> parsed;
             for (DayTask* task : months[m]) {
                 parsed.push_back(process_day(*task, task->prev, task->next));
@@ -606,7 +665,7 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
         write_search_index();
     });
 
-    parallel_for(lists.size(), [&](std::size_t i) { lists[i](); });
+    workers_.parallel_for(lists.size(), [&](std::size_t i) { lists[i](); });
 }
 
 // KaTeX's dist folder: the option, the environment, node_modules next to
