@@ -12,10 +12,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <thread>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace pp;
 using namespace pp::test;
@@ -328,6 +333,35 @@ TEST_CASE("incremental: a month's shard takes unchanged days from the old shard,
     REQUIRE(report.ok());
     CHECK(as_set(report.written_files).contains("search/2025-01.json"));
     CHECK(report.parsed == 3); // the new day and its two neighbours (2025-01-08, 2025-02-03), nothing else
+}
+
+TEST_CASE("incremental: a content folder that cannot be listed is an error, and the build removes nothing") {
+    Site site;
+    REQUIRE(site.build().ok());
+    // A folder whose path is longer than PATH_MAX cannot be opened by path
+    // (root ignores permissions, so a chmod would not do): made with mkdirat.
+    const std::string name(200, 'd');
+    int dir = ::open((site.content() / "2025").c_str(), O_RDONLY | O_DIRECTORY);
+    REQUIRE(dir >= 0);
+    for (int depth = 0; depth < 25; ++depth) {
+        REQUIRE(::mkdirat(dir, name.c_str(), 0755) == 0);
+        int inner = ::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY);
+        ::close(dir);
+        REQUIRE(inner >= 0);
+        dir = inner;
+    }
+    ::close(dir);
+    fs::remove(day_path(site.content(), date("2025-01-03"))); // and a day goes
+
+    auto report = site.build();
+    REQUIRE(report.errors.size() == 1);
+    CHECK(report.errors[0].message.starts_with("cannot list this folder: "));
+    CHECK(report.removed == 0);
+    CHECK(fs::exists(site.out() / "2025/01/03/index.html")); // kept while the archive cannot be read whole
+
+    REQUIRE(std::system(("rm -rf '" + (site.content() / "2025" / name).string() + "'").c_str()) == 0);
+    auto fixed = site.check_equals_clean("the folder is gone again");
+    CHECK(as_set(fixed.removed_files).contains("2025/01/03/"));
 }
 
 TEST_CASE("incremental: a day that stops parsing drops out, and comes back when fixed") {
