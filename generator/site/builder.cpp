@@ -14,20 +14,21 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
-#include <link.h>
 #include <functional>
 #include <iterator>
-#include <malloc.h>
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sys/mman.h>
 #include <thread>
+
+#include <dlfcn.h>
+#include <link.h>
+#include <malloc.h>
+#include <sys/mman.h>
 
 namespace pp {
 
@@ -291,10 +292,7 @@ private:
     }
 
     Result<Day> parse_day_file(const fs::path& path) {
-        {
-            std::lock_guard lock(mutex_);
-            ++report_.parsed;
-        }
+        ++parsed_;
         return load_day(path);
     }
 
@@ -320,7 +318,7 @@ private:
     std::uint64_t program_ = 0;
     std::string out_prefix_; // the output folder, ending in "/"
     Fd out_dir_, content_dir_; // stat()s relative to them walk shorter paths
-    std::atomic<int> files_{0}, rendered_{0};
+    std::atomic<int> files_{0}, rendered_{0}, parsed_{0};
     bool complete_scan_ = true; // every content folder could be listed
     std::uint64_t global_key_ = 0;
     std::uint64_t data_key_ = 0; // JSON, feed, sitemap: the config, not the theme
@@ -353,10 +351,7 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
             if (known && old->second.hash == hash) {
                 task.record = std::move(old->second);
             } else {
-                {
-                    std::lock_guard lock(mutex_);
-                    ++report_.parsed;
-                }
+                ++parsed_;
                 auto parsed = read_day(*text, path.string());
                 if (!parsed) return failed(parsed.error());
                 task.record.hash = hash;
@@ -446,10 +441,9 @@ void Build::run() {
     write(".nojekyll", 0, "", false);
 
     const Config& config = options_.config;
-    const std::uint64_t program = program_key();
-    program_ = program;
+    program_ = program_key();
     Hasher global;
-    global.add(program).add(theme_->name);
+    global.add(program_).add(theme_->name);
     for (const auto* files : {&theme_->layouts, &theme_->partials})
         for (const auto& [name, file] : *files) global.add(name).add(file.text);
     global.add(config.title).add(config.description).add(config.author).add(config.base_url);
@@ -467,7 +461,7 @@ void Build::run() {
     global.add(static_cast<std::uint64_t>(context.search_page));
     global_key_ = global.value();
     data_key_ = Hasher()
-                    .add(program)
+                    .add(program_)
                     .add(config.title)
                     .add(config.description)
                     .add(config.author)
@@ -735,15 +729,12 @@ void Build::write_search_shard(const std::vector<DayTask*>& month, const std::ve
         std::vector<SearchEntry> entries;
         for (std::size_t i = 0; i < month.size(); ++i) {
             if (month[i]->failed) continue;
-            if (!parsed[i]) { // unchanged since the last build
-                auto& kept = previous[month[i]->file.date];
-                if (!kept.empty()) {
-                    std::move(kept.begin(), kept.end(), std::back_inserter(entries));
+            std::optional<Day> read;
+            if (!parsed[i]) { // unchanged since the last build: from its shard, else from its data
+                if (auto kept = previous.find(month[i]->file.date); kept != previous.end()) {
+                    std::move(kept->second.begin(), kept->second.end(), std::back_inserter(entries));
                     continue;
                 }
-            }
-            std::optional<Day> read;
-            if (!parsed[i]) {
                 auto day = rendered_day(*month[i]);
                 if (!day) {
                     error(day.error());
@@ -789,7 +780,6 @@ void Build::remove_stale() {
     const fs::path root = options_.out_dir;
     for (auto it = state_.outputs.begin(); it != state_.outputs.end();) {
         if (it->second.made || !complete_scan_) { // kept, and kept in the state
-            it->second.made = true;
             ++it;
             continue;
         }
@@ -811,6 +801,7 @@ void Build::finish(std::int64_t start) {
     state_.program = program_;
     report_.files = files_;
     report_.rendered = rendered_;
+    report_.parsed = parsed_;
     report_.written = static_cast<int>(report_.written_files.size());
     if (auto saved = save_state(options_.out_dir, state_, start); !saved) report_.errors.push_back(saved.error());
 }

@@ -206,7 +206,10 @@ void FileUpdate::write(std::string_view bytes) {
         }
     }
     buffer_ += bytes;
-    if (buffer_.size() < 64 * 1024) return;
+    if (buffer_.size() >= 64 * 1024) flush();
+}
+
+void FileUpdate::flush() {
     if (auto flushed = temp_->write(buffer_); !flushed) error_ = flushed.error();
     buffer_.clear();
 }
@@ -214,9 +217,7 @@ void FileUpdate::write(std::string_view bytes) {
 Result<WriteOutcome> FileUpdate::commit() {
     if (!error_ && !temp_ && current_ && matched_ == current_->bytes().size()) return WriteOutcome::unchanged;
     if (!error_) write({}); // a prefix of the old bytes, or no file yet: the file still changes
-    if (!error_ && !buffer_.empty()) {
-        if (auto flushed = temp_->write(buffer_); !flushed) error_ = flushed.error();
-    }
+    if (!error_) flush();
     if (!error_) {
         if (auto done = temp_->commit(); !done) error_ = done.error();
     }

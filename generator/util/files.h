@@ -90,6 +90,7 @@ public:
 
 private:
     void write(std::string_view bytes);
+    void flush();
 
     fs::path path_;
     std::optional<MappedFile> current_; // the file's bytes, while they match
