@@ -1,7 +1,8 @@
-// core: arXiv IDs, dates, text tidying.
+// core: arXiv IDs, dates, text tidying; util/text's escaping scan.
 #include "core/arxiv_id.h"
 #include "core/date.h"
 #include "core/paper.h"
+#include "util/text.h"
 
 #include <doctest/doctest.h>
 
@@ -59,4 +60,38 @@ TEST_CASE("tidy_text keeps paragraphs and interior spacing, drops noise") {
     CHECK(tidy_text("  a  b   \r\nc\n\n\n\nd\n\n") == "a  b\nc\n\nd");
     CHECK(tidy_text("first\n  indented second") == "first\n  indented second");
     CHECK(tidy_line(" A\n  title\twith  gaps ") == "A title with gaps");
+}
+
+TEST_CASE("escaping replaces every special byte wherever it stands, in short and long text") {
+    // The scan looks at sixteen bytes at a time: specials at every offset of
+    // a block, at block edges, at the very end, and in a short tail.
+    constexpr ByteSet specials("<>&\"'");
+    auto escape = [&](std::string_view text) {
+        std::string out;
+        append_replacing(out, text, specials, [](char c) { return c == '<' ? "[lt]" : c == '&' ? "[amp]" : "[x]"; });
+        return out;
+    };
+    auto expected = [](std::string_view text) { // byte by byte
+        std::string out;
+        for (char c : text) out += c == '<' ? "[lt]" : c == '&' ? "[amp]" : c == '>' || c == '"' || c == '\'' ? "[x]" : std::string(1, c);
+        return out;
+    };
+    for (std::size_t length : {0, 1, 15, 16, 17, 31, 32, 33, 100}) {
+        const std::string plain(length, 'a');
+        CHECK(escape(plain) == plain);
+        for (std::size_t at = 0; at < length; ++at)
+            for (char special : {'<', '&', '\'', '"', '>'}) {
+                std::string text = plain;
+                text[at] = special;
+                if (at + 17 < length) text[at + 17] = '<';
+                CHECK_MESSAGE(escape(text) == expected(text), text);
+            }
+    }
+    const std::string high = "\xC3\xA9\xF0\x9F\x98\x80 bytes above 0x7f are never special <";
+    CHECK(escape(high) == expected(high));
+    CHECK(find_first_of(high.data(), high.data() + high.size(), ByteSet("\x80")) == high.data() + 5);
+    // A set too large to list is scanned through its table.
+    const ByteSet many("0123456789");
+    const std::string digits = "no digits for a while, then 7";
+    CHECK(find_first_of(digits.data(), digits.data() + digits.size(), many) == digits.data() + digits.size() - 1);
 }

@@ -3,6 +3,11 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
 using namespace pp;
 
 namespace {
@@ -62,4 +67,36 @@ TEST_CASE("paragraph breaks and line breaks are kept") {
 
 TEST_CASE("non-ASCII text passes through untouched") {
     CHECK(paragraph_round_trip("Zdeborová, Šola, Bühlmann — “quotes” ∑ 漢字") == "Zdeborová, Šola, Bühlmann — “quotes” ∑ 漢字");
+}
+
+TEST_CASE("trees stay intact while others are parsed and dropped, on one thread and on several") {
+    // Nodes live in the parsing thread's arena, reused only once that
+    // thread holds no tree: a live tree must never see its memory reused.
+    auto text_of = [](const MarkdownTree& tree) { return inline_text(cmark_node_first_child(tree.get())); };
+    std::optional<MarkdownTree> first(parse_markdown("first *tree*\n"));
+    MarkdownTree second = parse_markdown("second tree\n");
+    first.reset();
+    std::string longer, plain; // larger than the two trees: reused memory would run over the second one
+    for (int i = 0; i < 2000; ++i) {
+        longer += " *tree* " + std::to_string(i);
+        plain += " tree " + std::to_string(i);
+    }
+    for (int i = 0; i < 3; ++i) CHECK(text_of(parse_markdown(longer)) == plain.substr(1));
+    CHECK(text_of(second) == "second tree");
+
+    // One paragraph larger than the arena's blocks.
+    std::string big;
+    while (big.size() < (3u << 20)) big += "word" + std::to_string(big.size()) + " ";
+    big.pop_back();
+    CHECK(paragraph_round_trip(big) == big);
+
+    std::vector<std::string> results(4);
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t t = 0; t < results.size(); ++t)
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < 200; ++i) results[t] = paragraph_round_trip("thread " + std::to_string(t) + " *round* " + std::to_string(i));
+            });
+    }
+    for (std::size_t t = 0; t < results.size(); ++t) CHECK(results[t] == "thread " + std::to_string(t) + " *round* 199");
 }

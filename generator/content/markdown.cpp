@@ -2,12 +2,114 @@
 
 #include "util/text.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
 
 namespace pp {
 
+namespace {
+
+// cmark allocates every node and text buffer on its own and frees them one
+// by one; for a day file that is most of what parsing costs. Here they are
+// bumped out of blocks owned by the thread instead, and freeing is a no-op:
+// the blocks are reused once the thread holds no tree.
+class NodeArena {
+public:
+    void* allocate(std::size_t size) {
+        const std::size_t capacity = round_up(size);
+        if (blocks_.empty() || used_ + header + capacity > blocks_[current_].size) next_block(header + capacity);
+        std::byte* at = blocks_[current_].memory.get() + used_;
+        std::memcpy(at, &capacity, sizeof capacity);
+        used_ += header + capacity;
+        last_ = at + header;
+        return last_;
+    }
+
+    void* reallocate(void* pointer, std::size_t size) {
+        if (!pointer) return allocate(size);
+        std::size_t capacity;
+        std::memcpy(&capacity, static_cast<std::byte*>(pointer) - header, sizeof capacity);
+        if (size <= capacity) return pointer;
+        const std::size_t grown = round_up(size);
+        if (pointer == last_ && used_ + grown - capacity <= blocks_[current_].size) { // the newest: grow in place
+            used_ += grown - capacity;
+            std::memcpy(static_cast<std::byte*>(pointer) - header, &grown, sizeof grown);
+            return pointer;
+        }
+        void* moved = allocate(size);
+        std::memcpy(moved, pointer, capacity);
+        return moved;
+    }
+
+    // Trees are alive on this thread: their memory must stay.
+    void hold() { ++trees_; }
+    void release() {
+        if (--trees_ > 0) return;
+        current_ = 0;
+        used_ = 0;
+        last_ = nullptr;
+    }
+
+private:
+    static constexpr std::size_t header = 16; // the capacity, keeping 16-byte alignment
+    static constexpr std::size_t block_size = std::size_t{1} << 20;
+    static std::size_t round_up(std::size_t size) { return (size + 15) & ~std::size_t{15}; }
+
+    void next_block(std::size_t need) {
+        while (++current_ < blocks_.size())
+            if (blocks_[current_].size >= need) break;
+        if (blocks_.empty() || current_ >= blocks_.size()) {
+            std::size_t size = std::max(block_size, need);
+            blocks_.push_back(Block{std::make_unique_for_overwrite<std::byte[]>(size), size});
+            current_ = blocks_.size() - 1;
+        }
+        used_ = 0;
+    }
+
+    struct Block {
+        std::unique_ptr<std::byte[]> memory;
+        std::size_t size;
+    };
+    std::vector<Block> blocks_;
+    std::size_t current_ = 0;
+    std::size_t used_ = 0;
+    std::byte* last_ = nullptr;
+    int trees_ = 0;
+};
+
+thread_local NodeArena arena;
+
+void* arena_calloc(std::size_t count, std::size_t size) {
+    if (size != 0 && count > SIZE_MAX / size) return nullptr;
+    void* memory = arena.allocate(count * size);
+    std::memset(memory, 0, count * size);
+    return memory;
+}
+void* arena_realloc(void* pointer, std::size_t size) { return arena.reallocate(pointer, size); }
+void arena_free(void*) {}
+
+cmark_mem arena_allocator{arena_calloc, arena_realloc, arena_free};
+
+} // namespace
+
+MarkdownTree::MarkdownTree(cmark_node* root) : root_(root) {
+    if (root_) arena.hold();
+}
+
+MarkdownTree::~MarkdownTree() {
+    if (root_) arena.release();
+}
+
 MarkdownTree parse_markdown(std::string_view text) {
-    return MarkdownTree(cmark_parse_document(text.data(), text.size(), CMARK_OPT_DEFAULT));
+    cmark_parser* parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, &arena_allocator);
+    cmark_parser_feed(parser, text.data(), text.size());
+    MarkdownTree tree(cmark_parser_finish(parser));
+    cmark_parser_free(parser);
+    return tree;
 }
 
 namespace {

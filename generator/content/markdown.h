@@ -4,16 +4,27 @@
 
 #include <cmark-gfm.h>
 
-#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace pp {
 
-struct CmarkNodeDeleter {
-    void operator()(cmark_node* node) const { cmark_node_free(node); }
+// A parsed document. Its nodes live in an arena of the thread that parsed
+// it (a day file makes thousands of small nodes and buffers, all freed
+// together), so use and drop it on that thread.
+class MarkdownTree {
+public:
+    MarkdownTree(MarkdownTree&& other) noexcept : root_(std::exchange(other.root_, nullptr)) {}
+    MarkdownTree& operator=(MarkdownTree&&) = delete;
+    ~MarkdownTree();
+    cmark_node* get() const { return root_; }
+
+private:
+    friend MarkdownTree parse_markdown(std::string_view text);
+    explicit MarkdownTree(cmark_node* root);
+    cmark_node* root_;
 };
-using MarkdownTree = std::unique_ptr<cmark_node, CmarkNodeDeleter>;
 
 // CommonMark only, no extensions: day files are read by their core syntax.
 MarkdownTree parse_markdown(std::string_view text);

@@ -155,6 +155,7 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     data.set("counts", counts);
 
     List papers;
+    papers.reserve(day.papers.size()); // kainjow's data moves without noexcept: growing would copy every paper
     for (std::size_t i = 0; i < day.papers.size(); ++i) papers.push_back(paper_data(day.papers[i], i + 1));
     data.set("paper_count", plural(static_cast<long long>(day.papers.size()), "paper", "papers"));
     data.set("has_papers", !day.papers.empty());

@@ -18,6 +18,9 @@ namespace {
 struct ParserDeleter {
     void operator()(cmark_parser* parser) const { cmark_parser_free(parser); }
 };
+struct NodeDeleter {
+    void operator()(cmark_node* node) const { cmark_node_free(node); }
+};
 
 constexpr const char* extension_names[] = {"table", "autolink", "strikethrough"};
 
@@ -38,7 +41,7 @@ std::string markdown_to_html(std::string_view markdown) {
         if (cmark_syntax_extension* extension = cmark_find_syntax_extension(name))
             cmark_parser_attach_syntax_extension(parser.get(), extension);
     cmark_parser_feed(parser.get(), markdown.data(), markdown.size());
-    MarkdownTree document(cmark_parser_finish(parser.get()));
+    std::unique_ptr<cmark_node, NodeDeleter> document(cmark_parser_finish(parser.get()));
     char* html = cmark_render_html(document.get(), options, cmark_parser_get_syntax_extensions(parser.get()));
     std::string out = html ? html : "";
     std::free(html);

@@ -13,7 +13,6 @@
 #include <bit>
 #include <functional>
 #include <cstdio>
-#include <set>
 
 namespace pp {
 
@@ -25,56 +24,97 @@ void string(JsonWriter& json, std::string_view text) {
     json.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 
-bool word_byte(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
-}
+// Letters, digits and every byte of a multi-byte UTF-8 character.
+constexpr struct WordBytes {
+    bool has[256] = {};
+    constexpr WordBytes() {
+        for (int c = 0; c < 256; ++c) has[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+    }
+} word_bytes;
 
-bool stop_word(std::string_view word) {
-    static const std::set<std::string_view> words = {
+bool word_byte(char c) { return word_bytes.has[static_cast<unsigned char>(c)]; }
+
+// A word's hash, taken as its bytes come: a multiply per eight bytes.
+class WordHasher {
+public:
+    void add(char c) {
+        chunk_ |= std::uint64_t{static_cast<unsigned char>(c)} << (8 * (size_ % 8));
+        if (++size_ % 8 == 0) mix();
+    }
+    std::uint32_t value() {
+        mix();
+        return static_cast<std::uint32_t>(hash_ ^ (hash_ >> 32) ^ size_);
+    }
+
+private:
+    void mix() {
+        hash_ = (hash_ ^ chunk_) * 0xBF58476D1CE4E5B9ull;
+        hash_ ^= hash_ >> 31;
+        chunk_ = 0;
+    }
+    std::uint64_t hash_ = 0x9E3779B97F4A7C15ull, chunk_ = 0;
+    std::uint32_t size_ = 0;
+};
+
+// A set of words by open addressing, each looked up with the hash its
+// caller took once. Sized for `capacity` words at most two thirds full;
+// the words' bytes must outlive the set.
+class WordSet {
+public:
+    explicit WordSet(std::size_t capacity) : slots_(std::bit_ceil(capacity + capacity / 2 + 1)) {}
+    bool contains(std::string_view word, std::uint32_t hash) const { return slots_[find(word, hash)].data; }
+    void insert(std::string_view word, std::uint32_t hash) {
+        slots_[find(word, hash)] = {word.data(), static_cast<std::uint32_t>(word.size()), hash};
+    }
+
+private:
+    struct Slot {
+        const char* data = nullptr;
+        std::uint32_t size = 0, hash = 0;
+    };
+    std::size_t find(std::string_view word, std::uint32_t hash) const {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = hash & mask;
+        for (; slots_[i].data; i = (i + 1) & mask)
+            if (slots_[i].hash == hash && std::string_view(slots_[i].data, slots_[i].size) == word) break;
+        return i;
+    }
+    std::vector<Slot> slots_;
+};
+
+const WordSet& stop_words() {
+    static constexpr std::string_view words[] = {
         "a",     "an",    "and",   "are",   "as",    "at",    "be",    "been",  "but",   "by",    "can",
         "do",    "for",   "from",  "has",   "have",  "how",   "in",    "into",  "is",    "it",    "its",
         "may",   "more",  "not",   "of",    "on",    "or",    "our",   "such",  "than",  "that",  "the",
         "their", "them",  "these", "this",  "those", "thus",  "to",    "via",   "was",   "we",    "were",
         "what",  "when",  "which", "while", "with",  "both",  "also",  "only",  "other", "over",  "then",
-        "there", "they",  "well",  "where", "whether", "who", "within", "without", "while", "using", "use",
+        "there", "they",  "well",  "where", "whether", "who", "within", "without", "using", "use",
         "used",  "show",  "shows", "paper", "propose", "proposed", "present", "results", "approach",
         "method", "methods", "new", "based", "however", "each", "many", "most", "some", "all", "any", "further"};
-    static const std::size_t longest = std::max_element(words.begin(), words.end(), [](auto a, auto b) {
-                                           return a.size() < b.size();
-                                       })->size();
-    return word.size() <= longest && words.contains(word);
+    static const WordSet set = [] {
+        WordSet s(std::size(words));
+        for (auto word : words) {
+            WordHasher hash;
+            for (char c : word) hash.add(c);
+            s.insert(word, hash.value());
+        }
+        return s;
+    }();
+    return set;
 }
-
-// The distinct words of one abstract: an open-addressing table of views
-// into the output, which never reallocates (it is reserved to the limit).
-class WordSet {
-public:
-    explicit WordSet(std::size_t limit) : slots_(std::bit_ceil(limit / 2 + 2)) {}
-    bool contains(std::string_view word) { return !slot(word).empty(); }
-    // `word` must outlive the set.
-    void insert(std::string_view word) { slot(word) = word; }
-
-private:
-    std::string_view& slot(std::string_view word) {
-        const std::size_t mask = slots_.size() - 1;
-        std::size_t i = std::hash<std::string_view>{}(word) & mask;
-        while (!slots_[i].empty() && slots_[i] != word) i = (i + 1) & mask;
-        return slots_[i];
-    }
-    std::vector<std::string_view> slots_; // more than the words that fit: never full
-};
 
 } // namespace
 
 std::string search_words(std::string_view abstract, std::size_t limit) {
     std::string out;
     out.reserve(limit + 1);
-    WordSet seen(limit); // views into `out`: words of two bytes or more, a space apart
+    WordSet seen(limit / 3 + 1); // words in `out`: two bytes or more, a space apart
+    const WordSet& stop = stop_words();
     std::string word;
     std::size_t i = 0;
     while (i < abstract.size()) {
-        auto c = static_cast<unsigned char>(abstract[i]);
-        if (!word_byte(c)) {
+        if (!word_byte(abstract[i])) {
             ++i;
             continue;
         }
@@ -82,20 +122,25 @@ std::string search_words(std::string_view abstract, std::size_t limit) {
         std::size_t end = i;
         // Letters, digits and inner hyphens ("self-supervised").
         while (end < abstract.size() &&
-               (word_byte(static_cast<unsigned char>(abstract[end])) ||
-                (abstract[end] == '-' && end + 1 < abstract.size() &&
-                 word_byte(static_cast<unsigned char>(abstract[end + 1])) && !command)))
+               (word_byte(abstract[end]) ||
+                (abstract[end] == '-' && end + 1 < abstract.size() && word_byte(abstract[end + 1]) && !command)))
             ++end;
-        word.assign(abstract.substr(i, end - i));
+        const std::size_t start = i;
         i = end;
-        if (command || word.size() < 2) continue;
-        for (char& ch : word)
-            if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-        if (stop_word(word) || seen.contains(word)) continue;
+        if (command || end - start < 2) continue;
+        word.resize(end - start);
+        WordHasher hasher;
+        for (std::size_t k = 0; k < word.size(); ++k) {
+            const char c = abstract[start + k];
+            word[k] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+            hasher.add(word[k]);
+        }
+        const std::uint32_t hash = hasher.value();
+        if (stop.contains(word, hash) || seen.contains(word, hash)) continue;
         if (out.size() + 1 + word.size() > limit) break;
         if (!out.empty()) out += ' ';
         out += word;
-        seen.insert(std::string_view(out).substr(out.size() - word.size()));
+        seen.insert(std::string_view(out).substr(out.size() - word.size()), hash);
     }
     return out;
 }

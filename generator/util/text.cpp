@@ -4,6 +4,10 @@
 #include <charconv>
 #include <cstdio>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace pp {
 
 std::string_view trim(std::string_view s) {
@@ -79,6 +83,23 @@ std::string format_double(double value) {
     auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
     (void)ec;
     return std::string(buffer, end);
+}
+
+const char* find_first_of(const char* p, const char* end, const ByteSet& set) {
+#if defined(__SSE2__)
+    if (set.size <= ByteSet::max_listed && end - p >= 16) {
+        __m128i wanted[ByteSet::max_listed];
+        for (std::size_t i = 0; i < set.size; ++i) wanted[i] = _mm_set1_epi8(set.listed[i]);
+        for (; end - p >= 16; p += 16) {
+            const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+            __m128i hits = _mm_setzero_si128();
+            for (std::size_t i = 0; i < set.size; ++i) hits = _mm_or_si128(hits, _mm_cmpeq_epi8(chunk, wanted[i]));
+            if (const int mask = _mm_movemask_epi8(hits)) return p + __builtin_ctz(static_cast<unsigned>(mask));
+        }
+    }
+#endif
+    while (p < end && !set.contains(*p)) ++p;
+    return p;
 }
 
 std::string fnv1a_hex(std::string_view s) {

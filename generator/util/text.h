@@ -27,14 +27,26 @@ std::optional<double> parse_double(std::string_view s);
 // Shortest text that reads back as the same double ("0.21", "1e-05").
 std::string format_double(double value);
 
-// A set of bytes, for scanning text at a few instructions a byte.
+// A set of bytes, for scanning text at a few instructions a byte; a set of
+// up to eight bytes is searched for sixteen bytes at a time.
 struct ByteSet {
+    static constexpr std::size_t max_listed = 8;
     bool has[256] = {};
+    char listed[max_listed] = {};
+    std::size_t size = 0; // more than max_listed: look up `has` only
     constexpr explicit ByteSet(std::string_view bytes) {
-        for (char c : bytes) has[static_cast<unsigned char>(c)] = true;
+        for (char c : bytes) {
+            if (has[static_cast<unsigned char>(c)]) continue;
+            has[static_cast<unsigned char>(c)] = true;
+            if (size < max_listed) listed[size] = c;
+            ++size;
+        }
     }
     constexpr bool contains(char c) const { return has[static_cast<unsigned char>(c)]; }
 };
+
+// The first byte in [p, end) that is in `set`, else `end`.
+const char* find_first_of(const char* p, const char* end, const ByteSet& set);
 
 // Appends `text` to `out`, each byte of `specials` replaced by
 // `replacement(byte)`; the runs between them are copied whole. The escapers
@@ -43,8 +55,7 @@ template <class Replacement>
 void append_replacing(std::string& out, std::string_view text, const ByteSet& specials, Replacement replacement) {
     const char* run = text.data();
     const char* end = text.data() + text.size();
-    for (const char* p = run; p < end; ++p) {
-        if (!specials.contains(*p)) continue;
+    for (const char* p = find_first_of(run, end, specials); p < end; p = find_first_of(run, end, specials)) {
         out.append(run, static_cast<std::size_t>(p - run));
         out.append(replacement(*p));
         run = p + 1;
