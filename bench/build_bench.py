@@ -7,10 +7,18 @@
 Each measurement: one untimed warm-up, then the median of --runs runs: wall
 time from start to exit of the tool's process (to the millisecond; no
 wrapper such as /usr/bin/time, whose output rounds to 10 ms), and its peak
-RSS as wait4() reports it. Full builds start from a deleted
-output folder (and, for paperpress, a deleted build state). "Append" adds day
-3651 (2024-12-29) to both trees, builds, and removes it again, each run.
-Everything lives under bench/out/ (gitignored).
+RSS as wait4() reports it. Full builds start with no output folder (and, for
+paperpress, no build state). The last run's output is renamed aside, not
+deleted, and the set-aside trees are deleted when the measurements are done:
+on ext4 without a journal (as on these VMs), every new file's inode search
+steps over the inodes deleted in the last 30 seconds (find_inode_bit ->
+recently_deleted), which made the kernel time of a build just after deleting
+its last output vary from 1 to 4.5 CPU-seconds; that measures the file
+system's bookkeeping, not the tools. Before each run, sync() writes the
+last run's files to disk, so no run shares the cores with the kernel's
+write-back of the one before. Both tools are measured the same way.
+"Append" adds day 3651 (2024-12-29) to both trees, builds, and removes it
+again, each run. Everything lives under bench/out/ (gitignored).
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -42,10 +50,21 @@ def timed(cmd, cwd):
     return seconds, usage.ru_maxrss / 1024, text.splitlines()[-1] if text else ""
 
 
+SET_ASIDE = os.path.join(OUT, "set-aside")
+
+
+def set_aside(path):
+    """Moves `path` out of the way without deleting it (see the note above)."""
+    if os.path.lexists(path):
+        os.makedirs(SET_ASIDE, exist_ok=True)
+        os.rename(path, os.path.join(SET_ASIDE, f"{len(os.listdir(SET_ASIDE))}-{os.path.basename(path)}"))
+
+
 def measure(label, cmd, cwd, runs, pre=None, post=None, warmup=1):
     results = []
     for i in range(warmup + runs):
         if pre: pre()
+        os.sync()  # no run pays for writing back the last run's pages
         wall, rss, last = timed(cmd, cwd)
         if post: post()
         if i >= warmup:
@@ -95,9 +114,8 @@ def main():
     pp = [a.binary, "build", "--out", site]
 
     def clean_pp():
-        shutil.rmtree(site, ignore_errors=True)
-        state = os.path.join(OUT, ".pp-site.paperpress-state")
-        if os.path.exists(state): os.remove(state)
+        set_aside(site)
+        set_aside(os.path.join(OUT, ".pp-site.paperpress-state"))
 
     def append():
         sh(f"python3 {HERE}/gen_archive.py --out {ARCHIVE} --only-day {APPEND_DAY} >/dev/null")
@@ -119,12 +137,13 @@ def main():
         print(f"== {subprocess.check_output(['hugo', 'version'], text=True).strip()}")
         hugo = ["hugo", "--quiet"]
         figures["hugo_full"] = measure("hugo full build", hugo, HUGO_SITE, a.runs,
-                                       pre=lambda: shutil.rmtree(os.path.join(HUGO_SITE, "public"), ignore_errors=True))
+                                       pre=lambda: set_aside(os.path.join(HUGO_SITE, "public")))
         figures["hugo_append"] = measure("hugo append one day", hugo, HUGO_SITE, a.runs, pre=append, post=unappend)
         (pw, pr), (hw, hr) = figures["pp_full"], figures["hugo_full"]
         print(f"ratios, full build: wall {pw / hw:.3f} x Hugo (goal <= 0.2), peak RSS {pr / hr:.4f} x Hugo (goal <= 0.1)")
         print(f"append one day: paperpress {figures['pp_append'][0] * 1000:.0f} ms (goal <= 100 ms), "
               f"hugo {figures['hugo_append'][0]:.2f} s")
+    shutil.rmtree(SET_ASIDE, ignore_errors=True)
 
 
 if __name__ == "__main__":
