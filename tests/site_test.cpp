@@ -613,6 +613,28 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
     CHECK(read_text(fixture.root() / "site-default/static/style.css").find("@media print") != std::string::npos);
 }
 
+TEST_CASE("site: templates escape exactly as kainjow does, with and without partials written in place") {
+    // The build installs its own (faster) escaper; the bytes must be kainjow's.
+    TempDir dir;
+    for (const auto& layout : required_layouts()) write_text(dir / "themes/t/layouts" / (layout + ".mustache"), "[{{x}}]{{> p}}");
+    write_text(dir / "themes/t/partials/p.mustache", "({{x}}|{{{x}}})");
+    const std::string text = "a&b<c>d\"e'f&amp; \xC3\xA9 and a longer tail past sixteen bytes: <'\">&";
+    TemplateData data;
+    data.set("x", text);
+    const std::string escaped = kainjow::mustache::html_escape<std::string>(text);
+    const std::string expected = "[" + escaped + "](" + escaped + "|" + text + ")";
+    auto theme = load_theme(dir / "themes", "t", dir.path());
+    REQUIRE(theme.has_value());
+    REQUIRE(theme->expanded.contains("day"));
+    CHECK(render_layout(*theme, "day", data).value() == expected);
+    // Set delimiters keep a layout's partials out of place: rendered through kainjow's partials.
+    write_text(dir / "themes/t/layouts/day.mustache", "{{=<% %>=}}[<%x%>]<%> p%>");
+    theme = load_theme(dir / "themes", "t", dir.path());
+    REQUIRE(theme.has_value());
+    REQUIRE_FALSE(theme->expanded.contains("day"));
+    CHECK(render_layout(*theme, "day", data).value() == expected);
+}
+
 TEST_CASE("site: a mustache syntax error names the theme file and line") {
     Fixture fixture;
     write_text(fixture.root() / "layouts/partials/paper.mustache", "<section>\n<h2>{{title}}</h2>\n{{#authors}}{{authors}}\n</section>\n");

@@ -81,10 +81,10 @@ void set_nav(TemplateData& data, std::optional<TemplateData> prev, std::optional
              std::optional<TemplateData> next) {
     TemplateData nav;
     bool any = false;
-    if (prev) nav.set("prev", *prev), any = true;
-    if (up) nav.set("up", *up), any = true;
-    if (next) nav.set("next", *next), any = true;
-    if (any) data.set("nav", nav);
+    if (prev) set_moved(nav, "prev", std::move(*prev)), any = true;
+    if (up) set_moved(nav, "up", std::move(*up)), any = true;
+    if (next) set_moved(nav, "next", std::move(*next)), any = true;
+    if (any) set_moved(data, "nav", std::move(nav));
 }
 
 std::string paper_anchor(const std::string& id) {
@@ -106,9 +106,9 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     put(data, "authors", join(paper.authors, ", "));
     put(data, "abstract_html", plain_text_to_html(paper.abstract));
     put(data, "comment", paper.comment);
-    if (paper.relevance) data.set("relevance", std::to_string(*paper.relevance));
-    if (paper.novelty) data.set("novelty", std::to_string(*paper.novelty));
-    if (paper.relevance && paper.novelty) data.set("score", std::to_string(paper.score()));
+    if (paper.relevance) put(data, "relevance", std::to_string(*paper.relevance));
+    if (paper.novelty) put(data, "novelty", std::to_string(*paper.novelty));
+    if (paper.relevance && paper.novelty) put(data, "score", std::to_string(paper.score()));
     data.set("has_scores", paper.relevance.has_value() || paper.novelty.has_value());
     data.set("author_match", paper.author_match);
     put(data, "topic", paper.topic);
@@ -132,7 +132,7 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
         remedial.set("to", day.remedial->to.iso());
         remedial.set("single_day", day.remedial->from == day.remedial->to);
         if (day.remedial->generated) remedial.set("generated", day.remedial->generated->iso());
-        data.set("remedial", remedial);
+        set_moved(data, "remedial", std::move(remedial));
     }
     data.set("model", day.model.empty() ? std::string("unknown") : day.model);
     if (day.tokens) {
@@ -141,18 +141,18 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
         tokens.set("completion", std::to_string(day.tokens->completion));
         tokens.set("cached", std::to_string(day.tokens->cached));
         tokens.set("total", std::to_string(day.tokens->prompt + day.tokens->completion));
-        data.set("tokens", tokens);
+        set_moved(data, "tokens", std::move(tokens));
     }
     TemplateData cost;
     cost.set("prompt", money_text(day.cost.prompt));
     cost.set("completion", money_text(day.cost.completion));
     cost.set("total", money_text(day.cost.total));
-    data.set("cost", cost);
+    set_moved(data, "cost", std::move(cost));
     TemplateData counts;
     counts.set("arxiv", count_text(day.counts.arxiv));
     counts.set("scanned", count_text(day.counts.scanned));
     counts.set("relevant", count_text(day.counts.relevant));
-    data.set("counts", counts);
+    set_moved(data, "counts", std::move(counts));
 
     List papers;
     papers.reserve(day.papers.size()); // kainjow's data moves without noexcept: growing would copy every paper

@@ -7,7 +7,9 @@
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 
@@ -55,7 +57,15 @@ namespace {
 bool plain_utf8(std::string_view text) {
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     const auto* end = p + text.size();
+    constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    auto has_zero = [](std::uint64_t w) { return ((w - ones) & ~w & highs) != 0; };
     while (p < end) {
+        // Eight bytes at a time while they are ASCII other than NUL and CR.
+        for (std::uint64_t w; end - p >= 8; p += 8) {
+            std::memcpy(&w, p, 8);
+            if ((w & highs) || has_zero(w) || has_zero(w ^ (ones * '\r'))) break;
+        }
+        if (p == end) break;
         unsigned char c = *p;
         if (c < 0x80) {
             if (c == 0 || c == '\r') return false;

@@ -144,6 +144,41 @@ bool expand_partials(const std::string& text, const std::map<std::string, ThemeF
     return true;
 }
 
+// kainjow's own escaping, byte for byte (' is &apos;), but copying the
+// runs between special bytes whole instead of appending byte by byte.
+std::string escape_like_kainjow(const std::string& text) {
+    static constexpr ByteSet specials("&<>\"'");
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    append_replacing(out, text, specials, [](char c) {
+        switch (c) {
+        case '&': return "&amp;";
+        case '<': return "&lt;";
+        case '>': return "&gt;";
+        case '"': return "&quot;";
+        default: return "&apos;";
+        }
+    });
+    return out;
+}
+
+// kainjow writes what it renders to a stream; this one appends to a string,
+// without an ostringstream and its copy of the page at the end.
+struct StringSink {
+    std::string& out;
+    StringSink& operator<<(const std::string& text) {
+        out += text;
+        return *this;
+    }
+};
+
+std::string render_with(mustache::mustache& tmpl, mustache::basic_context<std::string>& context) {
+    std::string out;
+    StringSink sink{out};
+    tmpl.render(context, sink);
+    return out;
+}
+
 } // namespace
 
 Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, const fs::path& site_dir) {
@@ -265,18 +300,20 @@ Result<std::string> render_layout(const Theme& theme, const std::string& layout,
                 return render_layout(theme, layout, data);
             }
             tmpl = std::make_unique<mustache::mustache>(expanded->second);
+            tmpl->set_custom_escape(escape_like_kainjow);
         }
         const std::map<std::string, TemplateData> no_partials;
         ThemeContext context(&data, &no_partials);
-        std::string out = tmpl->render(context);
+        std::string out = render_with(*tmpl, context);
         if (!tmpl->is_valid()) return fail("mustache error: " + tmpl->error_message(), it->second.source.string());
         return out;
     }
     std::map<std::string, TemplateData> partials;
     for (const auto& [name, file] : theme.partials) partials.emplace(name, TemplateData(file.text));
     mustache::mustache tmpl(it->second.text);
+    tmpl.set_custom_escape(escape_like_kainjow);
     ThemeContext context(&data, &partials);
-    std::string out = tmpl.render(context);
+    std::string out = render_with(tmpl, context);
     if (!tmpl.is_valid()) return fail("mustache error: " + tmpl.error_message(), it->second.source.string());
     return out;
 }
