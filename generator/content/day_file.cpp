@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <functional>
 #include <set>
 
@@ -34,6 +35,7 @@ std::string score_text(const std::optional<int>& score) {
     return score ? std::to_string(*score) : std::string();
 }
 
+// At most 32: read_field keeps one bit per field.
 const std::vector<Field>& paper_fields() {
     static const std::vector<Field> fields = {
         {"ID", [](const Paper& p) { return p.id; },
@@ -338,7 +340,8 @@ Result<std::pair<std::string, std::string>> read_heading(cmark_node* heading, in
 }
 
 // Reads one "- **Label:** value" item into `paper`.
-Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::set<std::string>& seen) {
+// `seen`: one bit per field of paper_fields() already read.
+Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::uint32_t& seen) {
     int line = line_of(item, offset);
     cmark_node* first = cmark_node_first_child(item);
     cmark_node* strong = first ? cmark_node_first_child(first) : nullptr;
@@ -358,9 +361,13 @@ Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::set<std
     }
 
     value = std::string(trim(value)); // tidy_text never leaves blanks at either end
-    for (const auto& field : paper_fields()) {
+    const auto& fields = paper_fields();
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const Field& field = fields[i];
         if (label != field.label) continue;
-        if (!seen.insert(label).second) return fail("the field '" + label + "' appears twice", {}, line);
+        const std::uint32_t bit = std::uint32_t{1} << i;
+        if (seen & bit) return fail("the field '" + label + "' appears twice", {}, line);
+        seen |= bit;
         if (auto problem = field.set(paper, value))
             return fail("field '" + label + "': " + *problem + ", got '" + value + "'", {}, line);
         return {};
@@ -381,7 +388,7 @@ Result<Day> read_day(std::string_view text, const std::string& file_name) {
     Paper* paper = nullptr;
     int heading_line = 0;
     bool had_fields = false;
-    std::set<std::string> seen;
+    std::uint32_t seen = 0;
 
     std::string link_url;
     // A section is complete once its ID is known and agrees with the link.
@@ -409,7 +416,7 @@ Result<Day> read_day(std::string_view text, const std::string& file_name) {
             link_url = heading->second;
             heading_line = line;
             had_fields = false;
-            seen.clear();
+            seen = 0;
             continue;
         }
         if (!paper)
