@@ -11,7 +11,8 @@ RSS as wait4() reports it. Full builds start with no output folder (and, for
 paperpress, no build state). The last run's output is renamed aside, not
 deleted, and the set-aside trees are deleted when the measurements are done:
 on ext4 without a journal (as on these VMs), every new file's inode search
-steps over the inodes deleted in the last 30 seconds (find_inode_bit ->
+steps over the inodes deleted in the last minute, or the last six while
+their inode table is not yet written back (find_inode_bit ->
 recently_deleted), which made the kernel time of a build just after deleting
 its last output vary from 1 to 4.5 CPU-seconds; that measures the file
 system's bookkeeping, not the tools. Before each run, sync() writes the
@@ -127,23 +128,25 @@ def main():
 
     sys.stdout = Tee(os.path.join(OUT, "last-run.txt"))
     print(f"== {os.cpu_count()} cores; content {subprocess.check_output(['du', '-sh', os.path.join(PP_SITE, 'content')], text=True).split()[0]}")
-    unappend()
-    figures = {}
-    figures["pp_full"] = measure("paperpress full build", pp, PP_SITE, a.runs, pre=clean_pp)
-    measure("paperpress no-op rebuild", pp, PP_SITE, a.runs)
-    figures["pp_append"] = measure("paperpress append one day", pp, PP_SITE, a.runs, pre=append,
-                                   post=lambda: (unappend(), timed(pp, PP_SITE)))
-    if not a.skip_hugo:
-        print(f"== {subprocess.check_output(['hugo', 'version'], text=True).strip()}")
-        hugo = ["hugo", "--quiet"]
-        figures["hugo_full"] = measure("hugo full build", hugo, HUGO_SITE, a.runs,
-                                       pre=lambda: set_aside(os.path.join(HUGO_SITE, "public")))
-        figures["hugo_append"] = measure("hugo append one day", hugo, HUGO_SITE, a.runs, pre=append, post=unappend)
-        (pw, pr), (hw, hr) = figures["pp_full"], figures["hugo_full"]
-        print(f"ratios, full build: wall {pw / hw:.3f} x Hugo (goal <= 0.2), peak RSS {pr / hr:.4f} x Hugo (goal <= 0.1)")
-        print(f"append one day: paperpress {figures['pp_append'][0] * 1000:.0f} ms (goal <= 100 ms), "
-              f"hugo {figures['hugo_append'][0]:.2f} s")
-    shutil.rmtree(SET_ASIDE, ignore_errors=True)
+    try:
+        unappend()
+        figures = {}
+        figures["pp_full"] = measure("paperpress full build", pp, PP_SITE, a.runs, pre=clean_pp)
+        measure("paperpress no-op rebuild", pp, PP_SITE, a.runs)
+        figures["pp_append"] = measure("paperpress append one day", pp, PP_SITE, a.runs, pre=append,
+                                       post=lambda: (unappend(), timed(pp, PP_SITE)))
+        if not a.skip_hugo:
+            print(f"== {subprocess.check_output(['hugo', 'version'], text=True).strip()}")
+            hugo = ["hugo", "--quiet"]
+            figures["hugo_full"] = measure("hugo full build", hugo, HUGO_SITE, a.runs,
+                                           pre=lambda: set_aside(os.path.join(HUGO_SITE, "public")))
+            figures["hugo_append"] = measure("hugo append one day", hugo, HUGO_SITE, a.runs, pre=append, post=unappend)
+            (pw, pr), (hw, hr) = figures["pp_full"], figures["hugo_full"]
+            print(f"ratios, full build: wall {pw / hw:.3f} x Hugo (goal <= 0.2), peak RSS {pr / hr:.4f} x Hugo (goal <= 0.1)")
+            print(f"append one day: paperpress {figures['pp_append'][0] * 1000:.0f} ms (goal <= 100 ms), "
+                  f"hugo {figures['hugo_append'][0]:.2f} s")
+    finally:  # the set-aside outputs take a few GB
+        shutil.rmtree(SET_ASIDE, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -394,6 +394,11 @@ TEST_CASE("incremental: the direct plain-text renderer gives cmark's bytes") {
         text = tidy_text(text);
         CHECK_MESSAGE(plain_text_to_html(text) == plain_text_to_html_cmark(text), text);
     }
+    // Bytes the direct path must hand to cmark, inside and after a first run of eight ASCII bytes.
+    for (std::string text : {std::string("abcdefgh\rijklmnopq"), std::string("abcdefghij\0klmnopq", 18),
+                             std::string("abcdefgh\xC3\xA9ijklmnop"), std::string("abcdefghijklmno\xff"),
+                             std::string("abc\rdefghijklmnop")})
+        CHECK_MESSAGE(plain_text_to_html(text) == plain_text_to_html_cmark(text), text);
 }
 
 TEST_CASE("incremental: Markdown renders the same on several threads at once (cmark-gfm's extensions share state)") {

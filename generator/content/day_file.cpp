@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <set>
@@ -88,6 +89,7 @@ const std::vector<Field>& paper_fields() {
              return std::nullopt;
          }},
     };
+    assert(fields.size() <= 32);
     return fields;
 }
 

@@ -3,15 +3,16 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
 namespace pp {
-
-namespace {
 
 // cmark allocates every node and text buffer on its own and frees them one
 // by one; for a day file that is most of what parsing costs. Here they are
@@ -20,6 +21,7 @@ namespace {
 class NodeArena {
 public:
     void* allocate(std::size_t size) {
+        if (size > max_size) std::abort(); // as cmark's own allocator does when memory runs out
         const std::size_t capacity = round_up(size);
         if (blocks_.empty() || used_ + header + capacity > blocks_[current_].size) next_block(header + capacity);
         std::byte* at = blocks_[current_].memory.get() + used_;
@@ -31,6 +33,7 @@ public:
 
     void* reallocate(void* pointer, std::size_t size) {
         if (!pointer) return allocate(size);
+        if (size > max_size) std::abort();
         std::size_t capacity;
         std::memcpy(&capacity, static_cast<std::byte*>(pointer) - header, sizeof capacity);
         if (size <= capacity) return pointer;
@@ -48,6 +51,7 @@ public:
     // Trees are alive on this thread: their memory must stay.
     void hold() { ++trees_; }
     void release() {
+        assert(trees_ > 0);
         if (--trees_ > 0) return;
         current_ = 0;
         used_ = 0;
@@ -57,6 +61,7 @@ public:
 private:
     static constexpr std::size_t header = 16; // the capacity, keeping 16-byte alignment
     static constexpr std::size_t block_size = std::size_t{1} << 20;
+    static constexpr std::size_t max_size = std::size_t{1} << 40; // far above what cmark asks for
     static std::size_t round_up(std::size_t size) { return (size + 15) & ~std::size_t{15}; }
 
     void next_block(std::size_t need) {
@@ -64,7 +69,9 @@ private:
             if (blocks_[current_].size >= need) break;
         if (blocks_.empty() || current_ >= blocks_.size()) {
             std::size_t size = std::max(block_size, need);
-            blocks_.push_back(Block{std::make_unique_for_overwrite<std::byte[]>(size), size});
+            std::unique_ptr<std::byte[]> memory(new (std::nothrow) std::byte[size]);
+            if (!memory) std::abort(); // cmark cannot take a failed allocation
+            blocks_.push_back(Block{std::move(memory), size});
             current_ = blocks_.size() - 1;
         }
         used_ = 0;
@@ -81,10 +88,12 @@ private:
     int trees_ = 0;
 };
 
+namespace {
+
 thread_local NodeArena arena;
 
 void* arena_calloc(std::size_t count, std::size_t size) {
-    if (size != 0 && count > SIZE_MAX / size) return nullptr;
+    if (size != 0 && count > SIZE_MAX / size) std::abort();
     void* memory = arena.allocate(count * size);
     std::memset(memory, 0, count * size);
     return memory;
@@ -96,12 +105,14 @@ cmark_mem arena_allocator{arena_calloc, arena_realloc, arena_free};
 
 } // namespace
 
-MarkdownTree::MarkdownTree(cmark_node* root) : root_(root) {
+MarkdownTree::MarkdownTree(cmark_node* root) : root_(root), owner_(&arena) {
     if (root_) arena.hold();
 }
 
 MarkdownTree::~MarkdownTree() {
-    if (root_) arena.release();
+    if (!root_) return;
+    assert(owner_ == &arena && "a MarkdownTree is dropped on the thread that parsed it");
+    owner_->release();
 }
 
 MarkdownTree parse_markdown(std::string_view text) {

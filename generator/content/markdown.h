@@ -12,10 +12,13 @@ namespace pp {
 
 // A parsed document. Its nodes live in an arena of the thread that parsed
 // it (a day file makes thousands of small nodes and buffers, all freed
-// together), so use and drop it on that thread.
+// together), so read and drop it on that thread only: reading allocates too
+// (cmark_node_get_literal copies a literal out on first use).
+class NodeArena;
 class MarkdownTree {
 public:
-    MarkdownTree(MarkdownTree&& other) noexcept : root_(std::exchange(other.root_, nullptr)) {}
+    MarkdownTree(MarkdownTree&& other) noexcept
+        : root_(std::exchange(other.root_, nullptr)), owner_(other.owner_) {}
     MarkdownTree& operator=(MarkdownTree&&) = delete;
     ~MarkdownTree();
     cmark_node* get() const { return root_; }
@@ -24,6 +27,7 @@ private:
     friend MarkdownTree parse_markdown(std::string_view text);
     explicit MarkdownTree(cmark_node* root);
     cmark_node* root_;
+    NodeArena* owner_;
 };
 
 // CommonMark only, no extensions: day files are read by their core syntax.

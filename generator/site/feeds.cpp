@@ -273,10 +273,12 @@ public:
         if (auto* v = member(key, &rapidjson::Value::IsString, "a string")) out.assign(v->GetString(), v->GetStringLength());
     }
     void texts(const char* key, std::vector<std::string>& out) {
-        if (auto* v = member(key, &rapidjson::Value::IsArray, "an array of strings"))
-            for (const auto& item : v->GetArray())
+        if (auto* v = member(key, &rapidjson::Value::IsArray, "an array of strings")) {
+            for (const auto& item : v->GetArray()) {
                 if (item.IsString()) out.emplace_back(item.GetString(), item.GetStringLength());
                 else if (problem.empty()) problem = std::string("expected '") + key + "' to hold strings";
+            }
+        }
     }
     template <class Number>
     void number(const char* key, std::optional<Number>& out) {

@@ -248,6 +248,7 @@ TemplateData home_page(const SiteContext& site, const Day* latest, const std::st
     List recent;
     const auto& days = site.graph.days;
     const auto shown = std::min<std::size_t>(days.size(), static_cast<std::size_t>(site.config.home_days));
+    recent.reserve(shown);
     for (std::size_t i = 0; i < shown; ++i) recent.push_back(day_list_entry(site, days[days.size() - 1 - i]));
     data.set("has_recent", shown > 0);
     data.set("recent", recent);
@@ -298,6 +299,7 @@ TemplateData month_page(const SiteContext& site, std::size_t index) {
     data.set("calendar", calendar);
 
     List days;
+    days.reserve(month.days.size());
     for (auto d : month.days) days.push_back(day_list_entry(site, site.graph.days[d]));
     data.set("days", days);
     set_nav(data, month_link(site, before(index)), year_link(site, site.graph.year_of_month(index)),

@@ -160,10 +160,10 @@ std::string plain_text_to_html(std::string_view text) {
     return out;
 }
 
-std::string html_escape(std::string_view text) {
+std::string html_escape(std::string_view text, const char* apostrophe) {
     std::string out;
     out.reserve(text.size() + text.size() / 8);
-    append_replacing(out, text, html_escaped, html_entity);
+    append_replacing(out, text, html_escaped, [apostrophe](char c) { return c == '\'' ? apostrophe : html_entity(c); });
     return out;
 }
 

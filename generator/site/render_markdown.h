@@ -18,7 +18,8 @@ std::string plain_text_to_html(std::string_view text);
 // gives these bytes; the tests compare the two).
 std::string plain_text_to_html_cmark(std::string_view text);
 
-// Escapes & < > " ' for HTML text and attribute values.
-std::string html_escape(std::string_view text);
+// Escapes & < > " ' for HTML text and attribute values; ' becomes
+// `apostrophe` (kainjow's templates write "&apos;").
+std::string html_escape(std::string_view text, const char* apostrophe = "&#39;");
 
 } // namespace pp

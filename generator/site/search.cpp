@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <functional>
+#include <cstdint>
 #include <cstdio>
 
 namespace pp {
@@ -35,13 +35,14 @@ constexpr struct WordBytes {
 bool word_byte(char c) { return word_bytes.has[static_cast<unsigned char>(c)]; }
 
 // A word's hash, taken as its bytes come: a multiply per eight bytes.
+// finish() once, at the end.
 class WordHasher {
 public:
     void add(char c) {
         chunk_ |= std::uint64_t{static_cast<unsigned char>(c)} << (8 * (size_ % 8));
         if (++size_ % 8 == 0) mix();
     }
-    std::uint32_t value() {
+    std::uint32_t finish() {
         mix();
         return static_cast<std::uint32_t>(hash_ ^ (hash_ >> 32) ^ size_);
     }
@@ -97,7 +98,7 @@ const WordSet& stop_words() {
         for (auto word : words) {
             WordHasher hash;
             for (char c : word) hash.add(c);
-            s.insert(word, hash.value());
+            s.insert(word, hash.finish());
         }
         return s;
     }();
@@ -135,7 +136,7 @@ std::string search_words(std::string_view abstract, std::size_t limit) {
             word[k] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
             hasher.add(word[k]);
         }
-        const std::uint32_t hash = hasher.value();
+        const std::uint32_t hash = hasher.finish();
         if (stop.contains(word, hash) || seen.contains(word, hash)) continue;
         if (out.size() + 1 + word.size() > limit) break;
         if (!out.empty()) out += ' ';

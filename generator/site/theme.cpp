@@ -1,5 +1,7 @@
 #include "site/theme.h"
 
+#include "site/render_markdown.h"
+
 #include "util/text.h"
 
 #include <yaml-cpp/yaml.h>
@@ -146,21 +148,7 @@ bool expand_partials(const std::string& text, const std::map<std::string, ThemeF
 
 // kainjow's own escaping, byte for byte (' is &apos;), but copying the
 // runs between special bytes whole instead of appending byte by byte.
-std::string escape_like_kainjow(const std::string& text) {
-    static constexpr ByteSet specials("&<>\"'");
-    std::string out;
-    out.reserve(text.size() + text.size() / 8);
-    append_replacing(out, text, specials, [](char c) {
-        switch (c) {
-        case '&': return "&amp;";
-        case '<': return "&lt;";
-        case '>': return "&gt;";
-        case '"': return "&quot;";
-        default: return "&apos;";
-        }
-    });
-    return out;
-}
+std::string escape_like_kainjow(const std::string& text) { return html_escape(text, "&apos;"); }
 
 // kainjow writes what it renders to a stream; this one appends to a string,
 // without an ostringstream and its copy of the page at the end.
