@@ -200,13 +200,7 @@ BuildState load_state(const fs::path& out_dir) {
     while (!rest.empty()) {
         auto end = rest.find('\n');
         if (end == std::string_view::npos) return BuildState{};
-        fields.clear();
-        for (std::string_view line = rest.substr(0, end);;) {
-            auto tab = line.find('\t');
-            fields.push_back(line.substr(0, tab));
-            if (tab == std::string_view::npos) break;
-            line.remove_prefix(tab + 1);
-        }
+        split_into(rest.substr(0, end), '\t', fields);
         rest.remove_prefix(end + 1);
         bool ok = !fields.empty() && ((fields[0] == "D" && parse_day(fields, state)) ||
                                       (fields[0] == "O" && parse_output(fields, state)) ||

@@ -251,7 +251,7 @@ TemplateData home_page(const SiteContext& site, const Day* latest, const std::st
     recent.reserve(shown);
     for (std::size_t i = 0; i < shown; ++i) recent.push_back(day_list_entry(site, days[days.size() - 1 - i]));
     data.set("has_recent", shown > 0);
-    data.set("recent", recent);
+    set_moved(data, "recent", list_data(std::move(recent)));
     return data;
 }
 
@@ -301,7 +301,7 @@ TemplateData month_page(const SiteContext& site, std::size_t index) {
     List days;
     days.reserve(month.days.size());
     for (auto d : month.days) days.push_back(day_list_entry(site, site.graph.days[d]));
-    data.set("days", days);
+    set_moved(data, "days", list_data(std::move(days)));
     set_nav(data, month_link(site, before(index)), year_link(site, site.graph.year_of_month(index)),
             month_link(site, after(index, site.graph.months.size())));
     return data;

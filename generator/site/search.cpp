@@ -25,14 +25,18 @@ void string(JsonWriter& json, std::string_view text) {
 }
 
 // Letters, digits and every byte of a multi-byte UTF-8 character.
-constexpr struct WordBytes {
-    bool has[256] = {};
-    constexpr WordBytes() {
-        for (int c = 0; c < 256; ++c) has[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
-    }
-} word_bytes;
+constexpr auto word_byte_list = [] {
+    std::array<char, 26 + 26 + 10 + 128> bytes{};
+    std::size_t n = 0;
+    for (char c = 'a'; c <= 'z'; ++c) bytes[n++] = c;
+    for (char c = 'A'; c <= 'Z'; ++c) bytes[n++] = c;
+    for (char c = '0'; c <= '9'; ++c) bytes[n++] = c;
+    for (int c = 0x80; c <= 0xFF; ++c) bytes[n++] = static_cast<char>(c);
+    return bytes;
+}();
+constexpr ByteSet word_bytes(std::string_view(word_byte_list.data(), word_byte_list.size()));
 
-bool word_byte(char c) { return word_bytes.has[static_cast<unsigned char>(c)]; }
+bool word_byte(char c) { return word_bytes.contains(c); }
 
 // A word's hash, taken as its bytes come: a multiply per eight bytes.
 // finish() once, at the end.

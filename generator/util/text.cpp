@@ -18,18 +18,20 @@ std::string_view trim(std::string_view s) {
     return s.substr(first, last - first + 1);
 }
 
+void split_into(std::string_view s, char sep, std::vector<std::string_view>& parts) {
+    parts.clear();
+    for (;;) {
+        auto pos = s.find(sep);
+        parts.push_back(s.substr(0, pos));
+        if (pos == std::string_view::npos) return;
+        s.remove_prefix(pos + 1);
+    }
+}
+
 std::vector<std::string_view> split(std::string_view s, char sep) {
     std::vector<std::string_view> parts;
-    size_t start = 0;
-    for (;;) {
-        auto pos = s.find(sep, start);
-        if (pos == std::string_view::npos) {
-            parts.push_back(s.substr(start));
-            return parts;
-        }
-        parts.push_back(s.substr(start, pos - start));
-        start = pos + 1;
-    }
+    split_into(s, sep, parts);
+    return parts;
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {

@@ -11,6 +11,8 @@ namespace pp {
 
 std::string_view trim(std::string_view s);
 std::vector<std::string_view> split(std::string_view s, char sep);
+// The same into `parts` (cleared first), reusing its memory line after line.
+void split_into(std::string_view s, char sep, std::vector<std::string_view>& parts);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
 // ASCII lower case (names of fields, headers, keywords); other bytes unchanged.
