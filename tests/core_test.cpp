@@ -95,3 +95,15 @@ TEST_CASE("escaping replaces every special byte wherever it stands, in short and
     const std::string digits = "a 9 in the first block of sixteen, then 1 more";
     CHECK(find_first_of(digits.data(), digits.data() + digits.size(), many) == digits.data() + 2);
 }
+
+TEST_CASE("an excerpt quotes at most a short prefix on one line, cut at a character boundary") {
+    CHECK(excerpt("short") == "'short'");
+    CHECK(excerpt("a\nb\x01") == "'a\\nb?'");
+    const std::string long_text(1'000'000, '[');
+    const std::string quoted = excerpt(long_text);
+    CHECK(quoted.size() < 100);
+    CHECK(quoted.find("(1000000 bytes)") != std::string::npos);
+    // "é" is two bytes: a cut inside it moves back before it.
+    const std::string accents = std::string(59, 'x') + "\xC3\xA9" + "yyy";
+    CHECK(excerpt(accents).substr(0, 63) == "'" + std::string(59, 'x') + "\xE2\x80\xA6");
+}

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
 using namespace pp;
 using namespace pp::test;
@@ -133,4 +134,26 @@ TEST_CASE("files: a mapped file holds the file's bytes; a missing one is an erro
     auto missing = MappedFile::open(dir / "absent");
     REQUIRE_FALSE(missing.has_value());
     CHECK(missing.error().file == (dir / "absent").string());
+}
+
+TEST_CASE("files: read_file refuses devices, pipes and files over its limit, naming the file") {
+    auto device = read_file("/dev/zero");
+    REQUIRE_FALSE(device);
+    CHECK(device.error().file == "/dev/zero");
+    CHECK(device.error().message.find("regular file") != std::string::npos);
+
+    TempDir dir;
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
+    auto fifo = read_file(dir / "fifo"); // returns at once: nobody writes to it
+    REQUIRE_FALSE(fifo);
+    CHECK(fifo.error().message.find("regular file") != std::string::npos);
+
+    write_text(dir / "big.txt", std::string(5000, 'x'));
+    auto big = read_file(dir / "big.txt", 4096);
+    REQUIRE_FALSE(big);
+    CHECK(big.error().file == (dir / "big.txt").string());
+    CHECK(big.error().message.find("at most") != std::string::npos);
+    auto fits = read_file(dir / "big.txt", 5000);
+    REQUIRE(fits);
+    CHECK(fits->size() == 5000);
 }

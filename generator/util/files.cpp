@@ -16,14 +16,15 @@ namespace {
 
 std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
-// Reads all of `fd` into `out`, sized from fstat (files may still grow or shrink).
-bool read_all(int fd, std::string& out) {
-    struct stat info {};
-    std::size_t capacity = ::fstat(fd, &info) == 0 && info.st_size > 0 ? static_cast<std::size_t>(info.st_size) : 0;
-    out.resize(capacity + 1); // one more byte, so a read at the end confirms the end
+// Reads all of `fd` into `out`, sized from `size_hint` (files may still grow
+// or shrink), and at most `limit` + 1 bytes, so the caller can tell a file
+// over the limit.
+bool read_all(int fd, std::size_t size_hint, std::size_t limit, std::string& out) {
+    out.resize(std::min(size_hint, limit) + 1); // one more byte, so a read at the end confirms the end
     std::size_t filled = 0;
     for (;;) {
-        if (filled == out.size()) out.resize(out.size() * 2);
+        if (filled > limit) break;
+        if (filled == out.size()) out.resize(std::min(out.size() * 2, limit + 1));
         ssize_t n = ::read(fd, out.data() + filled, out.size() - filled);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return false;
@@ -50,11 +51,23 @@ Fd open_directory(const fs::path& path) {
     return Fd(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
 }
 
-Result<std::string> read_file(const fs::path& path) {
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+Result<std::string> read_file(const fs::path& path, std::size_t limit) {
+    // O_NONBLOCK: opening a FIFO nobody writes to must not hang; it is refused below.
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.get() < 0) return fail(errno_text("cannot open"), path.string());
+    struct stat info {};
+    if (::fstat(fd.get(), &info) != 0) return fail(errno_text("cannot stat"), path.string());
+    if (!S_ISREG(info.st_mode)) return fail("expected a regular file, not a device, folder or pipe", path.string());
+    auto too_large = [&] {
+        return fail("expected a file of at most " + std::to_string(limit >> 20) + " MiB (" + std::to_string(limit) +
+                        " bytes); this one is larger",
+                    path.string());
+    };
+    if (static_cast<std::size_t>(info.st_size) > limit) return too_large();
     std::string bytes;
-    if (!read_all(fd.get(), bytes)) return fail(errno_text("read error"), path.string());
+    if (!read_all(fd.get(), static_cast<std::size_t>(info.st_size), limit, bytes))
+        return fail(errno_text("read error"), path.string());
+    if (bytes.size() > limit) return too_large();
     return bytes;
 }
 

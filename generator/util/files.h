@@ -44,7 +44,13 @@ private:
 // walking the folder's own path on each lookup. -1 when it does not exist.
 Fd open_directory(const fs::path& path);
 
-Result<std::string> read_file(const fs::path& path);
+// Every input paperpress reads has a size cap: a path that names a device
+// (/dev/zero), a FIFO or a runaway file gets an error naming the file, not a
+// program that reads until it runs out of memory.
+constexpr std::size_t default_read_limit = 64u << 20; // 64 MiB; the largest day file seen is under 1 MiB
+
+// The bytes of a regular file of at most `limit` bytes.
+Result<std::string> read_file(const fs::path& path, std::size_t limit = default_read_limit);
 
 // Writes `bytes` to `path` atomically, creating parent folders.
 Result<void> write_file_atomic(const fs::path& path, std::string_view bytes);

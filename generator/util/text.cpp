@@ -1,5 +1,6 @@
 #include "util/text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -32,6 +33,21 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
     std::vector<std::string_view> parts;
     split_into(s, sep, parts);
     return parts;
+}
+
+std::string excerpt(std::string_view text, std::size_t max_bytes) {
+    std::size_t cut = std::min(text.size(), max_bytes);
+    while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    std::string out = "'";
+    for (char c : text.substr(0, cut)) {
+        unsigned char u = static_cast<unsigned char>(c);
+        if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (u < 0x20 || u == 0x7f) out += '?';
+        else out += c;
+    }
+    out += cut < text.size() ? "\u2026' (" + std::to_string(text.size()) + " bytes)" : "'";
+    return out;
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
