@@ -75,7 +75,7 @@ Result<std::string> render(const std::string& text, const std::string& source, c
     return out;
 }
 
-mustache::data template_data(const DaySummary& s) {
+mustache::data template_data(const DayMessage& s) {
     mustache::data data;
     data.set("title", s.site_title);
     data.set("date", s.date.iso());
@@ -116,7 +116,7 @@ void write_string(rapidjson::Writer<rapidjson::StringBuffer>& json, const char* 
     json.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
 }
 
-std::string webhook_json(const DaySummary& s, const Message& m) {
+std::string webhook_json(const DayMessage& s, const Message& m) {
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> json(buffer);
     json.StartObject();
@@ -175,8 +175,8 @@ std::string escape_for(TextFormat format, std::string_view text) {
     return out;
 }
 
-DaySummary summarize_day(const Day& day, const Config& site, int top_n) {
-    DaySummary s;
+DayMessage summarize_day(const Day& day, const Config& site, int top_n) {
+    DayMessage s;
     s.date = day.date;
     s.failed = day.status == DayStatus::failed;
     if (s.failed) s.error = "the run for this day failed";
@@ -204,8 +204,8 @@ DaySummary summarize_day(const Day& day, const Config& site, int top_n) {
     return s;
 }
 
-DaySummary summarize_failure(const Date& date, const std::string& error, const Config& site) {
-    DaySummary s;
+DayMessage summarize_failure(const Date& date, const std::string& error, const Config& site) {
+    DayMessage s;
     s.date = date;
     s.failed = true;
     s.error = one_line(error);
@@ -244,7 +244,7 @@ Result<NotifyTemplates> load_notify_templates(const fs::path& themes_dir, const 
     return templates;
 }
 
-Result<Message> render_message(const DaySummary& summary, const NotifyTemplates& templates,
+Result<Message> render_message(const DayMessage& summary, const NotifyTemplates& templates,
                                const std::string& subject_template) {
     auto data = template_data(summary);
     auto get = [&](const std::string& name) -> const ThemeFile* {

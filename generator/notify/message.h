@@ -36,7 +36,7 @@ struct PaperLine {
     std::string comment;           // one line
 };
 
-struct DaySummary {
+struct DayMessage {
     Date date;
     bool failed = false;           // a failure notice instead of the picks
     std::string error;             // why the run failed (failure notices)
@@ -47,8 +47,8 @@ struct DaySummary {
 };
 
 // Every text field is made one line without control characters.
-DaySummary summarize_day(const Day& day, const Config& site, int top_n);
-DaySummary summarize_failure(const Date& date, const std::string& error, const Config& site);
+DayMessage summarize_day(const Day& day, const Config& site, int top_n);
+DayMessage summarize_failure(const Date& date, const std::string& error, const Config& site);
 
 enum class TextFormat { plain, html, slack };
 
@@ -77,7 +77,7 @@ struct Message {
 };
 
 // `subject_template` is mustache (notify.email.subject), rendered as plain text.
-Result<Message> render_message(const DaySummary& summary, const NotifyTemplates& templates,
+Result<Message> render_message(const DayMessage& summary, const NotifyTemplates& templates,
                                const std::string& subject_template);
 
 // Slack's JSON body: {"text": mrkdwn, ...}, with "channel" for a bot token.

@@ -47,7 +47,7 @@ struct Channel {
     std::function<Result<void>(const SendOptions&)> send;
 };
 
-NotifyReport notify(const DaySummary& summary, const NotifyConfig& config, const NotifyPaths& paths,
+NotifyReport notify(const DayMessage& summary, const NotifyConfig& config, const NotifyPaths& paths,
                     const std::string& theme, bool dry_run, const NotifyLog& log_line) {
     NotifyReport report;
     report.configured = config.any_channel();

@@ -17,15 +17,9 @@ bool under(const fs::path& path, const fs::path& folder) {
     return true;
 }
 
-void add_file(Snapshot& snapshot, const fs::path& path, const fs::file_status& status, std::error_code& ec) {
+void add_file(Snapshot& snapshot, const fs::path& path, const fs::file_status& status) {
     if (!fs::is_regular_file(status)) return;
-    FileStamp stamp;
-    stamp.size = fs::file_size(path, ec);
-    if (ec) return; // vanished between listing and stat
-    auto time = fs::last_write_time(path, ec);
-    if (ec) return;
-    stamp.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
-    snapshot[path.generic_string()] = stamp;
+    if (auto stamp = stamp_of(path)) snapshot[path.generic_string()] = *stamp; // else vanished since listed
 }
 
 } // namespace
@@ -61,7 +55,7 @@ Snapshot Watcher::snapshot() const {
             continue;
         }
         if (!fs::is_directory(status)) {
-            if (!excluded(root)) add_file(result, root, status, ec);
+            if (!excluded(root)) add_file(result, root, status);
             ec.clear();
             continue;
         }
@@ -72,7 +66,7 @@ Snapshot Watcher::snapshot() const {
             if (ignored_by_watcher(path) || (it->is_directory(ec) && excluded(path))) {
                 if (it->is_directory(ec)) it.disable_recursion_pending();
             } else {
-                add_file(result, path, it->status(ec), ec);
+                add_file(result, path, it->status(ec));
             }
             ec.clear();
             it.increment(ec);

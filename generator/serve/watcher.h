@@ -15,12 +15,6 @@
 
 namespace pp {
 
-struct FileStamp {
-    std::int64_t mtime_ns = 0;
-    std::uintmax_t size = 0;
-    bool operator==(const FileStamp&) const = default;
-};
-
 // Every watched file, by path (as found under its root, generic form).
 using Snapshot = std::map<std::string, FileStamp>;
 

@@ -163,30 +163,6 @@ fs::path state_path(const fs::path& out_dir) {
     return out.parent_path() / name;
 }
 
-namespace {
-
-std::optional<FileStamp> stamp(int dir, const char* path) {
-    struct stat st;
-    if (::fstatat(dir, path, &st, 0) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-    return FileStamp{static_cast<std::uint64_t>(st.st_size),
-                     static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
-}
-
-} // namespace
-
-std::optional<FileStamp> stamp_at(const Fd& dir, const std::string& path) {
-    if (dir.get() < 0) return std::nullopt;
-    return stamp(dir.get(), path.c_str());
-}
-
-std::optional<FileStamp> stamp_of(const fs::path& path) { return stamp(AT_FDCWD, path.c_str()); }
-
-std::int64_t now_ns() {
-    timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 BuildState load_state(const fs::path& out_dir) {
     BuildState state;
     const auto path = state_path(out_dir);

@@ -81,15 +81,4 @@ std::string serialize_state(const BuildState& state);
 // Writes the state (if its bytes changed) and stamps it with `build_start_ns`.
 Result<void> save_state(const fs::path& out_dir, const BuildState& state, std::int64_t build_start_ns);
 
-// A file's size and modification time, as stored in DayRecord.
-struct FileStamp {
-    std::uint64_t size = 0;
-    std::int64_t mtime_ns = 0;
-};
-// `path` relative to the folder `dir` (an open_directory() handle).
-std::optional<FileStamp> stamp_at(const Fd& dir, const std::string& path);
-std::optional<FileStamp> stamp_of(const fs::path& path);
-
-std::int64_t now_ns();
-
 } // namespace pp

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <utility>
 
 #include <fcntl.h>
@@ -49,6 +50,30 @@ bool write_all(int fd, std::string_view bytes) {
 
 Fd open_directory(const fs::path& path) {
     return Fd(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+}
+
+namespace {
+
+std::optional<FileStamp> stamp(int dir, const char* path) {
+    struct stat st;
+    if (::fstatat(dir, path, &st, 0) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return FileStamp{static_cast<std::uint64_t>(st.st_size),
+                     static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+} // namespace
+
+std::optional<FileStamp> stamp_at(const Fd& dir, const std::string& path) {
+    if (dir.get() < 0) return std::nullopt;
+    return stamp(dir.get(), path.c_str());
+}
+
+std::optional<FileStamp> stamp_of(const fs::path& path) { return stamp(AT_FDCWD, path.c_str()); }
+
+std::int64_t now_ns() {
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
 Result<std::string> read_file(const fs::path& path, std::size_t limit) {

@@ -40,6 +40,21 @@ private:
     int fd_;
 };
 
+// A regular file's size and modification time: what tells the build and
+// the preview's watcher that a file changed.
+struct FileStamp {
+    std::uint64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    bool operator==(const FileStamp&) const = default;
+};
+// `path` relative to the folder `dir` (an open_directory() handle); nothing
+// when it is missing or not a regular file.
+std::optional<FileStamp> stamp_at(const Fd& dir, const std::string& path);
+std::optional<FileStamp> stamp_of(const fs::path& path);
+
+// The wall clock, in nanoseconds since the epoch (file times' unit).
+std::int64_t now_ns();
+
 // A folder to look files up in (O_PATH): fstatat() relative to it skips
 // walking the folder's own path on each lookup. -1 when it does not exist.
 Fd open_directory(const fs::path& path);
