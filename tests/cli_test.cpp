@@ -23,31 +23,34 @@ TEST_CASE("every command has --help") {
     CHECK(wrong.exit_code == 2);
 }
 
-TEST_CASE("build works without the network module; a command that needs it says what is missing") {
-    TempDir dir;
-    fs::copy_file(PAPERPRESS_BINARY, dir / "paperpress"); // without paperpress-net.so beside it
-    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
-    write_text(dir / "content/2025/01/2025-01-17.md", read_text(source_dir() / "content/2025/01/2025-01-17.md"));
-    fs::copy(source_dir() / "content/prompts", dir / "content/prompts", fs::copy_options::recursive);
+TEST_CASE("one binary: cmake --install gives a paperpress that builds and runs from any folder") {
+    TempDir prefix;
+    const std::string install = "cmake --install '" PAPERPRESS_BUILD_DIR "' --prefix '" + prefix.path().string() +
+                                "' > '" + (prefix / "install.log").string() + "' 2>&1";
+    REQUIRE_MESSAGE(std::system(install.c_str()) == 0, read_text(prefix / "install.log"));
+    const fs::path binary = prefix / "bin/paperpress";
+    REQUIRE(fs::exists(binary));
+    CHECK(fs::exists(prefix / "share/paperpress/themes/default"));
+    CHECK(fs::exists(prefix / "share/paperpress/prompts/topics.md"));
+    CHECK(fs::directory_iterator(prefix / "bin") != fs::directory_iterator()); // the binary alone: no module beside it
+    for (const auto& entry : fs::directory_iterator(prefix / "bin")) CHECK(entry.path().filename() == "paperpress");
+
+    // A folder with only content: themes, prompts and the sample come from the install.
+    TempDir work;
+    REQUIRE(run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'",
+                           work.path()).exit_code == 0);
     auto run = [&](const std::string& args) {
-        std::string command = "cd '" + dir.path().string() + "' && ./paperpress " + args + " > out.txt 2> err.txt";
+        std::string command = "cd '" + work.path().string() + "' && '" + binary.string() + "' " + args +
+                              " > out.txt 2> err.txt";
         int status = std::system(command.c_str());
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     };
-    CHECK(run("build") == 0);
-    CHECK(fs::exists(dir / "site/2025/01/17/index.html"));
-    CHECK(run("notify --dry-run") == 1);
-    const std::string err = read_text(dir / "err.txt");
-    CHECK(err.find("paperpress-net.so") != std::string::npos);
-    CHECK(err.find("cannot load the network module") != std::string::npos);
-
-    // The point of the module: the binary itself does not load them.
-    const std::string readelf = "readelf -d '" + (dir / "paperpress").string() + "' > '" + (dir / "needed.txt").string() + "'";
-    REQUIRE(std::system(readelf.c_str()) == 0);
-    const std::string needed = read_text(dir / "needed.txt");
-    CHECK(needed.find("libyaml-cpp") != std::string::npos); // the listing is there
-    for (const char* library : {"libcurl", "libgit2", "libcpp-httplib"})
-        CHECK_MESSAGE(needed.find(library) == std::string::npos, library);
+    CHECK(run("--help") == 0);
+    CHECK(read_text(work / "out.txt").find("publish") != std::string::npos);
+    CHECK_MESSAGE(run("build") == 0, read_text(work / "err.txt"));
+    CHECK(fs::exists(work / "site/2025/01/17/index.html"));
+    CHECK_MESSAGE(run("run --offline --no-build") == 0, read_text(work / "err.txt"));
+    CHECK(fs::exists(work / "content/2025/05/2025-05-28.md"));
 }
 
 TEST_CASE("import, then ls --json lists each day with its papers in page order") {
@@ -76,8 +79,10 @@ TEST_CASE("import, then ls --json lists each day with its papers in page order")
     CHECK(checked.out.find("check: 93 days") != std::string::npos);
 }
 
-TEST_CASE("check passes on the sample archive shipped in content/") {
-    auto result = run_paperpress("check --content '" + (source_dir() / "content").string() + "'", source_dir());
+TEST_CASE("check passes on the sample archive") {
+    TempDir dir;
+    import_sample_archive(dir.path());
+    auto result = run_paperpress("check", dir.path());
     CHECK_MESSAGE(result.exit_code == 0, result.err);
     CHECK(result.out.find(" 0 errors") != std::string::npos);
 }

@@ -1,7 +1,7 @@
 // notify: the day's picks sent to Slack, a generic webhook and email, against
 // real servers on loopback: an HTTP receiver (cpp-httplib) and a real SMTP
 // server (aiosmtpd, tests/smtp_sink.py) started here as a subprocess.
-#include "config/notify_config.h"
+#include "config/config.h"
 #include "content/content_tree.h"
 #include "notify/message.h"
 #include "notify/notifier.h"
@@ -149,8 +149,8 @@ std::string member(const rapidjson::Value& v, const char* name) {
     return v[name].GetString();
 }
 
-NotifyConfig email_config(const std::string& url) {
-    NotifyConfig config;
+NotifySettings email_config(const std::string& url) {
+    NotifySettings config;
     config.top_n = 2;
     config.backoff = 0.05;
     config.timeout = 10;
@@ -243,49 +243,6 @@ TEST_CASE("notify: a site's layouts/notify/ overrides the theme's templates; a b
     CHECK(contains(broken.error().file, "layouts/notify/email.html.mustache"));
 }
 
-TEST_CASE("notify: the notify: config section; secrets are named, never written in") {
-    TempDir dir;
-    write_text(dir / "paperpress.yaml", "title: T\nnotify:\n  top_n: 5\n  on_failure: true\n  backoff: 0.5\n"
-                                        "  slack:\n    token_env: SLACK_TOKEN\n    channel: C123\n"
-                                        "  webhook:\n    url_env: HOOK_URL\n"
-                                        "  email:\n    smtp_url: smtp://mail.example.org:587\n"
-                                        "    from: bot@example.org\n    to: [a@example.org, b@example.org]\n"
-                                        "    username_env: SMTP_USER\n    password_env: SMTP_PASSWORD\n");
-    auto config = load_notify_config(dir / "paperpress.yaml");
-    REQUIRE_MESSAGE(config, config.error().to_string());
-    CHECK(config->top_n == 5);
-    CHECK(config->on_failure);
-    CHECK(config->backoff == 0.5);
-    CHECK(config->slack.token_env == "SLACK_TOKEN");
-    CHECK(config->slack.channel == "C123");
-    CHECK(config->slack.api_url == "https://slack.com/api/");
-    CHECK(config->webhook.url_env == "HOOK_URL");
-    CHECK(config->email.to == std::vector<std::string>{"a@example.org", "b@example.org"});
-    CHECK(config->email.starttls);
-    CHECK(config->any_channel());
-
-    auto absent = load_notify_config(dir / "missing.yaml");
-    REQUIRE(absent);
-    CHECK(!absent->any_channel());
-
-    write_text(dir / "secret.yaml", "notify:\n  slack:\n    webhook_env: https://hooks.slack.com/services/T0/B0/XYZ\n");
-    auto secret = load_notify_config(dir / "secret.yaml");
-    REQUIRE(!secret);
-    CHECK(secret.error().line == 3);
-    CHECK(contains(secret.error().message, "never the secret itself"));
-    CHECK(!contains(secret.error().message, "XYZ"));
-
-    write_text(dir / "unknown.yaml", "notify:\n  email:\n    password: hunter2\n");
-    auto unknown = load_notify_config(dir / "unknown.yaml");
-    REQUIRE(!unknown);
-    CHECK(contains(unknown.error().message, "unknown key 'notify.email.password'"));
-
-    write_text(dir / "no_to.yaml", "notify:\n  email:\n    smtp_url: smtp://x\n    from: a@b\n");
-    CHECK(!load_notify_config(dir / "no_to.yaml"));
-    write_text(dir / "no_channel.yaml", "notify:\n  slack:\n    token_env: T\n");
-    CHECK(!load_notify_config(dir / "no_channel.yaml"));
-}
-
 TEST_CASE("notify: MIME body is deterministic multipart/alternative, quoted-printable, with encoded headers") {
     Message m;
     m.subject = "Caf\xC3\xA9: 3 papers";
@@ -332,7 +289,7 @@ TEST_CASE("notify: Slack incoming webhook and bot token on a loopback receiver, 
     });
     http.start();
 
-    NotifyConfig config;
+    NotifySettings config;
     config.top_n = 2;
     config.backoff = 0.05;
     config.slack.webhook_env = "PP_TEST_SLACK_WEBHOOK";
@@ -393,7 +350,7 @@ TEST_CASE("notify: generic webhook gets the day's JSON; a dead endpoint is a red
     });
     http.start();
 
-    NotifyConfig config;
+    NotifySettings config;
     config.top_n = 3;
     config.backoff = 0.02;
     config.attempts = 3;
@@ -536,7 +493,7 @@ TEST_CASE("notify: a failure notice goes out only with on_failure; a failed day 
     CHECK(quiet.sent.empty());
     CHECK(sink.messages().size() == 1);
 
-    NotifyConfig none;
+    NotifySettings none;
     auto nothing = notify_day(sample_day(), none, site_config(), repo_theme(), false, log.sink());
     CHECK(!nothing.configured);
     CHECK(nothing.sent.empty());

@@ -1,7 +1,7 @@
 // pipeline: `paperpress run` end to end against real HTTP servers on
 // loopback standing in for arXiv and for an OpenAI-compatible endpoint.
 #include "content/content_tree.h"
-#include "config/pipeline_config.h"
+#include "config/config.h"
 #include "pipeline/nightly.h"
 #include "test_support.h"
 
@@ -144,7 +144,7 @@ struct Fixture {
     std::string feed_body = feed(thirty_papers());
     int feed_status = 200;
     std::atomic<int> feed_requests{0};
-    PipelineConfig config;
+    Config config;
     std::vector<std::string> log;
 
     Fixture() {
@@ -515,30 +515,6 @@ TEST_CASE("paperpress run notifies after writing the day; an unreachable channel
     CHECK(down.err.find(hooks.url("/down")) == std::string::npos); // the secret URL is not printed
     CHECK(fs::exists(dir / "content/2025/05/2025-05-28.md"));
     CHECK(fs::exists(dir / "site/2025/05/28/index.html"));
-}
-
-TEST_CASE("pipeline config: every section reports its mistakes by line; the environment overrides URLs") {
-    TempDir dir;
-    write_text(dir / "paperpress.yaml", "arxiv:\n  categories: [cs.LG]\nllm:\n  model: m\n  batch_size: 0\n");
-    auto bad = load_pipeline_config(dir / "paperpress.yaml");
-    REQUIRE_FALSE(bad.has_value());
-    CHECK(bad.error().to_string().ends_with("paperpress.yaml:5: expected a whole number from 1 to 200 in section 'llm'"));
-
-    write_text(dir / "paperpress.yaml", "scoring:\n  topic: prompts/t.md\n");
-    auto unknown = load_pipeline_config(dir / "paperpress.yaml");
-    REQUIRE_FALSE(unknown.has_value());
-    CHECK(unknown.error().to_string().find(":2: unknown key 'scoring.topic'") != std::string::npos);
-
-    write_text(dir / "paperpress.yaml",
-               "arxiv:\n  categories: cs.CL\n  rss_url: http://a/\nllm:\n  prices:\n    m: {prompt: 1, completion: 2}\n");
-    setenv("PAPERPRESS_ARXIV_RSS_URL", "http://127.0.0.1:9/rss/", 1);
-    auto good = load_pipeline_config(dir / "paperpress.yaml");
-    unsetenv("PAPERPRESS_ARXIV_RSS_URL");
-    REQUIRE_MESSAGE(good.has_value(), good.error().to_string());
-    CHECK(good->arxiv.categories == std::vector<std::string>{"cs.CL"});
-    CHECK(good->arxiv.rss_url == "http://127.0.0.1:9/rss/");
-    CHECK(good->llm.prices.at("m").completion == 2.0);
-    CHECK(good->llm.prices.contains("gpt-4o")); // the built-in table stays
 }
 
 TEST_CASE("run: a slow LLM endpoint is timed out and retried; a late reply never lands in the day") {

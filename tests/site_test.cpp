@@ -550,7 +550,9 @@ TEST_CASE("site: build --help describes the command and its options") {
 
 TEST_CASE("site: the real sample archive builds and every internal link resolves") {
     TempDir out;
-    auto result = run_paperpress("build --out '" + (out / "site").string() + "' --base-url " + base_url, source_dir());
+    import_sample_archive(out.path());
+    fs::copy(source_dir() / "themes", out / "themes", fs::copy_options::recursive);
+    auto result = run_paperpress("build --out '" + (out / "site").string() + "' --base-url " + base_url, out.path());
     INFO(result.err);
     REQUIRE(result.exit_code == 0);
     CHECK(result.out.find("96 days") != std::string::npos);

@@ -1,5 +1,9 @@
 #include "test_support.h"
 
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -65,5 +69,17 @@ std::string LoopbackServer::url(const std::string& path) const {
 fs::path fixture_archive() { return fs::path(PAPERPRESS_FIXTURES_DIR) / "gpt-paper-assistant-archive/out"; }
 fs::path seeds_dir() { return fs::path(PAPERPRESS_FIXTURES_DIR) / "seeds"; }
 fs::path source_dir() { return fs::path(PAPERPRESS_SOURCE_DIR); }
+
+void import_sample_archive(const fs::path& dir) {
+    std::string args = "import '" + fixture_archive().string() + "'";
+    std::vector<std::string> seeds;
+    for (const auto& entry : fs::directory_iterator(seeds_dir()))
+        if (entry.path().extension() == ".txt") seeds.push_back(entry.path().string());
+    std::sort(seeds.begin(), seeds.end());
+    for (const auto& seed : seeds) args += " '" + seed + "'";
+    auto imported = run_paperpress(args, dir);
+    if (imported.exit_code != 0)
+        throw std::runtime_error("importing the sample archive failed: " + imported.err);
+}
 
 } // namespace pp::test

@@ -38,6 +38,12 @@ fs::path fixture_archive(); // tests/fixtures/gpt-paper-assistant-archive/out (r
 fs::path seeds_dir();       // tests/fixtures/seeds (three real Markdown pages)
 fs::path source_dir();      // the repository root
 
+// The sample archive, made afresh in `dir`/content the way
+// scripts/make-sample-content makes content/: the fixture archive and the
+// seed pages imported (96 days). Tests never read the working tree's
+// content/, which the main job adds to.
+void import_sample_archive(const fs::path& dir);
+
 } // namespace pp::test
 
 #include <httplib.h>

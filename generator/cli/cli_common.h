@@ -1,7 +1,6 @@
 // What the command files share: global options, exit codes, output helpers,
 // and one function per command (cli/commands.cpp parses, the others run).
-// The commands that need libcurl, libgit2 or cpp-httplib (run, notify,
-// publish, serve) live in the network module (cli/net_commands.h).
+// Every command gets the one Config, loaded and validated before it runs.
 #pragma once
 
 #include "config/config.h"
@@ -38,7 +37,7 @@ struct BuildArgs {
 int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args);
 int cmd_theme_new(const GlobalOptions& global, const std::string& name);
 
-// Network module: pipeline commands (cli/pipeline_commands.cpp).
+// Pipeline commands (cli/pipeline_commands.cpp).
 struct RunArgs {
     std::string date, from, to;
     bool offline = false;
@@ -57,9 +56,9 @@ struct PublishArgs {
     std::string site;
     bool push = false;
 };
-int cmd_publish(const GlobalOptions& global, const PublishArgs& args);
+int cmd_publish(const GlobalOptions& global, const Config& config, const PublishArgs& args);
 
-// Network module: preview (cli/serve_command.cpp).
+// Preview (cli/serve_command.cpp).
 struct ServeArgs {
     int port = 8000;
     std::string host = "127.0.0.1";

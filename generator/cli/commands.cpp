@@ -1,7 +1,6 @@
 #include "cli/commands.h"
 
 #include "cli/cli_common.h"
-#include "cli/net_commands.h"
 
 #include <CLI/CLI.hpp>
 
@@ -15,7 +14,7 @@ int run_cli(int argc, char** argv) {
     GlobalOptions global;
     app.add_option("--content", global.content, "Content folder (the archive)")->capture_default_str();
     app.add_option("--config", global.config, "Config file; may be absent")->capture_default_str();
-    app.set_version_flag("--version", "paperpress 0.1.0");
+    app.set_version_flag("--version", "paperpress " PAPERPRESS_VERSION);
 
     std::vector<std::string> sources;
     auto* import = app.add_subcommand("import", "Import the reference system's output tree (out/ with md/ and json/)");
@@ -110,9 +109,13 @@ int run_cli(int argc, char** argv) {
 
     bool config_given = app.count("--config") > 0;
     for (auto* sub : app.get_subcommands({})) config_given = config_given || sub->count("--config") > 0;
+    // Every command validates the whole config, so a mistake in any section
+    // shows the day it is made, not at night. `check` goes on to check the
+    // content too.
     auto config = load_config(global.config, config_given);
     if (!config) {
         print_error(config.error());
+        if (check->parsed()) cmd_check(global);
         return exit_problems;
     }
     if (import->parsed()) return cmd_import(global, sources);
@@ -120,12 +123,10 @@ int run_cli(int argc, char** argv) {
     if (check->parsed()) return cmd_check(global);
     if (build->parsed()) return cmd_build(global, *config, build_args);
     if (theme_new->parsed()) return cmd_theme_new(global, theme_name);
-    const NetCommands* net = load_net_commands();
-    if (!net) return exit_problems;
-    if (run->parsed()) return net->run(global, *config, run_args);
-    if (publish->parsed()) return net->publish(global, publish_args);
-    if (notify->parsed()) return net->notify(global, *config, notify_args);
-    if (serve->parsed()) return net->serve(global, config_given, serve_args);
+    if (run->parsed()) return cmd_run(global, *config, run_args);
+    if (publish->parsed()) return cmd_publish(global, *config, publish_args);
+    if (notify->parsed()) return cmd_notify(global, *config, notify_args);
+    if (serve->parsed()) return cmd_serve(global, config_given, serve_args);
     return exit_usage;
 }
 

@@ -1,9 +1,6 @@
 // `run`, `notify` and `publish`: the nightly job, its messages and its commit.
 #include "cli/cli_common.h"
 
-#include "config/notify_config.h"
-#include "config/pipeline_config.h"
-#include "config/publish_config.h"
 #include "content/content_tree.h"
 #include "notify/notifier.h"
 #include "pipeline/nightly.h"
@@ -19,7 +16,7 @@ namespace {
 NotifyPaths notify_paths(const GlobalOptions& global) {
     NotifyPaths paths;
     paths.site_dir = site_root(global.config);
-    paths.themes_dir = paths.site_dir / "themes";
+    paths.themes_dir = themes_dir(global.config);
     return paths;
 }
 
@@ -51,20 +48,10 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     request.config_path = global.config;
     request.log = [](const std::string& line) { std::cout << line << std::endl; };
 
-    auto pipeline = load_pipeline_config(global.config);
-    if (!pipeline) {
-        print_error(pipeline.error());
-        return exit_problems;
-    }
-    auto publishing = load_publish_config(global.config);
-    if (!publishing) {
-        print_error(publishing.error());
-        return exit_problems;
-    }
     int commit_failures = 0;
-    if (publishing->commit_content)
+    if (config.publish.commit_content)
         request.after_write = [&](const std::vector<fs::path>& files, const std::string& message) {
-            auto committed = commit_content_files(".", files, message, *publishing);
+            auto committed = commit_content_files(".", files, message, config.publish);
             if (!committed) {
                 print_error(committed.error());
                 ++commit_failures;
@@ -73,12 +60,7 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
                           << message << "\n";
             }
         };
-    auto notifying = load_notify_config(global.config);
-    if (!notifying) {
-        print_error(notifying.error());
-        return exit_problems;
-    }
-    RunResult result = run_nightly(request, *pipeline);
+    RunResult result = run_nightly(request, config);
     for (const auto& warning : result.warnings) print_warning(warning);
 
     // Notifying never fails the run: a channel that cannot be reached is a warning.
@@ -92,7 +74,7 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     if (result.outcome == RunOutcome::failed) {
         print_error({"", 0, result.error});
         print_notify(notify_failure(request.date.value_or(request.to.value_or(today_utc())), result.error,
-                                    *notifying, config, paths, false, stdout_log));
+                                    config.notify, config, paths, false, stdout_log));
         return exit_problems;
     }
     if (commit_failures) return exit_problems;
@@ -100,7 +82,7 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     int status = args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}});
     for (const Date& date : result.days) {
         auto day = load_day(day_path(global.content, date));
-        if (day) print_notify(notify_day(*day, *notifying, config, paths, false, stdout_log));
+        if (day) print_notify(notify_day(*day, config.notify, config, paths, false, stdout_log));
     }
     return status;
 }
@@ -109,12 +91,7 @@ int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyAr
     bool bad = false;
     auto date = date_option(args.date, "--date", bad);
     if (bad) return exit_usage;
-    auto notify_config = load_notify_config(global.config);
-    if (!notify_config) {
-        print_error(notify_config.error());
-        return exit_problems;
-    }
-    if (!notify_config->any_channel()) {
+    if (!config.notify.any_channel()) {
         print_error({global.config, 0, "expected a notification channel in section 'notify' (slack, webhook or "
                                        "email; see docs/notifications.md)"});
         return exit_problems;
@@ -133,7 +110,7 @@ int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyAr
         return exit_problems;
     }
     const NotifyPaths paths = notify_paths(global);
-    auto report = notify_day(*day, *notify_config, config, paths, args.dry_run,
+    auto report = notify_day(*day, config.notify, config, paths, args.dry_run,
                              [](const std::string& line) { std::cout << line << std::endl; });
     for (const auto& warning : report.warnings) print_warning(warning);
     if (args.dry_run) {
@@ -145,13 +122,8 @@ int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyAr
     return report.ok() ? exit_ok : exit_problems;
 }
 
-int cmd_publish(const GlobalOptions& global, const PublishArgs& args) {
-    auto loaded = load_publish_config(global.config);
-    if (!loaded) {
-        print_error(loaded.error());
-        return exit_problems;
-    }
-    PublishConfig config = *loaded;
+int cmd_publish(const GlobalOptions& global, const Config& site, const PublishArgs& args) {
+    PublishSettings config = site.publish;
     if (!args.branch.empty()) config.branch = args.branch;
     if (!args.remote.empty()) config.remote = args.remote;
     if (!args.site.empty()) config.site_dir = args.site;

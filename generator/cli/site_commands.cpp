@@ -18,7 +18,7 @@ int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args)
     options.content_dir = global.content;
     options.out_dir = args.out;
     options.site_dir = site_root(global.config);
-    options.themes_dir = options.site_dir / "themes";
+    options.themes_dir = themes_dir(global.config);
     options.config = std::move(config);
     auto report = build_site(options);
     for (const auto& warning : report.warnings) print_warning(warning);

@@ -1,53 +1,119 @@
 #include "config/config.h"
 
-#include "config/yaml_section.h"
+#include "config/sections.h"
+#include "util/text.h"
+
+#include <cstdlib>
 
 namespace pp {
+
+namespace {
+
+// paperpress.yaml is a page of settings; anything larger is not one.
+constexpr std::size_t config_size_limit = 1 << 20;
+
+Result<void> read_root(const Section& s, const YAML::Node& root, Config& c) {
+    auto section = [&](const char* name, auto reader, auto& target) {
+        return s.sub(name, [reader, &target](const Section& inner, const YAML::Node& v) { return reader(inner, v, target); });
+    };
+    return s.read(root, {
+        {"title", s.text(c.title)}, {"description", s.text(c.description)}, {"base_url", s.text(c.base_url)},
+        {"theme", s.text(c.theme)}, {"author", s.text(c.author)}, {"feed_days", s.number(c.feed_days, 1, 1000)},
+        {"home_days", s.number(c.home_days, 0, 1000)},
+        {"arxiv", section("arxiv", read_arxiv, c.arxiv)},
+        {"scoring", section("scoring", read_scoring, c.scoring)},
+        {"llm", section("llm", read_llm, c.llm)},
+        {"publish", section("publish", read_publish, c.publish)},
+        {"notify", section("notify", read_notify, c.notify)},
+    });
+}
+
+std::optional<std::string> env(const char* name) {
+    const char* value = std::getenv(name);
+    if (!value || !*value) return std::nullopt;
+    return std::string(value);
+}
+
+Result<void> apply_environment(Config& c) {
+    if (auto v = env("PAPERPRESS_ARXIV_RSS_URL")) c.arxiv.rss_url = *v;
+    if (auto v = env("PAPERPRESS_ARXIV_API_URL")) c.arxiv.api_url = *v;
+    if (auto v = env("OPENAI_BASE_URL")) c.llm.base_url = *v, c.llm.base_url_set = true;
+    if (auto v = env("OPENAI_MODEL")) c.llm.model = *v;
+    // The nightly workflow turns content commits on whatever the file says.
+    if (auto v = env("PAPERPRESS_COMMIT_CONTENT")) {
+        if (!YAML::convert<bool>::decode(YAML::Node(*v), c.publish.commit_content))
+            return fail("expected PAPERPRESS_COMMIT_CONTENT to be true or false, got " + excerpt(*v));
+    }
+    return {};
+}
+
+// Default files that are not in the working folder come from the installed data.
+void use_installed_files(Config& c) {
+    const fs::path data = installed_data_dir();
+    if (data.empty()) return;
+    const ArxivSettings arxiv_defaults;
+    const ScoringSettings scoring_defaults;
+    auto installed = [&](std::string& path, const std::string& default_path) {
+        std::error_code ec;
+        if (path == default_path && !fs::exists(path, ec) && fs::exists(data / path, ec)) path = (data / path).string();
+    };
+    installed(c.arxiv.offline_feed, arxiv_defaults.offline_feed);
+    installed(c.scoring.system_prompt, scoring_defaults.system_prompt);
+    installed(c.scoring.topics, scoring_defaults.topics);
+    installed(c.scoring.criteria, scoring_defaults.criteria);
+    installed(c.scoring.postfix, scoring_defaults.postfix);
+    installed(c.scoring.title_postfix, scoring_defaults.title_postfix);
+}
+
+} // namespace
+
+fs::path installed_data_dir() {
+    static const fs::path dir = [] {
+        std::error_code ec;
+        const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+        for (const fs::path& candidate : {ec ? fs::path() : self.parent_path().parent_path() / "share/paperpress",
+                                          fs::path(PAPERPRESS_DATA_DIR)})
+            if (!candidate.empty() && fs::is_directory(candidate / "themes", ec)) return candidate;
+        return fs::path();
+    }();
+    return dir;
+}
+
+fs::path themes_dir(const fs::path& config_path) {
+    const fs::path beside = site_root(config_path) / "themes";
+    std::error_code ec;
+    if (fs::is_directory(beside, ec) || installed_data_dir().empty()) return beside;
+    return installed_data_dir() / "themes";
+}
 
 fs::path site_root(const fs::path& config_path) {
     std::error_code ec;
     return fs::absolute(config_path, ec).parent_path();
 }
 
-Result<Config> load_config(const fs::path& path, bool required) {
+Result<Config> parse_config(std::string_view text, const std::string& file) {
+    auto root = parse_yaml(text, file);
+    if (!root) return std::unexpected(root.error());
     Config config;
-    auto loaded = load_yaml_file(path, required);
-    if (!loaded) return std::unexpected(loaded.error());
-    const YAML::Node& root = *loaded;
-    if (root.IsNull()) return config;
-    if (!root.IsMap()) return fail("expected a map of settings", path.string(), 1);
-
-    for (auto it = root.begin(); it != root.end(); ++it) {
-        const std::string key = it->first.Scalar();
-        const YAML::Node value = it->second;
-        const int line = it->first.Mark().line + 1;
-        auto text_value = [&](std::string& target) -> Result<void> {
-            if (!value.IsScalar()) return fail("expected '" + key + "' to be text", path.string(), line);
-            target = value.Scalar();
-            return {};
-        };
-        auto number_value = [&](int& target, int low, int high) -> Result<void> {
-            int n = 0;
-            if (!value.IsScalar() || !YAML::convert<int>::decode(value, n) || n < low || n > high)
-                return fail("expected '" + key + "' to be a whole number from " + std::to_string(low) + " to " +
-                                std::to_string(high),
-                            path.string(), line);
-            target = n;
-            return {};
-        };
-        Result<void> ok;
-        if (key == "title") ok = text_value(config.title);
-        else if (key == "description") ok = text_value(config.description);
-        else if (key == "base_url") ok = text_value(config.base_url);
-        else if (key == "theme") ok = text_value(config.theme);
-        else if (key == "author") ok = text_value(config.author);
-        else if (key == "feed_days") ok = number_value(config.feed_days, 1, 1000);
-        else if (key == "home_days") ok = number_value(config.home_days, 0, 1000);
-        else if (value.IsMap()) continue; // sections of later stages (arxiv:, llm:, publish:)
-        else return fail("unknown key '" + key + "' (see docs/configuration.md)", path.string(), line);
-        if (!ok) return std::unexpected(ok.error());
-    }
+    if (root->IsNull()) return config;
+    if (auto ok = read_root(Section(file, ""), *root, config); !ok) return std::unexpected(ok.error());
     if (config.base_url.empty() || config.base_url.back() != '/') config.base_url += '/';
+    return config;
+}
+
+Result<Config> load_config(const fs::path& path, bool required) {
+    std::error_code ec;
+    Result<Config> config = Config{};
+    if (fs::exists(path, ec)) {
+        auto text = read_file(path, config_size_limit);
+        if (!text) return std::unexpected(text.error());
+        config = parse_config(*text, path.string());
+    } else if (required) {
+        return fail("expected a config file here; there is none", path.string());
+    }
+    if (!config) return config;
+    if (auto ok = apply_environment(*config); !ok) return std::unexpected(ok.error());
+    use_installed_files(*config);
     return config;
 }
 

@@ -1,15 +1,116 @@
-// paperpress.yaml: the site's settings. The file may be absent; every key
-// has a default. docs/configuration.md documents each key.
+// paperpress.yaml, read once into one Config: the site's keys at the top
+// level, and one section each for the nightly pipeline (arxiv:, scoring:,
+// llm:), publishing (publish:) and notifications (notify:). The file may be
+// absent; every key has a default. Every command loads and validates the
+// whole file, so a mistake in any section shows on `check` or `build`, not
+// at night. docs/configuration.md documents each key.
 #pragma once
 
+#include "config/prices.h"
 #include "util/error.h"
 #include "util/files.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace pp {
 
+struct ArxivSettings {
+    std::vector<std::string> categories = {"cs.LG", "cs.AI"};
+    std::vector<std::string> announce_types = {"new", "cross"};
+    bool primary_only = false;
+    std::string rss_url = "https://rss.arxiv.org/rss/";      // + "cs.LG+cs.AI"; PAPERPRESS_ARXIV_RSS_URL overrides
+    std::string api_url = "https://export.arxiv.org/api/query"; // PAPERPRESS_ARXIV_API_URL overrides
+    std::string contact;                                     // goes into the User-Agent
+    double request_interval = 3.0;                           // seconds between arXiv requests
+    std::string cache_dir = ".cache/arxiv";                  // raw responses
+    std::string offline_feed = "samples/arxiv-feed.xml";     // used by --offline
+    int api_page_size = 200;
+};
+
+struct ScoringSettings {
+    std::string system_prompt = "prompts/system.md";
+    std::string topics = "prompts/topics.md";
+    std::string criteria = "prompts/score_criteria.md";
+    std::string postfix = "prompts/postfix.md";
+    std::string title_postfix = "prompts/title_postfix.md";
+    std::vector<std::string> authors;   // followed authors' names
+    std::string authors_file;           // "Name, SemanticScholarID" lines, as the reference system's
+    int relevance_cutoff = 7;
+    int novelty_cutoff = 6;
+    bool embedded_prefilter = false;    // drop papers the embedded scorer rates below the cutoff before the LLM
+    std::string cache_dir = ".cache/scores";
+};
+
+struct LlmSettings {
+    std::string base_url = "https://api.openai.com/v1"; // OPENAI_BASE_URL overrides
+    bool base_url_set = false;          // from config or environment
+    std::string api_key_env = "OPENAI_API_KEY";
+    std::string model = "gpt-4o-mini";  // OPENAI_MODEL overrides
+    std::optional<double> temperature;
+    int max_tokens = 0;
+    int batch_size = 8;
+    int concurrency = 4;
+    int requests_per_minute = 60;       // 0: no limit
+    int retries = 2;                    // re-asks for papers missing from replies, in smaller batches
+    bool title_prefilter = false;
+    double timeout = 120;               // seconds per request
+    PriceTable prices = default_prices();
+};
+
+struct PublishSettings {
+    std::string branch = "gh-pages";      // the site's branch
+    std::string remote = "origin";        // where --push goes
+    bool commit_content = false;          // `run` commits the day files it writes; PAPERPRESS_COMMIT_CONTENT overrides
+    std::string token_env = "GITHUB_TOKEN"; // environment variable holding the push token
+    std::string author_name;              // empty: GIT_AUTHOR_NAME, else "paperpress"
+    std::string author_email;             // empty: GIT_AUTHOR_EMAIL, else "paperpress@localhost"
+    std::string site_dir = "site";        // the built site that is published
+};
+
+// Secrets (webhook URLs, tokens, the SMTP password) are never in the file:
+// the config names the environment variables that hold them.
+struct SlackSettings {
+    std::string webhook_env;   // variable holding an incoming-webhook URL
+    std::string token_env;     // variable holding a bot token (xoxb-...), with `channel`
+    std::string channel;       // channel ID or #name for the bot token
+    std::string api_url = "https://slack.com/api/"; // chat.postMessage is appended
+    bool enabled() const { return !webhook_env.empty() || !token_env.empty(); }
+};
+
+struct WebhookSettings {
+    std::string url_env;       // variable holding the URL the JSON is POSTed to
+    bool enabled() const { return !url_env.empty(); }
+};
+
+struct EmailSettings {
+    std::string smtp_url;      // smtp://host:587 (STARTTLS) or smtps://host:465
+    std::string from;          // "paperpress <bot@example.org>" or "bot@example.org"
+    std::vector<std::string> to;
+    std::string username_env;  // variables holding the SMTP login; empty: no AUTH
+    std::string password_env;
+    bool starttls = true;      // true: TLS required (STARTTLS); false: used when offered
+    std::string subject = "{{title}}: {{count}} {{paper_word}} for {{date}}"; // mustache
+    bool insecure_tls_for_tests = false; // TEST ONLY: do not verify the server's certificate
+    bool enabled() const { return !smtp_url.empty(); }
+};
+
+struct NotifySettings {
+    int top_n = 10;            // papers listed in the message
+    bool on_failure = false;   // send a short notice when a run fails
+    int attempts = 4;          // per channel: first try + retries
+    double backoff = 2.0;      // seconds before the first retry; doubles
+    double timeout = 30;       // seconds per attempt
+    SlackSettings slack;
+    WebhookSettings webhook;
+    EmailSettings email;
+    bool any_channel() const { return slack.enabled() || webhook.enabled() || email.enabled(); }
+};
+
 struct Config {
+    // The site (top-level keys).
     std::string title = "Personalized Daily arXiv Papers";
     std::string description = "A daily digest of new arXiv papers, scored for my topics.";
     std::string base_url = "/";
@@ -17,12 +118,37 @@ struct Config {
     int feed_days = 20;  // days in feed.xml
     int home_days = 10;  // recent days linked from the home page
     std::string author;  // feed author, optional
+
+    ArxivSettings arxiv;
+    ScoringSettings scoring;
+    LlmSettings llm;
+    PublishSettings publish;
+    NotifySettings notify;
 };
 
 // The folder of the config file: where themes/, layouts/ and static/ are.
 fs::path site_root(const fs::path& config_path);
 
-// Reads `path`; a missing file gives the defaults unless `required`.
+// Where the themes are: themes/ next to the config file when there is one,
+// else those installed with paperpress (installed_data_dir()).
+fs::path themes_dir(const fs::path& config_path);
+
+// share/paperpress of an installed paperpress (`cmake --install`): next to
+// the binary's bin/ folder, else under the configured install prefix.
+// Empty when neither exists (a binary run from its build folder).
+fs::path installed_data_dir();
+
+// Reads `path`; a missing file gives the defaults unless `required`. Then
+// applies the environment's overrides (PAPERPRESS_ARXIV_RSS_URL,
+// PAPERPRESS_ARXIV_API_URL, OPENAI_BASE_URL, OPENAI_MODEL,
+// PAPERPRESS_COMMIT_CONTENT). Relative paths stay relative to the working
+// directory; a prompt or the offline sample left at its default and missing
+// there is taken from the installed data, so an installed paperpress runs in
+// a folder that holds only content/.
 Result<Config> load_config(const fs::path& path, bool required);
+
+// The file's text, without the environment: unknown keys and sections,
+// wrong types and values out of range are errors naming `file` and the line.
+Result<Config> parse_config(std::string_view text, const std::string& file);
 
 } // namespace pp

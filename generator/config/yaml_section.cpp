@@ -1,21 +1,49 @@
 #include "config/yaml_section.h"
 
+#include "util/text.h"
+
+#include <algorithm>
+
 namespace pp {
 
-Result<YAML::Node> load_yaml_file(const fs::path& path, bool required) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        if (required) return fail("no such config file", path.string());
-        return YAML::Node();
-    }
-    auto text = read_file(path);
-    if (!text) return std::unexpected(text.error());
+Result<YAML::Node> parse_yaml(std::string_view text, const std::string& file) {
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3); // a UTF-8 byte order mark, as some editors write
     try {
-        return YAML::Load(*text);
+        return YAML::Load(std::string(text));
     } catch (const YAML::Exception& e) {
-        return fail("not valid YAML: " + e.msg, path.string(), e.mark.line + 1);
+        return fail("expected valid YAML: " + e.msg, file, e.mark.line + 1);
     }
 }
+
+namespace {
+
+// Levenshtein distance, for suggesting the key a typo meant.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string suggestion(const std::string& key, const std::map<std::string, Setter>& keys) {
+    std::string best;
+    std::size_t best_distance = 3; // more than two edits is not a typo
+    for (const auto& [name, setter] : keys) {
+        std::size_t d = edit_distance(key, name);
+        if (d < best_distance) best = name, best_distance = d;
+    }
+    return best.empty() ? "" : "; did you mean '" + best + "'?";
+}
+
+} // namespace
 
 bool is_env_name(const std::string& name) {
     if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
@@ -26,19 +54,30 @@ bool is_env_name(const std::string& name) {
 
 Result<void> Section::read(const YAML::Node& node, const std::map<std::string, Setter>& keys) const {
     if (!node.IsDefined() || node.IsNull()) return {}; // an absent section: its defaults
-    if (!node.IsMap()) return fail("expected '" + name_ + "' to be a map of settings", file_, node.Mark().line + 1);
+    if (!node.IsMap())
+        return fail(name_.empty() ? "expected a map of settings" : "expected '" + name_ + "' to be a map of settings",
+                    file_, node.Mark().line + 1);
     for (auto it = node.begin(); it != node.end(); ++it) {
         std::string key = it->first.Scalar();
         int line = it->first.Mark().line + 1;
         auto setter = keys.find(key);
+        key_ = key;
         if (setter == keys.end())
-            return fail("unknown key '" + name_ + "." + key + "' (see docs/configuration.md)", file_, line);
+            return fail("unknown key '" + qualified(key) + "'" + suggestion(key, keys) + " (see docs/configuration.md)",
+                        file_, line);
         if (auto ok = setter->second(it->second, line); !ok) return ok;
     }
     return {};
 }
 
+Result<void> Section::wrong_value(int line, const std::string& expected) const {
+    return fail("expected '" + qualified(key_) + "' to be " + expected, file_, line);
+}
+
+std::string Section::qualified(const std::string& key) const { return name_.empty() ? key : name_ + "." + key; }
+
 Result<void> Section::problem(int line, const std::string& expected) const {
+    if (name_.empty()) return fail("expected " + expected, file_, line);
     return fail("expected " + expected + " in section '" + name_ + "'", file_, line);
 }
 
@@ -50,7 +89,7 @@ Setter Section::text(std::string& target) const {
 Setter Section::text(std::string& target, std::string expected, std::function<bool(const std::string&)> valid) const {
     return [this, &target, expected = std::move(expected), valid = std::move(valid)](const YAML::Node& v,
                                                                                      int line) -> Result<void> {
-        if (!v.IsScalar() || !valid(v.Scalar())) return problem(line, expected);
+        if (!v.IsScalar() || !valid(v.Scalar())) return wrong_value(line, expected);
         target = v.Scalar();
         return {};
     };
@@ -59,7 +98,7 @@ Setter Section::text(std::string& target, std::string expected, std::function<bo
 Setter Section::env_name(std::string& target) const {
     return [this, &target](const YAML::Node& v, int line) -> Result<void> {
         if (!v.IsScalar() || !is_env_name(v.Scalar()))
-            return problem(line, "the name of an environment variable (such as SLACK_WEBHOOK_URL) that holds the "
+            return wrong_value(line, "the name of an environment variable (such as SLACK_WEBHOOK_URL) that holds the "
                                  "secret, never the secret itself");
         target = v.Scalar();
         return {};
@@ -68,7 +107,7 @@ Setter Section::env_name(std::string& target) const {
 
 Setter Section::flag(bool& target) const {
     return [this, &target](const YAML::Node& v, int line) -> Result<void> {
-        if (!v.IsScalar() || !YAML::convert<bool>::decode(v, target)) return problem(line, "true or false");
+        if (!v.IsScalar() || !YAML::convert<bool>::decode(v, target)) return wrong_value(line, "true or false");
         return {};
     };
 }
@@ -77,7 +116,7 @@ Setter Section::number(int& target, int low, int high) const {
     return [this, &target, low, high](const YAML::Node& v, int line) -> Result<void> {
         int n = 0;
         if (!v.IsScalar() || !YAML::convert<int>::decode(v, n) || n < low || n > high)
-            return problem(line, "a whole number from " + std::to_string(low) + " to " + std::to_string(high));
+            return wrong_value(line, "a whole number from " + std::to_string(low) + " to " + std::to_string(high));
         target = n;
         return {};
     };
@@ -87,7 +126,7 @@ Setter Section::real(double& target, double low) const {
     return [this, &target, low](const YAML::Node& v, int line) -> Result<void> {
         double n = 0;
         if (!v.IsScalar() || !YAML::convert<double>::decode(v, n) || n < low)
-            return problem(line, "a number of at least " + std::to_string(low));
+            return wrong_value(line, "a number of at least " + format_double(low));
         target = n;
         return {};
     };
@@ -100,21 +139,21 @@ Setter Section::list(std::vector<std::string>& target) const {
             target.push_back(v.Scalar());
         } else if (v.IsSequence()) {
             for (const auto& item : v) {
-                if (!item.IsScalar()) return problem(item.Mark().line + 1, "a list of text items");
+                if (!item.IsScalar()) return wrong_value(item.Mark().line + 1, "a list of text items");
                 target.push_back(item.Scalar());
             }
         } else {
-            return problem(line, "a list");
+            return wrong_value(line, "a list");
         }
         for (const auto& item : target)
-            if (item.find_first_of("\r\n") != std::string::npos) return problem(line, "single-line items");
+            if (item.find_first_of("\r\n") != std::string::npos) return wrong_value(line, "single-line items");
         return {};
     };
 }
 
 Setter Section::sub(const std::string& name, std::function<Result<void>(const Section&, const YAML::Node&)> body) const {
     return [this, name, body](const YAML::Node& v, int) -> Result<void> {
-        Section inner(file_, name_ + "." + name);
+        Section inner(file_, qualified(name));
         return body(inner, v);
     };
 }

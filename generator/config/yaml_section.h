@@ -1,4 +1,4 @@
-// Shared reading of paperpress.yaml: loading the file, and reading a section
+// Shared reading of paperpress.yaml: parsing the text, and reading a section
 // through a table of setters, so that every section reports unknown keys and
 // wrong types the same way, with the file and line.
 #pragma once
@@ -11,17 +11,19 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pp {
 
-// The parsed file; a missing file gives a null node unless `required`.
-Result<YAML::Node> load_yaml_file(const fs::path& path, bool required = false);
+// The parsed text (a leading byte order mark is skipped); `file` names it in errors.
+Result<YAML::Node> parse_yaml(std::string_view text, const std::string& file);
 
 using Setter = std::function<Result<void>(const YAML::Node& value, int line)>;
 
 class Section {
 public:
+    // `name` is the section's dotted path ("notify.email"); empty for the top level.
     Section(std::string file, std::string name) : file_(std::move(file)), name_(std::move(name)) {}
 
     // Applies the setter of each key; unknown keys are errors.
@@ -40,11 +42,16 @@ public:
     // A nested section, read by `body` with its own Section.
     Setter sub(const std::string& name, std::function<Result<void>(const Section&, const YAML::Node&)> body) const;
 
+    // A mistake in the section as a whole: "expected X in section 'llm'".
     Result<void> problem(int line, const std::string& expected) const;
+    // A wrong value of the key being read: "expected 'llm.timeout' to be X".
+    Result<void> wrong_value(int line, const std::string& expected) const;
+    std::string qualified(const std::string& key) const; // "llm.model"; top-level keys as they are
     const std::string& file() const { return file_; }
 
 private:
     std::string file_, name_;
+    mutable std::string key_; // the key read() is applying
 };
 
 bool is_env_name(const std::string& name);

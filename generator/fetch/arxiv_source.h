@@ -3,7 +3,7 @@
 // (--offline). Raw responses are kept in the cache folder.
 #pragma once
 
-#include "config/pipeline_config.h"
+#include "config/config.h"
 #include "fetch/arxiv_feed.h"
 #include "fetch/http_client.h"
 

@@ -47,7 +47,7 @@ struct Channel {
     std::function<Result<void>(const SendOptions&)> send;
 };
 
-NotifyReport notify(const DayMessage& summary, const NotifyConfig& config, const NotifyPaths& paths,
+NotifyReport notify(const DayMessage& summary, const NotifySettings& config, const NotifyPaths& paths,
                     const std::string& theme, bool dry_run, const NotifyLog& log_line) {
     NotifyReport report;
     report.configured = config.any_channel();
@@ -168,7 +168,7 @@ NotifyReport notify(const DayMessage& summary, const NotifyConfig& config, const
 
 } // namespace
 
-NotifyReport notify_day(const Day& day, const NotifyConfig& config, const Config& site, const NotifyPaths& paths,
+NotifyReport notify_day(const Day& day, const NotifySettings& config, const Config& site, const NotifyPaths& paths,
                         bool dry_run, const NotifyLog& log) {
     if (day.status == DayStatus::failed && !config.on_failure) {
         NotifyReport report;
@@ -180,7 +180,7 @@ NotifyReport notify_day(const Day& day, const NotifyConfig& config, const Config
     return notify(summarize_day(day, site, config.top_n), config, paths, site.theme, dry_run, log);
 }
 
-NotifyReport notify_failure(const Date& date, const std::string& error, const NotifyConfig& config,
+NotifyReport notify_failure(const Date& date, const std::string& error, const NotifySettings& config,
                             const Config& site, const NotifyPaths& paths, bool dry_run, const NotifyLog& log) {
     if (!config.on_failure) {
         NotifyReport report;

@@ -7,7 +7,6 @@
 #pragma once
 
 #include "config/config.h"
-#include "config/notify_config.h"
 #include "core/paper.h"
 #include "util/files.h"
 
@@ -38,12 +37,12 @@ struct NotifyPaths {
 // scores, the link to the day's page. A day marked failed sends the failure
 // notice instead, and only with notify.on_failure. With `dry_run`, each
 // channel's message goes to `log` and nothing is sent (no secret needed).
-NotifyReport notify_day(const Day& day, const NotifyConfig& config, const Config& site, const NotifyPaths& paths,
+NotifyReport notify_day(const Day& day, const NotifySettings& config, const Config& site, const NotifyPaths& paths,
                         bool dry_run, const NotifyLog& log);
 
 // A short failure notice for a run that failed (`error` says why); sends
 // nothing unless notify.on_failure is set.
-NotifyReport notify_failure(const Date& date, const std::string& error, const NotifyConfig& config,
+NotifyReport notify_failure(const Date& date, const std::string& error, const NotifySettings& config,
                             const Config& site, const NotifyPaths& paths, bool dry_run, const NotifyLog& log);
 
 } // namespace pp

@@ -37,7 +37,7 @@ struct DayInput {
 
 struct Context {
     const RunRequest& request;
-    const PipelineConfig& config;
+    const Config& config;
     PromptSet prompts;
     std::vector<std::string> followed;
     bool use_llm = false;
@@ -223,7 +223,7 @@ bool archive_has(const fs::path& content, const Date& date) { return fs::exists(
 
 } // namespace
 
-RunResult run_nightly(const RunRequest& request, const PipelineConfig& config) {
+RunResult run_nightly(const RunRequest& request, const Config& config) {
     RunResult result;
     Context ctx{request, config, {}, {}, false, {}};
     auto prompts = load_prompts(config.scoring);

@@ -5,7 +5,6 @@
 #pragma once
 
 #include "config/config.h"
-#include "config/pipeline_config.h"
 #include "core/paper.h"
 #include "util/files.h"
 
@@ -40,7 +39,7 @@ struct RunResult {
     std::string error;
 };
 
-RunResult run_nightly(const RunRequest& request, const PipelineConfig& config);
+RunResult run_nightly(const RunRequest& request, const Config& config);
 
 // The submission window the back-fill of `day` asks the API for: from the
 // previous weekday to the day before (the reference system's remedial runs).

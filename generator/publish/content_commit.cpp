@@ -61,7 +61,7 @@ Result<std::string> current_branch(const fs::path& repo_dir) {
 }
 
 Result<CommitOutcome> commit_content_files(const fs::path& repo_dir, const std::vector<fs::path>& files,
-                                           const std::string& message, const PublishConfig& config) {
+                                           const std::string& message, const PublishSettings& config) {
     auto opened = git::open_repository(repo_dir);
     if (!opened) return std::unexpected(opened.error());
     git_repository* repo = opened->get();

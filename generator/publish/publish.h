@@ -4,7 +4,7 @@
 // token from the environment through the credential callback only.
 #pragma once
 
-#include "config/publish_config.h"
+#include "config/config.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -37,8 +37,8 @@ struct CommitOutcome {
 struct Identity {
     std::string name, email;
 };
-Identity author_identity(const PublishConfig& config);
-Identity committer_identity(const PublishConfig& config);
+Identity author_identity(const PublishSettings& config);
+Identity committer_identity(const PublishSettings& config);
 
 // Writes the commit message for a site publish from what changed.
 using MessageWriter = std::function<std::string(const TreeChanges&)>;
@@ -62,7 +62,7 @@ std::string site_publish_message(const TreeChanges& changes, const fs::path& con
 // working tree, the index and HEAD are not touched. No commit when the tree is
 // unchanged. `repo_dir` is any folder inside the repository. Fails when the
 // branch is checked out in a worktree (its files would appear modified).
-Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& site_dir, const PublishConfig& config,
+Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& site_dir, const PublishSettings& config,
                                    const MessageWriter& message = default_publish_message);
 
 // Commits exactly `files` (absolute, or relative to the working folder, all
@@ -72,7 +72,7 @@ Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& sit
 // commit; the user's other staged and unstaged changes are left alone. No
 // commit when none of the files differs from HEAD. Fails on a detached HEAD.
 Result<CommitOutcome> commit_content_files(const fs::path& repo_dir, const std::vector<fs::path>& files,
-                                           const std::string& message, const PublishConfig& config);
+                                           const std::string& message, const PublishSettings& config);
 
 struct PushedBranch {
     std::string branch;
@@ -94,7 +94,7 @@ struct PushOutcome {
 // written or printed. A rejected push (diverged branch, refused or missing
 // credentials, a server-side refusal) is an error that says what to do.
 Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
-                                  const PublishConfig& config);
+                                  const PublishSettings& config);
 
 // The short name of the branch HEAD points to ("main"); an error on a
 // detached HEAD.

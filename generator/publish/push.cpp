@@ -81,7 +81,7 @@ std::string short_name(const std::string& ref) {
 } // namespace
 
 Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
-                                  const PublishConfig& config) {
+                                  const PublishSettings& config) {
     auto opened = git::open_repository(repo_dir);
     if (!opened) return std::unexpected(opened.error());
     git_repository* repo = opened->get();

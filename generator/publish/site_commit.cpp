@@ -293,7 +293,7 @@ Result<git::Signature> sign(const Identity& who) { return git::signature(who.nam
 
 } // namespace
 
-Identity author_identity(const PublishConfig& config) {
+Identity author_identity(const PublishSettings& config) {
     auto pick = [](const std::string& configured, const char* variable, const char* fallback) {
         if (!configured.empty()) return configured;
         const char* value = std::getenv(variable);
@@ -303,7 +303,7 @@ Identity author_identity(const PublishConfig& config) {
             pick(config.author_email, "GIT_AUTHOR_EMAIL", "paperpress@localhost")};
 }
 
-Identity committer_identity(const PublishConfig& config) {
+Identity committer_identity(const PublishSettings& config) {
     auto pick = [](const std::string& configured, const char* variable, const char* fallback) {
         if (!configured.empty()) return configured;
         const char* value = std::getenv(variable);
@@ -331,7 +331,7 @@ std::string default_publish_message(const TreeChanges& changes) {
 }
 
 
-Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& site_dir, const PublishConfig& config,
+Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& site_dir, const PublishSettings& config,
                                    const MessageWriter& message) {
     auto opened = git::open_repository(repo_dir);
     if (!opened) return std::unexpected(opened.error());

@@ -4,7 +4,7 @@
 // no score is reported with the reason (never silently dropped).
 #pragma once
 
-#include "config/pipeline_config.h"
+#include "config/config.h"
 #include "score/llm_client.h"
 #include "score/prompt.h"
 #include "score/reply_parser.h"

@@ -4,19 +4,6 @@
 
 namespace pp {
 
-PriceTable default_prices() {
-    return {
-        {"gpt-4o", {2.5, 10.0, 1.25}},
-        {"gpt-4o-mini", {0.15, 0.6, 0.075}},
-        {"gpt-4.1", {2.0, 8.0, 0.5}},
-        {"gpt-4.1-mini", {0.4, 1.6, 0.1}},
-        {"gpt-4.1-nano", {0.1, 0.4, 0.025}},
-        {"o3", {10.0, 40.0, 2.5}},
-        {"o4-mini", {1.1, 4.4, 0.275}},
-        {"deepseek-chat", {0.27, 1.1, 0.07}},
-    };
-}
-
 namespace {
 
 // Cents are what a reader cares about; six decimals keep sums stable.

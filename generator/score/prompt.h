@@ -3,7 +3,7 @@
 // first and the papers last, which lets providers cache the prefix.
 #pragma once
 
-#include "config/pipeline_config.h"
+#include "config/config.h"
 #include "score/llm_client.h"
 
 #include <string>

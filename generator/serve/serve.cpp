@@ -44,7 +44,7 @@ public:
             build.content_dir = options_.content_dir;
             build.out_dir = options_.out_dir;
             build.site_dir = site_root(options_.config_path);
-            build.themes_dir = build.site_dir / "themes";
+            build.themes_dir = themes_dir(options_.config_path);
             build.config = std::move(*config);
             BuildReport report;
             try {
@@ -146,7 +146,7 @@ int run_serve(const ServeOptions& options) {
 
     // Watched from before the first build, so nothing saved during it is missed.
     const fs::path site_dir = options.config_path.parent_path(); // "" is the working folder
-    std::vector<fs::path> roots = {options.content_dir, site_dir / "themes", site_dir / "layouts",
+    std::vector<fs::path> roots = {options.content_dir, themes_dir(options.config_path), site_dir / "layouts",
                                    site_dir / "static", options.config_path};
     Watcher watcher(roots, {options.out_dir});
 

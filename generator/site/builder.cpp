@@ -10,6 +10,7 @@
 #include "site/site_graph.h"
 #include "site/theme.h"
 #include "site/urls.h"
+#include "util/program.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -25,8 +26,6 @@
 #include <set>
 #include <thread>
 
-#include <dlfcn.h>
-#include <link.h>
 #include <malloc.h>
 #include <sys/mman.h>
 
@@ -135,19 +134,10 @@ void keep_freed_memory() {
     });
 }
 
-// Whatever changes how this program renders: the file its code is in (the
-// binary, or the network module for `run` and `serve`). A new one
-// re-renders everything once.
+// Whatever changes how this program renders: its code (util/program.h).
 std::uint64_t program_key() {
     Hasher h;
-    h.add(std::string_view("paperpress site 1"));
-    // The loader names a shared object by its path, the main program by "".
-    Dl_info info{};
-    link_map* object = nullptr;
-    ::dladdr1(reinterpret_cast<void*>(&program_key), &info, reinterpret_cast<void**>(&object), RTLD_DL_LINKMAP);
-    const bool shared = object && object->l_name && *object->l_name;
-    if (auto self = stamp_of(shared ? object->l_name : "/proc/self/exe"))
-        h.add(self->size).add(static_cast<std::uint64_t>(self->mtime_ns));
+    h.add(std::string_view("paperpress site 1")).add(program_identity());
     return h.value();
 }
 

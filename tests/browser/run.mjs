@@ -30,7 +30,17 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "paperpress-browser-"));
 function prepare(root) {
   fs.mkdirSync(root, { recursive: true });
   fs.cpSync(path.join(options.source, "themes"), path.join(root, "themes"), { recursive: true });
-  fs.cpSync(path.join(options.source, "content"), path.join(root, "content"), { recursive: true });
+  // The sample archive imported afresh, as scripts/make-sample-content makes content/ (never the
+  // working tree's content/, which the main job adds to).
+  const fixtures = path.join(options.source, "tests/fixtures");
+  const seeds = fs.readdirSync(path.join(fixtures, "seeds")).filter((f) => f.endsWith(".txt")).sort()
+    .map((f) => path.join(fixtures, "seeds", f));
+  const imported = spawnSync(options.paperpress, ["import", path.join(fixtures, "gpt-paper-assistant-archive/out"), ...seeds],
+                             { cwd: root, encoding: "utf8" });
+  if (imported.status !== 0) {
+    console.error(`browser test: import of the sample archive failed:\n${imported.stdout}${imported.stderr}`);
+    process.exit(1);
+  }
   fs.symlinkSync(path.join(options.source, "node_modules"), path.join(root, "node_modules"));
   fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Browser digest\nbase_url: /\n");
 }

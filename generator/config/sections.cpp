@@ -1,0 +1,158 @@
+#include "config/sections.h"
+
+#include "util/text.h"
+
+namespace pp {
+
+namespace {
+
+bool one_line(const std::string& s) { return s.find_first_of("\n\r<>") == std::string::npos; }
+bool non_empty(const std::string& s) { return !s.empty(); }
+bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+
+// A name git accepts for a branch or remote; libgit2 checks the details
+// again when it is used.
+bool ref_name(const std::string& s) {
+    if (s.empty() || s.front() == '-' || s.front() == '/' || s.back() == '/' || s.back() == '.') return false;
+    if (s.find("..") != std::string::npos || s.find("@{") != std::string::npos || s.find("//") != std::string::npos)
+        return false;
+    for (unsigned char c : s)
+        if (c <= ' ' || c == 0x7f || c == '~' || c == '^' || c == ':' || c == '?' || c == '*' || c == '[' ||
+            c == '\\')
+            return false;
+    return true;
+}
+
+// Settings that depend on each other, checked once the section is read.
+Result<void> check_notify(const NotifySettings& c, const Section& section, int line) {
+    if (!c.slack.webhook_env.empty() && !c.slack.token_env.empty())
+        return section.problem(line, "either 'slack.webhook_env' or 'slack.token_env', not both");
+    if (!c.slack.token_env.empty() && c.slack.channel.empty())
+        return section.problem(line, "'slack.channel' (a channel ID or #name) with 'slack.token_env'");
+    const auto& e = c.email;
+    if (!e.enabled()) return {};
+    if (!starts_with(e.smtp_url, "smtp://") && !starts_with(e.smtp_url, "smtps://"))
+        return section.problem(line, "'email.smtp_url' to start with smtp:// or smtps://, got " + excerpt(e.smtp_url));
+    if (e.from.find('@') == std::string::npos) return section.problem(line, "'email.from' to be an email address");
+    if (e.to.empty()) return section.problem(line, "at least one recipient in 'email.to'");
+    for (const auto& to : e.to)
+        if (to.find('@') == std::string::npos)
+            return section.problem(line, "an email address in 'email.to', got " + excerpt(to));
+    if (e.username_env.empty() != e.password_env.empty())
+        return section.problem(line, "both 'email.username_env' and 'email.password_env', or neither");
+    return {};
+}
+
+} // namespace
+
+Result<void> read_arxiv(const Section& s, const YAML::Node& node, ArxivSettings& a) {
+    auto ok = s.read(node, {
+        {"categories", s.list(a.categories)}, {"announce_types", s.list(a.announce_types)},
+        {"primary_only", s.flag(a.primary_only)}, {"rss_url", s.text(a.rss_url)}, {"api_url", s.text(a.api_url)},
+        {"contact", s.text(a.contact)}, {"request_interval", s.real(a.request_interval, 0)},
+        {"cache_dir", s.text(a.cache_dir)}, {"offline_feed", s.text(a.offline_feed)},
+        {"api_page_size", s.number(a.api_page_size, 1, 2000)},
+    });
+    if (!ok) return ok;
+    if (a.categories.empty()) return s.problem(node.Mark().line + 1, "at least one category in 'categories'");
+    for (const auto& type : a.announce_types)
+        if (type != "new" && type != "cross" && type != "replace" && type != "replace-cross")
+            return s.problem(node.Mark().line + 1,
+                             "announce_types from new, cross, replace, replace-cross; got " + excerpt(type));
+    return {};
+}
+
+Result<void> read_scoring(const Section& s, const YAML::Node& node, ScoringSettings& c) {
+    return s.read(node, {
+        {"system_prompt", s.text(c.system_prompt)}, {"topics", s.text(c.topics)}, {"criteria", s.text(c.criteria)},
+        {"postfix", s.text(c.postfix)}, {"title_postfix", s.text(c.title_postfix)}, {"authors", s.list(c.authors)},
+        {"authors_file", s.text(c.authors_file)}, {"relevance_cutoff", s.number(c.relevance_cutoff, 0, 10)},
+        {"novelty_cutoff", s.number(c.novelty_cutoff, 0, 10)},
+        {"embedded_prefilter", s.flag(c.embedded_prefilter)}, {"cache_dir", s.text(c.cache_dir)},
+    });
+}
+
+Result<void> read_llm(const Section& s, const YAML::Node& node, LlmSettings& l) {
+    double temperature = -1;
+    auto ok = s.read(node, {
+        {"base_url", [&](const YAML::Node& v, int line) {
+             l.base_url_set = true;
+             return s.text(l.base_url)(v, line);
+         }},
+        {"api_key_env", s.env_name(l.api_key_env)}, {"model", s.text(l.model)},
+        {"temperature", s.real(temperature, 0)}, {"max_tokens", s.number(l.max_tokens, 0, 1000000)},
+        {"batch_size", s.number(l.batch_size, 1, 200)}, {"concurrency", s.number(l.concurrency, 1, 64)},
+        {"requests_per_minute", s.number(l.requests_per_minute, 0, 100000)},
+        {"retries", s.number(l.retries, 0, 10)}, {"title_prefilter", s.flag(l.title_prefilter)},
+        {"timeout", s.real(l.timeout, 1)},
+        {"prices", s.sub("prices", [&](const Section& p, const YAML::Node& v) { return read_prices(p, v, l.prices); })},
+    });
+    if (!ok) return ok;
+    if (temperature >= 0) l.temperature = temperature;
+    return {};
+}
+
+Result<void> read_publish(const Section& s, const YAML::Node& node, PublishSettings& p) {
+    return s.read(node, {
+        {"branch", s.text(p.branch, "a branch name such as gh-pages", ref_name)},
+        {"remote", s.text(p.remote, "a remote name such as origin", ref_name)},
+        {"commit_content", s.flag(p.commit_content)},
+        {"token_env", s.env_name(p.token_env)},
+        {"author_name", s.text(p.author_name, "a name on one line", one_line)},
+        {"author_email", s.text(p.author_email, "an e-mail address without '<', '>' or line breaks", one_line)},
+        {"site_dir", s.text(p.site_dir, "a folder", non_empty)},
+    });
+}
+
+Result<void> read_notify(const Section& s, const YAML::Node& node, NotifySettings& c) {
+    auto ok = s.read(node, {
+        {"top_n", s.number(c.top_n, 1, 1000)},
+        {"on_failure", s.flag(c.on_failure)},
+        {"attempts", s.number(c.attempts, 1, 20)},
+        {"backoff", s.real(c.backoff, 0)},
+        {"timeout", s.real(c.timeout, 1)},
+        {"slack", s.sub("slack", [&](const Section& r, const YAML::Node& v) {
+             auto& sl = c.slack;
+             return r.read(v, {{"webhook_env", r.env_name(sl.webhook_env)}, {"token_env", r.env_name(sl.token_env)},
+                               {"channel", r.text(sl.channel)}, {"api_url", r.text(sl.api_url)}});
+         })},
+        {"webhook", s.sub("webhook", [&](const Section& r, const YAML::Node& v) {
+             return r.read(v, {{"url_env", r.env_name(c.webhook.url_env)}});
+         })},
+        {"email", s.sub("email", [&](const Section& r, const YAML::Node& v) {
+             auto& e = c.email;
+             return r.read(v, {{"smtp_url", r.text(e.smtp_url)}, {"from", r.text(e.from)}, {"to", r.list(e.to)},
+                               {"username_env", r.env_name(e.username_env)},
+                               {"password_env", r.env_name(e.password_env)}, {"starttls", r.flag(e.starttls)},
+                               {"subject", r.text(e.subject)},
+                               {"insecure_tls_for_tests", r.flag(e.insecure_tls_for_tests)}});
+         })},
+    });
+    if (!ok) return ok;
+    if (!c.slack.api_url.empty() && c.slack.api_url.back() != '/') c.slack.api_url += '/';
+    return check_notify(c, s, node.Mark().line + 1);
+}
+
+Result<void> read_prices(const Section& s, const YAML::Node& node, PriceTable& prices) {
+    if (!node.IsMap()) return s.problem(node.Mark().line + 1, "a map of model names to {prompt, completion, cached}");
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        const std::string model = it->first.Scalar();
+        Price price;
+        double cached = -1;
+        std::string source;
+        Section entry(s.file(), s.qualified(model));
+        auto ok = entry.read(it->second, {
+            {"prompt", entry.real(price.prompt, 0)}, {"completion", entry.real(price.completion, 0)},
+            {"cached", entry.real(cached, 0)}, {"source", entry.text(source)},
+        });
+        if (!ok) return ok;
+        if (!it->second.IsMap() || !it->second["prompt"] || !it->second["completion"])
+            return entry.problem(it->first.Mark().line + 1,
+                                 "prompt and completion prices (dollars per million tokens)");
+        if (cached >= 0) price.cached = cached;
+        prices[model] = price;
+    }
+    return {};
+}
+
+} // namespace pp

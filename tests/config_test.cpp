@@ -1,0 +1,200 @@
+// config/: paperpress.yaml, read once into one Config; every section
+// reports its mistakes with the file and line.
+#include "config/config.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+bool text_contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("config: the pipeline sections report mistakes by line; the environment overrides URLs") {
+    TempDir dir;
+    write_text(dir / "paperpress.yaml", "arxiv:\n  categories: [cs.LG]\nllm:\n  model: m\n  batch_size: 0\n");
+    auto bad = load_config(dir / "paperpress.yaml", true);
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().to_string().ends_with("paperpress.yaml:5: expected 'llm.batch_size' to be a whole number from 1 to 200"));
+
+    write_text(dir / "paperpress.yaml", "scoring:\n  topic: prompts/t.md\n");
+    auto unknown = load_config(dir / "paperpress.yaml", true);
+    REQUIRE_FALSE(unknown.has_value());
+    CHECK(unknown.error().to_string().find(":2: unknown key 'scoring.topic'") != std::string::npos);
+
+    write_text(dir / "paperpress.yaml",
+               "arxiv:\n  categories: cs.CL\n  rss_url: http://a/\nllm:\n  prices:\n    m: {prompt: 1, completion: 2}\n");
+    setenv("PAPERPRESS_ARXIV_RSS_URL", "http://127.0.0.1:9/rss/", 1);
+    auto good = load_config(dir / "paperpress.yaml", true);
+    unsetenv("PAPERPRESS_ARXIV_RSS_URL");
+    REQUIRE_MESSAGE(good.has_value(), good.error().to_string());
+    CHECK(good->arxiv.categories == std::vector<std::string>{"cs.CL"});
+    CHECK(good->arxiv.rss_url == "http://127.0.0.1:9/rss/");
+    CHECK(good->llm.prices.at("m").completion == 2.0);
+    CHECK(good->llm.prices.contains("gpt-4o")); // the built-in table stays
+}
+
+TEST_CASE("config: the publish section") {
+    TempDir dir;
+    auto all_defaults = load_config(dir / "absent.yaml", false);
+    REQUIRE(all_defaults);
+    auto defaults = &all_defaults->publish;
+    CHECK(defaults->branch == "gh-pages");
+    CHECK(defaults->remote == "origin");
+    CHECK_FALSE(defaults->commit_content);
+    CHECK(defaults->token_env == "GITHUB_TOKEN");
+    CHECK(defaults->site_dir == "site");
+
+    write_text(dir / "p.yaml", "title: T\npublish:\n  branch: pages\n  remote: upstream\n  commit_content: true\n"
+                               "  token_env: PAGES_TOKEN\n  author_name: Bot\n  author_email: bot@x.org\n"
+                               "  site_dir: public\n");
+    auto loaded = load_config(dir / "p.yaml", true);
+    REQUIRE(loaded);
+    auto config = &loaded->publish;
+    CHECK(config->branch == "pages");
+    CHECK(config->remote == "upstream");
+    CHECK(config->commit_content);
+    CHECK(config->token_env == "PAGES_TOKEN");
+    CHECK(config->author_name == "Bot");
+    CHECK(config->author_email == "bot@x.org");
+    CHECK(config->site_dir == "public");
+    CHECK(loaded->title == "T");
+
+    write_text(dir / "bad.yaml", "publish:\n  branch: gh-pages\n  brnach: x\n");
+    auto unknown = load_config(dir / "bad.yaml", true);
+    REQUIRE_FALSE(unknown);
+    CHECK(unknown.error().line == 3);
+    CHECK(unknown.error().message.find("publish.brnach") != std::string::npos);
+
+    write_text(dir / "bad2.yaml", "publish:\n  commit_content: maybe\n");
+    auto wrong = load_config(dir / "bad2.yaml", true);
+    REQUIRE_FALSE(wrong);
+    CHECK(wrong.error().message.find("true or false") != std::string::npos);
+
+    write_text(dir / "bad3.yaml", "publish:\n  token_env: $TOKEN\n");
+    CHECK_FALSE(load_config(dir / "bad3.yaml", true));
+}
+
+TEST_CASE("config: the notify section; secrets are named, never written in") {
+    TempDir dir;
+    write_text(dir / "paperpress.yaml", "title: T\nnotify:\n  top_n: 5\n  on_failure: true\n  backoff: 0.5\n"
+                                        "  slack:\n    token_env: SLACK_TOKEN\n    channel: C123\n"
+                                        "  webhook:\n    url_env: HOOK_URL\n"
+                                        "  email:\n    smtp_url: smtp://mail.example.org:587\n"
+                                        "    from: bot@example.org\n    to: [a@example.org, b@example.org]\n"
+                                        "    username_env: SMTP_USER\n    password_env: SMTP_PASSWORD\n");
+    auto loaded = load_config(dir / "paperpress.yaml", true);
+    REQUIRE_MESSAGE(loaded, loaded.error().to_string());
+    auto config = &loaded->notify;
+    CHECK(config->top_n == 5);
+    CHECK(config->on_failure);
+    CHECK(config->backoff == 0.5);
+    CHECK(config->slack.token_env == "SLACK_TOKEN");
+    CHECK(config->slack.channel == "C123");
+    CHECK(config->slack.api_url == "https://slack.com/api/");
+    CHECK(config->webhook.url_env == "HOOK_URL");
+    CHECK(config->email.to == std::vector<std::string>{"a@example.org", "b@example.org"});
+    CHECK(config->email.starttls);
+    CHECK(config->any_channel());
+
+    auto absent = load_config(dir / "missing.yaml", false);
+    REQUIRE(absent);
+    CHECK(!absent->notify.any_channel());
+
+    write_text(dir / "secret.yaml", "notify:\n  slack:\n    webhook_env: https://hooks.slack.com/services/T0/B0/XYZ\n");
+    auto secret = load_config(dir / "secret.yaml", true);
+    REQUIRE(!secret);
+    CHECK(secret.error().line == 3);
+    CHECK(text_contains(secret.error().message, "never the secret itself"));
+    CHECK(!text_contains(secret.error().message, "XYZ"));
+
+    write_text(dir / "unknown.yaml", "notify:\n  email:\n    password: hunter2\n");
+    auto unknown = load_config(dir / "unknown.yaml", true);
+    REQUIRE(!unknown);
+    CHECK(text_contains(unknown.error().message, "unknown key 'notify.email.password'"));
+
+    write_text(dir / "no_to.yaml", "notify:\n  email:\n    smtp_url: smtp://x\n    from: a@b\n");
+    CHECK(!load_config(dir / "no_to.yaml", true));
+    write_text(dir / "no_channel.yaml", "notify:\n  slack:\n    token_env: T\n");
+    CHECK(!load_config(dir / "no_channel.yaml", true));
+}
+
+
+TEST_CASE("config: an unknown top-level key or section is an error naming the line and the likely key") {
+    auto typo = parse_config("title: T\nscorign:\n  relevance_cutoff: 5\n", "paperpress.yaml");
+    REQUIRE_FALSE(typo);
+    CHECK(typo.error().to_string() ==
+          "paperpress.yaml:2: unknown key 'scorign'; did you mean 'scoring'? (see docs/configuration.md)");
+    auto stray = parse_config("colour: blue\n", "paperpress.yaml");
+    REQUIRE_FALSE(stray);
+    CHECK(stray.error().message == "unknown key 'colour' (see docs/configuration.md)");
+}
+
+TEST_CASE("config: a byte order mark is skipped; a file that is not a map of settings is refused") {
+    auto with_bom = parse_config("\xEF\xBB\xBFtitle: Mine\n", "p.yaml");
+    REQUIRE_MESSAGE(with_bom, with_bom.error().to_string());
+    CHECK(with_bom->title == "Mine");
+    auto list = parse_config("- a\n- b\n", "p.yaml");
+    REQUIRE_FALSE(list);
+    CHECK(list.error().message == "expected a map of settings");
+}
+
+TEST_CASE("config: rejected values are quoted as a short excerpt, never whole") {
+    const std::string huge(200'000, 'x');
+    auto bad = parse_config("notify:\n  email:\n    smtp_url: smtp://h\n    from: a@b\n    to: [" + huge + "]\n", "p.yaml");
+    REQUIRE_FALSE(bad);
+    CHECK(text_contains(bad.error().message, "an email address in 'email.to'"));
+    CHECK(bad.error().message.size() < 300);
+    CHECK(text_contains(bad.error().message, "(200000 bytes)"));
+}
+
+TEST_CASE("config: a config file larger than a page of settings is refused, naming the file") {
+    TempDir dir;
+    write_text(dir / "paperpress.yaml", "title: T\n# " + std::string(2 << 20, 'x') + "\n");
+    auto big = load_config(dir / "paperpress.yaml", true);
+    REQUIRE_FALSE(big);
+    CHECK(big.error().file == (dir / "paperpress.yaml").string());
+    CHECK(text_contains(big.error().message, "at most 1 MiB"));
+}
+
+TEST_CASE("config: the built-in price table reads, is dated, and llm.prices adds to it") {
+    CHECK(default_prices().at("gpt-4o-mini").prompt == 0.15);
+    CHECK(default_prices().at("gpt-4o-mini").cached == 0.075);
+    CHECK(default_prices_date().size() == 10); // YYYY-MM-DD
+    auto config = parse_config("llm:\n  prices:\n    local: {prompt: 0, completion: 0}\n"
+                               "    gpt-4o: {prompt: 1, completion: 2, cached: 0.5}\n",
+                               "p.yaml");
+    REQUIRE_MESSAGE(config, config.error().to_string());
+    CHECK(config->llm.prices.at("local").completion == 0.0);
+    CHECK(config->llm.prices.at("gpt-4o").prompt == 1.0);
+    CHECK(config->llm.prices.contains("gpt-4o-mini"));
+    auto missing = parse_config("llm:\n  prices:\n    m: {prompt: 1}\n", "p.yaml");
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().line == 3);
+    auto typo = parse_config("llm:\n  prices:\n    m: {prompt: 1, completoin: 2}\n", "p.yaml");
+    REQUIRE_FALSE(typo);
+    CHECK(text_contains(typo.error().message, "llm.prices.m.completoin"));
+}
+
+TEST_CASE("config: every command validates every section, and check still checks the content") {
+    TempDir dir;
+    write_text(dir / "paperpress.yaml", "title: T\nllm:\n  concurrency: 0\n");
+    for (const std::string command : {"check", "build", "ls", "notify --dry-run"}) {
+        auto r = run_paperpress(command, dir.path());
+        INFO(command << ": " << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK(text_contains(r.err, "paperpress.yaml:3: expected 'llm.concurrency' to be a whole number from 1 to 64"));
+    }
+    fs::create_directories(dir / "content/2025/05");
+    write_text(dir / "content/2025/05/2025-05-20.md", "no front matter\n");
+    auto check = run_paperpress("check", dir.path());
+    CHECK(check.exit_code == 1);
+    CHECK(text_contains(check.err, "paperpress.yaml:3:"));
+    CHECK(text_contains(check.err, "2025-05-20.md")); // the content is checked as well
+}
