@@ -9,6 +9,7 @@
 #include "test_support.h"
 
 #include <doctest/doctest.h>
+#include <httplib.h>
 
 #include <chrono>
 #include <csignal>
@@ -16,6 +17,9 @@
 #include <functional>
 #include <map>
 #include <regex>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -206,6 +210,11 @@ TEST_CASE("serve: URL paths map to files inside the output folder only") {
     auto folder = lookup_site_path(root, "/2025/05/20");
     CHECK(folder.kind == Kind::redirect);
     CHECK(folder.location == "/2025/05/20/");
+    // A doubled slash must not redirect to "//2025/", a URL of another host.
+    auto doubled = lookup_site_path(root, "//2025/05/20");
+    CHECK(doubled.kind == Kind::redirect);
+    CHECK(doubled.location == "/2025/05/20/");
+    CHECK(lookup_site_path(root, "///2025//05/20").location == "/2025/05/20/");
 
     CHECK(lookup_site_path(root, "/2025/05/21/").kind == Kind::not_found);
     CHECK(lookup_site_path(root, "/2025/").kind == Kind::not_found); // a folder without index.html
@@ -221,6 +230,44 @@ TEST_CASE("serve: URL paths map to files inside the output folder only") {
     // A symbolic link out of the folder is refused too.
     fs::create_symlink(dir / "secret.txt", root / "link.txt");
     CHECK(lookup_site_path(root, "/link.txt").kind == Kind::forbidden);
+}
+
+TEST_CASE("serve: many open pages cannot take every thread; pages beyond the cap still load") {
+    TempDir dir;
+    write_text(dir / "site/index.html", "<html><body>home</body></html>");
+    PreviewServer server(dir / "site");
+    auto port = server.bind("127.0.0.1", 0);
+    REQUIRE(port);
+    server.start();
+    // Event streams held open the way a page's EventSource holds one.
+    std::vector<int> streams;
+    auto open_stream = [&] {
+        int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(static_cast<std::uint16_t>(*port));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        const std::string request = "GET " + std::string(events_path) + " HTTP/1.1\r\nHost: x\r\n\r\n";
+        REQUIRE(::write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size()));
+        streams.push_back(fd);
+    };
+    for (int i = 0; i < max_event_streams + 8; ++i) open_stream();
+
+    httplib::Client client("127.0.0.1", *port);
+    client.set_read_timeout(5, 0);
+    client.set_connection_timeout(5, 0);
+    // Wait until every stream is being served or refused, then a page still loads.
+    CHECK(eventually([&] {
+        auto events = client.Get(std::string(events_path).c_str());
+        return events && events->status == 503;
+    }));
+    auto page = client.Get("/");
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    CHECK(page->body.find("home") != std::string::npos);
+    for (int fd : streams) ::close(fd);
+    server.stop();
 }
 
 TEST_CASE("serve: the watcher reports added, modified and removed files, and ignores temp files") {

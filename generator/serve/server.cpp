@@ -6,6 +6,7 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
@@ -122,8 +123,10 @@ SiteLookup lookup_site_path(const fs::path& root, std::string_view url_path) {
     if (wants_folder) {
         target /= "index.html";
     } else if (fs::is_directory(target, ec)) {
+        // Built from the clean path: "//static" must not become the
+        // protocol-relative "//static/", which names another host.
         result.kind = SiteLookup::Kind::redirect;
-        result.location = std::string(url_path) + "/";
+        result.location = "/" + relative.generic_string() + "/";
         return result;
     }
     if (!fs::is_regular_file(target, ec)) return result; // not_found
@@ -151,6 +154,7 @@ struct PreviewServer::Impl {
     std::string token;
     std::string build_error;
     bool stopping = false;
+    std::atomic<int> event_streams{0}; // open live-reload streams
 
     void handle_file(const httplib::Request& request, httplib::Response& response);
     void handle_events(httplib::Response& response);
@@ -168,8 +172,9 @@ PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string
 
     auto& server = impl_->server;
     // Each open page holds one event stream (one thread) for as long as it
-    // is open.
-    server.new_task_queue = [] { return new httplib::ThreadPool(32); };
+    // is open; at most max_event_streams of them, so pages and files always
+    // have threads left.
+    server.new_task_queue = [] { return new httplib::ThreadPool(max_event_streams + 16); };
     server.set_keep_alive_timeout(2);
     // httplib's default sets SO_REUSEPORT, which would let a second server
     // share a port that is in use; SO_REUSEADDR only allows a quick restart.
@@ -234,6 +239,15 @@ std::string PreviewServer::token() const {
 
 void PreviewServer::Impl::handle_events(httplib::Response& response) {
     response.set_header("Cache-Control", "no-store");
+    if (event_streams.fetch_add(1) >= max_event_streams) {
+        // EventSource gives up on a 503: that page loses live reload, the
+        // preview keeps serving.
+        event_streams.fetch_sub(1);
+        response.status = 503;
+        response.set_content("too many open pages for live reload (" + std::to_string(max_event_streams) + ")\n",
+                             "text/plain; charset=utf-8");
+        return;
+    }
     auto sent = std::make_shared<std::string>(); // the token this stream last sent
     response.set_chunked_content_provider("text/event-stream", [this, sent](std::size_t, httplib::DataSink& sink) {
         std::string message;
@@ -254,7 +268,7 @@ void PreviewServer::Impl::handle_events(httplib::Response& response) {
             }
         }
         return sink.write(message.data(), message.size());
-    });
+    }, [this](bool) { event_streams.fetch_sub(1); });
 }
 
 void PreviewServer::Impl::handle_file(const httplib::Request& request, httplib::Response& response) {

@@ -8,7 +8,8 @@
 // - Every HTML response gets a small script before </body>, added at serve
 //   time only (the files on disk are exactly what `paperpress build` makes):
 //   it listens on /__paperpress/events (Server-Sent Events) and reloads the
-//   page when the build token changes. When the last build failed, an
+//   page when the build token changes (at most max_event_streams pages at
+//   once; the server keeps threads for files). When the last build failed, an
 //   overlay with the error is added too, over the last good page.
 // - Responses are not cached (Cache-Control: no-store), so a reload always
 //   shows the latest build.
@@ -25,6 +26,10 @@
 namespace pp {
 
 inline constexpr std::string_view events_path = "/__paperpress/events";
+
+// Open pages that get live reload at once; more get 503 on the event
+// stream (and still load), so they can never take every server thread.
+inline constexpr int max_event_streams = 32;
 
 // "text/html; charset=utf-8" for index.html, "font/woff2" for a .woff2, ...;
 // application/octet-stream for what it does not know.
