@@ -21,6 +21,16 @@ TEST_CASE("author names match through case, accents and TeX accents") {
     CHECK(normalize_name("Peter Richt\\'arik") == normalize_name("Peter Richtárik"));
     CHECK(normalize_name("O\\u{g}uzhan Ersoy") == "oguzhan ersoy");
     CHECK(normalize_name("Stanis{\\l}aw Jastrz\\c{e}bski") == normalize_name("Stanisław Jastrzębski"));
+    // Beyond Latin-1: Vietnamese, Turkish, Nordic letters, and full-width forms.
+    CHECK(normalize_name("Nguyễn Thị Minh") == "nguyen thi minh");
+    CHECK(normalize_name("Ömer Gürbüz") == normalize_name("Omer Gurbuz"));
+    CHECK(normalize_name("Søren Hauberg") == "soren hauberg");
+    CHECK(normalize_name("Łukasz Kaiser") == "lukasz kaiser");
+    CHECK(normalize_name("ＫＡＩＭＩＮＧ He") == "kaiming he");
+    CHECK(normalize_name("Andrés  O'Brien-Smith") == "andres obrien smith");
+    // Other scripts are kept, not dropped: two different names stay different.
+    CHECK(normalize_name("王 小明") == "王 小明");
+    CHECK(normalize_name("王 小明") != normalize_name("李 小明"));
 
     AuthorMatcher matcher({"Lenka Zdeborová", "Kaiming He"});
     Paper paper;

@@ -2,6 +2,7 @@
 
 #include "util/text.h"
 
+#include <array>
 #include <cstdio>
 #include <ctime>
 
@@ -95,6 +96,24 @@ Date today_utc() {
     std::tm utc{};
     gmtime_r(&now, &utc);
     return Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
+}
+
+std::string month_name(int month) {
+    static constexpr std::array<const char*, 12> names = {"January", "February", "March",     "April",
+                                                          "May",     "June",     "July",      "August",
+                                                          "September", "October", "November", "December"};
+    return month >= 1 && month <= 12 ? names[static_cast<std::size_t>(month - 1)] : "?";
+}
+
+std::string weekday_name(int weekday) {
+    static constexpr std::array<const char*, 7> names = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                                         "Thursday", "Friday", "Saturday"};
+    return weekday >= 0 && weekday <= 6 ? names[static_cast<std::size_t>(weekday)] : "?";
+}
+
+std::string long_date(const Date& date) {
+    return weekday_name(date.weekday()) + ", " + std::to_string(date.day) + " " + month_name(date.month) + " " +
+           std::to_string(date.year);
 }
 
 } // namespace pp

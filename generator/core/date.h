@@ -35,6 +35,12 @@ namespace pp {
 Date previous_day(const Date& date);
 Date next_day(const Date& date);
 
+// English names, as pages, feeds and messages show them: "May", "Tuesday"
+// ("?" out of range). Their first three letters are the short forms.
+std::string month_name(int month);     // 1 … 12
+std::string weekday_name(int weekday); // 0 = Sunday … 6
+std::string long_date(const Date& date); // "Tuesday, 20 May 2025"
+
 // Today's date in UTC (reads the clock: keep it out of anything rendered).
 Date today_utc();
 

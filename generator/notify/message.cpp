@@ -41,15 +41,6 @@ std::string strip_controls(std::string_view text, bool keep_newlines) {
 
 std::string one_line(std::string_view text) { return std::string(trim(tidy_line(strip_controls(text, false)))); }
 
-const char* const weekday_names[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
-const char* const month_names[] = {"January", "February", "March",     "April",   "May",      "June",
-                                   "July",    "August",   "September", "October", "November", "December"};
-
-std::string long_date(const Date& d) {
-    return std::string(weekday_names[d.weekday()]) + ", " + std::to_string(d.day) + " " + month_names[d.month - 1] +
-           " " + std::to_string(d.year);
-}
-
 // A context whose partials are always absent: day data never stands in for
 // a template, and notify templates include no partials.
 class NoPartials : public mustache::basic_context<std::string> {

@@ -13,15 +13,11 @@ namespace pp {
 
 namespace {
 
-const char* const day_names[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
-const char* const month_names[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-
 std::string two_digits(int n) { return (n < 10 ? "0" : "") + std::to_string(n); }
 
 // RFC 5322 date at midnight UTC of the day: "Wed, 28 May 2025 00:00:00 +0000".
 std::string rfc5322_date(const Date& d) {
-    return std::string(day_names[d.weekday()]) + ", " + two_digits(d.day) + " " + month_names[d.month - 1] + " " +
+    return weekday_name(d.weekday()).substr(0, 3) + ", " + two_digits(d.day) + " " + month_name(d.month).substr(0, 3) + " " +
            std::to_string(d.year) + " 00:00:00 +0000";
 }
 

@@ -9,18 +9,8 @@ namespace pp {
 
 namespace {
 
-// Base letters of U+00C0..U+017F (Latin-1 Supplement and Latin Extended-A);
-// ("..."sv keeps the embedded NULs) '\0' marks a code point without one (×, ÷).
-using namespace std::literals;
-constexpr std::string_view latin_base =
-    "AAAAAAACEEEEIIII" "DNOOOOO\0OUUUUYTs"   // U+00C0..U+00DF
-    "aaaaaaaceeeeiiii" "dnooooo\0ouuuuyty"   // U+00E0..U+00FF
-    "AaAaAaCcCcCcCcDd" "DdEeEeEeEeEeGgGg"   // U+0100..U+011F
-    "GgGgHhHhIiIiIiIi" "IiJjJjKkkLlLlLlL"   // U+0120..U+013F
-    "lLlNnNnNnnNnOoOo" "OoOoRrRrRrSsSsSs"   // U+0140..U+015F
-    "SsTtTtTtUuUuUuUu" "UuUuWwYyYZzZzZzs"sv; // U+0160..U+017F
-
-// Decodes one UTF-8 sequence at s[i]; advances i.
+// Decodes one UTF-8 sequence at s[i]; advances i. (The text comes from
+// fold_for_matching, which only returns valid UTF-8.)
 std::uint32_t next_code_point(std::string_view s, size_t& i) {
     unsigned char c = static_cast<unsigned char>(s[i++]);
     if (c < 0x80) return c;
@@ -61,21 +51,20 @@ std::string strip_tex_accents(std::string_view s) {
 } // namespace
 
 std::string normalize_name(std::string_view name) {
-    std::string plain = strip_tex_accents(name);
+    const std::string folded = fold_for_matching(strip_tex_accents(name));
     std::string out;
     bool space = false;
-    for (size_t i = 0; i < plain.size();) {
-        std::uint32_t cp = next_code_point(plain, i);
-        char c = 0;
-        if (cp < 0x80) c = static_cast<char>(cp);
-        else if (cp >= 0xC0 && cp <= 0x17F) c = latin_base[cp - 0xC0];
-        if (c && std::isalnum(static_cast<unsigned char>(c))) {
-            if (space && !out.empty()) out += ' ';
-            space = false;
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        } else if (c != '\'') {
+    for (size_t i = 0; i < folded.size();) {
+        const size_t start = i;
+        const std::uint32_t cp = next_code_point(folded, i);
+        if (cp == '\'') continue; // O'Brien = OBrien
+        if (!is_letter_or_digit(cp)) {
             space = true; // blanks, hyphens, dots and other marks separate words
+            continue;
         }
+        if (space && !out.empty()) out += ' ';
+        space = false;
+        out.append(folded, start, i - start);
     }
     return out;
 }

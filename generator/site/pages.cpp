@@ -212,24 +212,6 @@ TemplateData day_list_entry(const SiteContext& site, const DaySummary& day) {
 
 } // namespace
 
-std::string month_name(int month) {
-    static constexpr std::array<const char*, 12> names = {"January", "February", "March",     "April",
-                                                          "May",     "June",     "July",      "August",
-                                                          "September", "October", "November", "December"};
-    return month >= 1 && month <= 12 ? names[static_cast<std::size_t>(month - 1)] : "?";
-}
-
-std::string weekday_name(int weekday) {
-    static constexpr std::array<const char*, 7> names = {"Sunday",   "Monday", "Tuesday", "Wednesday",
-                                                         "Thursday", "Friday", "Saturday"};
-    return weekday >= 0 && weekday <= 6 ? names[static_cast<std::size_t>(weekday)] : "?";
-}
-
-std::string long_date(const Date& date) {
-    return weekday_name(date.weekday()) + ", " + std::to_string(date.day) + " " + month_name(date.month) + " " +
-           std::to_string(date.year);
-}
-
 std::string render_prompt(const std::string& prompt_markdown) { return markdown_to_html(prompt_markdown); }
 
 TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html) {

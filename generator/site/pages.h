@@ -43,8 +43,5 @@ TemplateData not_found_page(const SiteContext& site);
 TemplateData search_page(const SiteContext& site);
 
 // "May 2025" and friends.
-std::string month_name(int month);
-std::string weekday_name(int weekday);
-std::string long_date(const Date& date); // "Tuesday, 20 May 2025"
 
 } // namespace pp

@@ -18,6 +18,16 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // ASCII lower case (names of fields, headers, keywords); other bytes unchanged.
 std::string to_lower(std::string_view s);
 
+// Text for matching, never for display: compatibility-decomposed (NFKD),
+// accents stripped and case-folded by utf8proc, and the Latin letters that
+// have no decomposition (ø, ł, đ, ð, þ, æ, ı) taken to a base letter, so
+// "Nguyễn", "NGUYEN" and "nguyen" fold alike. Invalid UTF-8 is only
+// lower-cased (ASCII).
+std::string fold_for_matching(std::string_view s);
+
+// Is code point `c` a letter or a digit (any script)?
+bool is_letter_or_digit(std::uint32_t c);
+
 // Splits "A (X, Y), B, C" at the commas outside parentheses, so author
 // affiliations that contain commas stay with their author.
 std::vector<std::string> split_top_level_commas(std::string_view s);
