@@ -54,7 +54,8 @@ public:
                 continue;
             }
             if (name.size() <= 3 || !name.ends_with(".md")) continue;
-            // Links are followed to files, not into folders.
+            // Links are followed to files, not into folders; load_day refuses
+            // the ones that lead out of the tree.
             if (type == DT_LNK && (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))) continue;
             if (type != DT_LNK && type != DT_REG) continue;
             add(name, rel);
@@ -98,7 +99,8 @@ ContentScan scan_content(const fs::path& root) {
 }
 
 Result<Day> load_day(const fs::path& path) {
-    auto text = read_file(path);
+    // A day file sits at root/YYYY/MM/: it is read from inside that root.
+    auto text = read_file_inside(path.parent_path().parent_path().parent_path(), path);
     if (!text) return std::unexpected(text.error());
     return read_day(*text, path.string());
 }

@@ -28,6 +28,8 @@ std::string day_relative_path(const Date& date); // "YYYY/MM/YYYY-MM-DD.md"
 // Lists the day files under `root` (which may not exist: an empty archive).
 ContentScan scan_content(const fs::path& root);
 
+// Reads a day file root/YYYY/MM/YYYY-MM-DD.md; a link that leads out of
+// root is refused (read_file_inside), so no file from elsewhere is published.
 Result<Day> load_day(const fs::path& path);
 
 // Writes the day to its place in the tree; an identical file is left alone.
