@@ -246,7 +246,10 @@ private:
     void write(const std::string& site_path, std::uint64_t key, std::string_view bytes, bool rendered = true,
                Kept kept = Kept::key) {
         auto outcome = write_file_if_changed(output_file(site_path), bytes);
-        if (!outcome) return error(outcome.error());
+        if (!outcome) {
+            keep_previous(site_path);
+            return error(outcome.error());
+        }
         const std::uint64_t hash = kept == Kept::key_and_bytes ? hash_bytes(bytes) : 0;
         record(site_path, OutputRecord{key, bytes.size(), hash, true}, *outcome == WriteOutcome::written, rendered);
     }
@@ -265,6 +268,17 @@ private:
         }
         std::optional<std::string> bytes = render();
         if (bytes) write(site_path, key, *bytes, true, kept);
+        else keep_previous(site_path);
+    }
+
+    // An output that could not be made this time keeps its last version (and
+    // its record, whose key still describes that version), rather than being
+    // removed as stale.
+    void keep_previous(const std::string& site_path) {
+        if (auto it = state_.outputs.find(site_path); it != state_.outputs.end()) {
+            it->second.made = true;
+            it->second.bytes = 0; // not to be read back
+        }
     }
 
     template <class Data>
@@ -873,8 +887,8 @@ void Build::write_search_index() {
 
 // Removes what the previous build wrote and this one did not: pages of
 // deleted days, the old theme's static files. Folders left empty go too.
-// Only by a build without errors (the last version of a page it could not
-// write stays), and never through a link out of the output folder.
+// Never through a link out of the output folder, and not more than half of
+// the site unless forced.
 void Build::remove_stale() {
     if (!removal_allowed()) return; // the outputs stay in the state: a later build removes them
     const fs::path root = options_.out_dir.empty() ? fs::path(".") : options_.out_dir;
@@ -898,7 +912,7 @@ void Build::remove_stale() {
 }
 
 bool Build::removal_allowed() {
-    if (!complete_scan_ || !report_.errors.empty()) return false;
+    if (!complete_scan_) return false;
     const auto stale = static_cast<std::size_t>(
         std::count_if(state_.outputs.begin(), state_.outputs.end(), [](const auto& o) { return !o.second.made; }));
     if (options_.force || stale * 2 <= state_.outputs.size()) return true;

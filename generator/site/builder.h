@@ -16,8 +16,8 @@
 // through write_file_if_changed.
 //
 // Safe against careless input and crashes: a missing or empty content tree
-// is an error; a build with errors removes nothing (the last version of a
-// page it could not write stays); one that would remove more than half of
+// is an error; a page that cannot be rendered or written keeps its last
+// version; a build that would remove more than half of
 // the site needs `force`; one build at a time writes an output folder (a
 // lock next to it; the second waits), and the first build after one that was
 // killed removes the temporary files it left. The build state and the files
