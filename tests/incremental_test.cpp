@@ -481,7 +481,8 @@ TEST_CASE("build safety: links out of the content, prompt and theme trees are re
         auto report = site.build();
         CHECK(names_file(report, site.dir / "themes/default/static/notes.txt"));
     }
-    CHECK(files_containing(site.out(), secret).empty());
+    const auto leaked = files_containing(site.out(), secret);
+    CHECK_MESSAGE(leaked.empty(), (leaked.empty() ? "" : leaked.front()));
     CHECK(read_text(state_path(site.out())).find(secret) == std::string::npos);
     // Nor any value of this process's environment as /proc/self/environ shows it.
     std::string environ_bytes = read_text("/proc/self/environ");
@@ -578,7 +579,7 @@ TEST_CASE("build safety: a state line naming a path out of the output folder rem
     write_text(elsewhere / "victim.txt", "keep me\n");
     fs::create_symlink(elsewhere.path(), site.out() / "linked");
     BuildState state = load_state(site.out());
-    REQUIRE(state.rejected.empty());
+    REQUIRE_MESSAGE(state.rejected.empty(), state.rejected);
     std::string path;
     SUBCASE("up and out") { path = fs::relative(elsewhere / "victim.txt", site.out()).generic_string(); }
     SUBCASE("absolute") { path = (elsewhere / "victim.txt").string(); }

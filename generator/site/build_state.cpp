@@ -1,5 +1,6 @@
 #include "site/build_state.h"
 
+#include "site/urls.h"
 #include "util/text.h"
 
 #include <charconv>
@@ -116,7 +117,7 @@ bool parse_output(const std::vector<std::string_view>& f, BuildState& state) {
     if (!number(f[2], r.key, 16) || !number(f[3], r.size) || (f.size() == 5 && !number(f[4], r.bytes, 16)))
         return false;
     std::string path = unescape_field(f[1]);
-    if (!is_plain_relative_path(path)) return false; // never a path out of the output folder
+    if (!is_plain_relative_path(output_file_of(path))) return false; // never a path out of the output folder
     state.outputs.emplace_hint(state.outputs.end(), std::move(path), r); // in path order
     return true;
 }
