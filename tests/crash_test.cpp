@@ -59,8 +59,10 @@ struct Fixture {
     TempDir dir;
     fs::path archive() const { return dir / "archive"; }
     Fixture() {
-        for (const char* kind : {"json", "md"})
+        for (const char* kind : {"json", "md"}) {
+            fs::create_directories(archive() / kind);
             fs::copy(fixture_archive() / kind / "2025-01", archive() / kind / "2025-01", fs::copy_options::recursive);
+        }
         fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
     }
 };

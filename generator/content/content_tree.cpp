@@ -106,7 +106,15 @@ Result<Day> load_day(const fs::path& path) {
 }
 
 Result<WriteOutcome> save_day(const fs::path& root, const Day& day) {
-    return write_file_if_changed(day_path(root, day.date), write_day(day));
+    const fs::path path = day_path(root, day.date);
+    remove_dead_temp_files_of(path); // left by a run or import that was killed
+    return write_file_if_changed(path, write_day(day));
+}
+
+Result<TreeLock> lock_content(const fs::path& root, const std::function<void(long pid)>& on_wait) {
+    auto lock = TreeLock::acquire(lock_path(root), on_wait);
+    if (lock && lock->last_holder_died()) remove_temp_files(root);
+    return lock;
 }
 
 } // namespace pp

@@ -5,6 +5,7 @@
 #include "core/paper.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/lock.h"
 
 #include <vector>
 
@@ -33,6 +34,13 @@ ContentScan scan_content(const fs::path& root);
 Result<Day> load_day(const fs::path& path);
 
 // Writes the day to its place in the tree; an identical file is left alone.
+// A temporary file of it left by a writer that was killed is removed.
 Result<WriteOutcome> save_day(const fs::path& root, const Day& day);
+
+// The lock of the content tree's writers (`run`, `import`), next to the tree
+// (content -> .content.paperpress-lock): a second writer waits (`on_wait` is
+// told the holder's pid). Taken after a writer was killed, it removes the
+// temporary files that writer left in the tree.
+Result<TreeLock> lock_content(const fs::path& root, const std::function<void(long pid)>& on_wait);
 
 } // namespace pp

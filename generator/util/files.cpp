@@ -1,6 +1,8 @@
 #include "util/files.h"
 
 #include <algorithm>
+#include <charconv>
+#include <csignal>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -251,6 +253,23 @@ void remove_temp_files_in(int parent, const std::string& name, const std::string
 }
 
 } // namespace
+
+void remove_dead_temp_files_of(const fs::path& target) {
+    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    const std::string prefix = target.filename().string() + ".tmp.";
+    DIR* dir = ::opendir(folder.c_str());
+    if (!dir) return;
+    std::vector<std::string> dead;
+    while (const dirent* entry = ::readdir(dir)) {
+        const std::string_view name = entry->d_name;
+        if (!name.starts_with(prefix) || !is_temp_file_name(name)) continue;
+        long pid = 0;
+        std::from_chars(name.data() + prefix.size(), name.data() + name.size(), pid);
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) dead.emplace_back(name);
+    }
+    ::closedir(dir);
+    for (const auto& name : dead) ::unlink((folder / name).c_str());
+}
 
 std::vector<std::string> remove_temp_files(const fs::path& root) {
     std::vector<std::string> removed;

@@ -93,6 +93,11 @@ bool is_temp_file_name(std::string_view name);
 // call it only while holding the lock of the tree's writers (util/lock.h).
 // Returns the paths removed, relative to `root`, sorted.
 std::vector<std::string> remove_temp_files(const fs::path& root);
+// Removes the temporary files of `target` ("<target>.tmp.<pid>") whose
+// process is gone: for writers that may run without the tree's lock (one
+// writer's temporary file exists only for the instant between naming and
+// renaming it). One listing of the target's folder.
+void remove_dead_temp_files_of(const fs::path& target);
 
 // Writes `bytes` to `path` atomically, creating parent folders.
 Result<void> write_file_atomic(const fs::path& path, std::string_view bytes);
