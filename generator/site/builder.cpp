@@ -543,8 +543,10 @@ void Build::run() {
     finish(start);
 }
 
-// A content folder that is missing, a file, or holds no day is a mistake
-// (a typo in --content): building from it would remove the whole site.
+// A content folder that is missing or a file is a mistake (a typo in
+// --content), and so is one without days when there is a site built from
+// days: building from it would remove the whole site. A new site's first
+// build may start from an empty folder.
 bool Build::check_content(const ContentScan& scan) {
     const fs::path& root = options_.content_dir;
     std::error_code ec;
@@ -552,7 +554,7 @@ bool Build::check_content(const ContentScan& scan) {
     std::string problem;
     if (!fs::exists(status)) problem = "expected the content folder (YYYY/MM/YYYY-MM-DD.md day files); there is none";
     else if (!fs::is_directory(status)) problem = "expected the content folder, a folder of day files; this is a file";
-    else if (scan.days.empty() && scan.unreadable.empty())
+    else if (scan.days.empty() && scan.unreadable.empty() && fs::exists(state_path(options_.out_dir), ec))
         problem = "expected day files (YYYY/MM/YYYY-MM-DD.md) in the content folder; it has none";
     if (problem.empty()) return true;
     report_.errors.push_back({root.string(), 0, problem + ": nothing was built or removed"});
