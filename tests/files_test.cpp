@@ -1,10 +1,15 @@
-// util/files: atomic writes, unchanged files left alone, mapped reads.
+// util/files: atomic writes, unchanged files left alone, mapped reads, reads
+// confined to a tree, removals that never leave it; util/lock.
 #include "util/files.h"
+#include "util/lock.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
 
+#include <csignal>
+
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/types.h>
 
 using namespace pp;
@@ -156,4 +161,86 @@ TEST_CASE("files: read_file refuses devices, pipes and files over its limit, nam
     auto fits = read_file(dir / "big.txt", 5000);
     REQUIRE(fits);
     CHECK(fits->size() == 5000);
+}
+
+TEST_CASE("read_file_inside follows links inside the tree and refuses links out of it, naming the file") {
+    TempDir dir;
+    write_text(dir / "tree/real.md", "inside\n");
+    write_text(dir / "outside.txt", "secret\n");
+    fs::create_symlink("real.md", dir / "tree/inner.md");
+    fs::create_symlink(dir / "outside.txt", dir / "tree/absolute.md");
+    fs::create_symlink("../outside.txt", dir / "tree/up.md");
+    fs::create_symlink("/proc/self/environ", dir / "tree/environ.md");
+    fs::create_directories(dir / "tree/sub");
+    fs::create_directory_symlink(dir.path(), dir / "tree/sub/parent");
+    CHECK(read_file_inside(dir / "tree", dir / "tree/real.md").value() == "inside\n");
+    CHECK(read_file_inside(dir / "tree", dir / "tree/inner.md").value() == "inside\n");
+    for (const char* name : {"absolute.md", "up.md", "environ.md", "sub/parent/outside.txt", "../outside.txt"}) {
+        auto read = read_file_inside(dir / "tree", dir / "tree" / name);
+        REQUIRE_MESSAGE(!read, name);
+        CHECK_MESSAGE(read.error().file == (dir / "tree" / name).string(), name);
+        CHECK_MESSAGE(read.error().message.find("expected a file inside") != std::string::npos, name);
+    }
+}
+
+TEST_CASE("remove_file_inside removes only inside the folder, never through a link, and prunes empty folders") {
+    TempDir dir;
+    write_text(dir / "out/a/b/page.html", "page\n");
+    write_text(dir / "victim.txt", "keep\n");
+    fs::create_directory_symlink(dir.path(), dir / "out/linked");
+    CHECK(remove_file_inside(dir / "out", "a/b/page.html").value());
+    CHECK_FALSE(fs::exists(dir / "out/a")); // emptied folders go
+    CHECK(fs::exists(dir / "out"));
+    CHECK_FALSE(remove_file_inside(dir / "out", "linked/victim.txt"));
+    CHECK_FALSE(remove_file_inside(dir / "out", "../victim.txt"));
+    CHECK_FALSE(remove_file_inside(dir / "out", (dir / "victim.txt").string()));
+    CHECK(fs::exists(dir / "victim.txt"));
+    CHECK(is_plain_relative_path("a/b.html"));
+    for (const char* bad : {"", "/a", "a/../b", "./a", "a//b", "a/", "..", "a\\b"}) CHECK_MESSAGE(!is_plain_relative_path(bad), bad);
+}
+
+TEST_CASE("remove_temp_files removes only leftovers named like paperpress's temporary files") {
+    TempDir dir;
+    for (const char* name : {"a/page.html.tmp.123", "b/c/feed.xml.tmp.9", "keep.tmp", "keep.tmp.x1", "a/page.html"})
+        write_text(dir / "out" / name, "x");
+    CHECK(remove_temp_files(dir / "out") == std::vector<std::string>{"a/page.html.tmp.123", "b/c/feed.xml.tmp.9"});
+    CHECK(fs::exists(dir / "out/keep.tmp"));
+    CHECK(fs::exists(dir / "out/keep.tmp.x1"));
+    CHECK(fs::exists(dir / "out/a/page.html"));
+}
+
+TEST_CASE("an atomic write in progress has no name in the folder") {
+    TempDir dir;
+    FileUpdate file(dir / "big.txt");
+    file.append(std::string(200'000, 'x')); // past the buffer: the temporary file is being written
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir.path())) names.push_back(entry.path().filename().string());
+    CHECK(names.empty()); // a kill -9 now leaves nothing behind
+    REQUIRE(file.commit());
+    CHECK(fs::file_size(dir / "big.txt") == 200'000);
+}
+
+TEST_CASE("TreeLock: a lock whose holder was killed is free, and says its holder died") {
+    TempDir dir;
+    const fs::path lock = lock_path(dir / "site");
+    CHECK(lock == dir / ".site.paperpress-lock");
+    {
+        auto first = TreeLock::acquire(lock, {});
+        REQUIRE(first);
+        CHECK_FALSE(first->last_holder_died());
+    }
+    const pid_t child = ::fork();
+    if (child == 0) {
+        auto held = TreeLock::acquire(lock, {});
+        ::kill(::getpid(), SIGKILL); // dies holding it
+        ::_exit(1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    REQUIRE(WIFSIGNALED(status));
+    long waited_for = -1;
+    auto next = TreeLock::acquire(lock, [&](long pid) { waited_for = pid; });
+    REQUIRE(next);
+    CHECK(waited_for == -1); // the kernel dropped the dead holder's lock
+    CHECK(next->last_holder_died());
 }

@@ -8,17 +8,25 @@
 #include "site/builder.h"
 #include "site/render_markdown.h"
 #include "test_support.h"
+#include "util/lock.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <future>
+#include <random>
 #include <cstdlib>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,7 +90,7 @@ struct Site {
 
     void save(const Day& day) const { REQUIRE(save_day(content(), day)); }
 
-    BuildReport build(const fs::path& out) const {
+    BuildReport build(const fs::path& out, const std::function<void(BuildOptions&)>& adjust = {}) const {
         BuildOptions options;
         options.content_dir = content();
         options.out_dir = out;
@@ -90,6 +98,7 @@ struct Site {
         options.themes_dir = dir / "themes";
         options.config = config;
         options.katex_dir = katex.empty() ? dir / "no-katex" : katex;
+        if (adjust) adjust(options);
         auto report = build_site(options);
         for (const auto& e : report.errors) INFO(e.to_string());
         return report;
@@ -414,4 +423,244 @@ TEST_CASE("incremental: Markdown renders the same on several threads at once (cm
             });
     }
     CHECK(std::count(results.begin(), results.end(), alone) == static_cast<long>(results.size()));
+}
+
+// --- build safety (issue 14, part C) --------------------------------------
+
+namespace {
+
+// Every file under `root` whose bytes contain `needle`.
+std::vector<std::string> files_containing(const fs::path& root, const std::string& needle) {
+    std::vector<std::string> found;
+    for (const auto& [name, bytes] : tree(root))
+        if (bytes.find(needle) != std::string::npos) found.push_back(name);
+    return found;
+}
+
+bool names_file(const BuildReport& report, const fs::path& file) {
+    return std::any_of(report.errors.begin(), report.errors.end(),
+                       [&](const Error& e) { return e.file == file.string(); });
+}
+
+} // namespace
+
+TEST_CASE("build safety: links out of the content, prompt and theme trees are refused; no secret reaches the site") {
+    Site site;
+    const std::string secret = "PP-SECRET-7f3a91";
+    ::setenv("PAPERPRESS_TEST_SECRET", secret.c_str(), 1); // as OPENAI_API_KEY would be
+    TempDir elsewhere;
+    write_text(elsewhere / "secret.txt", secret + "\n");
+
+    SUBCASE("a prompt linked to /proc/self/environ") {
+        auto prompt = store_prompt(site.content(), "Pick papers.\n");
+        REQUIRE(prompt);
+        fs::remove(site.content() / *prompt);
+        fs::create_symlink("/proc/self/environ", site.content() / *prompt);
+        site.save(make_day("2025-02-05", 2, *prompt));
+        auto report = site.build();
+        CHECK(names_file(report, site.content() / *prompt));
+    }
+    SUBCASE("a day file linked to a day outside the content folder") {
+        Day day = make_day("2025-02-05", 2);
+        day.papers[0].title = secret;
+        REQUIRE(save_day(elsewhere.path(), day));
+        const auto path = day_path(site.content(), day.date);
+        fs::create_symlink(day_path(elsewhere.path(), day.date), path);
+        auto report = site.build();
+        CHECK(names_file(report, path));
+    }
+    SUBCASE("a layout of the site linked out of its folder") {
+        write_text(elsewhere / "404.mustache", secret + " {{title}}\n");
+        fs::create_directories(site.dir / "layouts");
+        fs::create_symlink(elsewhere / "404.mustache", site.dir / "layouts/404.mustache");
+        auto report = site.build();
+        CHECK(names_file(report, site.dir / "layouts/404.mustache"));
+    }
+    SUBCASE("a static file of the theme linked out of the themes folder") {
+        fs::create_symlink(elsewhere / "secret.txt", site.dir / "themes/default/static/notes.txt");
+        auto report = site.build();
+        CHECK(names_file(report, site.dir / "themes/default/static/notes.txt"));
+    }
+    const auto leaked = files_containing(site.out(), secret);
+    CHECK_MESSAGE(leaked.empty(), (leaked.empty() ? "" : leaked.front()));
+    CHECK(read_text(state_path(site.out())).find(secret) == std::string::npos);
+    // Nor any value of this process's environment as /proc/self/environ shows it.
+    std::string environ_bytes = read_text("/proc/self/environ");
+    for (std::size_t at = 0, end; at < environ_bytes.size(); at = end + 1) {
+        end = environ_bytes.find('\0', at);
+        if (end == std::string::npos) end = environ_bytes.size();
+        const std::string entry = environ_bytes.substr(at, end - at);
+        const auto equals = entry.find('=');
+        if (equals == std::string::npos || entry.size() - equals < 12 || entry.find_first_of("<>&\"'") != std::string::npos)
+            continue;
+        CHECK_MESSAGE(files_containing(site.out(), entry).empty(), entry.substr(0, equals));
+    }
+    ::unsetenv("PAPERPRESS_TEST_SECRET");
+}
+
+TEST_CASE("build safety: links that stay inside the content tree are followed") {
+    Site site;
+    auto prompt = store_prompt(site.content(), "Pick *learning* papers.\n");
+    REQUIRE(prompt);
+    fs::rename(site.content() / *prompt, site.content() / "prompts/real.md");
+    fs::create_symlink("real.md", site.content() / *prompt);
+    auto report = site.build();
+    for (const auto& e : report.errors) INFO(e.to_string());
+    CHECK(report.ok());
+}
+
+TEST_CASE("build safety: a missing content folder, a file in its place or an empty one is an error and removes nothing") {
+    Site site;
+    REQUIRE(site.build().ok());
+    const auto before = tree(site.out());
+    write_text(site.dir / "a-file", "not a folder\n");
+    fs::create_directories(site.dir / "empty/2025/01");
+    for (const char* wrong : {"contnet", "a-file", "empty"}) {
+        auto report = site.build(site.out(), [&](BuildOptions& o) { o.content_dir = site.dir / wrong; });
+        CHECK_MESSAGE(!report.ok(), wrong);
+        CHECK_MESSAGE(names_file(report, site.dir / wrong), wrong);
+        CHECK_MESSAGE(report.removed == 0, wrong);
+        CHECK_MESSAGE(tree(site.out()) == before, wrong);
+    }
+    site.check_equals_clean("the right folder again");
+}
+
+TEST_CASE("build safety: a build that would remove more than half of the site is refused unless forced") {
+    Site site;
+    for (int d = 3; d <= 24; ++d) site.save(make_day(((d < 10 ? "2025-03-0" : "2025-03-") + std::to_string(d)).c_str(), 1));
+    REQUIRE(site.build().ok());
+    const auto before = tree(site.out());
+    for (const auto& file : scan_content(site.content()).days)
+        if (file.date != date("2025-02-04")) fs::remove(file.path);
+    auto refused = site.build();
+    CHECK_FALSE(refused.ok());
+    CHECK(refused.removed == 0);
+    REQUIRE_FALSE(refused.errors.empty());
+    CHECK(refused.errors.back().message.find("--force") != std::string::npos);
+    for (const auto& [name, bytes] : before) CHECK_MESSAGE(fs::exists(site.out() / name), name);
+    CHECK(site.build().removed == 0); // refused again: the state still lists them
+
+    auto forced = site.build(site.out(), [](BuildOptions& o) { o.force = true; });
+    CHECK(forced.ok());
+    CHECK(forced.removed > 0);
+    site.check_equals_clean("forced");
+}
+
+TEST_CASE("build safety: a rebuild that cannot write a page keeps its previous version and names the file") {
+    Site site;
+    REQUIRE(site.build().ok());
+    const auto before = tree(site.out());
+    site.config.title = "Retitled"; // every page again
+    // Writes past 2 KB fail, as on a full disk (EFBIG; the signal is ignored).
+    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit old_limit{};
+    ::getrlimit(RLIMIT_FSIZE, &old_limit);
+    rlimit small = old_limit;
+    small.rlim_cur = 2048;
+    ::setrlimit(RLIMIT_FSIZE, &small);
+    auto report = site.build();
+    ::setrlimit(RLIMIT_FSIZE, &old_limit);
+    std::signal(SIGXFSZ, old_handler);
+
+    CHECK_FALSE(report.ok());
+    CHECK(names_file(report, site.out() / "2025/01/02/index.html"));
+    const auto after = tree(site.out());
+    for (const auto& [name, bytes] : before) {
+        CHECK_MESSAGE(after.contains(name), "removed: " << name);
+        if (after.contains(name) && bytes.size() > 2048) CHECK_MESSAGE(after.at(name) == bytes, "damaged: " << name);
+    }
+    site.check_equals_clean("room again");
+}
+
+TEST_CASE("build safety: a state line naming a path out of the output folder removes nothing there") {
+    Site site;
+    REQUIRE(site.build().ok());
+    TempDir elsewhere;
+    write_text(elsewhere / "victim.txt", "keep me\n");
+    fs::create_symlink(elsewhere.path(), site.out() / "linked");
+    BuildState state = load_state(site.out());
+    REQUIRE_MESSAGE(state.rejected.empty(), state.rejected);
+    std::string path;
+    SUBCASE("up and out") { path = fs::relative(elsewhere / "victim.txt", site.out()).generic_string(); }
+    SUBCASE("absolute") { path = (elsewhere / "victim.txt").string(); }
+    SUBCASE("through a linked folder") { path = "linked/victim.txt"; }
+    state.outputs[path] = OutputRecord{1, 8, 0, false};
+    write_text(state_path(site.out()), serialize_state(state)); // a state whose checksum verifies
+    auto report = site.build();
+    CHECK(fs::exists(elsewhere / "victim.txt"));
+    CHECK(report.removed == 0);
+    fs::remove(site.out() / "linked");
+    site.check_equals_clean("after the foreign state");
+}
+
+TEST_CASE("build safety: a same-size edit of a day's JSON data never reaches the feed") {
+    Site site;
+    REQUIRE(site.build().ok());
+    const auto json = site.out() / "data/days/2025-02-04.json";
+    std::string bytes = read_text(json);
+    const auto at = bytes.find("Paper 0 of 2025-02-04");
+    REQUIRE(at != std::string::npos);
+    bytes.replace(at, 5, "Forge"); // same size, same second
+    write_text(json, bytes);
+    Day day = make_day("2025-02-03", 3); // the feed is made again and reads 2025-02-04 back
+    day.papers[0].title = "Edited";
+    site.save(day);
+    auto report = site.check_equals_clean("a forged day JSON");
+    CHECK(read_text(site.out() / "feed.xml").find("Forge") == std::string::npos);
+    CHECK_FALSE(report.warnings.empty());
+}
+
+TEST_CASE("build safety: 200 random changes to the build state give the clean site or an error, never another site") {
+    Site site;
+    REQUIRE(site.build().ok());
+    TempDir clean_dir;
+    REQUIRE(site.build(clean_dir / "site").ok());
+    const auto clean = tree(clean_dir / "site");
+    const std::string state = read_text(state_path(site.out()));
+    std::mt19937 random(14);
+    auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
+    const std::string bytes_pool = "0123456789abcdef\t\n/.-OD ";
+    int differ = 0;
+    for (int i = 0; i < 200; ++i) {
+        std::string damaged = state;
+        switch (pick(4)) {
+        case 0: damaged[pick(damaged.size())] = bytes_pool[pick(bytes_pool.size())]; break;
+        case 1: damaged[pick(damaged.size())] ^= static_cast<char>(1 << pick(8)); break;
+        case 2: damaged.erase(pick(damaged.size()), 1 + pick(40)); break;
+        default: {
+            const auto from = damaged.rfind('\n', pick(damaged.size()));
+            const auto line_start = from == std::string::npos ? 0 : from + 1;
+            const auto line_end = damaged.find('\n', line_start);
+            damaged.insert(pick(damaged.size()), damaged.substr(line_start, line_end - line_start + 1));
+        }
+        }
+        write_text(state_path(site.out()), damaged);
+        auto report = site.build();
+        const bool same = tree(site.out()) == clean;
+        if (report.ok() && !same) ++differ;
+        CHECK_MESSAGE((same || !report.ok()), "mutation " << i);
+        if (!same) { // start the next one from the clean site
+            fs::remove_all(site.out());
+            fs::copy(clean_dir / "site", site.out(), fs::copy_options::recursive);
+        }
+    }
+    CHECK(differ == 0);
+}
+
+TEST_CASE("build safety: a second build of the same output waits for the first and says so") {
+    Site site;
+    REQUIRE(site.build().ok());
+    std::promise<std::string> told;
+    auto message = told.get_future();
+    std::optional<std::jthread> second; // joined after the lock is let go
+    auto held = TreeLock::acquire(lock_path(site.out()), {});
+    REQUIRE(held);
+    second.emplace([&] {
+        site.build(site.out(), [&](BuildOptions& o) { o.on_wait = [&](const std::string& m) { told.set_value(m); }; });
+    });
+    REQUIRE(message.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    const std::string text = message.get();
+    CHECK(text.find("another paperpress is building") != std::string::npos);
+    CHECK(text.find("(pid " + std::to_string(::getpid()) + ")") != std::string::npos);
+    held = fail("let go"); // the waiting build goes on
 }

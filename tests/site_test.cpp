@@ -525,9 +525,10 @@ TEST_CASE("site: the site's layouts/ folder overrides theme files; template erro
     CHECK_FALSE(fs::exists(fixture.root() / "other"));
 }
 
-TEST_CASE("site: an empty archive builds a home page, archive, 404 and a valid empty feed") {
+TEST_CASE("site: an empty archive (a new site) builds a home page, archive, 404 and a valid empty feed") {
     TempDir dir;
     fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    fs::create_directories(dir / "content"); // a missing one is a mistake (see below)
     auto result = run_paperpress("build --out site --base-url " + base_url, dir.path());
     INFO(result.err);
     REQUIRE(result.exit_code == 0);
@@ -537,6 +538,24 @@ TEST_CASE("site: an empty archive builds a home page, archive, 404 and a valid e
     auto feed = parse_xml(dir / "site/feed.xml");
     CHECK(feed.child("feed").child("entry").empty());
     CHECK(broken_links(dir / "site").empty());
+}
+
+TEST_CASE("site: build with a mistyped --content, or once the content is emptied, fails and removes nothing") {
+    TempDir dir;
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    write_text(dir / "content/2025/01/2025-01-17.md", read_text(source_dir() / "content/2025/01/2025-01-17.md"));
+    fs::copy(source_dir() / "content/prompts", dir / "content/prompts", fs::copy_options::recursive);
+    REQUIRE(run_paperpress("build", dir.path()).exit_code == 0);
+    const auto pages = std::distance(fs::recursive_directory_iterator(dir / "site"), fs::recursive_directory_iterator());
+    auto typo = run_paperpress("--content contnet build", dir.path());
+    CHECK(typo.exit_code == 1);
+    CHECK(typo.err.find("contnet: expected the content folder") != std::string::npos);
+    fs::remove(dir / "content/2025/01/2025-01-17.md");
+    auto emptied = run_paperpress("build", dir.path());
+    CHECK(emptied.exit_code == 1);
+    CHECK(emptied.err.find("it has none") != std::string::npos);
+    CHECK(std::distance(fs::recursive_directory_iterator(dir / "site"), fs::recursive_directory_iterator()) == pages);
+    CHECK(fs::exists(dir / "site/2025/01/17/index.html"));
 }
 
 TEST_CASE("site: build --help describes the command and its options") {

@@ -14,6 +14,8 @@
 namespace pp::cli {
 
 int cmd_import(const GlobalOptions& global, const std::vector<std::string>& sources) {
+    auto lock = lock_content_tree(global);
+    if (!lock) return exit_problems;
     int errors = 0, written = 0, unchanged = 0, papers = 0;
     for (const auto& source : sources) {
         auto report = import_archive(source, global.content, [](const std::string& line) {

@@ -5,6 +5,9 @@
 
 #include "config/config.h"
 #include "util/error.h"
+#include "util/lock.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -23,6 +26,11 @@ struct GlobalOptions {
 void print_error(const Error& error);
 void print_warning(const std::string& warning);
 
+// Holds the content tree's writer lock for `run` and `import`: a second
+// writer waits, and says for whom. Nothing (the error printed) when the
+// lock file cannot be made.
+std::optional<TreeLock> lock_content_tree(const GlobalOptions& global);
+
 // Archive commands (cli/archive_commands.cpp).
 int cmd_import(const GlobalOptions& global, const std::vector<std::string>& sources);
 int cmd_ls(const GlobalOptions& global, bool as_json);
@@ -33,6 +41,7 @@ struct BuildArgs {
     std::string out = "site";
     std::string theme;
     std::string base_url;
+    bool force = false;
 };
 int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args);
 int cmd_theme_new(const GlobalOptions& global, const std::string& name);

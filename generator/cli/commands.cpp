@@ -35,6 +35,9 @@ int run_cli(int argc, char** argv) {
     build->add_option("--base-url", build_args.base_url,
                       "URL the site is served under, e.g. https://user.github.io/repo/ (overrides 'base_url'; "
                       "use / for a local preview)");
+    build->add_flag("--force", build_args.force,
+                    "Build even when that removes more than half of the pages the last build made (a content tree "
+                    "that shrank on purpose)");
 
     RunArgs run_args;
     auto* run = app.add_subcommand(

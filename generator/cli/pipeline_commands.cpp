@@ -60,6 +60,8 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
                           << message << "\n";
             }
         };
+    auto lock = lock_content_tree(global);
+    if (!lock) return exit_problems;
     RunResult result = run_nightly(request, config);
     for (const auto& warning : result.warnings) print_warning(warning);
 

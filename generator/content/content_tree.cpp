@@ -54,7 +54,8 @@ public:
                 continue;
             }
             if (name.size() <= 3 || !name.ends_with(".md")) continue;
-            // Links are followed to files, not into folders.
+            // Links are followed to files, not into folders; load_day refuses
+            // the ones that lead out of the tree.
             if (type == DT_LNK && (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))) continue;
             if (type != DT_LNK && type != DT_REG) continue;
             add(name, rel);
@@ -98,13 +99,22 @@ ContentScan scan_content(const fs::path& root) {
 }
 
 Result<Day> load_day(const fs::path& path) {
-    auto text = read_file(path);
+    // A day file sits at root/YYYY/MM/: it is read from inside that root.
+    auto text = read_file_inside(path.parent_path().parent_path().parent_path(), path);
     if (!text) return std::unexpected(text.error());
     return read_day(*text, path.string());
 }
 
 Result<WriteOutcome> save_day(const fs::path& root, const Day& day) {
-    return write_file_if_changed(day_path(root, day.date), write_day(day));
+    const fs::path path = day_path(root, day.date);
+    remove_dead_temp_files_of(path); // left by a run or import that was killed
+    return write_file_if_changed(path, write_day(day));
+}
+
+Result<TreeLock> lock_content(const fs::path& root, const std::function<void(long pid)>& on_wait) {
+    auto lock = TreeLock::acquire(lock_path(root), on_wait);
+    if (lock && lock->last_holder_died()) remove_temp_files(root);
+    return lock;
 }
 
 } // namespace pp

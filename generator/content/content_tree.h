@@ -5,6 +5,7 @@
 #include "core/paper.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/lock.h"
 
 #include <vector>
 
@@ -28,9 +29,18 @@ std::string day_relative_path(const Date& date); // "YYYY/MM/YYYY-MM-DD.md"
 // Lists the day files under `root` (which may not exist: an empty archive).
 ContentScan scan_content(const fs::path& root);
 
+// Reads a day file root/YYYY/MM/YYYY-MM-DD.md; a link that leads out of
+// root is refused (read_file_inside), so no file from elsewhere is published.
 Result<Day> load_day(const fs::path& path);
 
 // Writes the day to its place in the tree; an identical file is left alone.
+// A temporary file of it left by a writer that was killed is removed.
 Result<WriteOutcome> save_day(const fs::path& root, const Day& day);
+
+// The lock of the content tree's writers (`run`, `import`), next to the tree
+// (content -> .content.paperpress-lock): a second writer waits (`on_wait` is
+// told the holder's pid). Taken after a writer was killed, it removes the
+// temporary files that writer left in the tree.
+Result<TreeLock> lock_content(const fs::path& root, const std::function<void(long pid)>& on_wait);
 
 } // namespace pp

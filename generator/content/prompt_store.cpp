@@ -8,6 +8,7 @@ Result<std::string> store_prompt(const fs::path& root, std::string_view text) {
     std::string body(text);
     if (!body.ends_with('\n')) body += '\n';
     std::string reference = "prompts/" + fnv1a_hex(body) + ".md";
+    remove_dead_temp_files_of(root / reference); // left by a run or import that was killed
     auto written = write_file_if_changed(root / reference, body);
     if (!written) return std::unexpected(written.error());
     return reference;
@@ -15,8 +16,8 @@ Result<std::string> store_prompt(const fs::path& root, std::string_view text) {
 
 Result<std::string> load_prompt(const fs::path& root, const std::string& reference) {
     if (reference.find("..") != std::string::npos || reference.starts_with("/"))
-        return fail("expected a prompt path inside the content folder, got '" + reference + "'");
-    return read_file(root / reference);
+        return fail("expected a prompt path inside the content folder, got '" + excerpt(reference) + "'");
+    return read_file_inside(root, root / reference); // a link out of the tree is refused
 }
 
 } // namespace pp

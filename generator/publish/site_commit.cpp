@@ -10,6 +10,7 @@
 // are read again (git's "racily clean" rule).
 #include "publish/git.h"
 #include "publish/publish.h"
+#include "util/files.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -158,8 +159,8 @@ struct SiteFile {
 };
 
 // Adds every file and symbolic link under the open folder `dir` (whose name
-// relative to the site is `prefix`) to `files`; folders named '.git' are
-// skipped. One fstatat per entry, and none for folders whose type readdir gives.
+// relative to the site is `prefix`) to `files`; folders named '.git' and
+// temporary files of an interrupted build are skipped. One fstatat per entry, and none for folders whose type readdir gives.
 Result<void> scan_folder(int dir, const fs::path& root, const std::string& prefix, std::vector<SiteFile>& files) {
     struct Closer {
         int fd;
@@ -176,6 +177,9 @@ Result<void> scan_folder(int dir, const fs::path& root, const std::string& prefi
             at += entry->d_reclen;
             std::string_view name = entry->d_name;
             if (name == "." || name == ".." || name == ".git") continue;
+            // A build's temporary file ("page.html.tmp.<pid>", util/files.h),
+            // left by a build that was killed: never part of the site.
+            if (entry->d_type != DT_DIR && is_temp_file_name(name)) continue;
             std::string path = prefix.empty() ? std::string(name) : prefix + "/" + std::string(name);
             if (entry->d_type == DT_DIR) {
                 folders.push_back(std::move(path));

@@ -1,5 +1,6 @@
 #include "site/build_state.h"
 
+#include "site/urls.h"
 #include "util/text.h"
 
 #include <charconv>
@@ -12,7 +13,7 @@ namespace pp {
 
 namespace {
 
-constexpr std::string_view header = "paperpress build state 1\n";
+constexpr std::string_view header = "paperpress build state 2\n";
 constexpr std::uint64_t k1 = 0x9e3779b97f4a7c15ull;
 constexpr std::uint64_t k2 = 0xc2b2ae3d27d4eb4full;
 
@@ -115,7 +116,9 @@ bool parse_output(const std::vector<std::string_view>& f, BuildState& state) {
     OutputRecord r;
     if (!number(f[2], r.key, 16) || !number(f[3], r.size) || (f.size() == 5 && !number(f[4], r.bytes, 16)))
         return false;
-    state.outputs.emplace_hint(state.outputs.end(), unescape_field(f[1]), r); // in path order
+    std::string path = unescape_field(f[1]);
+    if (!is_plain_relative_path(output_file_of(path))) return false; // never a path out of the output folder
+    state.outputs.emplace_hint(state.outputs.end(), std::move(path), r); // in path order
     return true;
 }
 
@@ -163,31 +166,64 @@ fs::path state_path(const fs::path& out_dir) {
     return out.parent_path() / name;
 }
 
-BuildState load_state(const fs::path& out_dir) {
+namespace {
+
+// The last line: "C", then the hash of the lines before it, each hashed as
+// serialize_state hands it out.
+constexpr std::string_view checksum_tag = "C\t";
+
+BuildState rejected(std::string why) {
     BuildState state;
-    const auto path = state_path(out_dir);
-    auto stamp = stamp_of(path);
-    auto file = stamp ? MappedFile::open(path) : Result<MappedFile>(fail("absent"));
-    if (!file || !file->bytes().starts_with(header)) return state;
-    // One second of slack for coarse file-system timestamps.
-    state.trusted_before_ns = stamp->mtime_ns - 1'000'000'000;
-    std::string_view rest = file->bytes().substr(header.size());
-    std::vector<std::string_view> fields;
-    while (!rest.empty()) {
-        auto end = rest.find('\n');
-        if (end == std::string_view::npos) return BuildState{};
-        split_into(rest.substr(0, end), '\t', fields);
-        rest.remove_prefix(end + 1);
-        bool ok = !fields.empty() && ((fields[0] == "D" && parse_day(fields, state)) ||
-                                      (fields[0] == "O" && parse_output(fields, state)) ||
-                                      (fields[0] == "P" && fields.size() == 2 && number(fields[1], state.program, 16)));
-        if (!ok) return BuildState{}; // damaged: start over
-    }
+    state.rejected = std::move(why);
     return state;
 }
 
-void serialize_state(const BuildState& state, const std::function<void(std::string_view)>& write) {
-    std::string out(header); // a line at a time
+} // namespace
+
+BuildState load_state(const fs::path& out_dir) {
+    const auto path = state_path(out_dir);
+    auto stamp = stamp_of(path);
+    if (!stamp) return BuildState{};
+    auto file = MappedFile::open(path);
+    if (!file) return rejected("cannot be read");
+    if (!file->bytes().starts_with(header)) return rejected("was written by another version");
+    BuildState state;
+    // One second of slack for coarse file-system timestamps.
+    state.trusted_before_ns = stamp->mtime_ns - 1'000'000'000;
+    std::string_view rest = file->bytes().substr(header.size());
+    Hasher checksum;
+    checksum.add(header);
+    std::vector<std::string_view> fields;
+    while (!rest.empty()) {
+        auto end = rest.find('\n');
+        if (end == std::string_view::npos) return rejected("is cut short");
+        const std::string_view line = rest.substr(0, end + 1);
+        rest.remove_prefix(end + 1);
+        if (line.starts_with(checksum_tag)) {
+            std::uint64_t recorded = 0;
+            if (!rest.empty() || !number(line.substr(checksum_tag.size(), line.size() - checksum_tag.size() - 1), recorded, 16) ||
+                recorded != checksum.value())
+                return rejected("does not match its checksum");
+            return state;
+        }
+        checksum.add(line);
+        split_into(line.substr(0, line.size() - 1), '\t', fields);
+        bool ok = !fields.empty() && ((fields[0] == "D" && parse_day(fields, state)) ||
+                                      (fields[0] == "O" && parse_output(fields, state)) ||
+                                      (fields[0] == "P" && fields.size() == 2 && number(fields[1], state.program, 16)));
+        if (!ok) return rejected("has a damaged line");
+    }
+    return rejected("has no checksum");
+}
+
+void serialize_state(const BuildState& state, const std::function<void(std::string_view)>& write_out) {
+    Hasher checksum;
+    auto write = [&](std::string_view bytes) {
+        checksum.add(bytes);
+        write_out(bytes);
+    };
+    write(header);
+    std::string out; // a line at a time
     auto line = [&] {
         out += '\n';
         write(out);
@@ -234,6 +270,10 @@ void serialize_state(const BuildState& state, const std::function<void(std::stri
         if (r.bytes) field(hex(r.bytes));
         line();
     }
+    out = checksum_tag;
+    out += hex(checksum.value());
+    out += '\n';
+    write_out(out);
 }
 
 std::string serialize_state(const BuildState& state) {

@@ -13,6 +13,10 @@
 //            from (a hash), and its size, to notice a file deleted by hand;
 //            for outputs a later build reads back, the hash of their bytes.
 //
+// The last line carries a hash of all the others: a state that does not
+// verify (damaged, edited by hand), or names an output path that is not a
+// plain relative path inside the output folder, is not used at all.
+//
 // A day record is trusted on size + mtime only when the file was last
 // changed well before the build that wrote the state started (the state
 // file's mtime is set to that start): a file changed within the same clock
@@ -66,12 +70,15 @@ struct BuildState {
     std::map<std::string, OutputRecord> outputs; // by site path
     // Day records with an mtime at or after this are hashed again (ns since the epoch).
     std::int64_t trusted_before_ns = 0;
+    // Why a state file that exists was not used ("" when it was, or there was none).
+    std::string rejected;
 };
 
 // "site" -> ".site.paperpress-state" in the same folder.
 fs::path state_path(const fs::path& out_dir);
 
-// A missing, unreadable or foreign state gives an empty one (a full build).
+// A missing, unreadable, foreign or damaged state gives an empty one (a full
+// build); `rejected` says why when the file was there.
 BuildState load_state(const fs::path& out_dir);
 
 // The state file's bytes, handed to `write` a line at a time.

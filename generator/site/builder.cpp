@@ -10,6 +10,7 @@
 #include "site/site_graph.h"
 #include "site/theme.h"
 #include "site/urls.h"
+#include "util/lock.h"
 #include "util/program.h"
 #include "util/text.h"
 
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iostream>
 #include <iterator>
 #include <mutex>
 #include <optional>
@@ -192,10 +194,14 @@ struct DayTask {
 
 class Build {
 public:
-    Build(const BuildOptions& options, BuildReport& report)
-        : options_(options), report_(report), urls_(options.config.base_url), prompts_(options.content_dir) {}
+    // `distrust_outputs`: render every output again, reading nothing back.
+    Build(const BuildOptions& options, BuildReport& report, bool distrust_outputs)
+        : options_(options), report_(report), urls_(options.config.base_url), prompts_(options.content_dir),
+          distrust_outputs_(distrust_outputs) {}
 
     void run();
+    // A file read back did not hash to what was recorded when it was written.
+    bool found_tampered_output() const { return tampered_; }
 
 private:
     // --- outputs -------------------------------------------------------
@@ -230,7 +236,10 @@ private:
     void write(const std::string& site_path, std::uint64_t key, std::string_view bytes, bool rendered = true,
                Kept kept = Kept::key) {
         auto outcome = write_file_if_changed(output_file(site_path), bytes);
-        if (!outcome) return error(outcome.error());
+        if (!outcome) {
+            keep_previous(site_path);
+            return error(outcome.error());
+        }
         const std::uint64_t hash = kept == Kept::key_and_bytes ? hash_bytes(bytes) : 0;
         record(site_path, OutputRecord{key, bytes.size(), hash, true}, *outcome == WriteOutcome::written, rendered);
     }
@@ -249,6 +258,17 @@ private:
         }
         std::optional<std::string> bytes = render();
         if (bytes) write(site_path, key, *bytes, true, kept);
+        else keep_previous(site_path);
+    }
+
+    // An output that could not be made this time keeps its last version (and
+    // its record, whose key still describes that version), rather than being
+    // removed as stale.
+    void keep_previous(const std::string& site_path) {
+        if (auto it = state_.outputs.find(site_path); it != state_.outputs.end()) {
+            it->second.made = true;
+            it->second.bytes = 0; // not to be read back
+        }
     }
 
     template <class Data>
@@ -272,19 +292,39 @@ private:
     // --- days ----------------------------------------------------------
     // A day whose outputs this build has made or found up to date, read back
     // from its JSON data; from the day file if that cannot be read.
+    // Only bytes that hash to what this build recorded for them are used.
     Result<Day> rendered_day(const DayTask& task) {
-        if (auto json = read_file(output_file(day_data_path(task.file.date))))
-            if (auto day = day_from_json(*json)) {
+        const std::string site_path = day_data_path(task.file.date);
+        const std::uint64_t recorded = recorded_bytes(site_path);
+        if (auto json = read_file(output_file(site_path)); json && recorded != 0) {
+            if (hash_bytes(*json) != recorded) {
+                tampered_ = true;
+            } else if (auto day = day_from_json(*json)) {
                 day->prompt = task.record.prompt;
                 return day;
             }
+        }
         return parse_day_file(task.file.path);
+    }
+
+    // The hash of the bytes recorded for an output made or kept by this build; 0 if none.
+    std::uint64_t recorded_bytes(const std::string& site_path) {
+        if (auto it = state_.outputs.find(site_path); it != state_.outputs.end())
+            return it->second.made ? it->second.bytes : 0;
+        std::lock_guard lock(mutex_);
+        auto it = added_.find(site_path);
+        return it == added_.end() ? 0 : it->second.bytes;
     }
 
     Result<Day> parse_day_file(const fs::path& path) {
         ++parsed_;
         return load_day(path);
     }
+
+    bool check_content(const ContentScan& scan);
+    void prepare_output();
+    Result<std::string> read_asset(const fs::path& source) const;
+    bool removal_allowed();
 
     void collect_katex(std::vector<std::pair<std::string, std::string>>& assets);
     void write_search_index();
@@ -312,6 +352,9 @@ private:
     bool complete_scan_ = true; // every content folder could be listed
     std::uint64_t global_key_ = 0;
     std::uint64_t data_key_ = 0; // JSON, feed, sitemap: the config, not the theme
+    const bool distrust_outputs_;
+    std::atomic<bool> tampered_{false};
+    std::optional<TreeLock> lock_;
     std::mutex mutex_;
     Workers workers_;
 };
@@ -335,7 +378,7 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
             old->second.mtime_ns < state_.trusted_before_ns) {
             task.record = std::move(old->second); // each day's record is looked up once
         } else {
-            auto text = read_file(path);
+            auto text = read_file_inside(options_.content_dir, path);
             if (!text) return failed(text.error());
             std::uint64_t hash = hash_bytes(*text);
             if (known && old->second.hash == hash) {
@@ -383,24 +426,26 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
         const Day* d = load();
         if (!d) return std::nullopt;
         return day_json(urls_, *d);
-    });
+    }, Kept::key_and_bytes); // read back by the feed and the home page
     return day;
 }
 
 void Build::run() {
     const std::int64_t start = now_ns();
+    auto scan = scan_content(options_.content_dir);
+    if (!check_content(scan)) return;
     auto theme = load_theme(options_.themes_dir, options_.config.theme, options_.site_dir);
     if (!theme) {
         report_.errors.push_back(theme.error());
         return;
     }
     theme_ = std::move(*theme);
-    state_ = load_state(options_.out_dir);
+    prepare_output();
+    if (!lock_) return;
     out_prefix_ = (options_.out_dir / "").string(); // "site/"; "" for the current folder
     out_dir_ = open_directory(options_.out_dir.empty() ? fs::path(".") : options_.out_dir);
     content_dir_ = open_directory(options_.content_dir.empty() ? fs::path(".") : options_.content_dir);
 
-    auto scan = scan_content(options_.content_dir);
     for (const auto& misplaced : scan.misplaced) report_.warnings.push_back(misplaced.to_string());
     // Days in a folder that cannot be listed are not gone: nothing is removed.
     report_.errors.insert(report_.errors.end(), scan.unreadable.begin(), scan.unreadable.end());
@@ -410,7 +455,7 @@ void Build::run() {
     // hash of their bytes, so browsers fetch them again exactly when they change.
     std::vector<std::pair<std::string, std::string>> assets;
     for (const auto& asset : theme_->assets) {
-        auto bytes = read_file(asset.source);
+        auto bytes = read_asset(asset.source);
         if (!bytes) {
             report_.errors.push_back(bytes.error());
             continue;
@@ -486,6 +531,74 @@ void Build::run() {
     for (DayTask* task : live) days.emplace_hint(days.end(), task->file.date, std::move(task->record));
     state_.days = std::move(days);
     finish(start);
+}
+
+// A content folder that is missing or a file is a mistake (a typo in
+// --content), and so is one without days when there is a site built from
+// days: building from it would remove the whole site. A new site's first
+// build may start from an empty folder.
+bool Build::check_content(const ContentScan& scan) {
+    const fs::path& root = options_.content_dir;
+    std::error_code ec;
+    const auto status = fs::status(root, ec);
+    std::string problem;
+    if (!fs::exists(status)) problem = "expected the content folder (YYYY/MM/YYYY-MM-DD.md day files); there is none";
+    else if (!fs::is_directory(status)) problem = "expected the content folder, a folder of day files; this is a file";
+    else if (scan.days.empty() && scan.unreadable.empty() && fs::exists(state_path(options_.out_dir), ec))
+        problem = "expected day files (YYYY/MM/YYYY-MM-DD.md) in the content folder; it has none";
+    if (problem.empty()) return true;
+    report_.errors.push_back({root.string(), 0, problem + ": nothing was built or removed"});
+    return false;
+}
+
+// Takes the output folder's lock (waiting for another build), removes the
+// temporary files of a build that was killed, and loads the build state.
+void Build::prepare_output() {
+    const fs::path lock_file = lock_path(options_.out_dir);
+    std::error_code ec;
+    if (lock_file.has_parent_path()) fs::create_directories(lock_file.parent_path(), ec);
+    const std::string shown = (options_.out_dir / "").string();
+    auto lock = TreeLock::acquire(lock_file, [&](long pid) {
+        std::string message = "another paperpress is building " + shown +
+                              (pid > 0 ? " (pid " + std::to_string(pid) + ")" : std::string()) + "; waiting";
+        if (options_.on_wait) options_.on_wait(message);
+        else std::cerr << "paperpress: " << message << std::endl;
+    });
+    if (!lock) {
+        report_.errors.push_back(lock.error());
+        return;
+    }
+    lock_ = std::move(*lock);
+    if (lock_->last_holder_died()) {
+        // Its temporary files: in the output folder, and the state's beside it.
+        auto removed = remove_temp_files(options_.out_dir);
+        const fs::path state = state_path(options_.out_dir);
+        for (const auto& entry : fs::directory_iterator(state.parent_path().empty() ? "." : state.parent_path(), ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.starts_with(state.filename().string() + ".tmp.") && is_temp_file_name(name) &&
+                fs::remove(entry.path(), ec))
+                removed.push_back(name);
+        }
+        if (!removed.empty())
+            report_.warnings.push_back("the last build of " + shown + " was interrupted: removed its " +
+                                       std::to_string(removed.size()) + " temporary files");
+    }
+    state_ = load_state(options_.out_dir);
+    if (!state_.rejected.empty())
+        report_.warnings.push_back("the build state " + state_path(options_.out_dir).string() + " " + state_.rejected +
+                                   ": building everything again");
+    if (distrust_outputs_)
+        for (auto& [path, output] : state_.outputs) output = OutputRecord{}; // render all, read nothing back
+}
+
+// A theme's or the site's static file, read only from inside its tree.
+Result<std::string> Build::read_asset(const fs::path& source) const {
+    const fs::path site_static = options_.site_dir / "static";
+    const auto inside = [&source](const fs::path& root) {
+        auto relative = source.lexically_normal().lexically_relative(root.lexically_normal());
+        return !relative.empty() && *relative.begin() != "..";
+    };
+    return read_file_inside(inside(options_.themes_dir) ? options_.themes_dir : site_static, source);
 }
 
 // Renders every day whose outputs are out of date, in parallel, a month
@@ -766,23 +879,41 @@ void Build::write_search_index() {
 
 // Removes what the previous build wrote and this one did not: pages of
 // deleted days, the old theme's static files. Folders left empty go too.
+// Never through a link out of the output folder, and not more than half of
+// the site unless forced.
 void Build::remove_stale() {
-    const fs::path root = options_.out_dir;
+    if (!removal_allowed()) return; // the outputs stay in the state: a later build removes them
+    const fs::path root = options_.out_dir.empty() ? fs::path(".") : options_.out_dir;
     for (auto it = state_.outputs.begin(); it != state_.outputs.end();) {
-        if (it->second.made || !complete_scan_) { // kept, and kept in the state
+        if (it->second.made) {
             ++it;
             continue;
         }
-        fs::path file = root / output_file_of(it->first);
-        std::error_code ec;
-        if (fs::remove(file, ec)) {
+        auto removed = remove_file_inside(root, output_file_of(it->first));
+        if (!removed) {
+            report_.errors.push_back(removed.error());
+            ++it;
+            continue;
+        }
+        if (*removed) {
             ++report_.removed;
             report_.removed_files.push_back(it->first);
         }
-        for (fs::path dir = file.parent_path(); dir != root && dir.has_relative_path(); dir = dir.parent_path())
-            if (!fs::remove(dir, ec)) break; // not empty (or gone): stop
         it = state_.outputs.erase(it);
     }
+}
+
+bool Build::removal_allowed() {
+    if (!complete_scan_) return false;
+    const auto stale = static_cast<std::size_t>(
+        std::count_if(state_.outputs.begin(), state_.outputs.end(), [](const auto& o) { return !o.second.made; }));
+    if (options_.force || stale * 2 <= state_.outputs.size()) return true;
+    report_.errors.push_back({(options_.out_dir / "").string(), 0,
+                              "expected a build to keep most of the site, but it would remove " + std::to_string(stale) +
+                                  " of the " + std::to_string(state_.outputs.size()) +
+                                  " files the last build made: nothing was removed (check the content folder, or "
+                                  "build with --force)"});
+    return false;
 }
 
 void Build::finish(std::int64_t start) {
@@ -801,7 +932,20 @@ void Build::finish(std::int64_t start) {
 BuildReport build_site(const BuildOptions& options) {
     keep_freed_memory();
     BuildReport report;
-    Build(options, report).run();
+    bool tampered = false;
+    {
+        Build build(options, report, false);
+        build.run();
+        tampered = build.found_tampered_output();
+    } // lets go of the lock
+    if (tampered) {
+        // A file read back was changed since it was written: build it all again.
+        report = BuildReport{};
+        Build(options, report, true).run();
+        report.warnings.insert(report.warnings.begin(),
+                               "an output read back (data/days/*.json) was changed since it was written: built "
+                               "everything again");
+    }
     std::sort(report.written_files.begin(), report.written_files.end());
     std::sort(report.removed_files.begin(), report.removed_files.end());
     return report;

@@ -14,12 +14,22 @@
 // search shard; only the site graph of summaries stays in memory. An
 // incremental build gives the same bytes as a clean one. Every output goes
 // through write_file_if_changed.
+//
+// Safe against careless input and crashes: a missing or empty content tree
+// is an error; a page that cannot be rendered or written keeps its last
+// version; a build that would remove more than half of
+// the site needs `force`; one build at a time writes an output folder (a
+// lock next to it; the second waits), and the first build after one that was
+// killed removes the temporary files it left. The build state and the files
+// read back are verified by hash; when they do not verify, everything is
+// built again (a warning says so).
 #pragma once
 
 #include "config/config.h"
 #include "util/error.h"
 #include "util/files.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +46,12 @@ struct BuildOptions {
     // warning, and pages show the LaTeX as written.
     fs::path katex_dir;
     Config config;
+    // A build that would remove more than half of the outputs the last build
+    // made is refused (a wrong --content, a half-deleted tree) unless forced.
+    bool force = false;
+    // Told when another process is building the same output folder and this
+    // one waits for it; empty: a line on stderr.
+    std::function<void(const std::string&)> on_wait;
 };
 
 struct BuildReport {

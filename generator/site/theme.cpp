@@ -39,7 +39,7 @@ Result<void> read_templates(const fs::path& dir, std::map<std::string, ThemeFile
     for (const auto& file : files) {
         std::string name = file.stem().string();
         if (into.contains(name)) continue;
-        auto text = read_file(file);
+        auto text = read_file_inside(dir, file); // a link out of the folder is refused
         if (!text) return std::unexpected(text.error());
         into.emplace(name, ThemeFile{std::move(*text), file});
     }

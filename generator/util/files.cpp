@@ -1,14 +1,19 @@
 #include "util/files.h"
 
 #include <algorithm>
+#include <charconv>
+#include <csignal>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <utility>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace pp {
@@ -76,10 +81,10 @@ std::int64_t now_ns() {
     return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-Result<std::string> read_file(const fs::path& path, std::size_t limit) {
-    // O_NONBLOCK: opening a FIFO nobody writes to must not hang; it is refused below.
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-    if (fd.get() < 0) return fail(errno_text("cannot open"), path.string());
+namespace {
+
+// The bytes of an open file, refused unless it is a regular file within `limit`.
+Result<std::string> read_opened(const Fd& fd, const fs::path& path, std::size_t limit) {
     struct stat info {};
     if (::fstat(fd.get(), &info) != 0) return fail(errno_text("cannot stat"), path.string());
     if (!S_ISREG(info.st_mode)) return fail("expected a regular file, not a device, folder or pipe", path.string());
@@ -96,28 +101,210 @@ Result<std::string> read_file(const fs::path& path, std::size_t limit) {
     return bytes;
 }
 
-// A temporary file next to its target ("<name>.tmp.<pid>") that replaces
-// the target on commit, and is removed if never committed.
+// O_NONBLOCK: opening a FIFO nobody writes to must not hang; it is refused by read_opened.
+constexpr int read_flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+
+// openat2(): `relative` resolved under `dir`, never above it. -1 with errno
+// ENOSYS on kernels before 5.6.
+int open_beneath(int dir, const std::string& relative, int flags, std::uint64_t resolve) {
+    open_how how{};
+    how.flags = static_cast<std::uint64_t>(flags);
+    how.resolve = resolve;
+    for (;;) {
+        long fd = ::syscall(SYS_openat2, dir, relative.empty() ? "." : relative.c_str(), &how, sizeof how);
+        if (fd < 0 && (errno == EINTR || errno == EAGAIN)) continue; // EAGAIN: a rename raced the lookup
+        return static_cast<int>(fd);
+    }
+}
+
+// `path` relative to `root`, both made absolute; nothing when it is not below it.
+std::optional<std::string> relative_inside(const fs::path& root, const fs::path& path) {
+    std::error_code ec;
+    const fs::path base = fs::absolute(root.empty() ? fs::path(".") : root, ec).lexically_normal();
+    const fs::path full = fs::absolute(path, ec).lexically_normal();
+    if (ec) return std::nullopt;
+    const fs::path relative = full.lexically_relative(base);
+    if (relative.empty() || relative == "." || *relative.begin() == "..") return std::nullopt;
+    return relative.string();
+}
+
+Error outside(const fs::path& root, const fs::path& path) {
+    return {path.string(), 0,
+            "expected a file inside " + (root.empty() ? std::string(".") : root.string()) +
+                " (links that lead out of it are refused, so nothing from elsewhere is published)"};
+}
+
+} // namespace
+
+Result<std::string> read_file(const fs::path& path, std::size_t limit) {
+    Fd fd(::open(path.c_str(), read_flags));
+    if (fd.get() < 0) return fail(errno_text("cannot open"), path.string());
+    return read_opened(fd, path, limit);
+}
+
+Result<std::string> read_file_inside(const fs::path& root, const fs::path& path, std::size_t limit) {
+    auto relative = relative_inside(root, path);
+    if (!relative) return std::unexpected(outside(root, path));
+    Fd base(::open(root.empty() ? "." : root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (base.get() < 0) return fail(errno_text("cannot open the folder"), root.string());
+    Fd fd(open_beneath(base.get(), *relative, read_flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS));
+    if (fd.get() < 0 && errno == ENOSYS) { // older kernels: resolve the links, then compare
+        std::error_code ec;
+        const fs::path real = fs::canonical(path, ec);
+        if (ec) return fail("cannot open: " + ec.message(), path.string());
+        if (!relative_inside(fs::canonical(root.empty() ? fs::path(".") : root, ec), real) || ec)
+            return std::unexpected(outside(root, path));
+        fd = Fd(::open(real.c_str(), read_flags));
+    }
+    if (fd.get() < 0 && (errno == EXDEV || errno == ELOOP)) return std::unexpected(outside(root, path));
+    if (fd.get() < 0) return fail(errno_text("cannot open"), path.string());
+    return read_opened(fd, path, limit);
+}
+
+bool is_plain_relative_path(std::string_view path) {
+    if (path.empty() || path.find('\0') != std::string_view::npos || path.find('\\') != std::string_view::npos)
+        return false;
+    for (std::size_t start = 0;;) {
+        const auto end = path.find('/', start);
+        const auto part = path.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+        if (part.empty() || part == "." || part == "..") return false;
+        if (end == std::string_view::npos) return true;
+        start = end + 1;
+    }
+}
+
+namespace {
+
+// The folder `relative` under `root`, reached without following any link
+// (each step O_NOFOLLOW), so a linked folder is never entered.
+Fd open_folder_without_links(const Fd& root, std::string_view relative) {
+    Fd dir(::openat(root.get(), ".", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    for (std::size_t start = 0; dir.get() >= 0 && start < relative.size();) {
+        auto end = relative.find('/', start);
+        if (end == std::string_view::npos) end = relative.size();
+        const std::string part(relative.substr(start, end - start));
+        dir = Fd(::openat(dir.get(), part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        start = end + 1;
+    }
+    return dir;
+}
+
+} // namespace
+
+Result<bool> remove_file_inside(const fs::path& root, std::string_view relative) {
+    const std::string shown = (root / std::string(relative)).string();
+    if (!is_plain_relative_path(relative)) return fail("expected a relative path inside " + root.string(), shown);
+    Fd base(::open(root.empty() ? "." : root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (base.get() < 0) return fail(errno_text("cannot open the folder"), root.string());
+    auto slash = relative.rfind('/');
+    std::string_view folder = slash == std::string_view::npos ? std::string_view() : relative.substr(0, slash);
+    Fd parent = open_folder_without_links(base, folder);
+    if (parent.get() < 0) {
+        if (errno == ENOENT) return false;
+        return fail(errno_text("cannot reach its folder without following a link"), shown);
+    }
+    const std::string name(slash == std::string_view::npos ? relative : relative.substr(slash + 1));
+    bool removed = ::unlinkat(parent.get(), name.c_str(), 0) == 0;
+    if (!removed && errno != ENOENT) return fail(errno_text("cannot remove"), shown);
+    // Folders left empty go too; the first one that is not empty stops it.
+    while (!folder.empty()) {
+        slash = folder.rfind('/');
+        const std::string last(slash == std::string_view::npos ? folder : folder.substr(slash + 1));
+        folder = slash == std::string_view::npos ? std::string_view() : folder.substr(0, slash);
+        Fd up = open_folder_without_links(base, folder);
+        if (up.get() < 0 || ::unlinkat(up.get(), last.c_str(), AT_REMOVEDIR) != 0) break;
+    }
+    return removed;
+}
+
+bool is_temp_file_name(std::string_view name) {
+    const auto at = name.rfind(".tmp.");
+    if (at == std::string_view::npos || at == 0 || at + 5 == name.size()) return false;
+    return name.substr(at + 5).find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+namespace {
+
+void remove_temp_files_in(int parent, const std::string& name, const std::string& relative,
+                          std::vector<std::string>& removed) {
+    Fd fd(::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (fd.get() < 0) return;
+    DIR* dir = ::fdopendir(::dup(fd.get()));
+    if (!dir) return;
+    std::vector<std::pair<std::string, bool>> entries; // name, is a folder
+    while (const dirent* entry = ::readdir(dir)) {
+        const std::string_view entry_name = entry->d_name;
+        if (entry_name == "." || entry_name == "..") continue;
+        unsigned char type = entry->d_type;
+        if (type == DT_UNKNOWN) {
+            struct stat info {};
+            if (::fstatat(fd.get(), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0)
+                type = S_ISDIR(info.st_mode) ? DT_DIR : S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN;
+        }
+        if (type == DT_DIR || (type == DT_REG && is_temp_file_name(entry_name)))
+            entries.emplace_back(std::string(entry_name), type == DT_DIR);
+    }
+    ::closedir(dir);
+    for (const auto& [entry, folder] : entries) {
+        const std::string path = relative.empty() ? entry : relative + "/" + entry;
+        if (folder) remove_temp_files_in(fd.get(), entry, path, removed);
+        else if (::unlinkat(fd.get(), entry.c_str(), 0) == 0) removed.push_back(path);
+    }
+}
+
+} // namespace
+
+void remove_dead_temp_files_of(const fs::path& target) {
+    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    const std::string prefix = target.filename().string() + ".tmp.";
+    DIR* dir = ::opendir(folder.c_str());
+    if (!dir) return;
+    std::vector<std::string> dead;
+    while (const dirent* entry = ::readdir(dir)) {
+        const std::string_view name = entry->d_name;
+        if (!name.starts_with(prefix) || !is_temp_file_name(name)) continue;
+        long pid = 0;
+        std::from_chars(name.data() + prefix.size(), name.data() + name.size(), pid);
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) dead.emplace_back(name);
+    }
+    ::closedir(dir);
+    for (const auto& name : dead) ::unlink((folder / name).c_str());
+}
+
+std::vector<std::string> remove_temp_files(const fs::path& root) {
+    std::vector<std::string> removed;
+    remove_temp_files_in(AT_FDCWD, root.empty() ? "." : root.string(), "", removed);
+    std::sort(removed.begin(), removed.end());
+    return removed;
+}
+
+// A temporary file next to its target that replaces the target on commit.
+// It is made unnamed (O_TMPFILE) where the file system allows, so a process
+// killed while writing it leaves nothing behind; it gets its name
+// "<name>.tmp.<pid>" only for the instant between linking and renaming it
+// (and for the whole write where O_TMPFILE is not supported). Removed if
+// never committed.
 class AtomicFile {
 public:
     static Result<std::unique_ptr<AtomicFile>> create(const fs::path& path) {
         fs::path temp = path;
         temp += ".tmp." + std::to_string(::getpid());
-        const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-        int raw = ::open(temp.c_str(), flags, 0644);
+        const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+        bool unnamed = false;
+        int raw = open_temp(folder, temp, unnamed);
         if (raw < 0 && errno == ENOENT && path.has_parent_path()) {
             // The folder is missing: create it (most writes go to folders that exist).
             std::error_code ec;
             fs::create_directories(path.parent_path(), ec);
             if (ec) return fail("cannot create folder: " + ec.message(), path.parent_path().string());
-            raw = ::open(temp.c_str(), flags, 0644);
+            raw = open_temp(folder, temp, unnamed);
         }
         if (raw < 0) return fail(errno_text(("cannot write its temporary file " + temp.filename().string()).c_str()),
                                  path.string());
-        return std::unique_ptr<AtomicFile>(new AtomicFile(path, std::move(temp), raw));
+        return std::unique_ptr<AtomicFile>(new AtomicFile(path, std::move(temp), raw, unnamed));
     }
     ~AtomicFile() {
-        if (fd_.get() >= 0) ::unlink(temp_.c_str());
+        if (fd_.get() >= 0 && !unnamed_) ::unlink(temp_.c_str());
     }
 
     Result<void> write(std::string_view bytes) {
@@ -126,6 +313,11 @@ public:
     }
 
     Result<void> commit() {
+        if (unnamed_ && !link_name()) {
+            std::string reason = errno_text("cannot name its temporary file");
+            return fail(reason, target_.string());
+        }
+        unnamed_ = false; // from here on it has a name to remove on failure
         if (!fd_.close()) {
             std::string reason = errno_text("write failed (disk full?)");
             ::unlink(temp_.c_str());
@@ -140,9 +332,32 @@ public:
     }
 
 private:
-    AtomicFile(fs::path target, fs::path temp, int fd) : target_(std::move(target)), temp_(std::move(temp)), fd_(fd) {}
+    AtomicFile(fs::path target, fs::path temp, int fd, bool unnamed)
+        : target_(std::move(target)), temp_(std::move(temp)), fd_(fd), unnamed_(unnamed) {}
+
+    // An unnamed file in `folder`, else the named `temp`.
+    static int open_temp(const fs::path& folder, const fs::path& temp, bool& unnamed) {
+        int fd = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+        unnamed = fd >= 0;
+        if (fd >= 0 || errno == ENOENT) return fd;
+        return ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    }
+
+    // Gives the unnamed file its temporary name (a leftover of a killed
+    // process of the same pid is replaced).
+    bool link_name() {
+        const std::string self = "/proc/self/fd/" + std::to_string(fd_.get());
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW) == 0) return true;
+            if (errno != EEXIST) return false;
+            ::unlink(temp_.c_str());
+        }
+        return false;
+    }
+
     fs::path target_, temp_;
     Fd fd_;
+    bool unnamed_;
 };
 
 Result<void> write_file_atomic(const fs::path& path, std::string_view bytes) {

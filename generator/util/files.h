@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -66,6 +67,37 @@ constexpr std::size_t default_read_limit = 64u << 20; // 64 MiB; the largest day
 
 // The bytes of a regular file of at most `limit` bytes.
 Result<std::string> read_file(const fs::path& path, std::size_t limit = default_read_limit);
+
+// read_file for a file of a tree the user publishes from (content, prompts,
+// themes): `path` must lie inside the folder `root`, and so must every link
+// on its way (resolved by the kernel, openat2 RESOLVE_BENEATH), so a link to
+// /proc/self/environ or ~/.ssh cannot put secrets into the site. Links that
+// stay inside the tree are followed.
+Result<std::string> read_file_inside(const fs::path& root, const fs::path& path,
+                                     std::size_t limit = default_read_limit);
+
+// A path as written into a state file or taken from one: relative, in
+// '/'-separated parts, none empty, "." or "..", without NUL or backslash.
+bool is_plain_relative_path(std::string_view path);
+
+// Removes the file `relative` (is_plain_relative_path) under `root` and then
+// its parent folders that are left empty, up to `root`. Refuses to go through
+// a link: a folder of the output that is a link to elsewhere is not emptied.
+// Returns whether the file was there.
+Result<bool> remove_file_inside(const fs::path& root, std::string_view relative);
+
+// Temporary files are named "<target>.tmp.<pid>" (see AtomicFile): a
+// process killed between creating and renaming one leaves it behind.
+bool is_temp_file_name(std::string_view name);
+// Removes such leftovers under `root` (recursively, not following links);
+// call it only while holding the lock of the tree's writers (util/lock.h).
+// Returns the paths removed, relative to `root`, sorted.
+std::vector<std::string> remove_temp_files(const fs::path& root);
+// Removes the temporary files of `target` ("<target>.tmp.<pid>") whose
+// process is gone: for writers that may run without the tree's lock (one
+// writer's temporary file exists only for the instant between naming and
+// renaming it). One listing of the target's folder.
+void remove_dead_temp_files_of(const fs::path& target);
 
 // Writes `bytes` to `path` atomically, creating parent folders.
 Result<void> write_file_atomic(const fs::path& path, std::string_view bytes);

@@ -1,0 +1,221 @@
+// Crash safety of the binary: `paperpress build` and `paperpress import`
+// killed with SIGKILL at random points (seeded), and a build that fills the
+// disk. After a kill, the next run must give exactly what a clean run gives,
+// with no temporary file left anywhere; a full disk must cost no earlier page.
+#include "test_support.h"
+#include "util/files.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <map>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace pp::test;
+
+namespace {
+
+// Every file and folder under `root` (relative), with each file's bytes.
+std::map<std::string, std::string> tree(const fs::path& root) {
+    std::map<std::string, std::string> entries;
+    if (!fs::exists(root)) return entries;
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+        auto name = fs::relative(entry.path(), root).generic_string();
+        entries[name] = entry.is_directory() ? std::string("<dir>") : read_text(entry.path());
+    }
+    return entries;
+}
+
+// The first difference between two trees, "" when they are the same.
+std::string first_difference(const std::map<std::string, std::string>& got,
+                             const std::map<std::string, std::string>& expected) {
+    for (const auto& [name, bytes] : expected)
+        if (!got.contains(name)) return "missing: " + name;
+        else if (got.at(name) != bytes) return "different: " + name;
+    for (const auto& [name, _] : got)
+        if (!expected.contains(name)) return "stale: " + name;
+    return "";
+}
+
+std::vector<std::string> temp_files(const fs::path& root) {
+    std::vector<std::string> found;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+        if (pp::is_temp_file_name(entry.path().filename().string())) found.push_back(entry.path().string());
+    return found;
+}
+
+// A few weeks of the reference archive (January 2025), with the themes.
+struct Fixture {
+    TempDir dir;
+    fs::path archive() const { return dir / "archive"; }
+    Fixture() {
+        for (const char* kind : {"json", "md"}) {
+            fs::create_directories(archive() / kind);
+            fs::copy(fixture_archive() / kind / "2025-01", archive() / kind / "2025-01", fs::copy_options::recursive);
+        }
+        fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    }
+};
+
+// Runs the binary in `cwd` and kills it after `delay`; whether it was still running.
+bool run_and_kill(const std::vector<std::string>& args, const fs::path& cwd, std::chrono::microseconds delay) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::chdir(cwd.c_str()) != 0) ::_exit(126);
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        std::vector<char*> argv{const_cast<char*>(PAPERPRESS_BINARY)};
+        for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+        argv.push_back(nullptr);
+        ::execv(PAPERPRESS_BINARY, argv.data());
+        ::_exit(127);
+    }
+    std::this_thread::sleep_for(delay);
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFSIGNALED(status);
+}
+
+std::chrono::microseconds time_of(const std::string& args, const fs::path& cwd) {
+    const auto start = std::chrono::steady_clock::now();
+    REQUIRE(run_paperpress(args, cwd).exit_code == 0);
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+}
+
+} // namespace
+
+TEST_CASE("crash: build killed at 20 random points; the next build gives the clean site, no temp files") {
+    Fixture f;
+    REQUIRE(run_paperpress("import archive", f.dir.path()).exit_code == 0);
+    // Two base URLs: every build re-renders every page over the other one's site.
+    const std::vector<std::string> urls = {"https://a.example/papers/", "https://b.example/"};
+    std::vector<std::map<std::string, std::string>> clean;
+    std::chrono::microseconds longest{0};
+    for (std::size_t u = 0; u < urls.size(); ++u) {
+        longest = std::max(longest, time_of("build --out clean" + std::to_string(u) + " --base-url " + urls[u], f.dir.path()) * 3 / 4);
+        clean.push_back(tree(f.dir / ("clean" + std::to_string(u))));
+    }
+    std::mt19937 random(14);
+    int killed = 0;
+    for (int i = 0; i < 20; ++i) {
+        const std::string& url = urls[i % 2];
+        const std::chrono::microseconds delay{std::uniform_int_distribution<long>(0, longest.count())(random)};
+        killed += run_and_kill({"build", "--out", "site", "--base-url", url}, f.dir.path(), delay);
+        auto next = run_paperpress("build --out site --base-url " + url, f.dir.path());
+        CHECK_MESSAGE(next.exit_code == 0, next.err);
+        const std::string difference = first_difference(tree(f.dir / "site"), clean[i % 2]);
+        CHECK_MESSAGE(difference.empty(), "kill " << i << " after " << delay.count() << " us: " << difference);
+        const auto temps = temp_files(f.dir.path());
+        CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
+    }
+    MESSAGE(killed << " of 20 builds were killed while running");
+    CHECK(killed >= 5); // timing varies with the machine's load; most runs kill 15 or more
+}
+
+TEST_CASE("crash: import killed at 20 random points; the next import gives the clean content, no temp files") {
+    Fixture f;
+    TempDir clean_dir;
+    const auto longest = time_of("import '" + f.archive().string() + "'", clean_dir.path()) * 3 / 4;
+    const auto clean = tree(clean_dir / "content");
+    REQUIRE(!clean.empty());
+    std::mt19937 random(14);
+    int killed = 0;
+    for (int i = 0; i < 20; ++i) {
+        fs::remove_all(f.dir / "content"); // so that the killed import has everything to write
+        const std::chrono::microseconds delay{std::uniform_int_distribution<long>(0, longest.count())(random)};
+        killed += run_and_kill({"import", "archive"}, f.dir.path(), delay);
+        auto next = run_paperpress("import archive", f.dir.path());
+        CHECK_MESSAGE(next.exit_code == 0, next.err);
+        const std::string difference = first_difference(tree(f.dir / "content"), clean);
+        CHECK_MESSAGE(difference.empty(), "kill " << i << " after " << delay.count() << " us: " << difference);
+        const auto temps = temp_files(f.dir.path());
+        CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
+    }
+    MESSAGE(killed << " of 20 imports were killed while running");
+    CHECK(killed >= 5); // timing varies with the machine's load; most runs kill 15 or more
+}
+
+namespace {
+
+std::uintmax_t blocks_of(const fs::path& root) {
+    std::uintmax_t bytes = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+        if (entry.is_regular_file()) bytes += (entry.file_size() + 4095) / 4096 * 4096;
+    return bytes;
+}
+
+} // namespace
+
+TEST_CASE("crash: a build that fills the disk keeps every earlier page whole and names the file") {
+    Fixture f;
+    REQUIRE(run_paperpress("import archive", f.dir.path()).exit_code == 0);
+    // The first days build into the small disk; with the rest it fills up.
+    std::vector<fs::path> later;
+    for (const auto& entry : fs::directory_iterator(f.dir / "content/2025/01"))
+        if (entry.path().filename().string() > "2025-01-23.md") later.push_back(entry.path());
+    REQUIRE(later.size() >= 4);
+    REQUIRE(run_paperpress("build --out all", f.dir.path()).exit_code == 0);
+    const auto all = tree(f.dir / "all");
+    for (const auto& file : later) fs::rename(file, f.dir / file.filename());
+    REQUIRE(run_paperpress("build --out first", f.dir.path()).exit_code == 0);
+    const auto first = tree(f.dir / "first");
+    const auto size = (blocks_of(f.dir / "first") + blocks_of(f.dir / "all")) / 2 / 4096 * 4096;
+
+    fs::create_directories(f.dir / "site");
+    const std::string options = "size=" + std::to_string(size);
+    if (::mount("tmpfs", (f.dir / "site").c_str(), "tmpfs", 0, options.c_str()) != 0) {
+        MESSAGE("skipped: cannot mount a tmpfs (" << std::strerror(errno) << "); the test needs root");
+        return;
+    }
+    struct Unmount {
+        fs::path path;
+        ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
+    } unmount{f.dir / "site"};
+
+    REQUIRE(run_paperpress("build --out site", f.dir.path()).exit_code == 0);
+    REQUIRE(first_difference(tree(f.dir / "site"), first).empty());
+    for (const auto& file : later) fs::rename(f.dir / file.filename(), file);
+    auto full = run_paperpress("build --out site", f.dir.path());
+    CHECK(full.exit_code != 0);
+    CHECK(full.err.find("No space left on device") != std::string::npos);
+    CHECK(full.err.find("site/") != std::string::npos); // the file it could not write
+    // Every page of the first build is still there, whole: its old bytes or the new ones.
+    const auto now = tree(f.dir / "site");
+    for (const auto& [name, bytes] : first) {
+        CHECK_MESSAGE(now.contains(name), "removed: " << name);
+        if (now.contains(name) && bytes != "<dir>")
+            CHECK_MESSAGE((now.at(name) == bytes || (all.contains(name) && now.at(name) == all.at(name))),
+                          "damaged: " << name);
+    }
+    CHECK(temp_files(f.dir / "site").empty());
+}
+
+TEST_CASE("crash: publish never commits a temporary file a killed build left") {
+    Fixture f;
+    REQUIRE(run_paperpress("import archive", f.dir.path()).exit_code == 0);
+    REQUIRE(run_paperpress("build", f.dir.path()).exit_code == 0);
+    // What a build killed between naming and renaming a page leaves.
+    write_text(f.dir / "site/2025/01/17/index.html.tmp.4242", "<p>half a page");
+    write_text(f.dir / "site/feed.xml.tmp.77", "<feed");
+    const std::string git = "cd '" + f.dir.path().string() + "' && git -c user.name=t -c user.email=t@example.com ";
+    REQUIRE(std::system((git + "init -q && " + git + "commit -q --allow-empty -m start").c_str()) == 0);
+    auto published = run_paperpress("publish", f.dir.path());
+    INFO(published.out << published.err);
+    REQUIRE(published.exit_code == 0);
+    REQUIRE(std::system((git + "ls-tree -r --name-only gh-pages > listing.txt").c_str()) == 0);
+    const std::string listing = read_text(f.dir / "listing.txt");
+    CHECK(listing.find("2025/01/17/index.html\n") != std::string::npos);
+    CHECK(listing.find(".tmp.") == std::string::npos);
+}
