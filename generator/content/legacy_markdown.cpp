@@ -78,7 +78,12 @@ std::string node_text(const pugi::xml_node& node) {
     return std::string(trim(out));
 }
 
+// The usage table is a few rows; a bigger one is not the reference's, and
+// nested rows in it would cost quadratic time to read.
+constexpr std::size_t max_html_table_bytes = 64 * 1024;
+
 void read_html_table(const std::string& html, Day& day) {
+    if (html.size() > max_html_table_bytes) return;
     pugi::xml_document doc;
     if (!doc.load_string(html.c_str())) return;
     for (auto& row : doc.select_nodes("//tbody/tr")) {

@@ -16,13 +16,13 @@ const pp::TemplateData& page_data() {
         TemplateData item(TemplateData::type::object);
         item.set("name", "<b>x</b> & 'y'");
         item.set("flag", true);
-        TemplateData data(TemplateData::type::object);
-        data.set("title", "A \"title\"");
-        data.set("flag", true);
-        data.set("empty", TemplateData(TemplateData::type::list));
-        data.set("items", pp::list_data({item, item, item}));
-        data.set("nested", item);
-        return data;
+        TemplateData page(TemplateData::type::object);
+        page.set("title", "A \"title\"");
+        page.set("flag", true);
+        page.set("empty", TemplateData(TemplateData::type::list));
+        page.set("items", pp::list_data({item, item, item}));
+        page.set("nested", item);
+        return page;
     }();
     return data;
 }
