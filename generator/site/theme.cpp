@@ -238,27 +238,32 @@ struct RenderBudgetExceeded : std::runtime_error {
 
 // What a render may cost. kainjow renders a section's body once per list
 // item, so sections over lists nested in a theme multiply (ten papers'
-// lists nested seven deep: 10^7 bodies). Each body is at most the template,
-// so a budget of section entries bounds the work and, with the size of the
-// template, the memory.
+// lists nested seven deep: 10^7 bodies), and it looks each name up through
+// every open section. A render is charged, per section entered, the number
+// of sections open: that bounds the work, and, since each body is at most
+// the template, the memory.
 constexpr std::size_t max_output_bytes = std::size_t{1} << 30;
-std::size_t entry_budget(std::size_t template_bytes) {
-    constexpr std::size_t most = 10'000'000, least = 100'000, bytes = std::size_t{1} << 32;
+std::size_t work_budget(std::size_t template_bytes) {
+    constexpr std::size_t most = 4'000'000, least = 400'000, bytes = std::size_t{1} << 32;
     return std::min(most, std::max(least, bytes / std::max<std::size_t>(template_bytes, 1)));
 }
 
 // A mustache context that resolves partials from the theme only, so page
-// data can never stand in for a template; it counts section entries.
+// data can never stand in for a template; it charges each section entered.
 class ThemeContext : public mustache::basic_context<std::string> {
 public:
-    ThemeContext(const TemplateData* data, const std::map<std::string, TemplateData>* partials, std::size_t entries)
-        : inner_(data), partials_(partials), entries_left_(entries) {}
+    ThemeContext(const TemplateData* data, const std::map<std::string, TemplateData>* partials, std::size_t work)
+        : inner_(data), partials_(partials), work_left_(work) {}
     void push(const TemplateData* data) override {
-        if (entries_left_ == 0) throw RenderBudgetExceeded("sections repeat too often (lists within lists?)");
-        --entries_left_;
+        const std::size_t cost = ++open_sections_;
+        if (work_left_ < cost) throw RenderBudgetExceeded("sections repeat too often (lists within lists?)");
+        work_left_ -= cost;
         inner_.push(data);
     }
-    void pop() override { inner_.pop(); }
+    void pop() override {
+        --open_sections_;
+        inner_.pop();
+    }
     const TemplateData* get(const std::string& name) const override { return inner_.get(name); }
     const TemplateData* get_partial(const std::string& name) const override {
         auto it = partials_->find(name);
@@ -268,7 +273,8 @@ public:
 private:
     mustache::context<std::string> inner_;
     const std::map<std::string, TemplateData>* partials_;
-    std::size_t entries_left_;
+    std::size_t work_left_;
+    std::size_t open_sections_ = 0;
 };
 
 // Writes the partials into `text`, as kainjow would include them. Only for
@@ -449,7 +455,7 @@ Result<std::string> render_checked(const Theme& theme, const std::string& layout
             tmpl->set_custom_escape(escape_like_kainjow);
         }
         const std::map<std::string, TemplateData> no_partials;
-        ThemeContext context(&data, &no_partials, entry_budget(expanded->second.size()));
+        ThemeContext context(&data, &no_partials, work_budget(expanded->second.size()));
         std::string out = render_with(*tmpl, context);
         if (!tmpl->is_valid()) return fail("mustache error: " + tmpl->error_message(), it->second.source.string());
         return out;
@@ -462,7 +468,7 @@ Result<std::string> render_checked(const Theme& theme, const std::string& layout
     }
     mustache::mustache tmpl(it->second.text);
     tmpl.set_custom_escape(escape_like_kainjow);
-    ThemeContext context(&data, &partials, entry_budget(template_bytes));
+    ThemeContext context(&data, &partials, work_budget(template_bytes));
     std::string out = render_with(tmpl, context);
     if (!tmpl.is_valid()) return fail("mustache error: " + tmpl.error_message(), it->second.source.string());
     return out;
