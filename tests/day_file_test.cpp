@@ -222,3 +222,54 @@ TEST_CASE("property: any tidy text survives write then read (random papers)") {
         CHECK(write_day(*back) == text);
     }
 }
+
+TEST_CASE("a day file whose abstract nests 1,000,000 deep is read, not a stack overflow") {
+    // 100,000 levels overflow the old recursive walk in debug and sanitizer builds; a
+    // million (a 4 MB abstract) overflow it in every build.
+    const std::string paper = "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n\n";
+    for (const auto& [open, close] : std::vector<std::pair<std::string, std::string>>{{"![", "](u)"}, {"*", "*"}}) {
+        INFO("nesting " << open);
+        std::string abstract;
+        for (int i = 0; i < 1'000'000; ++i) abstract += open;
+        abstract += "deep";
+        for (int i = 0; i < 1'000'000; ++i) abstract += close;
+        auto day = read_day(header + paper + abstract + "\n", "content/2025/05/2025-05-20.md");
+        REQUIRE_MESSAGE(day.has_value(), day.error().to_string());
+        REQUIRE(day->papers.size() == 1);
+        CHECK(day->papers[0].abstract == "deep");
+    }
+}
+
+TEST_CASE("a UTF-8 byte order mark before the front matter is accepted") {
+    const std::string text = write_day(full_day());
+    auto day = read_day("\xEF\xBB\xBF" + text, "content/2025/05/2025-05-20.md");
+    REQUIRE_MESSAGE(day.has_value(), day.error().to_string());
+    CHECK(*day == full_day());
+    CHECK(write_day(*day) == text); // written back without it
+    // Only at the very start: elsewhere it is text.
+    CHECK(error_of("\n\xEF\xBB\xBF" + text).find(":1: expected YAML front matter") != std::string::npos);
+}
+
+TEST_CASE("errors quote a short excerpt of a rejected value, never all of it") {
+    const std::string huge(1 << 20, 'x');
+    const std::string paper = "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n";
+    for (const std::string& text : {
+             "---\ndate: 2025-05-20\nstatus: " + huge + "\n---\n",
+             "---\ndate: " + huge + "\n---\n",
+             "---\ndate: 2025-05-20\n? " + huge + "\n: 1\n---\n",
+             "---\ndate: 2025-05-20\ncounts:\n  ? " + huge + "\n  : 1\n---\n",
+             "---\ndate: 2025-05-20\ntokens:\n  prompt: " + huge + "\n---\n",
+             header + paper + "- **Relevance:** " + huge + "\n",
+             header + paper + "- **" + huge + ":** 1\n",
+         }) {
+        std::string message = error_of(text);
+        CHECK_MESSAGE(message.size() < 300, message.substr(0, 300));
+        CHECK(message.find(" bytes)") != std::string::npos);
+    }
+}
+
+TEST_CASE("a cost that is not a finite amount is refused") {
+    for (const char* amount : {"nan", "inf", "-inf", "-0.5"})
+        CHECK(error_of("---\ndate: 2025-05-20\ncost:\n  total: " + std::string(amount) + "\n---\n")
+                  .find(":4: expected 'cost.total' to be an amount in dollars") != std::string::npos);
+}

@@ -1,5 +1,7 @@
 // content/importer: the reference system's archive comes over whole.
+#include "content/checker.h"
 #include "content/content_tree.h"
+#include "content/day_file.h"
 #include "content/importer.h"
 #include "content/prompt_store.h"
 #include "test_support.h"
@@ -8,6 +10,7 @@
 #include <rapidjson/document.h>
 
 #include <map>
+#include <random>
 #include <set>
 
 using namespace pp;
@@ -221,4 +224,138 @@ TEST_CASE("failed runs, repeated papers and unreadable files are reported, and t
     REQUIRE(repeat.papers.size() == 1);
     CHECK(repeat.papers[0].relevance == 9);
     CHECK(repeat.papers[0].novelty == 8);
+}
+
+namespace {
+
+bool any_mentions(const std::vector<std::string>& warnings, std::initializer_list<std::string> parts) {
+    for (const auto& warning : warnings) {
+        bool all = true;
+        for (const auto& part : parts) all = all && warning.find(part) != std::string::npos;
+        if (all) return true;
+    }
+    return false;
+}
+
+// Every day file under `content` reads back, and `paperpress check` finds nothing wrong.
+void check_all_readable(const fs::path& content) {
+    auto scan = scan_content(content);
+    REQUIRE_FALSE(scan.days.empty());
+    for (const auto& file : scan.days) {
+        auto day = load_day(file.path);
+        CHECK_MESSAGE(day.has_value(), day.error().to_string());
+    }
+    auto checked = check_content(content);
+    for (const auto& error : checked.errors) CHECK_MESSAGE(false, error.to_string());
+}
+
+std::string read_whole(const fs::path& path) { return read_text(path); }
+
+} // namespace
+
+TEST_CASE("values the reference wrote out of range are clamped or dropped, with a warning naming file and paper") {
+    TempDir dir;
+    const fs::path page = dir / "out/md/2026-06/2026-06-09-output.md";
+    auto section = [](const char* id, const std::string& fields) {
+        return std::string("## [Paper ") + id + "](https://arxiv.org/abs/" + id + ")\n\n**Authors:** A. Author\n\n" +
+               fields + "**Abstract:** Text.\n\n---\n\n";
+    };
+    write_text(page, "# Personalized Daily ArXiv Papers 06/09/2026\n\n"
+                     "Total arXiv papers: -5\n\nTotal relevant papers: 3\n\n" +
+                         section("2606.00001", "**Relevance:** 11\n\n**Novelty:** -1\n\n") +
+                         section("2606.00002", "**Relevance:** 1e300\n\n**Novelty:** 7\n\n") +
+                         section("2606.00001", "**Relevance:** 5\n\n") +
+                         section("2606.00003", "**Comment:** a\x01" "bell\x07 and a tab\x0b\n\n"));
+    auto report = import_into(dir / "out", dir / "content");
+    for (const auto& error : report.errors) CHECK_MESSAGE(false, error.to_string());
+    REQUIRE(report.days_written == 1);
+
+    Day day = day_at(dir / "content", "2026-06-09");
+    CHECK(ids_of(day) == std::vector<std::string>{"2606.00001", "2606.00002", "2606.00003"});
+    CHECK(day.papers[0].relevance == 10);
+    CHECK(day.papers[0].novelty == 0);
+    CHECK(day.papers[1].relevance == 10);
+    CHECK_FALSE(day.counts.arxiv.has_value());
+    CHECK(day.counts.relevant == 3);
+    CHECK(day.papers[2].comment == "a bell  and a tab");
+
+    const std::string file = page.string();
+    CHECK(any_mentions(report.warnings, {file, "paper '2606.00001'", "Relevance 11 is outside 0 to 10; written as 10"}));
+    CHECK(any_mentions(report.warnings, {file, "paper '2606.00001'", "Novelty -1 is outside 0 to 10; written as 0"}));
+    CHECK(any_mentions(report.warnings, {file, "paper '2606.00002'", "Relevance 1000000 is outside"}));
+    CHECK(any_mentions(report.warnings, {file, "paper '2606.00001'", "is listed twice on 2026-06-09; the second is left out"}));
+    CHECK(any_mentions(report.warnings, {file, "count of arXiv papers -5 is negative; left out"}));
+    check_all_readable(dir / "content");
+}
+
+TEST_CASE("JSON scores out of range are clamped, with a warning naming the JSON file and the paper") {
+    TempDir dir;
+    const fs::path json = dir / "out/json/2026-06/2026-06-10-output.json";
+    write_text(json, R"({"2606.00001": {"title": "T", "authors": ["A"], "abstract": "x", "arxiv_id": "2606.00001",
+                          "COMMENT": "c", "RELEVANCE": 12, "NOVELTY": -3}})");
+    auto report = import_into(dir / "out", dir / "content");
+    for (const auto& error : report.errors) CHECK_MESSAGE(false, error.to_string());
+    Day day = day_at(dir / "content", "2026-06-10");
+    CHECK(ids_of(day) == std::vector<std::string>{"2606.00001"});
+    CHECK(day.papers[0].relevance == 10);
+    CHECK(day.papers[0].novelty == 0);
+    CHECK(any_mentions(report.warnings, {json.string(), "paper '2606.00001'", "Relevance 12"}));
+    check_all_readable(dir / "content");
+}
+
+TEST_CASE("a legacy page starting with a UTF-8 byte order mark imports as without it") {
+    TempDir dir;
+    const std::string seed = read_whole(seeds_dir() / "000_1e2b1ac32662209a.txt");
+    write_text(dir / "plain.md", seed);
+    write_text(dir / "bom.md", "\xEF\xBB\xBF" + seed);
+    auto plain = import_into(dir / "plain.md", dir / "plain");
+    auto bom = import_into(dir / "bom.md", dir / "bom");
+    CHECK(bom.errors.empty());
+    REQUIRE(plain.days_written == 1);
+    REQUIRE(bom.days_written == 1);
+    auto days = scan_content(dir / "plain").days;
+    REQUIRE(days.size() == 1);
+    CHECK(read_text(day_path(dir / "bom", days[0].date)) == read_text(days[0].path));
+}
+
+TEST_CASE("property: every imported fixture day, and hostile variants of each, pass the day-file reader") {
+    // The fixtures as they are.
+    check_all_readable(imported_fixture());
+
+    // Each fixture page and JSON file with its scores replaced by random ones
+    // (out of range too) and a paper section repeated: what a careless edit
+    // of the reference's output could give.
+    std::mt19937 random(20260609);
+    std::uniform_int_distribution<int> score(-20, 30);
+    TempDir dir;
+    auto rewrite_numbers = [&](std::string text, const std::string& label) {
+        for (std::size_t at = text.find(label); at != std::string::npos; at = text.find(label, at + 1)) {
+            std::size_t start = at + label.size();
+            std::size_t end = text.find_first_not_of("0123456789.", start);
+            if (end != start) text.replace(start, end - start, std::to_string(score(random)));
+        }
+        return text;
+    };
+    int files = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(fixture_archive())) {
+        if (!entry.is_regular_file()) continue;
+        std::string text = read_whole(entry.path());
+        const std::string name = entry.path().filename().string();
+        if (name.ends_with("-output.md") || name.ends_with("-latest.md")) {
+            text = rewrite_numbers(rewrite_numbers(text, "**Relevance:** "), "**Novelty:** ");
+            auto first = text.find("\n## ");
+            auto second = first == std::string::npos ? first : text.find("\n## ", first + 1);
+            if (second != std::string::npos) text.insert(second, text.substr(first, second - first)); // the first paper twice
+        } else if (name.ends_with("-output.json")) {
+            text = rewrite_numbers(rewrite_numbers(text, "\"RELEVANCE\": "), "\"NOVELTY\": ");
+        }
+        write_text(dir / "out" / fs::relative(entry.path(), fixture_archive()), text);
+        ++files;
+    }
+    REQUIRE(files > 100);
+    auto report = import_into(dir / "out", dir / "content");
+    for (const auto& error : report.errors) CHECK_MESSAGE(false, error.to_string());
+    CHECK(any_mentions(report.warnings, {"is outside 0 to 10"}));
+    CHECK(any_mentions(report.warnings, {"is listed twice on"}));
+    check_all_readable(dir / "content");
 }

@@ -1,5 +1,6 @@
 // content/markdown: escaping makes any text survive a Markdown round trip.
 #include "content/markdown.h"
+#include "site/render_markdown.h"
 
 #include <doctest/doctest.h>
 
@@ -99,4 +100,45 @@ TEST_CASE("trees stay intact while others are parsed and dropped, on one thread 
             });
     }
     for (std::size_t t = 0; t < results.size(); ++t) CHECK(results[t] == "thread " + std::to_string(t) + " *round* 199");
+}
+
+namespace {
+
+// `depth` copies of `open`, a word, then `depth` copies of `close`.
+std::string nested(int depth, const std::string& open, const std::string& close) {
+    std::string out;
+    for (int i = 0; i < depth; ++i) out += open;
+    out += "word";
+    for (int i = 0; i < depth; ++i) out += close;
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("text nested a million deep is read back without overflowing the stack") {
+    // Images in images, emphasis in emphasis, links in links: each level is a node inside the last.
+    {
+        const std::string images = nested(1'000'000, "![", "](u)");
+        MarkdownTree tree = parse_markdown(images + "\n");
+        cmark_node* paragraph = cmark_node_first_child(tree.get());
+        REQUIRE(paragraph != nullptr);
+        CHECK(inline_text(paragraph) == "word");
+    }
+    {
+        MarkdownTree emphasis = parse_markdown(nested(1'000'000, "*", "*") + " and more\n");
+        CHECK(inline_text(cmark_node_first_child(emphasis.get())) == "word and more");
+    }
+    // inline_text_from walks the siblings after the first too, at any depth.
+    MarkdownTree mixed = parse_markdown("a " + nested(1'000'000, "_", "_") + " b `c`\n");
+    CHECK(inline_text_from(cmark_node_first_child(cmark_node_first_child(mixed.get()))) == "a word b c");
+}
+
+TEST_CASE("cmark-gfm renders input nested 100,000 deep to HTML") {
+    for (const auto& [open, close] : std::vector<std::pair<std::string, std::string>>{
+             {"![", "](u)"}, {"*", "*"}, {"[", "](u)"}, {"> ", ""}, {"- ", ""}, {"~~", "~~"}, {"<a>", "</a>"}}) {
+        INFO("nesting " << open);
+        std::string html = markdown_to_html(nested(100'000, open, close) + "\n");
+        CHECK(html.find("word") != std::string::npos);
+        CHECK(plain_text_to_html(nested(100'000, open, close)).find("word") != std::string::npos);
+    }
 }

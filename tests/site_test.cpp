@@ -761,3 +761,111 @@ TEST_CASE("site: a theme shares another theme's static files with static_from, a
     REQUIRE_FALSE(broken.has_value());
     CHECK(broken.error().to_string().find("expected 'static_from' to name another theme") != std::string::npos);
 }
+
+namespace {
+
+// A theme `x` in `dir`/themes whose layouts all include partial `a` (or
+// `layout` instead), with the partials given.
+void write_theme(const fs::path& dir, const std::map<std::string, std::string>& partials,
+                 const std::string& layout = "<main>{{> a}}</main>\n") {
+    for (const auto& name : required_layouts()) write_text(dir / "themes/x/layouts" / (name + ".mustache"), layout);
+    for (const auto& [name, text] : partials) write_text(dir / "themes/x/partials" / (name + ".mustache"), text);
+}
+
+std::string theme_error(const fs::path& dir) {
+    auto theme = load_theme(dir / "themes", "x", dir);
+    REQUIRE_FALSE(theme.has_value());
+    return theme.error().to_string();
+}
+
+} // namespace
+
+TEST_CASE("theme: a partial that includes itself is refused, naming the file and the chain") {
+    TempDir dir;
+    write_theme(dir.path(), {{"a", "<p>{{#more}}{{> a}}{{/more}}</p>"}});
+    CHECK(theme_error(dir.path()) == (dir / "themes/x/partials/a.mustache").string() + ": partial 'a' includes itself");
+
+    TempDir cycle;
+    write_theme(cycle.path(), {{"a", "{{> b}}"}, {"b", "x{{> c}}"}, {"c", "{{#k}}{{> a}}{{/k}}"}});
+    CHECK(theme_error(cycle.path()) ==
+          (cycle / "themes/x/partials/a.mustache").string() + ": partial 'a' includes itself: 'a' > 'b' > 'c' > 'a'");
+
+    // Set delimiters do not hide an inclusion: kainjow would follow it.
+    TempDir hidden;
+    write_theme(hidden.path(), {{"a", "{{=<% %>=}}<%> a%>"}});
+    CHECK(theme_error(hidden.path()).ends_with("partial 'a' includes itself"));
+}
+
+TEST_CASE("theme: partials that expand past 4 MiB or nest too deep are refused before rendering") {
+    // Ten inclusions a level, seven levels: 10^7 copies of a partial.
+    TempDir wide;
+    std::map<std::string, std::string> partials{{"p7", "a line of text in the innermost partial\n"}};
+    for (int level = 0; level < 7; ++level) {
+        std::string text;
+        for (int i = 0; i < 10; ++i) text += "{{> p" + std::to_string(level + 1) + "}}";
+        partials["p" + std::to_string(level)] = text;
+    }
+    partials["a"] = "{{> p0}}";
+    write_theme(wide.path(), partials);
+    std::string message = theme_error(wide.path());
+    CHECK_MESSAGE(message.find("expected its partials to expand to at most 4 MiB") != std::string::npos, message);
+
+    TempDir deep;
+    std::map<std::string, std::string> chain;
+    for (int i = 0; i < 20; ++i) chain["p" + std::to_string(i)] = "{{> p" + std::to_string(i + 1) + "}}";
+    chain["p20"] = "end";
+    write_theme(deep.path(), chain, "{{> p0}}");
+    CHECK(theme_error(deep.path()).find("expected partials nested at most 16 deep") != std::string::npos);
+
+    TempDir sections;
+    std::string nested;
+    for (int i = 0; i < 100'000; ++i) nested += "{{#s}}";
+    for (int i = 0; i < 100'000; ++i) nested += "{{/s}}";
+    write_theme(sections.path(), {}, nested);
+    CHECK(theme_error(sections.path()).find("expected sections nested at most 100 deep") != std::string::npos);
+}
+
+TEST_CASE("theme: templates and theme.yaml may start with a UTF-8 byte order mark") {
+    TempDir dir;
+    write_theme(dir.path(), {{"a", "\xEF\xBB\xBF<b>{{title}}</b>"}}, "\xEF\xBB\xBF<main>{{> a}}</main>");
+    write_text(dir / "themes/x/theme.yaml", "\xEF\xBB\xBF" "description: With a BOM\nmath: true\n");
+    auto theme = load_theme(dir / "themes", "x", dir.path());
+    REQUIRE_MESSAGE(theme.has_value(), theme.error().to_string());
+    CHECK(theme->description == "With a BOM");
+    CHECK(theme->math);
+    TemplateData data(TemplateData::type::object);
+    data.set("title", "T");
+    auto page = render_layout(*theme, "day", data);
+    REQUIRE(page.has_value());
+    CHECK(*page == "<main><b>T</b></main>");
+}
+
+TEST_CASE("theme: themes with set delimiters render their partials, within the same bounds") {
+    TempDir dir;
+    write_theme(dir.path(), {{"a", "{{=<% %>=}}<b><%title%></b><%={{ }}=%>{{> b}}"}, {"b", "<i>{{title}}</i>"}});
+    auto theme = load_theme(dir / "themes", "x", dir.path());
+    REQUIRE_MESSAGE(theme.has_value(), theme.error().to_string());
+    TemplateData data(TemplateData::type::object);
+    data.set("title", "T");
+    auto page = render_layout(*theme, "home", data);
+    REQUIRE(page.has_value());
+    CHECK(*page == "<main><b>T</b><i>T</i></main>\n");
+}
+
+TEST_CASE("theme: sections over lists nested deep stop at a budget with an Error, not hours of rendering") {
+    TempDir dir;
+    std::string nested;
+    for (int i = 0; i < 24; ++i) nested += "{{#items}}";
+    nested += ".";
+    for (int i = 0; i < 24; ++i) nested += "{{/items}}";
+    write_theme(dir.path(), {}, nested);
+    auto theme = load_theme(dir / "themes", "x", dir.path());
+    REQUIRE_MESSAGE(theme.has_value(), theme.error().to_string());
+    TemplateData data(TemplateData::type::object);
+    data.set("items", list_data({TemplateData(TemplateData::type::object), TemplateData(TemplateData::type::object)}));
+    auto page = render_layout(*theme, "day", data); // 2^24 entries
+    REQUIRE_FALSE(page.has_value());
+    CHECK(page.error().to_string() == (dir / "themes/x/layouts/day.mustache").string() +
+                                          ": expected the layout to render within bounds: sections repeat too often "
+                                          "(lists within lists?)");
+}

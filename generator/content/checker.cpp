@@ -1,6 +1,7 @@
 #include "content/checker.h"
 
 #include "content/content_tree.h"
+#include "util/text.h"
 
 #include <map>
 #include <set>
@@ -30,7 +31,7 @@ CheckReport check_content(const fs::path& root) {
             report.errors.push_back({name, 2, "the front matter says " + day->date.iso() +
                                                   " but the file is the day " + file.date.iso()});
         if (!day->prompt.empty() && !fs::is_regular_file(root / day->prompt))
-            report.errors.push_back({name, 0, "the prompt " + day->prompt + " does not exist under " + root.string()});
+            report.errors.push_back({name, 0, "the prompt " + excerpt(day->prompt) + " does not exist under " + root.string()});
         std::set<std::string> on_this_day;
         std::string repeated; // "2501.19215 (2025-02-03), ..."
         int repeats = 0;

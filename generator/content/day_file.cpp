@@ -2,11 +2,13 @@
 
 #include "content/markdown.h"
 #include "core/arxiv_id.h"
+#include "util/bom.h"
 #include "util/text.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <cassert>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <set>
@@ -224,21 +226,22 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
         auto text = scalar(node, key);
         if (!text) return std::unexpected(text.error());
         auto date = parse_iso_date(*text);
-        if (!date) return fail("expected '" + key + "' to be a date YYYY-MM-DD, got '" + *text + "'", {}, line_of(node));
+        if (!date) return fail("expected '" + key + "' to be a date YYYY-MM-DD, got " + excerpt(*text), {}, line_of(node));
         return *date;
     };
     auto integer_of = [&](const YAML::Node& node, const std::string& key) -> Result<long long> {
         auto text = scalar(node, key);
         if (!text) return std::unexpected(text.error());
         auto number = parse_int(*text);
-        if (!number || *number < 0) return fail("expected '" + key + "' to be a whole number, got '" + *text + "'", {}, line_of(node));
+        if (!number || *number < 0) return fail("expected '" + key + "' to be a whole number, got " + excerpt(*text), {}, line_of(node));
         return *number;
     };
     auto money_of = [&](const YAML::Node& node, const std::string& key) -> Result<double> {
         auto text = scalar(node, key);
         if (!text) return std::unexpected(text.error());
         auto number = parse_double(*text);
-        if (!number || *number < 0) return fail("expected '" + key + "' to be an amount in dollars, got '" + *text + "'", {}, line_of(node));
+        if (!number || !std::isfinite(*number) || *number < 0) // from_chars reads "nan" and "inf" too
+            return fail("expected '" + key + "' to be an amount in dollars, got " + excerpt(*text), {}, line_of(node));
         return *number;
     };
     // Applies `each` to every key of a nested map, rejecting unknown keys.
@@ -248,7 +251,7 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
         for (auto it = node.begin(); it != node.end(); ++it) {
             std::string name = it->first.Scalar();
             if (!allowed.contains(name))
-                return fail("unknown key '" + key + "." + name + "'", {}, line_of(it->first));
+                return fail("unknown key " + excerpt(key + "." + name), {}, line_of(it->first));
             if (auto r = each(name, it->second); !r) return r;
         }
         return {};
@@ -268,7 +271,7 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
             auto text = scalar(value, key);
             if (!text) return std::unexpected(text.error());
             auto status = parse_day_status(*text);
-            if (!status) return fail("expected 'status' to be announced or failed, got '" + *text + "'", {}, line_of(value));
+            if (!status) return fail("expected 'status' to be announced or failed, got " + excerpt(*text), {}, line_of(value));
             day.status = *status;
         } else if (key == "model") {
             auto text = scalar(value, key);
@@ -314,7 +317,7 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
             if (ok && (!from || !to)) return fail("expected 'remedial' to have both 'from' and 'to'", {}, line_of(value));
             day.remedial = remedial;
         } else {
-            return fail("unknown key '" + key + "'; expected date, status, model, tokens, cost, counts, remedial or prompt",
+            return fail("unknown key " + excerpt(key) + "; expected date, status, model, tokens, cost, counts, remedial or prompt",
                         {}, line_of(it->first));
         }
         if (!ok) return ok;
@@ -338,7 +341,8 @@ Result<std::pair<std::string, std::string>> read_heading(cmark_node* heading, in
     }
     if (!link)
         return fail("expected a paper heading of the form '## [Title](https://arxiv.org/abs/ID)'", {}, line_of(heading, offset));
-    return std::pair{inline_text(link), std::string(cmark_node_get_url(link))};
+    const char* url = cmark_node_get_url(link);
+    return std::pair{inline_text(link), std::string(url ? url : "")};
 }
 
 // Reads one "- **Label:** value" item into `paper`.
@@ -358,7 +362,7 @@ Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::uint32_
     std::string value = inline_text_from(cmark_node_next(strong));
     for (cmark_node* more = cmark_node_next(first); more; more = cmark_node_next(more)) {
         if (cmark_node_get_type(more) != CMARK_NODE_PARAGRAPH)
-            return fail("expected only text in the field '" + label + "'", {}, line_of(more, offset));
+            return fail("expected only text in the field " + excerpt(label), {}, line_of(more, offset));
         value += "\n\n" + inline_text(more);
     }
 
@@ -368,18 +372,19 @@ Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::uint32_
         const Field& field = fields[i];
         if (label != field.label) continue;
         const std::uint32_t bit = std::uint32_t{1} << i;
-        if (seen & bit) return fail("the field '" + label + "' appears twice", {}, line);
+        if (seen & bit) return fail("the field " + excerpt(label) + " appears twice", {}, line);
         seen |= bit;
         if (auto problem = field.set(paper, value))
-            return fail("field '" + label + "': " + *problem + ", got '" + value + "'", {}, line);
+            return fail("field " + excerpt(label) + ": " + *problem + ", got " + excerpt(value), {}, line);
         return {};
     }
-    return fail("unknown field '" + label + "'; expected one of: " + known_labels(), {}, line);
+    return fail("unknown field " + excerpt(label) + "; expected one of: " + known_labels(), {}, line);
 }
 
 } // namespace
 
 Result<Day> read_day(std::string_view text, const std::string& file_name) {
+    text = without_bom(text); // some editors write one; it is not part of the front matter's '---'
     auto parts = split_front_matter(text);
     if (!parts) return std::unexpected(in_file(parts.error(), file_name));
     Day day;

@@ -1,10 +1,16 @@
 #include "content/importer.h"
 
 #include "content/content_tree.h"
+#include "content/day_file.h"
 #include "content/legacy_json.h"
 #include "content/legacy_markdown.h"
 #include "content/prompt_store.h"
 
+#include "core/arxiv_id.h"
+#include "util/text.h"
+
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -81,6 +87,94 @@ std::vector<Paper> merge_papers(const std::vector<Paper>& page, const std::vecto
     return merged;
 }
 
+// ------------------------------------------------------------ validation --
+// The reference system wrote values the day-file reader refuses (a relevance
+// of 11, a paper twice on one day, negative counts). The importer is where
+// outside data becomes ours: it brings each value into what the reader
+// accepts, and says what it changed, naming the file and the paper.
+
+// Control characters other than line breaks and tabs become spaces: editors
+// and terminals show them badly, and some do not survive YAML or Markdown.
+std::string without_controls(std::string text) {
+    for (char& c : text)
+        if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == '\x7f') c = ' ';
+    return text;
+}
+
+void clean_text(Paper& paper) {
+    for (std::string* text : {&paper.title, &paper.abstract, &paper.comment, &paper.topic, &paper.topic_note, &paper.unscored})
+        *text = without_controls(std::move(*text));
+    for (auto& author : paper.authors) author = without_controls(std::move(author));
+    for (auto& topic : paper.also_topics) topic = without_controls(std::move(topic));
+    tidy_paper(paper);
+}
+
+void clamp_score(std::optional<int>& score, const char* label, const std::string& where, std::vector<std::string>& warnings) {
+    if (!score || (*score >= 0 && *score <= 10)) return;
+    const int clamped = std::clamp(*score, 0, 10);
+    warnings.push_back(where + ": " + label + " " + std::to_string(*score) + " is outside 0 to 10; written as " +
+                       std::to_string(clamped));
+    score = clamped;
+}
+
+void check_count(std::optional<long long>& count, const char* label, const std::string& where,
+                 std::vector<std::string>& warnings) {
+    if (!count || *count >= 0) return;
+    warnings.push_back(where + ": " + label + " " + std::to_string(*count) + " is negative; left out");
+    count.reset();
+}
+
+void check_money(std::optional<double>& amount, const char* label, const std::string& where,
+                 std::vector<std::string>& warnings) {
+    if (!amount || (std::isfinite(*amount) && *amount >= 0)) return;
+    warnings.push_back(where + ": " + label + " " + format_double(*amount) + " is not an amount in dollars; left out");
+    amount.reset();
+}
+
+} // namespace
+
+void make_importable(Day& day, const std::string& day_source,
+                     const std::function<std::string(const std::string&)>& paper_source,
+                     std::vector<std::string>& warnings) {
+    const std::string day_where = day_source + " (" + day.date.iso() + ")";
+    day.model = tidy_line(without_controls(std::move(day.model)));
+    if (day.tokens) {
+        for (long long* count : {&day.tokens->prompt, &day.tokens->completion, &day.tokens->cached})
+            if (*count < 0) {
+                warnings.push_back(day_where + ": token count " + std::to_string(*count) + " is negative; written as 0");
+                *count = 0;
+            }
+    }
+    check_count(day.counts.arxiv, "count of arXiv papers", day_where, warnings);
+    check_count(day.counts.scanned, "count of scanned papers", day_where, warnings);
+    check_count(day.counts.relevant, "count of relevant papers", day_where, warnings);
+    check_money(day.cost.prompt, "prompt cost", day_where, warnings);
+    check_money(day.cost.completion, "completion cost", day_where, warnings);
+    check_money(day.cost.total, "total cost", day_where, warnings);
+
+    std::set<std::string> listed;
+    std::vector<Paper> kept;
+    kept.reserve(day.papers.size());
+    for (auto& paper : day.papers) {
+        const std::string where = paper_source(paper.id) + ": paper " + excerpt(paper.id);
+        if (!is_canonical_arxiv_id(paper.id)) {
+            warnings.push_back(where + " (" + excerpt(paper.title) + ") has no valid arXiv ID; left out");
+            continue;
+        }
+        if (!listed.insert(paper.id).second) {
+            warnings.push_back(where + " is listed twice on " + day.date.iso() + "; the second is left out");
+            continue;
+        }
+        clean_text(paper);
+        clamp_score(paper.relevance, "Relevance", where, warnings);
+        clamp_score(paper.novelty, "Novelty", where, warnings);
+        kept.push_back(std::move(paper));
+    }
+    day.papers = std::move(kept);
+}
+
+namespace {
+
 bool looks_failed(const Day& day) {
     bool no_tokens = !day.tokens || day.tokens->prompt + day.tokens->completion == 0;
     return day.papers.empty() && no_tokens;
@@ -152,6 +246,13 @@ std::optional<Day> assemble_day(Date date, const SourceDay& source, const fs::pa
         day.status = DayStatus::failed;
         report.warnings.push_back(date.iso() + ": zero tokens and zero papers: recorded as a failed run");
     }
+    std::set<std::string> json_ids;
+    for (const auto& paper : json_papers) json_ids.insert(paper.id);
+    const std::string page_file = source.markdown.string(), json_file = source.output_json.string();
+    make_importable(
+        day, page_file.empty() ? json_file : page_file,
+        [&](const std::string& id) { return json_ids.contains(id) || page_file.empty() ? json_file : page_file; },
+        report.warnings);
     return day;
 }
 
@@ -188,6 +289,11 @@ ImportReport import_archive(const fs::path& source, const fs::path& content_root
     for (const auto& [date, files] : collect_sources(source, report)) {
         auto day = assemble_day(date, files, content_root, report);
         if (!day) continue;
+        // Never write a file that `paperpress check` would refuse.
+        if (auto readable = read_day(write_day(*day), day_path(content_root, day->date).string()); !readable) {
+            report.errors.push_back(readable.error());
+            continue;
+        }
         auto saved = save_day(content_root, *day);
         if (!saved) {
             report.errors.push_back(saved.error());

@@ -4,6 +4,7 @@
 // (token table, counts, banner, prompt) and the page order of the papers.
 #pragma once
 
+#include "core/paper.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -20,6 +21,17 @@ struct ImportReport {
     std::vector<std::string> warnings; // failed runs, repeated papers, dropped fields
     std::vector<Error> errors;         // files that could not be read
 };
+
+// Brings a day assembled from the reference system's files into values the
+// day-file reader accepts, appending a warning for each change: scores
+// clamped to 0-10, papers without a valid arXiv ID or listed twice left
+// out, negative counts and costs that are not amounts left out, negative
+// token counts set to 0, control characters (other than line breaks and
+// tabs) made spaces. `day_source` names the day's file in warnings;
+// `paper_source(id)` the file a paper's fields came from.
+void make_importable(Day& day, const std::string& day_source,
+                     const std::function<std::string(const std::string&)>& paper_source,
+                     std::vector<std::string>& warnings);
 
 // `source` is an output tree or a single daily Markdown page. `log` receives
 // one line per day as it is imported.

@@ -1,12 +1,14 @@
 #include "content/legacy_markdown.h"
 
 #include "core/arxiv_id.h"
+#include "util/bom.h"
 #include "util/text.h"
 
 #include <pugixml.hpp>
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace pp {
 
@@ -76,7 +78,12 @@ std::string node_text(const pugi::xml_node& node) {
     return std::string(trim(out));
 }
 
+// The usage table is a few rows; a bigger one is not the reference's, and
+// nested rows in it would cost quadratic time to read.
+constexpr std::size_t max_html_table_bytes = 64 * 1024;
+
 void read_html_table(const std::string& html, Day& day) {
+    if (html.size() > max_html_table_bytes) return;
     pugi::xml_document doc;
     if (!doc.load_string(html.c_str())) return;
     for (auto& row : doc.select_nodes("//tbody/tr")) {
@@ -132,8 +139,13 @@ void set_field(Paper& paper, const std::string& label, const std::string& value,
     } else if (key == "comment") {
         paper.comment = value;
     } else if (key == "relevance" || key == "novelty") {
+        // Kept as the page says it, within int's range; the importer checks it is 0 to 10.
         auto number = parse_double(value);
-        if (number) (key == "relevance" ? paper.relevance : paper.novelty) = static_cast<int>(*number);
+        if (number && std::isfinite(*number))
+            (key == "relevance" ? paper.relevance : paper.novelty) =
+                static_cast<int>(std::clamp(std::round(*number), -1e6, 1e6));
+        else
+            page.notes.push_back("paper " + paper.id + ": field '" + label + "' is not a number: " + excerpt(value));
     } else if (key == "primary topic") {
         paper.topic = value;
     } else if (key == "also matches") {
@@ -141,13 +153,14 @@ void set_field(Paper& paper, const std::string& label, const std::string& value,
     } else if (key == "topic match") {
         paper.topic_note = value;
     } else {
-        page.notes.push_back("paper " + paper.id + ": field '" + label + "' is not kept");
+        page.notes.push_back("paper " + paper.id + ": field " + excerpt(label) + " is not kept");
     }
 }
 
 } // namespace
 
 Result<LegacyPage> parse_legacy_markdown(std::string_view text, const std::string& file) {
+    text = without_bom(text);
     LegacyPage page;
     Day& day = page.day;
     Paper* paper = nullptr;
@@ -253,7 +266,7 @@ Result<LegacyPage> parse_legacy_markdown(std::string_view text, const std::strin
     finish_paper();
     if (!saw_title) return fail("expected a title line '# Personalized Daily ArXiv Papers DATE'", file, 1);
     for (const auto& p : day.papers)
-        if (p.id.empty()) return fail("a paper section has no arXiv ID: '" + p.title + "'", file, 0);
+        if (p.id.empty()) return fail("a paper section has no arXiv ID: " + excerpt(p.title), file, 0);
     page.prompt = tidy_text(prompt);
     return page;
 }

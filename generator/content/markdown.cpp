@@ -189,8 +189,14 @@ std::string escape_markdown_lines(std::string_view text, std::string_view indent
     return out;
 }
 
+// Walks the inline nodes from `first` on, and their descendants, in document
+// order without recursion: a hand-edited file may nest emphasis or links a
+// hundred thousand deep, which would overflow the stack.
 static void append_inline_text(cmark_node* first, std::string& out) {
-    for (cmark_node* node = first; node; node = cmark_node_next(node)) {
+    if (!first) return;
+    cmark_node* const stop = cmark_node_parent(first); // the walk ends back there
+    cmark_node* node = first;
+    while (node) {
         switch (cmark_node_get_type(node)) {
         case CMARK_NODE_TEXT:
         case CMARK_NODE_CODE:
@@ -202,8 +208,14 @@ static void append_inline_text(cmark_node* first, std::string& out) {
             out += '\n';
             break;
         default:
-            append_inline_text(cmark_node_first_child(node), out);
+            if (cmark_node* child = cmark_node_first_child(node)) {
+                node = child;
+                continue;
+            }
         }
+        // Next in document order: the next sibling of the nearest node that has one.
+        while (node && node != stop && !cmark_node_next(node)) node = cmark_node_parent(node);
+        node = node && node != stop ? cmark_node_next(node) : nullptr;
     }
 }
 

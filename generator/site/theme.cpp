@@ -2,11 +2,14 @@
 
 #include "site/render_markdown.h"
 
+#include "util/bom.h"
 #include "util/text.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <exception>
+#include <stdexcept>
 #include <memory>
 
 namespace pp {
@@ -41,6 +44,7 @@ Result<void> read_templates(const fs::path& dir, std::map<std::string, ThemeFile
         if (into.contains(name)) continue;
         auto text = read_file_inside(dir, file); // a link out of the folder is refused
         if (!text) return std::unexpected(text.error());
+        remove_bom(*text);
         into.emplace(name, ThemeFile{std::move(*text), file});
     }
     return {};
@@ -58,18 +62,46 @@ void collect_assets(const fs::path& dir, std::vector<StaticAsset>& into) {
     }
 }
 
-// The names of the partials a template includes ({{> name}}).
-std::vector<std::string> partial_references(const std::string& text) {
-    std::vector<std::string> names;
-    for (std::size_t at = text.find("{{>"); at != std::string::npos; at = text.find("{{>", at + 3)) {
-        auto end = text.find("}}", at);
-        if (end == std::string::npos) break;
-        std::string name = text.substr(at + 3, end - at - 3);
-        auto first = name.find_first_not_of(" \t");
-        auto last = name.find_last_not_of(" \t");
-        if (first != std::string::npos) names.push_back(name.substr(first, last - first + 1));
+// What a template's tags add up to, read as kainjow reads them: each file
+// starts with the default delimiters, which {{=<% %>=}} changes.
+struct TemplateShape {
+    struct Inclusion {
+        std::string name;
+        int depth;                    // sections open around the tag
+        std::size_t begin = 0, end = 0; // the tag's bytes in the text
+    };
+    std::vector<Inclusion> partials; // {{> name}}, in order
+    int depth = 0;                   // deepest nesting of sections
+};
+
+TemplateShape template_shape(std::string_view text) {
+    TemplateShape shape;
+    std::string open = "{{", close = "}}";
+    int depth = 0;
+    for (std::size_t at = text.find(open); at != std::string_view::npos; at = text.find(open, at)) {
+        std::size_t inner = at + open.size();
+        const bool triple = open == "{{" && inner < text.size() && text[inner] == '{';
+        const std::string end_tag = triple ? "}" + close : close;
+        const std::size_t end = text.find(end_tag, inner);
+        if (end == std::string_view::npos) break;
+        const std::string_view tag = text.substr(inner, end - inner);
+        const std::size_t begin = at;
+        at = end + end_tag.size();
+        if (tag.empty()) continue;
+        const char kind = tag.front();
+        if (kind == '#' || kind == '^') {
+            shape.depth = std::max(shape.depth, ++depth);
+        } else if (kind == '/') {
+            depth = std::max(0, depth - 1);
+        } else if (kind == '>') {
+            shape.partials.push_back({std::string(trim(tag.substr(1))), depth, begin, at});
+        } else if (kind == '=' && tag.size() > 2 && tag.back() == '=') {
+            auto delimiters = split(trim(tag.substr(1, tag.size() - 2)), ' ');
+            std::erase_if(delimiters, [](std::string_view part) { return part.empty(); });
+            if (delimiters.size() == 2) open = delimiters[0], close = delimiters[1];
+        }
     }
-    return names;
+    return shape;
 }
 
 // Line of the first occurrence of `needle` in `text` (1-based), 0 if absent.
@@ -99,21 +131,139 @@ Error syntax_error(const ThemeFile& file, const std::string& message) {
 Result<void> check_template(const ThemeFile& file, const std::map<std::string, ThemeFile>& partials) {
     mustache::mustache tmpl(file.text);
     if (!tmpl.is_valid()) return std::unexpected(syntax_error(file, tmpl.error_message()));
-    for (const auto& name : partial_references(file.text))
-        if (!partials.contains(name))
-            return fail("includes partial '" + name + "', which neither the site nor the theme has",
-                        file.source.string(), line_of(file.text, name));
+    for (const auto& partial : template_shape(file.text).partials)
+        if (!partials.contains(partial.name))
+            return fail("includes partial " + excerpt(partial.name) + ", which neither the site nor the theme has",
+                        file.source.string(), line_of(file.text, partial.name));
     return {};
 }
 
+// Bounds on what partials may add up to. kainjow renders nested sections and
+// partials by recursion, and writes a partial in full wherever it is
+// included: a theme past these would overflow the stack or fill the disk.
+constexpr int max_partial_depth = 16;          // partials within partials
+constexpr int max_section_depth = 100;         // sections within sections, partials included
+constexpr std::size_t max_expanded_bytes = std::size_t{4} << 20; // a layout with its partials written in place
+
+// Walks the partials a template includes, refusing cycles and templates past
+// the bounds above; records what each partial expands to.
+class PartialCheck {
+public:
+    explicit PartialCheck(const std::map<std::string, ThemeFile>& partials) : partials_(partials) {}
+
+    // `name` is the partial `file` is, or empty for a layout.
+    Result<void> check(const ThemeFile& file, const std::string& name) {
+        chain_.clear();
+        if (!name.empty()) chain_.push_back(name);
+        auto measured = measure(file);
+        if (!measured) return std::unexpected(measured.error());
+        return {};
+    }
+
+private:
+    struct Size {
+        std::size_t bytes = 0; // with every partial written in place
+        int depth = 0;         // of sections, through partials
+        int levels = 0;        // of partials within partials
+    };
+
+    std::string chain_text(std::size_t from, const std::string& last) const {
+        std::string out;
+        for (std::size_t i = from; i < chain_.size(); ++i) out += "'" + chain_[i] + "' > ";
+        return out + "'" + last + "'";
+    }
+
+    Result<Size> measure(const ThemeFile& file) {
+        const TemplateShape shape = template_shape(file.text);
+        Size size{file.text.size(), shape.depth, 0};
+        if (size.depth > max_section_depth) return too_deep(file);
+        for (const auto& inclusion : shape.partials) {
+            auto found = partials_.find(inclusion.name);
+            if (found == partials_.end()) continue; // check_template names it
+            auto inner = measure_partial(inclusion.name, found->second);
+            if (!inner) return std::unexpected(inner.error());
+            size.bytes = inner->bytes > max_expanded_bytes ? inner->bytes : size.bytes + inner->bytes;
+            size.depth = std::max(size.depth, inclusion.depth + inner->depth);
+            size.levels = std::max(size.levels, inner->levels);
+            if (chain_.size() + inner->levels > max_partial_depth)
+                return fail("expected partials nested at most " + std::to_string(max_partial_depth) +
+                                " deep; including " + chain_text(0, inclusion.name) + " goes deeper",
+                            file.source.string());
+            if (size.bytes > max_expanded_bytes)
+                return fail("expected its partials to expand to at most " + std::to_string(max_expanded_bytes >> 20) +
+                                " MiB; including " + chain_text(0, inclusion.name) + " makes more",
+                            file.source.string());
+        }
+        if (size.depth > max_section_depth) return too_deep(file);
+        return size;
+    }
+
+    static std::unexpected<Error> too_deep(const ThemeFile& file) {
+        return fail("expected sections nested at most " + std::to_string(max_section_depth) +
+                        " deep, partials included",
+                    file.source.string());
+    }
+
+    Result<Size> measure_partial(const std::string& name, const ThemeFile& file) {
+        if (auto known = measured_.find(name); known != measured_.end()) return known->second;
+        if (auto cycle = std::find(chain_.begin(), chain_.end(), name); cycle != chain_.end()) {
+            if (cycle + 1 == chain_.end()) return fail("partial '" + name + "' includes itself", file.source.string());
+            return fail("partial '" + name + "' includes itself: " +
+                            chain_text(static_cast<std::size_t>(cycle - chain_.begin()), name),
+                        file.source.string());
+        }
+        if (chain_.size() >= max_partial_depth)
+            return fail("expected partials nested at most " + std::to_string(max_partial_depth) + " deep; " +
+                            chain_text(0, name) + " goes deeper",
+                        file.source.string());
+        chain_.push_back(name);
+        auto size = measure(file);
+        chain_.pop_back();
+        if (!size) return size;
+        size->levels += 1;
+        measured_.emplace(name, *size);
+        return size;
+    }
+
+    const std::map<std::string, ThemeFile>& partials_;
+    std::vector<std::string> chain_; // the partials being measured, outermost first
+    std::map<std::string, Size> measured_;
+};
+
+// Thrown out of kainjow's render when a page costs more than its budget;
+// render_layout turns it into an Error.
+struct RenderBudgetExceeded : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// What a render may cost. kainjow renders a section's body once per list
+// item, so sections over lists nested in a theme multiply (ten papers'
+// lists nested seven deep: 10^7 bodies), and it looks each name up through
+// every open section. A render is charged, per section entered, the number
+// of sections open: that bounds the work, and, since each body is at most
+// the template, the memory.
+constexpr std::size_t max_output_bytes = std::size_t{1} << 30;
+std::size_t work_budget(std::size_t template_bytes) {
+    constexpr std::size_t most = 4'000'000, least = 400'000, bytes = std::size_t{1} << 32;
+    return std::min(most, std::max(least, bytes / std::max<std::size_t>(template_bytes, 1)));
+}
+
 // A mustache context that resolves partials from the theme only, so page
-// data can never stand in for a template.
+// data can never stand in for a template; it charges each section entered.
 class ThemeContext : public mustache::basic_context<std::string> {
 public:
-    ThemeContext(const TemplateData* data, const std::map<std::string, TemplateData>* partials)
-        : inner_(data), partials_(partials) {}
-    void push(const TemplateData* data) override { inner_.push(data); }
-    void pop() override { inner_.pop(); }
+    ThemeContext(const TemplateData* data, const std::map<std::string, TemplateData>* partials, std::size_t work)
+        : inner_(data), partials_(partials), work_left_(work) {}
+    void push(const TemplateData* data) override {
+        const std::size_t cost = ++open_sections_;
+        if (work_left_ < cost) throw RenderBudgetExceeded("sections repeat too often (lists within lists?)");
+        work_left_ -= cost;
+        inner_.push(data);
+    }
+    void pop() override {
+        --open_sections_;
+        inner_.pop();
+    }
     const TemplateData* get(const std::string& name) const override { return inner_.get(name); }
     const TemplateData* get_partial(const std::string& name) const override {
         auto it = partials_->find(name);
@@ -123,27 +273,20 @@ public:
 private:
     mustache::context<std::string> inner_;
     const std::map<std::string, TemplateData>* partials_;
+    std::size_t work_left_;
+    std::size_t open_sections_ = 0;
 };
 
-// Writes the partials into `text`; false when they nest too deep (a cycle).
-bool expand_partials(const std::string& text, const std::map<std::string, ThemeFile>& partials, int depth,
-                     std::string& out) {
-    if (depth > 16) return false;
+// Writes the partials into `text`, as kainjow would include them. Only for
+// templates PartialCheck passed, so it ends and the result is bounded.
+void expand_partials(const std::string& text, const std::map<std::string, ThemeFile>& partials, std::string& out) {
     std::size_t from = 0;
-    for (std::size_t at = text.find("{{>"); at != std::string::npos; at = text.find("{{>", from)) {
-        auto end = text.find("}}", at);
-        if (end == std::string::npos) break;
-        std::string name = text.substr(at + 3, end - at - 3);
-        auto first = name.find_first_not_of(" \t");
-        auto last = name.find_last_not_of(" \t");
-        name = first == std::string::npos ? std::string() : name.substr(first, last - first + 1);
-        out.append(text, from, at - from);
-        if (auto it = partials.find(name); it != partials.end())
-            if (!expand_partials(it->second.text, partials, depth + 1, out)) return false;
-        from = end + 2;
+    for (const auto& inclusion : template_shape(text).partials) {
+        out.append(text, from, inclusion.begin - from);
+        if (auto it = partials.find(inclusion.name); it != partials.end()) expand_partials(it->second.text, partials, out);
+        from = inclusion.end;
     }
     out.append(text, from, std::string::npos);
-    return true;
 }
 
 // kainjow's own escaping, byte for byte (' is &apos;), but copying the
@@ -155,6 +298,7 @@ std::string escape_like_kainjow(const std::string& text) { return html_escape(te
 struct StringSink {
     std::string& out;
     StringSink& operator<<(const std::string& text) {
+        if (out.size() + text.size() > max_output_bytes) throw RenderBudgetExceeded("the page would exceed 1 GiB");
         out += text;
         return *this;
     }
@@ -169,9 +313,36 @@ std::string render_with(mustache::mustache& tmpl, mustache::basic_context<std::s
 
 } // namespace
 
+Result<void> prepare_templates(Theme& theme) {
+    // Bounds first: kainjow's parser and renderer recurse over what they are given.
+    PartialCheck partial_check(theme.partials);
+    for (const auto& [_, file] : theme.layouts)
+        if (auto ok = partial_check.check(file, ""); !ok) return ok;
+    for (const auto& [name, file] : theme.partials)
+        if (auto ok = partial_check.check(file, name); !ok) return ok;
+    for (const auto& [_, file] : theme.layouts)
+        if (auto ok = check_template(file, theme.partials); !ok) return ok;
+    for (const auto& [_, file] : theme.partials)
+        if (auto ok = check_template(file, theme.partials); !ok) return ok;
+
+    // Set delimiters ({{=<% %>=}}) last only to the end of their file: a
+    // partial written into a layout would be read with the layout's. Themes
+    // that set them are rendered with kainjow's partials instead.
+    bool delimiters = false;
+    for (const auto& [_, partial] : theme.partials) delimiters |= partial.text.find("{{=") != std::string::npos;
+    theme.expanded.clear();
+    for (const auto& [layout, file] : theme.layouts) {
+        if (delimiters || file.text.find("{{=") != std::string::npos) continue;
+        std::string out;
+        expand_partials(file.text, theme.partials, out);
+        theme.expanded.emplace(layout, std::move(out));
+    }
+    return {};
+}
+
 Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, const fs::path& site_dir) {
     if (name.empty() || name.find('/') != std::string::npos || name.find("..") != std::string::npos)
-        return fail("expected a theme name (a folder under " + themes_dir.string() + "), got '" + name + "'");
+        return fail("expected a theme name (a folder under " + themes_dir.string() + "), got " + excerpt(name));
     Theme theme;
     theme.name = name;
     theme.dir = themes_dir / name;
@@ -180,8 +351,10 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
 
     std::string static_from; // another theme whose static files this one shares
     if (auto yaml_path = theme.dir / "theme.yaml"; fs::exists(yaml_path, ec)) {
+        auto yaml = read_file(yaml_path); // capped, and never a pipe or a device
+        if (!yaml) return std::unexpected(yaml.error());
         try {
-            YAML::Node node = YAML::LoadFile(yaml_path.string());
+            YAML::Node node = YAML::Load(std::string(without_bom(*yaml)));
             if (node["description"] && node["description"].IsScalar())
                 theme.description = node["description"].Scalar();
             if (node["math"] && node["math"].IsScalar()) theme.math = node["math"].as<bool>();
@@ -202,26 +375,15 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
             return fail("theme '" + name + "' has no layout '" + layout + "' (expected layouts/" + layout +
                             ".mustache)",
                         theme.dir.string());
-    for (const auto& [_, file] : theme.layouts)
-        if (auto ok = check_template(file, theme.partials); !ok) return std::unexpected(ok.error());
-    for (const auto& [_, file] : theme.partials)
-        if (auto ok = check_template(file, theme.partials); !ok) return std::unexpected(ok.error());
-
-    // Set delimiters ({{=<% %>=}}) would change what "{{>" means: keep those as they are.
-    for (const auto& [layout, file] : theme.layouts) {
-        bool delimiters = file.text.find("{{=") != std::string::npos;
-        for (const auto& [_, partial] : theme.partials) delimiters |= partial.text.find("{{=") != std::string::npos;
-        std::string out;
-        if (!delimiters && expand_partials(file.text, theme.partials, 0, out)) theme.expanded.emplace(layout, std::move(out));
-    }
+    if (auto ready = prepare_templates(theme); !ready) return std::unexpected(ready.error());
 
     collect_assets(site_dir / "static", theme.assets);
     collect_assets(theme.dir / "static", theme.assets);
     if (!static_from.empty()) {
         if (static_from.find('/') != std::string::npos || static_from.find("..") != std::string::npos ||
             !fs::is_directory(themes_dir / static_from / "static", ec))
-            return fail("theme.yaml: expected 'static_from' to name another theme with a static/ folder, got '" +
-                            static_from + "'",
+            return fail("theme.yaml: expected 'static_from' to name another theme with a static/ folder, got " +
+                            excerpt(static_from),
                         (theme.dir / "theme.yaml").string());
         collect_assets(themes_dir / static_from / "static", theme.assets); // the theme's own files win
     }
@@ -235,7 +397,7 @@ Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, 
         return !n.empty() && n.front() != '.' && n.front() != '-' &&
                std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
     };
-    if (!valid(name)) return fail("expected a theme name of letters, digits, '-', '_' or '.', got '" + name + "'");
+    if (!valid(name)) return fail("expected a theme name of letters, digits, '-', '_' or '.', got " + excerpt(name));
     const fs::path source = themes_dir / from;
     const fs::path target = themes_dir / name;
     std::error_code ec;
@@ -275,9 +437,11 @@ TemplateData list_data(std::vector<TemplateData>&& items) {
     return data;
 }
 
-Result<std::string> render_layout(const Theme& theme, const std::string& layout, const TemplateData& data) {
+namespace {
+
+Result<std::string> render_checked(const Theme& theme, const std::string& layout, const TemplateData& data) {
     auto it = theme.layouts.find(layout);
-    if (it == theme.layouts.end()) return fail("theme '" + theme.name + "' has no layout '" + layout + "'");
+    if (it == theme.layouts.end()) return fail("theme " + excerpt(theme.name) + " has no layout " + excerpt(layout));
     if (auto expanded = theme.expanded.find(layout); expanded != theme.expanded.end()) {
         // Parsed once per thread and text: kainjow's render is not meant to be shared across threads.
         thread_local std::map<std::string, std::unique_ptr<mustache::mustache>, std::less<>> parsed;
@@ -285,25 +449,43 @@ Result<std::string> render_layout(const Theme& theme, const std::string& layout,
         if (!tmpl) {
             if (parsed.size() > 64) {
                 parsed.clear(); // themes come and go (tests); keep the cache small
-                return render_layout(theme, layout, data);
+                return render_checked(theme, layout, data);
             }
             tmpl = std::make_unique<mustache::mustache>(expanded->second);
             tmpl->set_custom_escape(escape_like_kainjow);
         }
         const std::map<std::string, TemplateData> no_partials;
-        ThemeContext context(&data, &no_partials);
+        ThemeContext context(&data, &no_partials, work_budget(expanded->second.size()));
         std::string out = render_with(*tmpl, context);
         if (!tmpl->is_valid()) return fail("mustache error: " + tmpl->error_message(), it->second.source.string());
         return out;
     }
     std::map<std::string, TemplateData> partials;
-    for (const auto& [name, file] : theme.partials) partials.emplace(name, TemplateData(file.text));
+    std::size_t template_bytes = it->second.text.size(); // and at most every partial, each once
+    for (const auto& [name, file] : theme.partials) {
+        partials.emplace(name, TemplateData(file.text));
+        template_bytes += file.text.size();
+    }
     mustache::mustache tmpl(it->second.text);
     tmpl.set_custom_escape(escape_like_kainjow);
-    ThemeContext context(&data, &partials);
+    ThemeContext context(&data, &partials, work_budget(template_bytes));
     std::string out = render_with(tmpl, context);
     if (!tmpl.is_valid()) return fail("mustache error: " + tmpl.error_message(), it->second.source.string());
     return out;
+}
+
+} // namespace
+
+Result<std::string> render_layout(const Theme& theme, const std::string& layout, const TemplateData& data) {
+    auto it = theme.layouts.find(layout);
+    const std::string file = it == theme.layouts.end() ? std::string() : it->second.source.string();
+    try {
+        return render_checked(theme, layout, data);
+    } catch (const RenderBudgetExceeded& e) {
+        return fail(std::string("expected the layout to render within bounds: ") + e.what(), file);
+    } catch (const std::exception& e) { // kainjow's or the allocator's: no exception leaves the module
+        return fail(std::string("cannot render the template: ") + e.what(), file);
+    }
 }
 
 } // namespace pp

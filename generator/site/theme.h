@@ -46,7 +46,7 @@ struct Theme {
     std::map<std::string, ThemeFile> partials; // "head" -> partials/head.mustache
     std::vector<StaticAsset> assets;           // sorted by site path
     // Each layout with its {{> partials}} written in place, recursively
-    // (absent for a layout whose partials include themselves). kainjow
+    // (absent for a theme that sets delimiters, {{=<% %>=}}). kainjow
     // renders a partial as if its text stood where the tag is, so this gives
     // the same bytes, and the template is parsed once per thread instead of
     // once per inclusion (a day page includes `paper` once per paper).
@@ -60,6 +60,14 @@ const std::vector<std::string>& required_layouts();
 // where the override folders layouts/ and static/ may be.
 Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, const fs::path& site_dir);
 
+// Checks the theme's templates and fills `expanded`. Refuses, naming the
+// file: a syntax error, a missing partial, a partial that includes itself
+// (directly or through others), partials nested more than 16 deep, sections
+// nested more than 100 deep (partials included), and a layout whose partials
+// written in place exceed 4 MiB. load_theme calls it; tests and fuzzing
+// call it on templates made in memory.
+Result<void> prepare_templates(Theme& theme);
+
 // The layouts a theme may have; the build renders their pages only when it does.
 const std::vector<std::string>& optional_layouts(); // "search"
 
@@ -68,6 +76,7 @@ const std::vector<std::string>& optional_layouts(); // "search"
 Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, const std::string& from = "default");
 
 // Renders layout `layout` with `data`; partials come from the theme only.
+// The theme must have passed prepare_templates (load_theme does it).
 Result<std::string> render_layout(const Theme& theme, const std::string& layout, const TemplateData& data);
 
 } // namespace pp

@@ -1,5 +1,6 @@
 // The day-file reader (content/day_file.h), and the promise that whatever
-// it accepts, the writer writes back into a file it accepts again.
+// it accepts, the writer writes back into a file it accepts again, with the
+// same papers and scores.
 #include "content/day_file.h"
 #include "target.h"
 
@@ -8,5 +9,14 @@
 PAPERPRESS_FUZZ_TARGET(day_file) {
     auto day = pp::read_day(input, "fuzz.md");
     if (!day) return;
-    if (!pp::read_day(pp::write_day(*day), "rewritten.md")) std::abort();
+    auto again = pp::read_day(pp::write_day(*day), "rewritten.md");
+    if (!again) std::abort();
+    if (again->date != day->date || again->status != day->status || again->papers.size() != day->papers.size())
+        std::abort();
+    for (std::size_t i = 0; i < day->papers.size(); ++i) {
+        const pp::Paper &before = day->papers[i], &after = again->papers[i];
+        if (after.id != before.id || after.relevance != before.relevance || after.novelty != before.novelty ||
+            after.author_match != before.author_match)
+            std::abort();
+    }
 }
