@@ -1,5 +1,6 @@
 #include "config/yaml_section.h"
 
+#include "util/bom.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -7,9 +8,8 @@
 namespace pp {
 
 Result<YAML::Node> parse_yaml(std::string_view text, const std::string& file) {
-    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3); // a UTF-8 byte order mark, as some editors write
     try {
-        return YAML::Load(std::string(text));
+        return YAML::Load(std::string(without_bom(text)));
     } catch (const YAML::Exception& e) {
         return fail("expected valid YAML: " + e.msg, file, e.mark.line + 1);
     }
@@ -63,7 +63,7 @@ Result<void> Section::read(const YAML::Node& node, const std::map<std::string, S
         auto setter = keys.find(key);
         key_ = key;
         if (setter == keys.end())
-            return fail("unknown key '" + qualified(key) + "'" + suggestion(key, keys) + " (see docs/configuration.md)",
+            return fail("unknown key " + excerpt(qualified(key)) + suggestion(key, keys) + " (see docs/configuration.md)",
                         file_, line);
         if (auto ok = setter->second(it->second, line); !ok) return ok;
     }

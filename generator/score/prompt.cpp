@@ -1,5 +1,7 @@
 #include "score/prompt.h"
 
+#include "util/bom.h"
+
 #include "util/text.h"
 
 namespace pp {
@@ -37,8 +39,10 @@ Result<PromptSet> load_prompts(const ScoringSettings& settings) {
                       Part{settings.criteria, prompts.criteria}, Part{settings.postfix, prompts.postfix},
                       Part{settings.title_postfix, prompts.title_postfix}}) {
         auto text = read_file(part.path);
-        if (!text) return std::unexpected(Error{part.path, 0, "cannot read this prompt file (see scoring.* in docs/configuration.md)"});
-        part.target = std::string(trim(*text));
+        if (!text)
+            return std::unexpected(Error{part.path, 0, "cannot read this prompt file (" + text.error().message +
+                                                           "; see scoring.* in docs/configuration.md)"});
+        part.target = std::string(trim(without_bom(*text)));
     }
     return prompts;
 }
