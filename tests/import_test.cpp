@@ -1,6 +1,7 @@
 // content/importer: the reference system's archive comes over whole.
 #include "content/content_tree.h"
 #include "content/importer.h"
+#include "content/legacy_json.h"
 #include "content/prompt_store.h"
 #include "test_support.h"
 
@@ -221,4 +222,44 @@ TEST_CASE("failed runs, repeated papers and unreadable files are reported, and t
     REQUIRE(repeat.papers.size() == 1);
     CHECK(repeat.papers[0].relevance == 9);
     CHECK(repeat.papers[0].novelty == 8);
+}
+
+TEST_CASE("legacy JSON: scores, tokens and costs a day file cannot hold are errors naming the file") {
+    auto output = [](const std::string& relevance) {
+        return R"({"2501.00001": {"title": "T", "authors": ["A"], "abstract": "x", "RELEVANCE": )" + relevance +
+               R"(, "NOVELTY": 5}})";
+    };
+    auto fine = parse_output_json(output("\"7\""), "2025-01-02-output.json");
+    REQUIRE_MESSAGE(fine.has_value(), fine.error().to_string());
+    CHECK(fine->at(0).relevance == 7);
+    for (const std::string bad : {"15", "-3", "1e300", "\"nan\"", "\"inf\""}) {
+        INFO("RELEVANCE " << bad);
+        auto papers = parse_output_json(output(bad), "2025-01-02-output.json");
+        REQUIRE_FALSE(papers.has_value());
+        CHECK(papers.error().file == "2025-01-02-output.json");
+        CHECK(papers.error().message.starts_with("expected RELEVANCE of '2501.00001' to be a number from 0 to 10"));
+    }
+
+    auto usage = [](const std::string& field) { return R"({"meta": {"usage": {"model": "m", )" + field + "}}}"; };
+    auto good = parse_daily_papers_json(usage(R"("prompt_tokens": 1200.0, "completion_tokens": "30", "prompt_cost": 0.5)"),
+                                        "daily.json");
+    REQUIRE_MESSAGE(good.has_value(), good.error().to_string());
+    CHECK(good->tokens == Tokens{1200, 30, 0});
+    for (const std::string bad : {R"("prompt_tokens": -5)", R"("completion_tokens": 1e300)", R"("cached_tokens": "nan")",
+                                  R"("prompt_cost": -1)", R"("completion_cost": "inf")", R"("total_arxiv_papers": -2)"}) {
+        INFO("usage " << bad);
+        auto parsed = parse_daily_papers_json(usage(bad), "daily.json");
+        REQUIRE_FALSE(parsed.has_value());
+        CHECK(parsed.error().file == "daily.json");
+        CHECK(parsed.error().message.starts_with("expected '"));
+    }
+}
+
+TEST_CASE("legacy JSON nested 200,000 deep is an error, not a stack overflow") {
+    for (const std::string text : {std::string(200000, '['), std::string(200000, '[') + std::string(200000, ']')}) {
+        CHECK_FALSE(parse_daily_papers_json(text, "daily.json").has_value());
+        auto papers = parse_output_json(text, "output.json");
+        REQUIRE_FALSE(papers.has_value());
+        CHECK(papers.error().file == "output.json");
+    }
 }
