@@ -181,7 +181,7 @@ const std::string content_hi = R"("choices":[{"message":{"role":"assistant","con
 } // namespace
 
 TEST_CASE("a malformed LLM envelope is an error naming what was expected, not a crash") {
-    for (const std::string body : {R"({"choices":[5]})", R"({"choices":["x"]})", R"({"choices":[[]]})",
+    for (const std::string& body : std::vector<std::string>{R"({"choices":[5]})", R"({"choices":["x"]})", R"({"choices":[[]]})",
                                    R"({"choices":{}})", R"([1,2])", std::string(200000, '[')}) {
         INFO("body " << body.substr(0, 30));
         auto reply = chat_reply_from_server(body);
