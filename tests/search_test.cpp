@@ -234,3 +234,17 @@ TEST_CASE("search: a day's data read back refuses a score beyond int instead of 
     REQUIRE_FALSE(read.has_value());
     CHECK(read.error().message == "expected 'relevance' to be a whole number");
 }
+
+TEST_CASE("search: control bytes in a title are escaped, so the shard and the day's data are JSON") {
+    // rapidjson's SSE2 writer left 0x1A-0x1F raw: the browser's JSON.parse and the read-back refused the file.
+    Day day = make_day("2025-02-03", {paper("2502.00001", "Red \x1b[31m title\x1f, long enough for SSE", "alpha")});
+    std::string shard = search_shard_json(2025, 2, search_entries(day));
+    CHECK(shard.find('\x1b') == std::string::npos);
+    CHECK(shard.find("\\u001b[31m") != std::string::npos);
+    auto entries = read_search_shard(shard);
+    REQUIRE(entries.has_value());
+    CHECK(entries->at(0).title == day.papers[0].title);
+    auto read = day_from_json(day_json(SiteUrls("/"), day));
+    REQUIRE(read.has_value());
+    CHECK(read->papers.at(0).title == day.papers[0].title);
+}

@@ -45,7 +45,7 @@ std::string request_body(const LlmEndpoint& endpoint, const std::vector<ChatMess
         json.Int(endpoint.max_tokens);
     }
     json.EndObject();
-    return buffer.GetString();
+    return escape_control_bytes({buffer.GetString(), buffer.GetSize()});
 }
 
 // A usage count as a whole number from 0 to max_reply_tokens; anything else

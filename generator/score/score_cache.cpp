@@ -98,7 +98,7 @@ Result<void> ScoreCache::save() const {
         json.EndObject();
         json.EndObject();
     }
-    return write_file_atomic(path_, std::string(buffer.GetString()) + "\n");
+    return write_file_atomic(path_, escape_control_bytes({buffer.GetString(), buffer.GetSize()}) + "\n");
 }
 
 } // namespace pp

@@ -391,7 +391,18 @@ std::string harden_json(std::string_view json) {
     std::string out;
     out.reserve(json.size() + json.size() / 64 + 1);
     constexpr ByteSet markup("<>&");
-    append_replacing(out, json, markup, [](char c) { return c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026"; });
+    // The control bytes rapidjson's SSE2 writer leaves raw (see util/json.h):
+    // looked for first, so the usual pass keeps its sixteen-byte search.
+    constexpr ByteSet controls(unescaped_by_rapidjson);
+    constexpr ByteSet markup_and_controls("<>&\x1a\x1b\x1c\x1d\x1e\x1f");
+    const char* end = json.data() + json.size();
+    bool has_controls = find_first_of(json.data(), end, controls) != end;
+    append_replacing(out, json, has_controls ? markup_and_controls : markup, [](char c) -> std::string_view {
+        static constexpr std::string_view controls_escaped[] = {"\\u001a", "\\u001b", "\\u001c",
+                                                                "\\u001d", "\\u001e", "\\u001f"};
+        if (c >= 0x1a && c <= 0x1f) return controls_escaped[c - 0x1a];
+        return c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026";
+    });
     out += '\n';
     return out;
 }
