@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include <rapidjson/document.h>
+
 #include <chrono>
 
 using namespace pp;
@@ -280,4 +282,35 @@ TEST_CASE("the score cache distrusts its file: entries that are not scores are i
     CHECK_FALSE(broken.find("2505.00001").has_value());
     REQUIRE(broken.warnings().size() == 1);
     CHECK(broken.warnings()[0].find("not a score cache") != std::string::npos);
+}
+
+TEST_CASE("control bytes in a paper reach the LLM and the score cache as valid JSON") {
+    // rapidjson's SSE2 writer left 0x1A-0x1F raw, so endpoints refused the request with HTTP 400.
+    const std::string text = "an abstract with an escape \x1b[1m and \x1f, long enough for sixteen-byte scans";
+    std::string received;
+    LoopbackServer server;
+    server.server.Post("/v1/chat/completions", [&](const httplib::Request& req, httplib::Response& res) {
+        received = req.body;
+        res.set_content("{" + content_hi + "}", "application/json");
+    });
+    server.start();
+    HttpOptions options;
+    options.max_attempts = 1;
+    HttpClient http(options);
+    auto reply = chat_completion(http, LlmEndpoint{server.url("/v1"), "", "model", std::nullopt, 0},
+                                 {ChatMessage{"user", text}});
+    REQUIRE_MESSAGE(reply.has_value(), reply.error().to_string());
+    rapidjson::Document request;
+    request.Parse<rapidjson::kParseIterativeFlag>(received.c_str(), received.size());
+    REQUIRE_FALSE(request.HasParseError());
+    CHECK(std::string(request["messages"][0]["content"].GetString()) == text);
+
+    TempDir dir;
+    ScoreCache cache(dir.path(), "model", "prompt");
+    cache.store(ScoreReply{"2505.00001", 8, 7, text});
+    REQUIRE(cache.save().has_value());
+    ScoreCache loaded(dir.path(), "model", "prompt");
+    CHECK(loaded.warnings().empty());
+    REQUIRE(loaded.find("2505.00001").has_value());
+    CHECK(loaded.find("2505.00001")->comment == text);
 }
