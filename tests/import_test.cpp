@@ -256,7 +256,7 @@ TEST_CASE("legacy JSON: scores, tokens and costs a day file cannot hold are erro
 }
 
 TEST_CASE("legacy JSON nested 200,000 deep is an error, not a stack overflow") {
-    for (const std::string text : {std::string(200000, '['), std::string(200000, '[') + std::string(200000, ']')}) {
+    for (const std::string& text : {std::string(200000, '['), std::string(200000, '[') + std::string(200000, ']')}) {
         CHECK_FALSE(parse_daily_papers_json(text, "daily.json").has_value());
         auto papers = parse_output_json(text, "output.json");
         REQUIRE_FALSE(papers.has_value());

@@ -216,7 +216,7 @@ TEST_CASE("search: a shard reads back into the entries it was made from") {
 }
 
 TEST_CASE("search: a shard or a day's data nested 200,000 deep is an error, not a stack overflow") {
-    for (const std::string json : {std::string(200000, '['), std::string(200000, '{'),
+    for (const std::string& json : {std::string(200000, '['), std::string(200000, '{'),
                                    "{\"entries\":" + std::string(200000, '[') + std::string(200000, ']') + "}"}) {
         CHECK_FALSE(read_search_shard(json).has_value());
         CHECK_FALSE(day_from_json(json).has_value());
