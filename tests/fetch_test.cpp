@@ -232,3 +232,44 @@ TEST_CASE("API back-fill pages by what was actually received") {
     CHECK(starts == std::vector<long long>{0, 10, 13, 23});
     CHECK(query == "(cat:cs.LG OR cat:cs.AI) AND submittedDate:[202505190000 TO 202505192359]");
 }
+
+TEST_CASE("hostile feed items are errors with a short excerpt, never an exception") {
+    std::string short_guid = "<item><title>T</title><link>https://example.com/x</link><guid>oai:1</guid></item>";
+    auto feed = parse_rss_feed(rss(short_guid), "feed");
+    REQUIRE_FALSE(feed.has_value());
+    CHECK(feed.error().message == "expected an arXiv link or guid in every item, got 'https://example.com/x'");
+
+    std::string long_link = "<item><title>T</title><link>" + std::string(100000, 'x') + "</link><guid/></item>";
+    auto long_feed = parse_rss_feed(rss(long_link), "feed");
+    REQUIRE_FALSE(long_feed.has_value());
+    CHECK(long_feed.error().message.size() < 200);
+
+    // A guid that is a bare ID (no "oai:arXiv.org:" prefix) still names the paper.
+    std::string bare_guid = "<item><title>T</title><link>https://example.com/x</link><guid>2505.00001v1</guid></item>";
+    auto bare = parse_rss_feed(rss(bare_guid), "feed");
+    REQUIRE_MESSAGE(bare.has_value(), bare.error().to_string());
+    REQUIRE(bare->entries.size() == 1);
+    CHECK(bare->entries[0].paper.id == "2505.00001");
+
+    auto long_date = parse_rss_feed(rss(rss_item("2505.00001", "new", "cs.LG"), std::string(100000, '7')), "feed");
+    REQUIRE_FALSE(long_date.has_value());
+    CHECK(long_date.error().message.size() < 200);
+}
+
+TEST_CASE("an RFC 822 date with a year or day beyond int does not wrap around into a real date") {
+    CHECK(parse_rfc822_date("Wed, 28 May 2025 00:00:00 -0400") == Date{2025, 5, 28});
+    CHECK_FALSE(parse_rfc822_date("Wed, 28 May 4294969321 00:00:00 -0400").has_value()); // 2025 + 2^32
+    CHECK_FALSE(parse_rfc822_date("Wed, 4294967324 May 2025 00:00:00 -0400").has_value()); // 28 + 2^32
+}
+
+TEST_CASE("hostile API pages: errors quote an excerpt; a negative total is none") {
+    std::string huge_id = "<entry><id>" + std::string(100000, 'y') + "</id><title>T</title></entry>";
+    auto page = parse_api_page("<feed xmlns=\"http://www.w3.org/2005/Atom\">" + huge_id + "</feed>", "api");
+    REQUIRE_FALSE(page.has_value());
+    CHECK(page.error().message.starts_with("expected an arXiv abs URL in <id>, got 'yyy"));
+    CHECK(page.error().message.size() < 200);
+
+    auto negative = parse_api_page(api_page(-5, {}), "api");
+    REQUIRE(negative.has_value());
+    CHECK(negative->total_results == 0);
+}

@@ -3,6 +3,7 @@
 #include "content/content_tree.h"
 #include "content/day_file.h"
 #include "content/importer.h"
+#include "content/legacy_json.h"
 #include "content/prompt_store.h"
 #include "test_support.h"
 
@@ -358,4 +359,50 @@ TEST_CASE("property: every imported fixture day, and hostile variants of each, p
     CHECK(any_mentions(report.warnings, {"is outside 0 to 10"}));
     CHECK(any_mentions(report.warnings, {"is listed twice on"}));
     check_all_readable(dir / "content");
+}
+
+TEST_CASE("legacy JSON: scores, tokens and costs a day file cannot hold are errors naming the file") {
+    auto output = [](const std::string& relevance) {
+        return R"({"2501.00001": {"title": "T", "authors": ["A"], "abstract": "x", "RELEVANCE": )" + relevance +
+               R"(, "NOVELTY": 5}})";
+    };
+    auto fine = parse_output_json(output("\"7\""), "2025-01-02-output.json");
+    REQUIRE_MESSAGE(fine.has_value(), fine.error().to_string());
+    CHECK(fine->at(0).relevance == 7);
+    for (const std::string bad : {"\"nan\"", "\"inf\""}) {
+        INFO("RELEVANCE " << bad);
+        auto papers = parse_output_json(output(bad), "2025-01-02-output.json");
+        REQUIRE_FALSE(papers.has_value());
+        CHECK(papers.error().file == "2025-01-02-output.json");
+        CHECK(papers.error().message.starts_with("expected RELEVANCE of '2501.00001' to be a number"));
+    }
+    // Out of range is read as written (bounded), for the importer to clamp with a warning.
+    for (const auto& [written, read] : {std::pair<std::string, int>{"15", 15}, {"-3", -3}, {"1e300", 1000}}) {
+        auto papers = parse_output_json(output(written), "2025-01-02-output.json");
+        REQUIRE_MESSAGE(papers.has_value(), papers.error().to_string());
+        CHECK(papers->at(0).relevance == read);
+    }
+
+    auto usage = [](const std::string& field) { return R"({"meta": {"usage": {"model": "m", )" + field + "}}}"; };
+    auto good = parse_daily_papers_json(usage(R"("prompt_tokens": 1200.0, "completion_tokens": "30", "prompt_cost": 0.5)"),
+                                        "daily.json");
+    REQUIRE_MESSAGE(good.has_value(), good.error().to_string());
+    CHECK(good->tokens == Tokens{1200, 30, 0});
+    for (const std::string bad : {R"("prompt_tokens": -5)", R"("completion_tokens": 1e300)", R"("cached_tokens": "nan")",
+                                  R"("prompt_cost": -1)", R"("completion_cost": "inf")", R"("total_arxiv_papers": -2)"}) {
+        INFO("usage " << bad);
+        auto parsed = parse_daily_papers_json(usage(bad), "daily.json");
+        REQUIRE_FALSE(parsed.has_value());
+        CHECK(parsed.error().file == "daily.json");
+        CHECK(parsed.error().message.starts_with("expected '"));
+    }
+}
+
+TEST_CASE("legacy JSON nested 200,000 deep is an error, not a stack overflow") {
+    for (const std::string& text : {std::string(200000, '['), std::string(200000, '[') + std::string(200000, ']')}) {
+        CHECK_FALSE(parse_daily_papers_json(text, "daily.json").has_value());
+        auto papers = parse_output_json(text, "output.json");
+        REQUIRE_FALSE(papers.has_value());
+        CHECK(papers.error().file == "output.json");
+    }
 }

@@ -1,14 +1,23 @@
 // score: author matching, the embedded scorer, reply parsing, pricing,
 // selection order.
+#include "content/day_file.h"
 #include "score/author_match.h"
 #include "score/embedded_scorer.h"
+#include "score/llm_client.h"
 #include "score/pricing.h"
 #include "score/reply_parser.h"
+#include "score/score_cache.h"
 #include "score/selection.h"
+#include "test_support.h"
 
 #include <doctest/doctest.h>
 
+#include <rapidjson/document.h>
+
+#include <chrono>
+
 using namespace pp;
+using namespace pp::test;
 
 TEST_CASE("author names match through case, accents and TeX accents") {
     CHECK(normalize_name("Lenka Zdeborov\\'a") == "lenka zdeborova");
@@ -160,4 +169,158 @@ TEST_CASE("selection: author matches first, then score, relevance, ID; cutoffs; 
     CHECK(selected[0].author_match);
     CHECK(selected[1].comment == "b");
     CHECK(selected[4].unscored == "missing from the LLM's reply (after 3 tries)");
+}
+
+namespace {
+
+// A reply of the LLM endpoint on loopback, through the real client.
+Result<ChatReply> chat_reply_from_server(const std::string& body) {
+    LoopbackServer server;
+    server.server.Post("/v1/chat/completions", [&](const httplib::Request&, httplib::Response& res) {
+        res.set_content(body, "application/json");
+    });
+    server.start();
+    HttpOptions options;
+    options.max_attempts = 1;
+    options.timeout = std::chrono::seconds(5);
+    HttpClient http(options);
+    return chat_completion(http, LlmEndpoint{server.url("/v1"), "", "model", std::nullopt, 0},
+                           {ChatMessage{"user", "score these"}});
+}
+
+const std::string content_hi = R"("choices":[{"message":{"role":"assistant","content":"hi"}}])";
+
+} // namespace
+
+TEST_CASE("a malformed LLM envelope is an error naming what was expected, not a crash") {
+    for (const std::string& body : std::vector<std::string>{R"({"choices":[5]})", R"({"choices":["x"]})", R"({"choices":[[]]})",
+                                   R"({"choices":{}})", R"([1,2])", std::string(200000, '[')}) {
+        INFO("body " << body.substr(0, 30));
+        auto reply = chat_reply_from_server(body);
+        REQUIRE_FALSE(reply.has_value());
+        CHECK(reply.error().message.starts_with("expected the LLM"));
+        CHECK(reply.error().message.size() < 200); // an excerpt, never the whole body
+    }
+    auto no_usage = chat_reply_from_server("{" + content_hi + R"(,"usage":7})");
+    REQUIRE_MESSAGE(no_usage.has_value(), no_usage.error().to_string());
+    CHECK(no_usage->content == "hi");
+    CHECK(no_usage->usage == Tokens{});
+    auto details = chat_reply_from_server("{" + content_hi + R"(,"usage":{"prompt_tokens":3,"prompt_tokens_details":[1]}})");
+    REQUIRE(details.has_value());
+    CHECK(details->usage == Tokens{3, 0, 0});
+}
+
+TEST_CASE("token counts the endpoint gets wrong are clamped with a warning, so the day file reads back") {
+    auto reply = chat_reply_from_server(
+        "{" + content_hi +
+        R"(,"usage":{"prompt_tokens":-5,"completion_tokens":1.5,"prompt_tokens_details":{"cached_tokens":1e300}}})");
+    REQUIRE_MESSAGE(reply.has_value(), reply.error().to_string());
+    CHECK(reply->usage.prompt == 0);
+    CHECK(reply->usage.completion == 2);
+    CHECK(reply->usage.cached == max_reply_tokens);
+
+    Day day;
+    day.date = *parse_iso_date("2025-05-28");
+    day.tokens = reply->usage;
+    auto read_back = read_day(write_day(day), "2025-05-28.md");
+    REQUIRE_MESSAGE(read_back.has_value(), read_back.error().to_string());
+    CHECK(read_back->tokens == reply->usage);
+
+    auto parsed = parse_chat_reply(
+        "{" + content_hi + R"(,"usage":{"prompt_tokens":-5,"completion_tokens":"many","total_tokens":9}})");
+    REQUIRE(parsed.has_value());
+    REQUIRE(parsed->warnings.size() == 2);
+    CHECK(parsed->warnings[0] == "usage.prompt_tokens: expected a whole number from 0 to 1000000000000, got -5; counted as 0");
+    CHECK(parsed->warnings[1] == "usage.completion_tokens: expected a whole number, got a string; counted as 0");
+    CHECK(parse_chat_reply("{" + content_hi + R"(,"usage":{"prompt_tokens":12,"completion_tokens":3}})")->warnings.empty());
+}
+
+TEST_CASE("hostile replies: scores beyond any int, deep nesting and a megabyte of braces") {
+    SUBCASE("a huge score is clamped to 10, not wrapped around") {
+        auto replies = parse_score_reply(R"([{"id":"2505.00001","relevance":1e300,"novelty":"-1e300"}])");
+        REQUIRE(replies.size() == 1);
+        CHECK(replies[0].relevance == 10);
+        CHECK(replies[0].novelty == 1);
+    }
+    SUBCASE("200,000 nested brackets, balanced or not, give nothing and do not overflow the stack") {
+        CHECK(parse_score_reply(std::string(200000, '[') + std::string(200000, ']')).empty());
+        CHECK(parse_score_reply(std::string(200000, '[') + "x" + std::string(200000, ']')).empty());
+        CHECK(parse_id_list_reply(std::string(200000, '[') + "\"2505.00001\"" + std::string(200000, ']')).empty());
+        CHECK(parse_score_reply(std::string(200000, '{') + std::string(200000, '}')).empty());
+    }
+    SUBCASE("a megabyte of unbalanced braces before the answer is read in linear time") {
+        // Rescanning from every brace took minutes for this reply.
+        std::string reply = std::string(1 << 20, '{') + R"({"id":"2505.00001","relevance":8,"novelty":7})";
+        auto replies = parse_score_reply(reply);
+        REQUIRE(replies.size() == 1);
+        CHECK(replies[0].id == "2505.00001");
+        std::string prose;
+        for (int i = 0; i < 100000; ++i) prose += "[{ \"";
+        CHECK(parse_id_list_reply(prose + "\n[\"2505.00002\"]").size() <= 1);
+    }
+    SUBCASE("a reply is read up to max_reply_bytes") {
+        std::string object = R"({"id":"2505.00001","relevance":8,"novelty":7})";
+        CHECK(parse_score_reply(object + std::string(max_reply_bytes, ' ') + object).size() == 1);
+    }
+}
+
+TEST_CASE("the score cache distrusts its file: entries that are not scores are ignored, and said so") {
+    TempDir dir;
+    ScoreCache empty(dir.path(), "model", "prompt");
+    CHECK(empty.warnings().empty()); // no file yet: nothing to say
+    write_text(empty.path(), R"({"model":"model","scores":{
+        "2505.00001": {"relevance": 8, "novelty": 7, "comment": "fine"},
+        "2505.00002": {"relevance": 99, "novelty": 7, "comment": "too high"},
+        "2505.00003": {"relevance": -3, "comment": "negative"},
+        "2505.00004": {"relevance": 5, "novelty": 2.5},
+        "2505.00005": {"relevance": 5, "comment": 42},
+        "not an id": {"relevance": 5},
+        "2505.00006": 7}})");
+    ScoreCache cache(dir.path(), "model", "prompt");
+    auto kept = cache.find("2505.00001");
+    REQUIRE(kept.has_value());
+    CHECK(kept->relevance == 8);
+    CHECK(kept->comment == "fine");
+    for (const char* id : {"2505.00002", "2505.00003", "2505.00004", "2505.00005", "not an id", "2505.00006"})
+        CHECK_FALSE(cache.find(id).has_value());
+    REQUIRE(cache.warnings().size() == 1);
+    CHECK(cache.warnings()[0].find("ignored 6 entries") != std::string::npos);
+    CHECK(cache.warnings()[0].find("'2505.00002'") != std::string::npos);
+
+    write_text(cache.path(), std::string(200000, '['));
+    ScoreCache broken(dir.path(), "model", "prompt");
+    CHECK_FALSE(broken.find("2505.00001").has_value());
+    REQUIRE(broken.warnings().size() == 1);
+    CHECK(broken.warnings()[0].find("not a score cache") != std::string::npos);
+}
+
+TEST_CASE("control bytes in a paper reach the LLM and the score cache as valid JSON") {
+    // rapidjson's SSE2 writer left 0x1A-0x1F raw, so endpoints refused the request with HTTP 400.
+    const std::string text = "an abstract with an escape \x1b[1m and \x1f, long enough for sixteen-byte scans";
+    std::string received;
+    LoopbackServer server;
+    server.server.Post("/v1/chat/completions", [&](const httplib::Request& req, httplib::Response& res) {
+        received = req.body;
+        res.set_content("{" + content_hi + "}", "application/json");
+    });
+    server.start();
+    HttpOptions options;
+    options.max_attempts = 1;
+    HttpClient http(options);
+    auto reply = chat_completion(http, LlmEndpoint{server.url("/v1"), "", "model", std::nullopt, 0},
+                                 {ChatMessage{"user", text}});
+    REQUIRE_MESSAGE(reply.has_value(), reply.error().to_string());
+    rapidjson::Document request;
+    request.Parse<rapidjson::kParseIterativeFlag>(received.c_str(), received.size());
+    REQUIRE_FALSE(request.HasParseError());
+    CHECK(std::string(request["messages"][0]["content"].GetString()) == text);
+
+    TempDir dir;
+    ScoreCache cache(dir.path(), "model", "prompt");
+    cache.store(ScoreReply{"2505.00001", 8, 7, text});
+    REQUIRE(cache.save().has_value());
+    ScoreCache loaded(dir.path(), "model", "prompt");
+    CHECK(loaded.warnings().empty());
+    REQUIRE(loaded.find("2505.00001").has_value());
+    CHECK(loaded.find("2505.00001")->comment == text);
 }

@@ -3,7 +3,9 @@
 // an incremental build remakes only the shards whose days changed.
 #include "content/content_tree.h"
 #include "site/builder.h"
+#include "site/feeds.h"
 #include "site/search.h"
+#include "site/urls.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
@@ -211,4 +213,38 @@ TEST_CASE("search: a shard reads back into the entries it was made from") {
         REQUIRE_FALSE(failed.has_value());
         CHECK(failed.error().message.starts_with("expected"));
     }
+}
+
+TEST_CASE("search: a shard or a day's data nested 200,000 deep is an error, not a stack overflow") {
+    for (const std::string& json : {std::string(200000, '['), std::string(200000, '{'),
+                                   "{\"entries\":" + std::string(200000, '[') + std::string(200000, ']') + "}"}) {
+        CHECK_FALSE(read_search_shard(json).has_value());
+        CHECK_FALSE(day_from_json(json).has_value());
+    }
+}
+
+TEST_CASE("search: a day's data read back refuses a score beyond int instead of wrapping it") {
+    Day day = make_day("2025-02-03", {paper("2502.00001", "A", "alpha")});
+    std::string json = day_json(SiteUrls("/"), day);
+    REQUIRE(day_from_json(json).has_value());
+    const std::string relevance = "\"relevance\":7";
+    REQUIRE(json.find(relevance) != std::string::npos);
+    json.replace(json.find(relevance), relevance.size(), "\"relevance\":4294967303"); // 7 + 2^32
+    auto read = day_from_json(json);
+    REQUIRE_FALSE(read.has_value());
+    CHECK(read.error().message == "expected 'relevance' to be a whole number");
+}
+
+TEST_CASE("search: control bytes in a title are escaped, so the shard and the day's data are JSON") {
+    // rapidjson's SSE2 writer left 0x1A-0x1F raw: the browser's JSON.parse and the read-back refused the file.
+    Day day = make_day("2025-02-03", {paper("2502.00001", "Red \x1b[31m title\x1f, long enough for SSE", "alpha")});
+    std::string shard = search_shard_json(2025, 2, search_entries(day));
+    CHECK(shard.find('\x1b') == std::string::npos);
+    CHECK(shard.find("\\u001b[31m") != std::string::npos);
+    auto entries = read_search_shard(shard);
+    REQUIRE(entries.has_value());
+    CHECK(entries->at(0).title == day.papers[0].title);
+    auto read = day_from_json(day_json(SiteUrls("/"), day));
+    REQUIRE(read.has_value());
+    CHECK(read->papers.at(0).title == day.papers[0].title);
 }

@@ -5,6 +5,7 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
 #include <array>
 
 namespace pp {
@@ -31,6 +32,16 @@ std::vector<std::string> authors_from_creator(std::string_view creator) {
     return authors;
 }
 
+// An item's ID: from its abs link, else from its guid ("oai:arXiv.org:2501.09412v1").
+std::optional<ArxivId> item_id(const pugi::xml_node& item) {
+    if (auto id = parse_arxiv_id(trim(text_of(item.child("link"))))) return id;
+    std::string guid = text_of(item.child("guid"));
+    std::string_view id = trim(guid);
+    constexpr std::string_view oai_prefix = "oai:arXiv.org:";
+    if (id.starts_with(oai_prefix)) id.remove_prefix(oai_prefix.size());
+    return parse_arxiv_id(id);
+}
+
 } // namespace
 
 std::optional<Date> parse_rfc822_date(std::string_view text) {
@@ -46,7 +57,7 @@ std::optional<Date> parse_rfc822_date(std::string_view text) {
     int month = 0;
     for (size_t i = 0; i < months.size(); ++i)
         if (parts[1] == months[i]) month = static_cast<int>(i) + 1;
-    if (!day || !year || month == 0) return std::nullopt;
+    if (!day || !year || month == 0 || *day < 1 || *day > 31 || *year < 1 || *year > 9999) return std::nullopt;
     Date date{static_cast<int>(*year), month, static_cast<int>(*day)};
     if (!date.valid()) return std::nullopt;
     return date;
@@ -58,15 +69,15 @@ Result<Announcement> parse_rss_feed(std::string_view xml, const std::string& sou
     pugi::xml_node channel = doc.child("rss").child("channel");
     if (!channel) return fail("expected an RSS 2.0 document (<rss><channel>)", source, 1);
     std::string title = text_of(channel.child("title"));
-    if (title.starts_with("Feed error")) return fail("arXiv answered with an error feed: " + title, source, 1);
+    if (title.starts_with("Feed error")) return fail("arXiv answered with an error feed: " + excerpt(title, 200), source, 1);
 
     Announcement announcement;
     for (pugi::xml_node item : channel.children("item")) {
         FeedEntry entry;
-        std::string link = text_of(item.child("link"));
-        auto id = parse_arxiv_id(link);
-        if (!id) id = parse_arxiv_id(std::string(text_of(item.child("guid"))).substr(std::string("oai:arXiv.org:").size()));
-        if (!id) return fail("expected an arXiv link in every item, got '" + link + "'", source, 0);
+        auto id = item_id(item);
+        if (!id)
+            return fail("expected an arXiv link or guid in every item, got " + excerpt(text_of(item.child("link"))),
+                        source, 0);
         entry.paper.id = id->id;
         entry.paper.title = text_of(item.child("title"));
         entry.paper.authors = authors_from_creator(text_of(item.child("dc:creator")));
@@ -79,7 +90,7 @@ Result<Announcement> parse_rss_feed(std::string_view xml, const std::string& sou
     std::string pub_date = text_of(channel.child("pubDate"));
     if (!pub_date.empty()) {
         announcement.date = parse_rfc822_date(pub_date);
-        if (!announcement.date) return fail("expected the channel's pubDate to be a date, got '" + pub_date + "'", source, 0);
+        if (!announcement.date) return fail("expected the channel's pubDate to be a date, got " + excerpt(pub_date), source, 0);
     }
     if (!announcement.entries.empty() && !announcement.date)
         return fail("the feed has items but no pubDate: cannot tell the announcement date", source, 0);
@@ -93,14 +104,14 @@ Result<ApiPage> parse_api_page(std::string_view xml, const std::string& source) 
     if (!feed) return fail("expected an Atom document (<feed>)", source, 1);
     ApiPage page;
     auto total = parse_int(trim(text_of(feed.child("opensearch:totalResults"))));
-    page.total_results = total.value_or(0);
+    page.total_results = std::max(0LL, total.value_or(0));
     for (pugi::xml_node node : feed.children("entry")) {
         std::string title = text_of(node.child("title"));
         std::string id_text = text_of(node.child("id"));
         if (title == "Error" && id_text.find("/api/errors") != std::string::npos)
-            return fail("the arXiv API reported an error: " + std::string(trim(text_of(node.child("summary")))), source, 0);
+            return fail("the arXiv API reported an error: " + excerpt(trim(text_of(node.child("summary"))), 200), source, 0);
         auto id = parse_arxiv_id(trim(id_text));
-        if (!id) return fail("expected an arXiv abs URL in <id>, got '" + id_text + "'", source, 0);
+        if (!id) return fail("expected an arXiv abs URL in <id>, got " + excerpt(id_text), source, 0);
         FeedEntry entry;
         entry.paper.id = id->id;
         entry.paper.title = title;

@@ -1,6 +1,7 @@
 #include "notify/message.h"
 
 #include "site/urls.h"
+#include "util/json.h"
 #include "util/text.h"
 
 #include <rapidjson/stringbuffer.h>
@@ -143,7 +144,7 @@ std::string webhook_json(const DayMessage& s, const Message& m) {
     write_string(json, "subject", m.subject);
     write_string(json, "text", m.text);
     json.EndObject();
-    return buffer.GetString();
+    return escape_control_bytes(buffer.GetString()); // see util/json.h
 }
 
 } // namespace
@@ -288,7 +289,7 @@ std::string slack_payload(const Message& message, const std::string& channel) {
     json.Key("unfurl_media");
     json.Bool(false);
     json.EndObject();
-    return buffer.GetString();
+    return escape_control_bytes(buffer.GetString()); // see util/json.h
 }
 
 } // namespace pp

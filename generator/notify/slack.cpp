@@ -1,6 +1,8 @@
 #include "notify/slack.h"
 
 #include "notify/http_post.h"
+#include "util/json.h"
+#include "util/text.h"
 
 #include <rapidjson/document.h>
 
@@ -18,9 +20,8 @@ Result<void> send_slack_bot(const std::string& api_url, const std::string& token
     auto response = post_json(api_url + "chat.postMessage", payload, {"Authorization: Bearer " + token}, options);
     if (!response) return std::unexpected(response.error());
     rapidjson::Document reply;
-    reply.Parse(response->body.c_str(), response->body.size());
-    if (reply.HasParseError() || !reply.IsObject() || !reply.HasMember("ok") || !reply["ok"].IsBool())
-        return fail("expected Slack's JSON answer with \"ok\", got '" + response->body.substr(0, 200) + "'");
+    if (!parse_json(reply, response->body) || !reply.IsObject() || !reply.HasMember("ok") || !reply["ok"].IsBool())
+        return fail("expected Slack's JSON answer with \"ok\", got " + excerpt(response->body, 200));
     if (!reply["ok"].GetBool()) {
         std::string reason = reply.HasMember("error") && reply["error"].IsString() ? reply["error"].GetString()
                                                                                      : "no reason given";

@@ -1,12 +1,23 @@
 #include "score/llm_client.h"
 
+#include "util/json.h"
+#include "util/text.h"
+
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace pp {
 
 namespace {
+
+const char* type_name(const rapidjson::Value& value) {
+    static const char* const names[] = {"null", "false", "true", "object", "array", "string", "number"};
+    return names[value.GetType()];
+}
 
 std::string request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages) {
     rapidjson::StringBuffer buffer;
@@ -34,12 +45,48 @@ std::string request_body(const LlmEndpoint& endpoint, const std::vector<ChatMess
         json.Int(endpoint.max_tokens);
     }
     json.EndObject();
-    return buffer.GetString();
+    return escape_control_bytes({buffer.GetString(), buffer.GetSize()});
 }
 
-long long count_at(const rapidjson::Value& object, const char* key) {
-    if (!object.IsObject() || !object.HasMember(key) || !object[key].IsNumber()) return 0;
-    return object[key].GetInt64();
+// A usage count as a whole number from 0 to max_reply_tokens; anything else
+// is clamped (a number) or taken as 0, and noted.
+long long count_at(const rapidjson::Value& object, const char* key, std::vector<std::string>& warnings) {
+    auto it = object.FindMember(key);
+    if (it == object.MemberEnd() || it->value.IsNull()) return 0;
+    const auto& value = it->value;
+    if (value.IsInt64() && value.GetInt64() >= 0 && value.GetInt64() <= max_reply_tokens) return value.GetInt64();
+    if (!value.IsNumber()) {
+        warnings.push_back(std::string("usage.") + key + ": expected a whole number, got a " + type_name(value) +
+                           "; counted as 0");
+        return 0;
+    }
+    double number = value.GetDouble(); // finite: rapidjson refuses NaN and infinities
+    long long clamped = std::llround(std::clamp(number, 0.0, static_cast<double>(max_reply_tokens)));
+    warnings.push_back(std::string("usage.") + key + ": expected a whole number from 0 to " +
+                       std::to_string(max_reply_tokens) + ", got " + format_double(number) + "; counted as " +
+                       std::to_string(clamped));
+    return clamped;
+}
+
+const rapidjson::Value* object_at(const rapidjson::Value& object, const char* key) {
+    auto it = object.FindMember(key);
+    return it != object.MemberEnd() && it->value.IsObject() ? &it->value : nullptr;
+}
+
+Tokens usage_of(const rapidjson::Value& envelope, std::vector<std::string>& warnings) {
+    Tokens tokens;
+    auto it = envelope.FindMember("usage");
+    if (it == envelope.MemberEnd() || it->value.IsNull()) return tokens;
+    if (!it->value.IsObject()) {
+        warnings.push_back(std::string("usage: expected an object, got a ") + type_name(it->value) + "; ignored");
+        return tokens;
+    }
+    const auto& usage = it->value;
+    tokens.prompt = count_at(usage, "prompt_tokens", warnings);
+    tokens.completion = count_at(usage, "completion_tokens", warnings);
+    if (const auto* details = object_at(usage, "prompt_tokens_details"))
+        tokens.cached = count_at(*details, "cached_tokens", warnings);
+    return tokens;
 }
 
 } // namespace
@@ -55,23 +102,26 @@ Result<ChatReply> chat_completion(HttpClient& http, const LlmEndpoint& endpoint,
     auto response = http.post(url, request_body(endpoint, messages), headers);
     if (!response) return std::unexpected(response.error());
 
+    return parse_chat_reply(response->body);
+}
+
+Result<ChatReply> parse_chat_reply(std::string_view body) {
     rapidjson::Document doc;
-    doc.Parse(response->body.c_str(), response->body.size());
-    if (doc.HasParseError() || !doc.IsObject())
-        return fail("the LLM endpoint answered with something that is not JSON: " + response->body.substr(0, 120));
-    if (!doc.HasMember("choices") || !doc["choices"].IsArray() || doc["choices"].Empty())
-        return fail("the LLM reply has no choices");
-    const auto& message = doc["choices"][0]["message"];
+    if (!parse_json(doc, body) || !doc.IsObject())
+        return fail("expected the LLM endpoint to answer with a JSON object, got " + excerpt(body));
+    auto choices = doc.FindMember("choices");
+    if (choices == doc.MemberEnd() || !choices->value.IsArray() || choices->value.Empty())
+        return fail("expected the LLM reply to have a non-empty 'choices' array, got " + excerpt(body));
+    const auto& choice = choices->value[0];
+    if (!choice.IsObject()) return fail("expected the LLM reply's choices[0] to be an object, got " + excerpt(body));
     ChatReply reply;
-    if (message.IsObject() && message.HasMember("content") && message["content"].IsString())
-        reply.content = message["content"].GetString();
-    if (doc.HasMember("usage")) {
-        const auto& usage = doc["usage"];
-        reply.usage.prompt = count_at(usage, "prompt_tokens");
-        reply.usage.completion = count_at(usage, "completion_tokens");
-        if (usage.HasMember("prompt_tokens_details"))
-            reply.usage.cached = count_at(usage["prompt_tokens_details"], "cached_tokens");
+    if (const auto* message = object_at(choice, "message")) {
+        auto content = message->FindMember("content");
+        // null content (a refusal, a tool call) is an empty reply, not a broken envelope
+        if (content != message->MemberEnd() && content->value.IsString())
+            reply.content.assign(content->value.GetString(), content->value.GetStringLength());
     }
+    reply.usage = usage_of(doc, reply.warnings);
     return reply;
 }
 

@@ -26,8 +26,19 @@ struct LlmEndpoint {
 
 struct ChatReply {
     std::string content;
-    Tokens usage;
+    Tokens usage;                      // whole numbers from 0 to max_reply_tokens
+    std::vector<std::string> warnings; // what in the envelope was ignored or clamped
 };
+
+// Token counts above this are taken for garbage (and clamped), so sums over
+// a run cannot overflow and every count reads back from the day file.
+inline constexpr long long max_reply_tokens = 1'000'000'000'000;
+
+// Reads a /chat/completions response body: the first choice's message
+// content and the usage. Every member is type-checked; an envelope without
+// choices is an error; a usage count that is not a whole number from 0 to
+// max_reply_tokens is clamped (or taken as 0), with a warning.
+Result<ChatReply> parse_chat_reply(std::string_view body);
 
 Result<ChatReply> chat_completion(HttpClient& http, const LlmEndpoint& endpoint,
                                   const std::vector<ChatMessage>& messages);

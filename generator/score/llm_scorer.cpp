@@ -72,6 +72,8 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
         std::lock_guard lock(log_mutex);
         if (options.on_log) options.on_log(line);
     };
+    if (cache)
+        for (const auto& warning : cache->warnings()) log("warning: " + warning);
     RateLimiter limiter(options.settings.requests_per_minute);
     const auto& settings = options.settings;
 
@@ -84,6 +86,7 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
             result.tokens.prompt += reply->usage.prompt;
             result.tokens.completion += reply->usage.completion;
             result.tokens.cached += reply->usage.cached;
+            for (const auto& warning : reply->warnings) log("warning: the LLM reply's " + warning);
         } else {
             ++result.failed_requests;
         }

@@ -4,11 +4,17 @@
 // an arXiv ID is found.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pp {
+
+// A reply is read up to this many bytes (after its reasoning); a batch's
+// answer is a few tens of kilobytes.
+inline constexpr std::size_t max_reply_bytes = 4u << 20;
 
 struct ScoreReply {
     std::string id;               // version-less arXiv ID

@@ -1,5 +1,7 @@
 #include "score/score_cache.h"
 
+#include "core/arxiv_id.h"
+#include "util/json.h"
 #include "util/text.h"
 
 #include <rapidjson/document.h>
@@ -8,23 +10,58 @@
 
 namespace pp {
 
+namespace {
+
+// A score as the reply parser makes it: a whole number from 1 to 10.
+bool read_score(const rapidjson::Value& entry, const char* key, std::optional<int>& out) {
+    auto it = entry.FindMember(key);
+    if (it == entry.MemberEnd()) return true;
+    if (!it->value.IsInt() || it->value.GetInt() < 1 || it->value.GetInt() > 10) return false;
+    out = it->value.GetInt();
+    return true;
+}
+
+// One cached score; nullopt when it is not what save() writes.
+std::optional<ScoreReply> read_entry(std::string_view id, const rapidjson::Value& entry) {
+    if (!is_canonical_arxiv_id(id) || !entry.IsObject()) return std::nullopt;
+    ScoreReply reply;
+    reply.id = std::string(id);
+    if (!read_score(entry, "relevance", reply.relevance) || !read_score(entry, "novelty", reply.novelty))
+        return std::nullopt;
+    auto comment = entry.FindMember("comment");
+    if (comment != entry.MemberEnd()) {
+        if (!comment->value.IsString()) return std::nullopt;
+        reply.comment.assign(comment->value.GetString(), comment->value.GetStringLength());
+    }
+    return reply;
+}
+
+} // namespace
+
 ScoreCache::ScoreCache(const fs::path& dir, const std::string& model, const std::string& prompt_text)
     : path_(dir / (fnv1a_hex(model + "\n" + prompt_text) + ".json")), model_(model) {
+    std::error_code missing;
+    if (!fs::exists(path_, missing)) return; // no cache yet
     auto text = read_file(path_);
-    if (!text) return; // no cache yet
     rapidjson::Document doc;
-    doc.Parse(text->c_str(), text->size());
-    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("scores") || !doc["scores"].IsObject()) return;
-    for (const auto& entry : doc["scores"].GetObject()) {
-        ScoreReply reply;
-        reply.id = entry.name.GetString();
-        const auto& v = entry.value;
-        if (!v.IsObject()) continue;
-        if (v.HasMember("relevance") && v["relevance"].IsInt()) reply.relevance = v["relevance"].GetInt();
-        if (v.HasMember("novelty") && v["novelty"].IsInt()) reply.novelty = v["novelty"].GetInt();
-        if (v.HasMember("comment") && v["comment"].IsString()) reply.comment = v["comment"].GetString();
-        scores_[reply.id] = reply;
+    if (!text || !parse_json(doc, *text) || !doc.IsObject() || !doc.HasMember("scores") || !doc["scores"].IsObject()) {
+        warnings_.push_back(path_.string() + ": not a score cache (expected an object with 'scores'); ignored");
+        return;
     }
+    int ignored = 0;
+    std::string first_ignored;
+    for (const auto& entry : doc["scores"].GetObject()) {
+        std::string_view id(entry.name.GetString(), entry.name.GetStringLength());
+        if (auto reply = read_entry(id, entry.value)) {
+            scores_[reply->id] = std::move(*reply);
+        } else if (ignored++ == 0) {
+            first_ignored = excerpt(id);
+        }
+    }
+    if (ignored > 0)
+        warnings_.push_back(path_.string() + ": ignored " + std::to_string(ignored) +
+                            " entries that are not an arXiv ID with scores from 1 to 10 (the first: " +
+                            first_ignored + "); they will be scored again");
 }
 
 std::optional<ScoreReply> ScoreCache::find(const std::string& id) const {
@@ -61,7 +98,7 @@ Result<void> ScoreCache::save() const {
         json.EndObject();
         json.EndObject();
     }
-    return write_file_atomic(path_, std::string(buffer.GetString()) + "\n");
+    return write_file_atomic(path_, escape_control_bytes({buffer.GetString(), buffer.GetSize()}) + "\n");
 }
 
 } // namespace pp

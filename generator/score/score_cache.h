@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace pp {
 
@@ -22,12 +23,16 @@ public:
     void store(const ScoreReply& reply);
     Result<void> save() const; // atomic; sorted by ID, so the file is deterministic
     const fs::path& path() const { return path_; }
+    // What was ignored when loading: the file is paperpress's own, but a
+    // hand edit or a crash of another tool could have changed it.
+    const std::vector<std::string>& warnings() const { return warnings_; }
 
 private:
     fs::path path_;
     std::string model_;
     mutable std::mutex mutex_;
     std::map<std::string, ScoreReply> scores_;
+    std::vector<std::string> warnings_;
 };
 
 } // namespace pp

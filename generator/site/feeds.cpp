@@ -2,6 +2,7 @@
 
 #include "core/arxiv_id.h"
 #include "site/render_markdown.h"
+#include "util/json.h"
 #include "util/text.h"
 
 #include <pugixml.hpp>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <sstream>
 #include <type_traits>
+#include <utility>
 
 namespace pp {
 
@@ -284,7 +286,7 @@ public:
     void number(const char* key, std::optional<Number>& out) {
         if (auto* v = member(key, &rapidjson::Value::IsNumber, "a number")) {
             if constexpr (std::is_floating_point_v<Number>) out = v->GetDouble();
-            else if (v->IsInt64()) out = static_cast<Number>(v->GetInt64());
+            else if (v->IsInt64() && std::in_range<Number>(v->GetInt64())) out = static_cast<Number>(v->GetInt64());
             else if (problem.empty()) problem = std::string("expected '") + key + "' to be a whole number";
         }
     }
@@ -336,15 +338,14 @@ Paper paper_from_json(JsonReader& in) {
 
 Result<Day> day_from_json(std::string_view json) {
     rapidjson::Document doc;
-    doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.data(), json.size());
-    if (doc.HasParseError() || !doc.IsObject()) return fail("expected a day's JSON data (an object)");
+    if (!parse_json<rapidjson::kParseFullPrecisionFlag>(doc, json) || !doc.IsObject()) return fail("expected a day's JSON data (an object)");
     JsonReader in(doc);
     Day day;
     in.date("date", day.date);
     std::string status;
     in.text("status", status);
     if (auto parsed = parse_day_status(status)) day.status = *parsed;
-    else return fail("expected 'status' to be announced or failed, got '" + status + "'");
+    else return fail("expected 'status' to be announced or failed, got " + excerpt(status));
     in.text("model", day.model);
     if (in.has("tokens")) {
         JsonReader tokens = in.object("tokens");
@@ -390,7 +391,18 @@ std::string harden_json(std::string_view json) {
     std::string out;
     out.reserve(json.size() + json.size() / 64 + 1);
     constexpr ByteSet markup("<>&");
-    append_replacing(out, json, markup, [](char c) { return c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026"; });
+    // The control bytes rapidjson's SSE2 writer leaves raw (see util/json.h):
+    // looked for first, so the usual pass keeps its sixteen-byte search.
+    constexpr ByteSet controls(unescaped_by_rapidjson);
+    constexpr ByteSet markup_and_controls("<>&\x1a\x1b\x1c\x1d\x1e\x1f");
+    const char* end = json.data() + json.size();
+    bool has_controls = find_first_of(json.data(), end, controls) != end;
+    append_replacing(out, json, has_controls ? markup_and_controls : markup, [](char c) -> std::string_view {
+        static constexpr std::string_view controls_escaped[] = {"\\u001a", "\\u001b", "\\u001c",
+                                                                "\\u001d", "\\u001e", "\\u001f"};
+        if (c >= 0x1a && c <= 0x1f) return controls_escaped[c - 0x1a];
+        return c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026";
+    });
     out += '\n';
     return out;
 }

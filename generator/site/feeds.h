@@ -33,7 +33,8 @@ std::string day_json(const SiteUrls& urls, const Day& day);
 // yaml-cpp and cmark over the day file.
 Result<Day> day_from_json(std::string_view json);
 
-// JSON text from rapidjson with '<', '>' and '&' as \u escapes (same data,
+// JSON text from rapidjson with '<', '>' and '&' as \u escapes, and the
+// control bytes its SSE2 writer leaves raw escaped too (same data,
 // never taken for markup when served or embedded as HTML), plus a newline.
 std::string harden_json(std::string_view json);
 

@@ -2,6 +2,7 @@
 
 #include "site/feeds.h"
 
+#include "util/json.h"
 #include "util/text.h"
 
 #include <rapidjson/document.h>
@@ -227,8 +228,7 @@ std::string search_index_json(const SiteGraph& graph) {
 
 Result<std::vector<SearchEntry>> read_search_shard(std::string_view json) {
     rapidjson::Document doc;
-    doc.Parse(json.data(), json.size());
-    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("entries") || !doc["entries"].IsArray())
+    if (!parse_json(doc, json) || !doc.IsObject() || !doc.HasMember("entries") || !doc["entries"].IsArray())
         return fail("expected a search shard: an object with an 'entries' array");
     std::vector<SearchEntry> entries;
     entries.reserve(doc["entries"].Size());
@@ -240,7 +240,7 @@ Result<std::vector<SearchEntry>> read_search_shard(std::string_view json) {
             fields[i] = {row[i].GetString(), row[i].GetStringLength()};
         }
         auto date = parse_iso_date(fields[0]);
-        if (!date) return fail("expected a date YYYY-MM-DD in a shard entry, got '" + std::string(fields[0]) + "'");
+        if (!date) return fail("expected a date YYYY-MM-DD in a shard entry, got " + excerpt(fields[0]));
         entries.push_back(SearchEntry{*date, std::string(fields[1]), std::string(fields[2]), std::string(fields[3]),
                                       std::string(fields[4])});
     }
