@@ -25,6 +25,7 @@ from xml.sax.saxutils import escape
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPANS = [("2025-03-18", "2025-04-30"), ("2026-04-01", "2026-04-30")]
 CUTOFF = 7  # scoring.relevance_cutoff's default: what a day keeps
+SWEEP = (2, 3, 4, 5, 6, 8)  # cascade multiples reported besides the chosen one
 BATCH = 8   # llm.batch_size's default: papers per request, each request repeats the prompt
 
 
@@ -109,6 +110,19 @@ def prompt_tokens(n_papers, paper_token_sum, fixed):
     return fixed * math.ceil(n_papers / BATCH) + paper_token_sum
 
 
+def cascade(day, result, multiple, fixed_tokens):
+    """The learned ranking's top ceil(multiple x usual daily picks) go to the LLM."""
+    labels = [p["id"] in day["picks"] for p in day["papers"]]
+    by_id = {row[0]: row for row in result["papers"]}
+    rows = [by_id[p["id"]] for p in day["papers"]]
+    order = sorted(range(len(rows)), key=lambda i: (-rows[i][2], rows[i][0]))
+    size = len(rows) if result["usual"] <= 0 else min(len(rows), math.ceil(multiple * result["usual"]))
+    sent = order[:size]
+    all_tokens = prompt_tokens(len(rows), sum(paper_tokens(p) for p in day["papers"]), fixed_tokens)
+    sent_tokens = prompt_tokens(size, sum(paper_tokens(day["papers"][i]) for i in sent), fixed_tokens)
+    return {"sent": size, "hits": sum(labels[i] for i in sent), "token_share": sent_tokens / all_tokens}
+
+
 def evaluate(day, result, cascade_multiple, fixed_tokens):
     labels = [p["id"] in day["picks"] for p in day["papers"]]
     by_id = {row[0]: row for row in result["papers"]}
@@ -120,13 +134,8 @@ def evaluate(day, result, cascade_multiple, fixed_tokens):
         kept = [kept_of(r) for r in rows]
         hits = sum(k and y for k, y in zip(kept, labels))
         out[name] = {"kept": sum(kept), "hits": hits, "auc": auc([score_of(r) for r in rows], labels)}
-    # The cascade: the learned ranking's top ceil(multiple x usual daily picks) go to the LLM.
-    order = sorted(range(len(rows)), key=lambda i: (-rows[i][2], rows[i][0]))
-    size = len(rows) if result["usual"] <= 0 else min(len(rows), math.ceil(cascade_multiple * result["usual"]))
-    sent = order[:size]
-    all_tokens = prompt_tokens(len(rows), sum(paper_tokens(p) for p in day["papers"]), fixed_tokens)
-    sent_tokens = prompt_tokens(size, sum(paper_tokens(day["papers"][i]) for i in sent), fixed_tokens)
-    out["cascade"] = {"sent": size, "hits": sum(labels[i] for i in sent), "token_share": sent_tokens / all_tokens}
+    out["cascade"] = cascade(day, result, cascade_multiple, fixed_tokens)
+    out["cascade_sweep"] = {m: cascade(day, result, m, fixed_tokens) for m in SWEEP}
     out["seconds"] = result["seconds"]
     return out
 
@@ -140,10 +149,11 @@ def summary(days, name):
             "kept_per_picked": kept / picked if picked else float("nan"), "auc": sum(aucs) / len(aucs) if aucs else float("nan")}
 
 
-def cascade_summary(days):
+def cascade_summary(days, key=None):
     picked = sum(d["picked"] for d in days)
-    hits = sum(d["cascade"]["hits"] for d in days)
-    share = sum(d["cascade"]["token_share"] for d in days) / len(days)
+    runs = [d["cascade"] if key is None else d["cascade_sweep"][key] for d in days]
+    hits = sum(r["hits"] for r in runs)
+    share = sum(r["token_share"] for r in runs) / len(days)
     return {"picks_reaching_llm": hits / picked, "picks_lost": picked - hits, "token_share": share}
 
 
@@ -217,7 +227,11 @@ def main():
         c = s["cascade"]
         print("  cascade  x%.1f: %5.1f%% of picks reach the LLM (%d lost), %4.1f%% of the prompt tokens" % (
             args.cascade_multiple, 100 * c["picks_reaching_llm"], c["picks_lost"], 100 * c["token_share"]))
-        print("  learned scorer: at most %.3f s a day (index load + scoring)" % s["max_seconds"])
+        for m in SWEEP:
+            c = cascade_summary(span, m)
+            s.setdefault("cascade_sweep", {})[m] = c
+            print("    x%-4g %5.1f%% of picks, %4.1f%% of tokens" % (m, 100 * c["picks_reaching_llm"], 100 * c["token_share"]))
+        print("  learned scorer: at most %.3f s CPU a day (index load + scoring)" % s["max_seconds"])
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1, sort_keys=True)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <set>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -175,20 +176,47 @@ namespace {
 using Vector = std::vector<std::pair<std::uint32_t, float>>;
 
 // Every paper of one scoring run with its terms as dense ids, so weights,
-// centroids and postings are arrays, not hash maps.
+// centroids and postings are arrays. Term hashes map to ids through an
+// open-addressing table: a std::unordered_map's node per term cost more
+// than all the arithmetic.
 struct Corpus {
-    std::unordered_map<std::uint32_t, std::uint32_t> ids; // term hash -> dense id
-    std::vector<std::uint32_t> df;                        // background papers holding the term
+    static constexpr std::uint32_t empty = 0xffffffffu;
+    std::vector<std::uint32_t> slots_hash, slots_id = std::vector<std::uint32_t>(1u << 16, empty);
+    std::vector<std::uint32_t> df; // background papers holding the term, by id
     double background_papers = 0;
 
+    Corpus() { slots_hash.resize(slots_id.size()); }
+
+    std::uint32_t id_of(std::uint32_t hash) {
+        if ((df.size() + 1) * 2 > slots_id.size()) grow();
+        std::size_t mask = slots_id.size() - 1;
+        for (std::size_t i = (hash * 0x9E3779B1u) & mask;; i = (i + 1) & mask) {
+            if (slots_id[i] == empty) {
+                slots_hash[i] = hash;
+                slots_id[i] = static_cast<std::uint32_t>(df.size());
+                df.push_back(0);
+                return slots_id[i];
+            }
+            if (slots_hash[i] == hash) return slots_id[i];
+        }
+    }
+    void grow() {
+        std::vector<std::uint32_t> old_hash = std::move(slots_hash), old_id = std::move(slots_id);
+        slots_id.assign(old_id.size() * 2, empty);
+        slots_hash.assign(old_id.size() * 2, 0);
+        std::size_t mask = slots_id.size() - 1;
+        for (std::size_t j = 0; j < old_id.size(); ++j) {
+            if (old_id[j] == empty) continue;
+            std::size_t i = (old_hash[j] * 0x9E3779B1u) & mask;
+            while (slots_id[i] != empty) i = (i + 1) & mask;
+            slots_hash[i] = old_hash[j];
+            slots_id[i] = old_id[j];
+        }
+    }
     std::vector<std::pair<std::uint32_t, std::uint16_t>> dense(const TermCounts& terms) {
         std::vector<std::pair<std::uint32_t, std::uint16_t>> out;
         out.reserve(terms.size());
-        for (auto [hash, count] : terms) {
-            auto [it, added] = ids.try_emplace(hash, static_cast<std::uint32_t>(ids.size()));
-            if (added) df.push_back(0);
-            out.emplace_back(it->second, count);
-        }
+        for (auto [hash, count] : terms) out.emplace_back(id_of(hash), count);
         return out;
     }
     void count_background(const std::vector<std::pair<std::uint32_t, std::uint16_t>>& terms) {
@@ -207,15 +235,39 @@ std::vector<float> inverse_frequencies(const Corpus& corpus, double max_df_fract
     return idf;
 }
 
-Vector weigh(const std::vector<std::pair<std::uint32_t, std::uint16_t>>& terms, const std::vector<float>& idf) {
+// Terms that only one paper of the run holds count in that paper's length
+// but can match no other paper: they get no id of their own (`shared`
+// maps dense ids to the ids of the terms two or more papers share).
+struct SharedTerms {
+    static constexpr std::uint32_t none = 0xffffffffu;
+    std::vector<std::uint32_t> id;
+    std::uint32_t count = 0;
+};
+
+using DenseTerms = std::vector<std::pair<std::uint32_t, std::uint16_t>>;
+
+SharedTerms shared_terms(size_t terms, const std::vector<const std::vector<DenseTerms>*>& groups) {
+    std::vector<std::uint8_t> seen(terms, 0);
+    for (const auto* group : groups)
+        for (const auto& paper : *group)
+            for (auto [id, count] : paper) seen[id] = static_cast<std::uint8_t>(std::min(seen[id] + 1, 2));
+    SharedTerms shared;
+    shared.id.assign(terms, SharedTerms::none);
+    for (size_t t = 0; t < terms; ++t)
+        if (seen[t] == 2) shared.id[t] = shared.count++;
+    return shared;
+}
+
+Vector weigh(const std::vector<std::pair<std::uint32_t, std::uint16_t>>& terms, const std::vector<float>& idf,
+             const SharedTerms& shared) {
     Vector v;
     v.reserve(terms.size());
     double norm = 0;
     for (auto [id, count] : terms) {
         if (idf[id] <= 0) continue;
         float x = (1.0f + std::log(static_cast<float>(count))) * idf[id];
-        v.emplace_back(id, x);
         norm += static_cast<double>(x) * x;
+        if (shared.id[id] != SharedTerms::none) v.emplace_back(shared.id[id], x);
     }
     if (norm > 0)
         for (auto& [id, x] : v) x = static_cast<float>(x / std::sqrt(norm));
@@ -366,7 +418,8 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
         pick_papers.push_back(&pick);
         pick_terms.push_back(corpus.dense(pick.terms));
     }
-    for (const auto& paper : index.background) {
+    const size_t skipped = index.background.size() - std::min(index.background.size(), options.max_background);
+    for (const auto& paper : std::span(index.background).subspan(skipped)) {
         background_terms.push_back(corpus.dense(paper.terms));
         corpus.count_background(background_terms.back());
     }
@@ -374,17 +427,18 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
         feed_terms.push_back(corpus.dense(paper_terms(paper)));
         corpus.count_background(feed_terms.back()); // today's feed is mostly background too
     }
-    const size_t terms = corpus.df.size();
     const auto idf = inverse_frequencies(corpus, options.max_df_fraction);
+    const auto shared = shared_terms(corpus.df.size(), {&pick_terms, &background_terms, &feed_terms});
+    const size_t terms = shared.count;
 
     std::vector<Vector> picks, background, papers;
     std::vector<double> recency;
     for (size_t i = 0; i < pick_terms.size(); ++i) {
-        picks.push_back(weigh(pick_terms[i], idf));
+        picks.push_back(weigh(pick_terms[i], idf, shared));
         recency.push_back(std::exp2(-age(pick_papers[i]->date) / half_life));
     }
-    for (const auto& t : background_terms) background.push_back(weigh(t, idf));
-    for (const auto& t : feed_terms) papers.push_back(weigh(t, idf));
+    for (const auto& t : background_terms) background.push_back(weigh(t, idf, shared));
+    for (const auto& t : feed_terms) papers.push_back(weigh(t, idf, shared));
 
     Postings postings(terms);
     for (std::uint32_t i = 0; i < picks.size(); ++i) {
@@ -423,6 +477,25 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     double keep = options.keep_multiple * usual_daily_picks(index, options.usual_days);
     for (size_t rank = 0; rank < order.size(); ++rank) out[order[rank]].relevance = relevance_for_rank(rank, keep);
     return out;
+}
+
+LearnedRanking rank_by_taste(const std::vector<Paper>& feed, const TasteSources& sources, const TopicKeywords& prior,
+                             const Date& today, const LearnedScorerOptions& options, std::vector<std::string>& warnings) {
+    TasteIndex index = load_taste_index(sources, today, warnings);
+    LearnedRanking ranking;
+    ranking.scores = learned_scores(feed, index, prior, today, options);
+    ranking.cascade = cascade_size(feed.size(), index, options.cascade_multiple, options.usual_days);
+    return ranking;
+}
+
+std::vector<Paper> best_papers(const std::vector<Paper>& papers, const std::vector<LearnedScore>& scores, std::size_t count) {
+    std::vector<size_t> order(papers.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a].score > scores[b].score; });
+    order.resize(std::min(count, order.size()));
+    std::vector<Paper> best;
+    for (size_t i : order) best.push_back(papers[i]);
+    return best;
 }
 
 } // namespace pp

@@ -55,6 +55,7 @@ struct TasteSources {
     fs::path index_cache;        // the index cache file; empty: no cache
     int background_days = 20;    // past feeds read for background, the most recent ones
     std::function<void(const std::string&)> log;
+    int history_days = 365;      // days older than this are not read: their picks would weigh little
 };
 
 // The index of the archive's days before `before`: read from the cache
@@ -66,16 +67,18 @@ TasteIndex load_taste_index(const TasteSources& sources, const Date& before, std
 
 struct LearnedScorerOptions {
     int neighbours = 5;              // earlier picks averaged for the nearest-neighbour similarity
-    double half_life_days = 365;     // a pick this old counts half
-    int neighbour_window_days = 730; // neighbours are searched among picks this recent
+    double half_life_days = 120;     // a pick this old counts half
+    int neighbour_window_days = 365; // neighbours are searched among picks this recent
     double centroid_weight = 0.5;    // similarity to the picks' centroid
     double background_weight = 0.5;  // minus similarity to the background's centroid
     double prior_weight = 0.1;       // keyword scorer's rating (0..1) counts this much
-    double classifier_weight = 0.0;  // a logistic regression of picks against the background
-    int classifier_epochs = 4;
+    double classifier_weight = 1.0;  // a logistic regression of picks against the background
+    int classifier_epochs = 8;
     double max_df_fraction = 0.25;   // terms in more of the background than this carry no signal
     double keep_multiple = 1.4;      // rated >= 7: this many times the reader's usual daily picks
     int usual_days = 20;             // the recent days that set the usual daily picks
+    std::size_t max_background = 5000; // the most recent background papers used
+    double cascade_multiple = 8.0;   // as a pre-filter: the LLM sees this many times the usual daily picks
 };
 
 struct LearnedScore {
@@ -96,5 +99,22 @@ double usual_daily_picks(const TasteIndex& index, int recent_days);
 // `multiple` times the usual daily picks (all of the feed when the archive is
 // empty, since the ranking then knows only keywords).
 std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double multiple, int recent_days);
+
+// Which scorer serves without an LLM, and what filters papers before one.
+enum class EmbeddedScorerKind { learned, keywords };
+enum class PrefilterKind { none, keywords, learned };
+
+// The learned scorer as the nightly run uses it: the archive's index (from
+// its cache), then the feed's scores, and how many of the best the cascade
+// sends on to the LLM.
+struct LearnedRanking {
+    std::vector<LearnedScore> scores; // in feed order
+    std::size_t cascade = 0;
+};
+LearnedRanking rank_by_taste(const std::vector<Paper>& feed, const TasteSources& sources, const TopicKeywords& prior,
+                             const Date& today, const LearnedScorerOptions& options, std::vector<std::string>& warnings);
+
+// The top `count` of `papers` by `scores` (same order), best first; ties keep feed order.
+std::vector<Paper> best_papers(const std::vector<Paper>& papers, const std::vector<LearnedScore>& scores, std::size_t count);
 
 } // namespace pp

@@ -15,12 +15,20 @@ namespace pp {
 
 namespace {
 
-constexpr std::string_view cache_magic = "paperpress taste index 1\n"; // bump when paper_terms() changes
+constexpr std::string_view cache_magic = "paperpress taste index 2\n"; // bump when paper_terms() changes
 constexpr std::size_t cache_read_limit = 1u << 30;
 
-std::uint64_t fnv1a64(std::string_view bytes) {
+// FNV-1a over 8-byte words (a checksum against damage, not against an
+// adversary): a word at a time keeps a large index's check fast.
+std::uint64_t checksum_of(std::string_view bytes) {
     std::uint64_t hash = 14695981039346656037ull;
-    for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
+    size_t i = 0;
+    for (; i + 8 <= bytes.size(); i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, bytes.data() + i, 8);
+        hash = (hash ^ word) * 1099511628211ull;
+    }
+    for (; i < bytes.size(); ++i) hash = (hash ^ static_cast<unsigned char>(bytes[i])) * 1099511628211ull;
     return hash;
 }
 
@@ -98,7 +106,7 @@ std::string serialize(const Sources& sources) {
             }
         }
     }
-    put(out, fnv1a64(out));
+    put(out, checksum_of(out));
     return out;
 }
 
@@ -107,7 +115,7 @@ std::optional<Sources> deserialize(std::string_view bytes) {
     std::string_view body = bytes.substr(0, bytes.size() - 8);
     std::uint64_t checksum;
     std::memcpy(&checksum, bytes.data() + body.size(), 8);
-    if (checksum != fnv1a64(body)) return std::nullopt;
+    if (checksum != checksum_of(body)) return std::nullopt;
     Reader in{body.substr(cache_magic.size())};
     Sources sources;
     auto count = in.get<std::uint32_t>();
@@ -119,6 +127,8 @@ std::optional<Sources> deserialize(std::string_view bytes) {
         source.stamp.size = in.get<std::uint64_t>();
         source.stamp.mtime_ns = in.get<std::int64_t>();
         auto papers = in.get<std::uint32_t>();
+        if (papers > in.bytes.size()) in.ok = false;
+        else source.papers.reserve(papers);
         for (std::uint32_t p = 0; in.ok && p < papers; ++p) {
             IndexedPaper paper;
             paper.date = source.date;
@@ -126,6 +136,7 @@ std::optional<Sources> deserialize(std::string_view bytes) {
             paper.title = in.get_string();
             auto terms = in.get<std::uint32_t>();
             if (terms > in.bytes.size() / 6) in.ok = false; // cannot hold them: do not reserve a lie
+            else paper.terms.reserve(terms);
             for (std::uint32_t t = 0; in.ok && t < terms; ++t) {
                 auto term = in.get<std::uint32_t>();
                 auto n = in.get<std::uint16_t>();
@@ -191,6 +202,7 @@ TasteIndex load_taste_index(const TasteSources& where, const Date& before, std::
         warnings.push_back("learned scorer: cannot list part of the archive: " + folder.to_string());
     for (const auto& file : scan.days) {
         if (!(file.date < before)) break;
+        if (days_since_epoch(before) - days_since_epoch(file.date) > where.history_days) continue;
         std::string key = "day:" + day_relative_path(file.date);
         auto stamp = stamp_of(file.path);
         if (still_valid(cached, key, stamp)) {
