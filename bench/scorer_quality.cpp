@@ -7,9 +7,10 @@
 //
 //   bench_scorer_quality --archive OUT --topics prompts/topics.md --days days.jsonl --work DIR
 //   bench_scorer_quality --content CONTENT ...   (an existing content tree: the speed test)
-//                        [--feeds DIR] [--cascade-multiple 3] [--neighbours 5] [--half-life 365]
-//                        [--centroid 0.5] [--background 0.5] [--prior 0.1] [--max-df 0.25]
-//                        [--keep-multiple 1.4] [--background-days 20]
+//                        [--feeds DIR] [--content DIR] and the options of LearnedScorerOptions:
+//                        [--cascade-fraction F] [--neighbours N] [--half-life DAYS] [--window DAYS]
+//                        [--centroid W] [--background W] [--prior W] [--classifier W] [--epochs N]
+//                        [--max-df F] [--keep-multiple M] [--usual-days N] [--background-days N]
 #include "content/importer.h"
 #include "score/embedded_scorer.h"
 #include "score/learned_scorer.h"
@@ -126,7 +127,7 @@ int main(int argc, char** argv) {
     options.usual_days = static_cast<int>(number("usual-days", options.usual_days));
     options.neighbour_window_days = static_cast<int>(number("window", options.neighbour_window_days));
     options.keep_multiple = number("keep-multiple", options.keep_multiple);
-    const double cascade_multiple = number("cascade-multiple", 3.0);
+    options.cascade_fraction = number("cascade-fraction", options.cascade_fraction);
 
     TasteSources sources;
     sources.content_dir = content;
@@ -159,7 +160,7 @@ int main(int argc, char** argv) {
                      seconds - (loaded - start));
         for (const auto& w : warnings) std::fprintf(stderr, "%s: %s\n", date->iso().c_str(), w.c_str());
         print_day(*date, feed, keyword, learned, usual_daily_picks(index, options.usual_days),
-                  cascade_size(feed.size(), index, cascade_multiple, options.usual_days), seconds);
+                  cascade_size(feed.size(), index, options.cascade_fraction), seconds);
     }
     return 0;
 }

@@ -25,7 +25,8 @@ from xml.sax.saxutils import escape
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPANS = [("2025-03-18", "2025-04-30"), ("2026-04-01", "2026-04-30")]
 CUTOFF = 7  # scoring.relevance_cutoff's default: what a day keeps
-SWEEP = (2, 3, 4, 5, 6, 8)  # cascade multiples reported besides the chosen one
+SWEEP = (2, 4, 8)  # cascades of a multiple of the usual daily picks, for comparison
+FRACTIONS = (0.2, 0.25, 0.3, 0.35, 0.4)  # ... and shares of the feed
 BATCH = 8   # llm.batch_size's default: papers per request, each request repeats the prompt
 
 
@@ -110,20 +111,23 @@ def prompt_tokens(n_papers, paper_token_sum, fixed):
     return fixed * math.ceil(n_papers / BATCH) + paper_token_sum
 
 
-def cascade(day, result, multiple, fixed_tokens):
-    """The learned ranking's top ceil(multiple x usual daily picks) go to the LLM."""
+def cascade(day, result, multiple, fixed_tokens, fraction=None):
+    """The learned ranking's top ceil(multiple x usual daily picks) go to the LLM
+    (or, with `fraction`, that share of the feed)."""
     labels = [p["id"] in day["picks"] for p in day["papers"]]
     by_id = {row[0]: row for row in result["papers"]}
     rows = [by_id[p["id"]] for p in day["papers"]]
     order = sorted(range(len(rows)), key=lambda i: (-rows[i][2], rows[i][0]))
     size = len(rows) if result["usual"] <= 0 else min(len(rows), math.ceil(multiple * result["usual"]))
+    if fraction is not None and result["usual"] > 0:
+        size = math.ceil(fraction * len(rows))
     sent = order[:size]
     all_tokens = prompt_tokens(len(rows), sum(paper_tokens(p) for p in day["papers"]), fixed_tokens)
     sent_tokens = prompt_tokens(size, sum(paper_tokens(day["papers"][i]) for i in sent), fixed_tokens)
     return {"sent": size, "hits": sum(labels[i] for i in sent), "token_share": sent_tokens / all_tokens}
 
 
-def evaluate(day, result, cascade_multiple, fixed_tokens):
+def evaluate(day, result, cascade_fraction, fixed_tokens):
     labels = [p["id"] in day["picks"] for p in day["papers"]]
     by_id = {row[0]: row for row in result["papers"]}
     rows = [by_id[p["id"]] for p in day["papers"]]
@@ -133,9 +137,13 @@ def evaluate(day, result, cascade_multiple, fixed_tokens):
                                     ("learned", lambda r: r[3] >= CUTOFF, lambda r: r[2])):
         kept = [kept_of(r) for r in rows]
         hits = sum(k and y for k, y in zip(kept, labels))
-        out[name] = {"kept": sum(kept), "hits": hits, "auc": auc([score_of(r) for r in rows], labels)}
-    out["cascade"] = cascade(day, result, cascade_multiple, fixed_tokens)
-    out["cascade_sweep"] = {m: cascade(day, result, m, fixed_tokens) for m in SWEEP}
+        # The ranking alone, whatever the calibration: the top 1.5 x the day's real number of picks.
+        top = sorted(range(len(rows)), key=lambda i: (-score_of(rows[i]), rows[i][0]))[:math.ceil(1.5 * picked)]
+        out[name] = {"kept": sum(kept), "hits": hits, "auc": auc([score_of(r) for r in rows], labels),
+                     "hits_at_1_5x": sum(labels[i] for i in top)}
+    out["cascade"] = cascade(day, result, 0, fixed_tokens, cascade_fraction)
+    out["cascade_sweep"] = {"x%g" % m: cascade(day, result, m, fixed_tokens) for m in SWEEP}
+    out["cascade_sweep"].update({"%g of the feed" % f: cascade(day, result, 0, fixed_tokens, f) for f in FRACTIONS})
     out["seconds"] = result["seconds"]
     return out
 
@@ -145,7 +153,9 @@ def summary(days, name):
     kept = sum(d[name]["kept"] for d in days)
     hits = sum(d[name]["hits"] for d in days)
     aucs = [d[name]["auc"] for d in days if not math.isnan(d[name]["auc"])]
-    return {"recall": hits / picked if picked else float("nan"), "precision": hits / kept if kept else float("nan"),
+    at_1_5x = sum(d[name]["hits_at_1_5x"] for d in days)
+    return {"recall_at_1_5x_picks": at_1_5x / picked if picked else float("nan"),
+            "recall": hits / picked if picked else float("nan"), "precision": hits / kept if kept else float("nan"),
             "kept_per_picked": kept / picked if picked else float("nan"), "auc": sum(aucs) / len(aucs) if aucs else float("nan")}
 
 
@@ -165,7 +175,7 @@ def main():
     ap.add_argument("--bench", default=os.path.join(ROOT, "build", "bench", "bench_scorer_quality"))
     ap.add_argument("--work", help="working folder (default: a temporary one)")
     ap.add_argument("--no-past-feeds", action="store_true", help="no background from past feeds")
-    ap.add_argument("--cascade-multiple", type=float, default=3.0)
+    ap.add_argument("--cascade-fraction", type=float, default=0.35, help="share of the feed the cascade sends on")
     ap.add_argument("--per-day", action="store_true", help="print every day's figures")
     ap.add_argument("--json", help="write all figures to this file")
     ap.add_argument("option", nargs="*", help="scorer options passed to the bench binary, e.g. neighbours=5")
@@ -191,7 +201,7 @@ def main():
         if os.path.exists(index_cache):
             os.remove(index_cache)
         cmd = [args.bench, "--archive", args.archive, "--topics", args.topics, "--days", days_file, "--work", work,
-               "--feeds", feeds, "--cascade-multiple", str(args.cascade_multiple)]
+               "--feeds", feeds, "--cascade-fraction", str(args.cascade_fraction)]
         for option in args.option:
             key, _, value = option.partition("=")
             cmd += ["--" + key, value]
@@ -200,7 +210,7 @@ def main():
             sys.exit("bench_scorer_quality failed:\n" + run.stderr)
         results = {r["date"]: r for r in map(json.loads, run.stdout.splitlines())}
 
-    evaluated = [evaluate(day, results[day["date"]], args.cascade_multiple, fixed_tokens) for day in days]
+    evaluated = [evaluate(day, results[day["date"]], args.cascade_fraction, fixed_tokens) for day in days]
     report = {"per_day": evaluated, "spans": {}}
     if args.per_day:
         print("%-10s %5s %6s | %-22s | %-22s | %s" % ("day", "feed", "picked", "keywords kept/hit/AUC",
@@ -222,15 +232,16 @@ def main():
         print("%s (%d days, %d picks)" % (key, len(span), sum(d["picked"] for d in span)))
         for name in ("keywords", "learned"):
             m = s[name]
-            print("  %-8s recall %5.1f%%  precision %5.1f%%  kept/picked %.2f  AUC %.3f" % (
-                name, 100 * m["recall"], 100 * m["precision"], m["kept_per_picked"], m["auc"]))
+            print("  %-8s recall %5.1f%%  precision %5.1f%%  kept/picked %.2f  AUC %.3f  (top 1.5 x picks: recall %5.1f%%)" % (
+                name, 100 * m["recall"], 100 * m["precision"], m["kept_per_picked"], m["auc"],
+                100 * m["recall_at_1_5x_picks"]))
         c = s["cascade"]
-        print("  cascade  x%.1f: %5.1f%% of picks reach the LLM (%d lost), %4.1f%% of the prompt tokens" % (
-            args.cascade_multiple, 100 * c["picks_reaching_llm"], c["picks_lost"], 100 * c["token_share"]))
-        for m in SWEEP:
-            c = cascade_summary(span, m)
-            s.setdefault("cascade_sweep", {})[m] = c
-            print("    x%-4g %5.1f%% of picks, %4.1f%% of tokens" % (m, 100 * c["picks_reaching_llm"], 100 * c["token_share"]))
+        print("  cascade  %g of the feed: %5.1f%% of picks reach the LLM (%d lost), %4.1f%% of the prompt tokens" % (
+            args.cascade_fraction, 100 * c["picks_reaching_llm"], c["picks_lost"], 100 * c["token_share"]))
+        for label in ["x%g" % m for m in SWEEP] + ["%g of the feed" % f for f in FRACTIONS]:
+            c = cascade_summary(span, label)
+            s.setdefault("cascade_sweep", {})[label] = c
+            print("    %-16s %5.1f%% of picks, %4.1f%% of tokens" % (label, 100 * c["picks_reaching_llm"], 100 * c["token_share"]))
         print("  learned scorer: at most %.3f s CPU a day (index load + scoring)" % s["max_seconds"])
     if args.json:
         with open(args.json, "w") as f:

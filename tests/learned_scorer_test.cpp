@@ -188,15 +188,15 @@ TEST_CASE("the learned scorer's index cache is reused, updated for a changed day
     CHECK(log.back() == "learned scorer: 4 archive files indexed, 0 read afresh");
 }
 
-TEST_CASE("the cascade sends the top of the learned ranking: a multiple of the reader's usual daily picks") {
+TEST_CASE("the cascade sends the top of the learned ranking, a share of the feed; the usual picks set the ratings") {
     auto days = graph_reader_days();
     days[0].papers.push_back(paper("2503.00005", "Graph coarsening", "Coarsening graphs."));
     TasteIndex index = build_taste_index(days, {}); // 2, 1, 1, 1 picks a day
     CHECK(usual_daily_picks(index, 20) == doctest::Approx(1.25));
     CHECK(usual_daily_picks(index, 2) == doctest::Approx(1.0));
-    CHECK(cascade_size(100, index, 4.0, 20) == 5);
-    CHECK(cascade_size(3, index, 4.0, 20) == 3);
-    CHECK(cascade_size(100, TasteIndex{}, 4.0, 20) == 100); // nothing learned: everything goes on
+    CHECK(cascade_size(100, index, 0.35) == 35);
+    CHECK(cascade_size(3, index, 0.35) == 2);
+    CHECK(cascade_size(100, TasteIndex{}, 0.35) == 100); // nothing learned: everything goes on
 
     auto feed = todays_feed();
     auto scores = learned_scores(feed, index, keywords, *parse_iso_date("2025-03-10"));

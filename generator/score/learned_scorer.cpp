@@ -164,10 +164,9 @@ double usual_daily_picks(const TasteIndex& index, int recent_days) {
     return std::accumulate(counts.end() - static_cast<long>(n), counts.end(), 0.0) / static_cast<double>(n);
 }
 
-std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double multiple, int recent_days) {
-    double usual = usual_daily_picks(index, recent_days);
-    if (usual <= 0) return feed_size;
-    return std::min(feed_size, static_cast<std::size_t>(std::ceil(multiple * usual)));
+std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double fraction) {
+    if (index.picks.empty()) return feed_size;
+    return std::min(feed_size, static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(feed_size))));
 }
 
 namespace {
@@ -484,7 +483,7 @@ LearnedRanking rank_by_taste(const std::vector<Paper>& feed, const TasteSources&
     TasteIndex index = load_taste_index(sources, today, warnings);
     LearnedRanking ranking;
     ranking.scores = learned_scores(feed, index, prior, today, options);
-    ranking.cascade = cascade_size(feed.size(), index, options.cascade_multiple, options.usual_days);
+    ranking.cascade = cascade_size(feed.size(), index, options.cascade_fraction);
     return ranking;
 }
 

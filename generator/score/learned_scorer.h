@@ -78,7 +78,7 @@ struct LearnedScorerOptions {
     double keep_multiple = 1.4;      // rated >= 7: this many times the reader's usual daily picks
     int usual_days = 20;             // the recent days that set the usual daily picks
     std::size_t max_background = 5000; // the most recent background papers used
-    double cascade_multiple = 8.0;   // as a pre-filter: the LLM sees this many times the usual daily picks
+    double cascade_fraction = 0.35;  // as a pre-filter: the LLM sees this share of the feed, the best first
 };
 
 struct LearnedScore {
@@ -96,9 +96,9 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
 double usual_daily_picks(const TasteIndex& index, int recent_days);
 
 // The cascade: how many of the learned ranking's top papers go to the LLM,
-// `multiple` times the usual daily picks (all of the feed when the archive is
-// empty, since the ranking then knows only keywords).
-std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double multiple, int recent_days);
+// `fraction` of the feed (all of it when the archive is empty, since the
+// ranking then knows only keywords).
+std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double fraction);
 
 // Which scorer serves without an LLM, and what filters papers before one.
 enum class EmbeddedScorerKind { learned, keywords };
