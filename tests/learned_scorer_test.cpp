@@ -78,8 +78,8 @@ TEST_CASE("the learned scorer ranks a paper like the earlier picks above unrelat
         CHECK(graph.score > scores[i].score);
         CHECK(graph.relevance > scores[i].relevance);
     }
-    // One pick a day is the usual: the best paper rates 10, the unrelated ones below the cutoff of 7.
-    CHECK(graph.relevance == 10);
+    // One pick a day is the usual: the best paper is kept (7 or more), the unrelated ones are not.
+    CHECK(graph.relevance >= 7);
     CHECK(scores[0].relevance < 7);
     // The keywords alone would rate the graph paper 2 (no keyword): the archive taught otherwise.
     CHECK(embedded_score(feed[1], keywords).relevance == 2);
@@ -99,7 +99,7 @@ TEST_CASE("the learned scorer falls back to the topics' keywords on an empty arc
     for (size_t i = 0; i < feed.size(); ++i) CHECK(scores[i].relevance == embedded_score(feed[i], keywords).relevance);
     CHECK(scores[0].relevance >= 7);
     CHECK(scores[1].relevance < 7);
-    CHECK(scores[0].comment.find("title matches pruning, quantization") != std::string::npos);
+    CHECK(scores[0].comment.find("title matches quantization, pruning") != std::string::npos);
     CHECK(scores[0].comment.find("No earlier picks") != std::string::npos);
 }
 

@@ -2,6 +2,7 @@
 #include "score/taste_sources.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <numeric>
 #include <set>
