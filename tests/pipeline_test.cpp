@@ -185,8 +185,13 @@ struct Fixture {
         config.llm.model = "gpt-4o";
     }
 
+    EmbeddedScorerKind embedded = EmbeddedScorerKind::learned;
+    PrefilterKind prefilter = PrefilterKind::none;
+
     RunResult run(std::optional<Date> date = std::nullopt, bool offline = false) {
         RunRequest request;
+        request.embedded = embedded;
+        request.prefilter = prefilter;
         request.date = date;
         request.offline = offline;
         request.content_dir = dir / "content";
@@ -406,6 +411,70 @@ TEST_CASE("run: the embedded scorer serves when no endpoint is configured") {
     CHECK(ids_of(day) == std::vector<std::string>{"2505.30001", "2505.30003"});
     CHECK_FALSE(day.papers[0].novelty.has_value()); // it does not invent novelty
     CHECK(day.papers[0].comment.find("title matches") != std::string::npos);
+}
+
+// A day before the feed's on which the reader picked `titles`.
+void seed_archive(const Fixture& f, const std::vector<std::string>& titles) {
+    Day day;
+    day.date = *parse_iso_date("2025-05-27");
+    day.model = "gpt-4o";
+    for (size_t i = 0; i < titles.size(); ++i) {
+        Paper p;
+        p.id = "2505.1000" + std::to_string(i);
+        p.title = titles[i];
+        p.abstract = "We study " + titles[i] + ".";
+        p.relevance = 9;
+        p.novelty = 8;
+        day.papers.push_back(p);
+    }
+    REQUIRE(save_day(f.dir / "content", day).has_value());
+}
+
+TEST_CASE("run: the learned embedded scorer keeps what resembles the reader's earlier picks") {
+    Fixture f;
+    unsetenv("PAPERPRESS_TEST_KEY");
+    seed_archive(f, {"Oversquashing in message passing graph neural networks",
+                     "Curvature of graphs and message passing", "Expressive power of graph neural networks"});
+    f.feed_body = feed(item("2505.30001", "new", "Crop yield prediction from satellite images") +
+                       item("2505.30002", "new", "Graph rewiring against oversquashing in message passing neural networks") +
+                       item("2505.30003", "new", "Speech recognition for low-resource languages") +
+                       item("2505.30004", "new", "Protein folding with protein language models") +
+                       item("2505.30005", "new", "A benchmark of tabular data loaders") +
+                       item("2505.30006", "new", "Weather forecasting with station data") +
+                       item("2505.30007", "new", "Legal document retrieval for courts") +
+                       item("2505.30008", "new", "Robot grasping of deformable objects"));
+    SUBCASE("learned (the default)") {
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        Day day = f.day("2025-05-28");
+        CHECK(day.model == "embedded");
+        REQUIRE_FALSE(day.papers.empty());
+        CHECK(day.papers[0].id == "2505.30002");
+        CHECK(day.papers[0].relevance == 10);
+        CHECK(day.papers[0].comment.find("\"Oversquashing in message passing graph neural networks\" (2025-05-27)") !=
+              std::string::npos);
+        CHECK(fs::exists(f.dir / "cache/scores/taste-index.bin"));
+    }
+    SUBCASE("keywords: no topic keyword, nothing kept") {
+        f.embedded = EmbeddedScorerKind::keywords;
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(f.day("2025-05-28").papers.empty());
+    }
+}
+
+TEST_CASE("run: the learned pre-filter sends the LLM only the top of its ranking (the cascade)") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.prefilter = PrefilterKind::learned;
+    seed_archive(f, {"Paper number 12 and more", "Paper number 14 and more"});
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    size_t asked = 0;
+    for (const auto& batch : llm.batches) asked += batch.size();
+    CHECK(asked == 10); // 35% of 28, rounded up
+    CHECK(std::find(f.log.begin(), f.log.end(), "learned pre-filter: the top 10 of 28 papers go to the LLM") != f.log.end());
 }
 
 TEST_CASE("run: back-fill of a missed day through the API is marked remedial") {

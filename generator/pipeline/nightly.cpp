@@ -6,6 +6,7 @@
 #include "pipeline/progress.h"
 #include "score/author_match.h"
 #include "score/embedded_scorer.h"
+#include "score/learned_scorer.h"
 #include "score/llm_scorer.h"
 #include "score/pricing.h"
 #include "score/prompt.h"
@@ -111,6 +112,23 @@ std::map<std::string, ScoreReply> embedded_scores(const std::vector<Paper>& pape
     return scores;
 }
 
+// The learned scorer's ranking of `papers`, from the archive before `date`.
+LearnedRanking learned_ranking(const Context& ctx, const Date& date, const std::vector<Paper>& papers,
+                               const TopicKeywords& keywords, std::vector<std::string>& warnings) {
+    TasteSources sources{.content_dir = ctx.request.content_dir,
+                         .feed_cache_dir = fs::path(ctx.config.arxiv.cache_dir) / "rss",
+                         .index_cache = fs::path(ctx.config.scoring.cache_dir) / "taste-index.bin",
+                         .log = [&](const std::string& line) { ctx.log(line); }};
+    return rank_by_taste(papers, sources, keywords, date, {}, warnings);
+}
+
+std::map<std::string, ScoreReply> learned_replies(const std::vector<Paper>& papers, const LearnedRanking& ranking) {
+    std::map<std::string, ScoreReply> scores;
+    for (size_t i = 0; i < papers.size(); ++i)
+        scores[papers[i].id] = ScoreReply{papers[i].id, ranking.scores[i].relevance, std::nullopt, ranking.scores[i].comment};
+    return scores;
+}
+
 Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result) {
     const auto& config = ctx.config;
     Day day;
@@ -140,14 +158,25 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
 
     TopicKeywords keywords = parse_topic_keywords(ctx.prompts.topics);
     std::string prompt_text;
+    const bool learned = ctx.request.embedded == EmbeddedScorerKind::learned;
     if (!ctx.use_llm) {
-        verdicts.scores = embedded_scores(to_score, keywords);
+        verdicts.scores = learned ? learned_replies(to_score, learned_ranking(ctx, input.date, to_score, keywords, result.warnings))
+                                  : embedded_scores(to_score, keywords);
         day.model = "embedded";
         day.tokens = Tokens{};
         day.cost = Cost{0.0, 0.0, 0.0};
-        prompt_text = "## Embedded scorer\n\nRelevance from the keywords of the topics prompt:\n\n" + ctx.prompts.topics + "\n";
+        prompt_text = learned ? "## Embedded scorer (learned)\n\nRelevance from the resemblance to the archive's earlier picks, "
+                                "with the keywords of the topics prompt as a prior:\n\n" + ctx.prompts.topics + "\n"
+                              : "## Embedded scorer\n\nRelevance from the keywords of the topics prompt:\n\n" + ctx.prompts.topics + "\n";
     } else {
-        if (config.scoring.embedded_prefilter) {
+        if (ctx.request.prefilter == PrefilterKind::learned) {
+            // The cheap-to-strong cascade: only the top of the learned ranking reaches the LLM.
+            auto ranking = learned_ranking(ctx, input.date, to_score, keywords, result.warnings);
+            size_t all = to_score.size();
+            to_score = best_papers(to_score, ranking.scores, ranking.cascade);
+            ctx.log("learned pre-filter: the top " + std::to_string(to_score.size()) + " of " + std::to_string(all) +
+                    " papers go to the LLM");
+        } else if (config.scoring.embedded_prefilter || ctx.request.prefilter == PrefilterKind::keywords) {
             // No topic keyword at all: not worth an LLM call.
             auto scores = embedded_scores(to_score, keywords);
             size_t all = to_score.size();

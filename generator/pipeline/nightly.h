@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "core/paper.h"
+#include "score/learned_scorer.h"
 #include "util/files.h"
 
 #include <functional>
@@ -21,6 +22,10 @@ struct RunRequest {
     bool offline = false;                // the saved sample feed and the embedded scorer
     fs::path content_dir = "content";
     fs::path config_path = "paperpress.yaml";
+    // Until paperpress.yaml has scoring.embedded and scoring.prefilter (issue 16): the scorer
+    // without an LLM, and the filter before one (keywords also when scoring.embedded_prefilter).
+    EmbeddedScorerKind embedded = EmbeddedScorerKind::learned;
+    PrefilterKind prefilter = PrefilterKind::none;
     std::function<void(const std::string&)> log;      // what happened, a line at a time
     std::function<void(const std::vector<fs::path>&, const std::string&)> after_write; // e.g. commit the files
 };

@@ -1,0 +1,120 @@
+// The learned embedded scorer: offline and deterministic, it learns the
+// reader's taste from the archive. Every day file lists the papers picked
+// before; a new paper is rated by how much its words (TF-IDF of words and
+// word pairs) resemble those picks (its nearest earlier picks, recent days
+// weighted up, and their centroid), against the background of papers the
+// reader did not pick (past raw feeds from the fetch cache, when present,
+// and the day's own feed). The keyword scorer's rating is a prior, so an
+// empty archive still works. docs/scoring.md explains the choice and the
+// measurements.
+#pragma once
+
+#include "core/paper.h"
+#include "score/embedded_scorer.h"
+#include "util/error.h"
+#include "util/files.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pp {
+
+// A paper's terms: (term hash, count), sorted by hash. Title terms count twice.
+using TermCounts = std::vector<std::pair<std::uint32_t, std::uint16_t>>;
+TermCounts paper_terms(const Paper& paper);
+
+// One paper the index knows: an earlier pick, or a background paper (a past
+// feed's paper the reader did not pick).
+struct IndexedPaper {
+    Date date;
+    std::string id;
+    std::string title;
+    TermCounts terms;
+};
+
+// What the scorer learned from the archive before a day.
+struct TasteIndex {
+    std::vector<IndexedPaper> picks;      // by date
+    std::vector<IndexedPaper> background; // by date
+    std::vector<int> picks_per_day;       // of each archive day with picks, oldest first
+};
+
+// Builds the index from days (papers that could not be scored are not
+// picks) and past feeds (papers a day of `days` did not pick are background).
+struct PastFeed {
+    Date date;
+    std::vector<Paper> papers;
+};
+TasteIndex build_taste_index(const std::vector<Day>& days, const std::vector<PastFeed>& feeds);
+
+struct TasteSources {
+    fs::path content_dir;        // the content tree
+    fs::path feed_cache_dir;     // past raw feeds, DATE.xml (the fetch cache's rss/); may be absent
+    fs::path index_cache;        // the index cache file; empty: no cache
+    int background_days = 20;    // past feeds read for background, the most recent ones
+    std::function<void(const std::string&)> log;
+    int history_days = 365;      // days older than this are not read: their picks would weigh little
+};
+
+// The index of the archive's days before `before`: read from the cache
+// file, re-reading only the day and feed files whose size or mtime changed,
+// and saved back. A cache file that does not verify (wrong header, bad
+// checksum, truncated) is ignored and rebuilt. Unreadable days are skipped
+// with a warning in `warnings`.
+TasteIndex load_taste_index(const TasteSources& sources, const Date& before, std::vector<std::string>& warnings);
+
+struct LearnedScorerOptions {
+    int neighbours = 5;              // earlier picks averaged for the nearest-neighbour similarity
+    double half_life_days = 120;     // a pick this old counts half
+    int neighbour_window_days = 365; // neighbours are searched among picks this recent
+    double centroid_weight = 0.5;    // similarity to the picks' centroid
+    double background_weight = 0.5;  // minus similarity to the background's centroid
+    double prior_weight = 0.1;       // keyword scorer's rating (0..1) counts this much
+    double classifier_weight = 1.0;  // a logistic regression of picks against the background
+    int classifier_epochs = 8;
+    double max_df_fraction = 0.25;   // terms in more of the background than this carry no signal
+    double keep_multiple = 1.4;      // rated >= 7: this many times the reader's usual daily picks
+    int usual_days = 20;             // the recent days that set the usual daily picks
+    std::size_t max_background = 5000; // the most recent background papers used
+    double cascade_fraction = 0.35;  // as a pre-filter: the LLM sees this share of the feed, the best first
+};
+
+struct LearnedScore {
+    double score = 0;   // the ranking score (comparable within one feed)
+    int relevance = 1;  // 0-10
+    std::string comment;
+};
+
+// Scores a day's feed; the result is in feed order.
+std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const TasteIndex& index,
+                                         const TopicKeywords& prior, const Date& today,
+                                         const LearnedScorerOptions& options = {});
+
+// The reader's usual number of picks a day (mean of the recent days), 0 for an empty archive.
+double usual_daily_picks(const TasteIndex& index, int recent_days);
+
+// The cascade: how many of the learned ranking's top papers go to the LLM,
+// `fraction` of the feed (all of it when the archive is empty, since the
+// ranking then knows only keywords).
+std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double fraction);
+
+// Which scorer serves without an LLM, and what filters papers before one.
+enum class EmbeddedScorerKind { learned, keywords };
+enum class PrefilterKind { none, keywords, learned };
+
+// The learned scorer as the nightly run uses it: the archive's index (from
+// its cache), then the feed's scores, and how many of the best the cascade
+// sends on to the LLM.
+struct LearnedRanking {
+    std::vector<LearnedScore> scores; // in feed order
+    std::size_t cascade = 0;
+};
+LearnedRanking rank_by_taste(const std::vector<Paper>& feed, const TasteSources& sources, const TopicKeywords& prior,
+                             const Date& today, const LearnedScorerOptions& options, std::vector<std::string>& warnings);
+
+// The top `count` of `papers` by `scores` (same order), best first; ties keep feed order.
+std::vector<Paper> best_papers(const std::vector<Paper>& papers, const std::vector<LearnedScore>& scores, std::size_t count);
+
+} // namespace pp

@@ -1,0 +1,257 @@
+// load_taste_index: the archive's picks and the past feeds' papers, as term
+// counts, kept in a cache file between runs. Each source file is re-read only
+// when its size or mtime changed. The cache is distrusted when read back: a
+// wrong header, a bad checksum or a record that runs past the end means it
+// is ignored and rebuilt from the files.
+#include "content/content_tree.h"
+#include "fetch/arxiv_feed.h"
+#include "score/learned_scorer.h"
+#include "score/taste_sources.h"
+
+#include <cstring>
+#include <map>
+
+namespace pp {
+
+namespace {
+
+constexpr std::string_view cache_magic = "paperpress taste index 2\n"; // bump when paper_terms() changes
+constexpr std::size_t cache_read_limit = 1u << 30;
+
+// FNV-1a over 8-byte words (a checksum against damage, not against an
+// adversary): a word at a time keeps a large index's check fast.
+std::uint64_t checksum_of(std::string_view bytes) {
+    std::uint64_t hash = 14695981039346656037ull;
+    size_t i = 0;
+    for (; i + 8 <= bytes.size(); i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, bytes.data() + i, 8);
+        hash = (hash ^ word) * 1099511628211ull;
+    }
+    for (; i < bytes.size(); ++i) hash = (hash ^ static_cast<unsigned char>(bytes[i])) * 1099511628211ull;
+    return hash;
+}
+
+template <class T>
+void put(std::string& out, T value) {
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+void put_string(std::string& out, std::string_view s) {
+    put(out, static_cast<std::uint32_t>(s.size()));
+    out.append(s);
+}
+
+// Reads back what put() wrote; any read past the end makes `ok` false.
+struct Reader {
+    std::string_view bytes;
+    bool ok = true;
+    template <class T>
+    T get() {
+        T value{};
+        if (!ok || bytes.size() < sizeof value) {
+            ok = false;
+            return value;
+        }
+        std::memcpy(&value, bytes.data(), sizeof value);
+        bytes.remove_prefix(sizeof value);
+        return value;
+    }
+    std::string get_string() {
+        auto size = get<std::uint32_t>();
+        if (!ok || bytes.size() < size) {
+            ok = false;
+            return {};
+        }
+        std::string s(bytes.substr(0, size));
+        bytes.remove_prefix(size);
+        return s;
+    }
+};
+
+using Sources = std::map<std::string, IndexSource>; // by path
+
+void put_date(std::string& out, const Date& d) {
+    put(out, static_cast<std::int16_t>(d.year));
+    put(out, static_cast<std::int8_t>(d.month));
+    put(out, static_cast<std::int8_t>(d.day));
+}
+
+Date get_date(Reader& in) {
+    Date d;
+    d.year = in.get<std::int16_t>();
+    d.month = in.get<std::int8_t>();
+    d.day = in.get<std::int8_t>();
+    if (!d.valid()) in.ok = false;
+    return d;
+}
+
+std::string serialize(const Sources& sources) {
+    std::string out(cache_magic);
+    put(out, static_cast<std::uint32_t>(sources.size()));
+    for (const auto& [path, source] : sources) {
+        put_string(out, path);
+        put(out, static_cast<std::uint8_t>(source.is_feed));
+        put_date(out, source.date);
+        put(out, source.stamp.size);
+        put(out, source.stamp.mtime_ns);
+        put(out, static_cast<std::uint32_t>(source.papers.size()));
+        for (const auto& paper : source.papers) {
+            put_string(out, paper.id);
+            put_string(out, source.is_feed ? std::string_view() : std::string_view(paper.title)); // feeds need no titles
+            put(out, static_cast<std::uint32_t>(paper.terms.size()));
+            for (auto [term, count] : paper.terms) {
+                put(out, term);
+                put(out, count);
+            }
+        }
+    }
+    put(out, checksum_of(out));
+    return out;
+}
+
+std::optional<Sources> deserialize(std::string_view bytes) {
+    if (bytes.size() < cache_magic.size() + 8 || !bytes.starts_with(cache_magic)) return std::nullopt;
+    std::string_view body = bytes.substr(0, bytes.size() - 8);
+    std::uint64_t checksum;
+    std::memcpy(&checksum, bytes.data() + body.size(), 8);
+    if (checksum != checksum_of(body)) return std::nullopt;
+    Reader in{body.substr(cache_magic.size())};
+    Sources sources;
+    auto count = in.get<std::uint32_t>();
+    for (std::uint32_t i = 0; in.ok && i < count; ++i) {
+        std::string path = in.get_string();
+        IndexSource source;
+        source.is_feed = in.get<std::uint8_t>() != 0;
+        source.date = get_date(in);
+        source.stamp.size = in.get<std::uint64_t>();
+        source.stamp.mtime_ns = in.get<std::int64_t>();
+        auto papers = in.get<std::uint32_t>();
+        if (papers > in.bytes.size()) in.ok = false;
+        else source.papers.reserve(papers);
+        for (std::uint32_t p = 0; in.ok && p < papers; ++p) {
+            IndexedPaper paper;
+            paper.date = source.date;
+            paper.id = in.get_string();
+            paper.title = in.get_string();
+            auto terms = in.get<std::uint32_t>();
+            if (terms > in.bytes.size() / 6) in.ok = false; // cannot hold them: do not reserve a lie
+            else paper.terms.reserve(terms);
+            for (std::uint32_t t = 0; in.ok && t < terms; ++t) {
+                auto term = in.get<std::uint32_t>();
+                auto n = in.get<std::uint16_t>();
+                paper.terms.emplace_back(term, n);
+            }
+            source.papers.push_back(std::move(paper));
+        }
+        sources.emplace(std::move(path), std::move(source));
+    }
+    if (!in.ok || !in.bytes.empty()) return std::nullopt;
+    return sources;
+}
+
+void say(const TasteSources& where, const std::string& line) {
+    if (where.log) where.log(line);
+}
+
+Sources read_cache(const TasteSources& where) {
+    if (where.index_cache.empty() || !fs::exists(where.index_cache)) return {};
+    auto bytes = read_file(where.index_cache, cache_read_limit);
+    std::optional<Sources> sources;
+    if (bytes) sources = deserialize(*bytes);
+    if (!sources) {
+        say(where, "learned scorer: the index cache " + where.index_cache.string() +
+                       " does not verify (damaged or from another version); rebuilding it");
+        return {};
+    }
+    return std::move(*sources);
+}
+
+// Past feeds named DATE.xml before `before`, the most recent `count`, oldest first.
+std::vector<std::pair<Date, fs::path>> past_feed_files(const fs::path& dir, const Date& before, int count) {
+    std::vector<std::pair<Date, fs::path>> files;
+    std::error_code ec;
+    if (dir.empty() || !fs::is_directory(dir, ec)) return files;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const auto& path = it->path();
+        if (path.extension() != ".xml") continue;
+        auto date = parse_iso_date(path.stem().string());
+        if (date && *date < before) files.emplace_back(*date, path);
+    }
+    std::sort(files.begin(), files.end());
+    if (files.size() > static_cast<size_t>(std::max(count, 0)))
+        files.erase(files.begin(), files.end() - std::max(count, 0));
+    return files;
+}
+
+// True when the cache holds `key` read from a file of this size and mtime.
+bool still_valid(const Sources& cached, const std::string& key, const std::optional<FileStamp>& stamp) {
+    auto found = cached.find(key);
+    return found != cached.end() && stamp && found->second.stamp == *stamp;
+}
+
+} // namespace
+
+TasteIndex load_taste_index(const TasteSources& where, const Date& before, std::vector<std::string>& warnings) {
+    Sources cached = read_cache(where);
+    Sources current;
+    size_t reread = 0;
+
+    auto scan = scan_content(where.content_dir);
+    for (const auto& folder : scan.unreadable)
+        warnings.push_back("learned scorer: cannot list part of the archive: " + folder.to_string());
+    for (const auto& file : scan.days) {
+        if (!(file.date < before)) break;
+        if (days_since_epoch(before) - days_since_epoch(file.date) > where.history_days) continue;
+        std::string key = "day:" + day_relative_path(file.date);
+        auto stamp = stamp_of(file.path);
+        if (still_valid(cached, key, stamp)) {
+            current.insert(cached.extract(key));
+            continue;
+        }
+        auto day = load_day(file.path);
+        if (!day) {
+            warnings.push_back("learned scorer: skipped a day it cannot read: " + day.error().to_string());
+            continue;
+        }
+        IndexSource source = day_source(*day);
+        source.stamp = stamp.value_or(FileStamp{});
+        current.emplace(key, std::move(source));
+        ++reread;
+    }
+
+    for (const auto& [date, path] : past_feed_files(where.feed_cache_dir, before, where.background_days)) {
+        std::string key = "feed:" + date.iso();
+        auto stamp = stamp_of(path);
+        if (still_valid(cached, key, stamp)) {
+            current.insert(cached.extract(key));
+            continue;
+        }
+        auto text = read_file(path);
+        auto feed = text ? parse_rss_feed(*text, path.string()) : Result<Announcement>(std::unexpected(text.error()));
+        if (!feed) {
+            warnings.push_back("learned scorer: skipped a past feed it cannot read: " + feed.error().to_string());
+            continue;
+        }
+        PastFeed past{date, {}};
+        for (auto& entry : feed->entries) past.papers.push_back(std::move(entry.paper));
+        IndexSource source = feed_source(past);
+        source.stamp = stamp.value_or(FileStamp{});
+        current.emplace(key, std::move(source));
+        ++reread;
+    }
+
+    bool changed = reread > 0 || !cached.empty(); // read afresh, or files gone
+    if (changed && !where.index_cache.empty()) {
+        if (auto saved = write_file_atomic(where.index_cache, serialize(current)); !saved)
+            warnings.push_back("learned scorer: index cache not saved: " + saved.error().to_string());
+    }
+    say(where, "learned scorer: " + std::to_string(current.size()) + " archive files indexed, " +
+                   std::to_string(reread) + " read afresh");
+    std::vector<IndexSource> sources;
+    sources.reserve(current.size());
+    for (auto& [key, source] : current) sources.push_back(std::move(source));
+    return assemble_taste_index(sources);
+}
+
+} // namespace pp

@@ -1,0 +1,206 @@
+// score/learned_scorer: learning the reader's taste from a content tree in a
+// temporary folder, the keyword prior of an empty archive, the index cache.
+#include "content/content_tree.h"
+#include "score/learned_scorer.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+Paper paper(const std::string& id, const std::string& title, const std::string& abstract) {
+    Paper p;
+    p.id = id;
+    p.title = title;
+    p.abstract = abstract;
+    p.relevance = 8;
+    p.novelty = 7;
+    return p;
+}
+
+// A reader who picks papers on graph neural networks and message passing,
+// which the topics prompt below never mentions.
+std::vector<Day> graph_reader_days() {
+    std::vector<Day> days;
+    const char* topics[][2] = {
+        {"Oversquashing in message passing graph neural networks", "We analyse oversquashing of message passing on graphs with curvature."},
+        {"Expressive power of graph neural networks beyond Weisfeiler-Lehman", "Message passing graph neural networks and the WL test."},
+        {"Graph transformers versus message passing neural networks", "A comparison of graph neural networks on molecular graphs."},
+        {"Rewiring graphs to reduce oversmoothing in deep graph neural networks", "Oversmoothing of node features under message passing."},
+    };
+    for (int d = 0; d < 4; ++d) {
+        Day day;
+        day.date = *parse_iso_date("2025-03-0" + std::to_string(3 + d));
+        day.model = "gpt-4o";
+        day.papers.push_back(paper("2503.0000" + std::to_string(d), topics[d][0], topics[d][1]));
+        days.push_back(day);
+    }
+    return days;
+}
+
+std::vector<Paper> todays_feed() {
+    return {
+        paper("2503.10001", "Crop yield prediction from satellite images", "We predict crop yields with remote sensing."),
+        paper("2503.10002", "Curvature-based rewiring against oversquashing in graph neural networks",
+              "Message passing on graphs suffers from oversquashing; we rewire the graph."),
+        paper("2503.10003", "Speech recognition for low-resource languages", "An acoustic model for speech."),
+        paper("2503.10004", "Protein folding with language models", "We fold proteins with a pretrained language model."),
+        paper("2503.10005", "A benchmark of tabular data loaders", "We time data loaders on tabular data."),
+    };
+}
+
+const TopicKeywords keywords = parse_topic_keywords("- Relevant: quantization, pruning\n- Irrelevant: speech\n");
+
+void save_all(const fs::path& content, const std::vector<Day>& days) {
+    for (const auto& day : days) REQUIRE(save_day(content, day).has_value());
+}
+
+} // namespace
+
+TEST_CASE("the learned scorer ranks a paper like the earlier picks above unrelated ones and names the pick") {
+    TempDir dir;
+    save_all(dir / "content", graph_reader_days());
+    std::vector<std::string> warnings;
+    TasteIndex index = load_taste_index({dir / "content", dir / "rss", {}, 20, {}}, *parse_iso_date("2025-03-10"), warnings);
+    CHECK(warnings.empty());
+    REQUIRE(index.picks.size() == 4);
+
+    auto feed = todays_feed();
+    auto scores = learned_scores(feed, index, keywords, *parse_iso_date("2025-03-10"));
+    REQUIRE(scores.size() == feed.size());
+    const auto& graph = scores[1];
+    for (size_t i : {0u, 2u, 3u, 4u}) {
+        CHECK(graph.score > scores[i].score);
+        CHECK(graph.relevance > scores[i].relevance);
+    }
+    // One pick a day is the usual: the best paper is kept (7 or more), the unrelated ones are not.
+    CHECK(graph.relevance >= 7);
+    CHECK(scores[0].relevance < 7);
+    // The keywords alone would rate the graph paper 2 (no keyword): the archive taught otherwise.
+    CHECK(embedded_score(feed[1], keywords).relevance == 2);
+    CHECK(graph.comment.find("\"Rewiring graphs to reduce oversmoothing in deep graph neural networks\" (2025-03-06)") !=
+          std::string::npos);
+    CHECK(graph.comment.find("Oversquashing in message passing graph neural networks") != std::string::npos);
+}
+
+TEST_CASE("the learned scorer falls back to the topics' keywords on an empty archive") {
+    TempDir dir;
+    std::vector<std::string> warnings;
+    TasteIndex index = load_taste_index({dir / "content", {}, {}, 20, {}}, *parse_iso_date("2025-03-10"), warnings);
+    CHECK(index.picks.empty());
+    std::vector<Paper> feed = {paper("2503.20001", "Pruning and quantization of large models", "We prune."),
+                               paper("2503.20002", "Speech synthesis", "A speech model.")};
+    auto scores = learned_scores(feed, index, keywords, *parse_iso_date("2025-03-10"));
+    for (size_t i = 0; i < feed.size(); ++i) CHECK(scores[i].relevance == embedded_score(feed[i], keywords).relevance);
+    CHECK(scores[0].relevance >= 7);
+    CHECK(scores[1].relevance < 7);
+    CHECK(scores[0].comment.find("title matches quantization, pruning") != std::string::npos);
+    CHECK(scores[0].comment.find("No earlier picks") != std::string::npos);
+}
+
+TEST_CASE("the learned scorer's history is the days before today, without papers kept unscored or failed days") {
+    auto days = graph_reader_days();
+    days[1].papers[0].unscored = "the LLM gave no score";
+    days[2].status = DayStatus::failed;
+    TasteIndex index = build_taste_index(days, {});
+    REQUIRE(index.picks.size() == 2);
+    CHECK(index.picks[0].id == "2503.00000");
+    CHECK(index.picks[1].id == "2503.00003");
+
+    TempDir dir;
+    save_all(dir / "content", graph_reader_days());
+    std::vector<std::string> warnings;
+    auto before = load_taste_index({dir / "content", {}, {}, 20, {}}, *parse_iso_date("2025-03-05"), warnings);
+    CHECK(before.picks.size() == 2); // 03-03 and 03-04, not today's or later picks
+}
+
+TEST_CASE("past feeds in the fetch cache give the learned scorer its background: the papers not picked") {
+    TempDir dir;
+    auto days = graph_reader_days();
+    save_all(dir / "content", days);
+    std::string items;
+    for (const auto& [id, title] : {std::pair<std::string, std::string>{"2503.00001", days[1].papers[0].title},
+                                    {"2503.09999", "Crop yield prediction with random forests"}})
+        items += "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id +
+                 "</link><description>arXiv:" + id + "v1 Announce Type: new \nAbstract: About it.</description></item>";
+    write_text(dir / "rss/2025-03-04.xml", "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>cs.LG</title>"
+                                           "<pubDate>Tue, 04 Mar 2025 00:00:00 -0500</pubDate>" + items +
+                                           "</channel></rss>");
+    write_text(dir / "rss/latest.xml", "not a dated feed: ignored");
+    write_text(dir / "rss/2025-03-10.xml", "today's own feed: not history");
+    std::vector<std::string> warnings;
+    auto index = load_taste_index({dir / "content", dir / "rss", {}, 20, {}}, *parse_iso_date("2025-03-10"), warnings);
+    CHECK(warnings.empty());
+    REQUIRE(index.background.size() == 1);
+    CHECK(index.background[0].id == "2503.09999");
+}
+
+TEST_CASE("the learned scorer's index cache is reused, updated for a changed day, and rebuilt when damaged") {
+    TempDir dir;
+    auto days = graph_reader_days();
+    save_all(dir / "content", days);
+    std::vector<std::string> log;
+    TasteSources sources{dir / "content", {}, dir / "cache/taste-index.bin", 20,
+                         [&](const std::string& line) { log.push_back(line); }};
+    const Date today = *parse_iso_date("2025-03-10");
+    std::vector<std::string> warnings;
+
+    auto fresh = load_taste_index(sources, today, warnings);
+    REQUIRE(fs::exists(sources.index_cache));
+    CHECK(log.back() == "learned scorer: 4 archive files indexed, 4 read afresh");
+
+    auto again = load_taste_index(sources, today, warnings);
+    CHECK(log.back() == "learned scorer: 4 archive files indexed, 0 read afresh");
+    CHECK(again.picks.size() == fresh.picks.size());
+    CHECK(again.picks[2].terms == fresh.picks[2].terms);
+    CHECK(again.picks[2].title == fresh.picks[2].title);
+
+    // A hand edit of one day: only that day is read again.
+    days[3].papers.push_back(paper("2503.00009", "Graph pooling", "Pooling nodes of graph neural networks."));
+    REQUIRE(save_day(dir / "content", days[3]).has_value());
+    auto updated = load_taste_index(sources, today, warnings);
+    CHECK(log.back() == "learned scorer: 4 archive files indexed, 1 read afresh");
+    CHECK(updated.picks.size() == 5);
+
+    SUBCASE("a flipped byte") {
+        std::string bytes = read_text(sources.index_cache);
+        bytes[bytes.size() / 2] ^= 0x20;
+        write_text(sources.index_cache, bytes);
+    }
+    SUBCASE("a truncated file") {
+        std::string bytes = read_text(sources.index_cache);
+        write_text(sources.index_cache, bytes.substr(0, bytes.size() - 9));
+    }
+    SUBCASE("another file") { write_text(sources.index_cache, "{\"not\": \"an index\"}"); }
+    log.clear();
+    auto rebuilt = load_taste_index(sources, today, warnings);
+    REQUIRE(log.size() == 2);
+    CHECK(log[0].find("does not verify") != std::string::npos);
+    CHECK(log[1] == "learned scorer: 4 archive files indexed, 4 read afresh");
+    CHECK(rebuilt.picks.size() == 5);
+    CHECK(warnings.empty());
+    load_taste_index(sources, today, warnings); // the rebuilt cache verifies
+    CHECK(log.back() == "learned scorer: 4 archive files indexed, 0 read afresh");
+}
+
+TEST_CASE("the cascade sends the top of the learned ranking, a share of the feed; the usual picks set the ratings") {
+    auto days = graph_reader_days();
+    days[0].papers.push_back(paper("2503.00005", "Graph coarsening", "Coarsening graphs."));
+    TasteIndex index = build_taste_index(days, {}); // 2, 1, 1, 1 picks a day
+    CHECK(usual_daily_picks(index, 20) == doctest::Approx(1.25));
+    CHECK(usual_daily_picks(index, 2) == doctest::Approx(1.0));
+    CHECK(cascade_size(100, index, 0.35) == 35);
+    CHECK(cascade_size(3, index, 0.35) == 2);
+    CHECK(cascade_size(100, TasteIndex{}, 0.35) == 100); // nothing learned: everything goes on
+
+    auto feed = todays_feed();
+    auto scores = learned_scores(feed, index, keywords, *parse_iso_date("2025-03-10"));
+    auto best = best_papers(feed, scores, 2);
+    REQUIRE(best.size() == 2);
+    CHECK(best[0].id == "2503.10002");
+}
