@@ -82,14 +82,21 @@ TEST_CASE("workflows: every workflow parses, and each script and paperpress subc
     CHECK(workflows >= 2);
 }
 
-TEST_CASE("workflows: ci.yml builds and tests on push and pull request") {
+TEST_CASE("workflows: ci.yml builds and tests on push and pull request, and runs the sanitizer build") {
     YAML::Node ci = load_workflow("ci.yml");
     CHECK(ci["on"]["push"]);
     CHECK(ci["on"]["pull_request"]);
-    bool tests = false;
-    for (const auto& step : all_steps(ci))
-        if (step["run"] && step["run"].Scalar().find("bash scripts/test") != std::string::npos) tests = true;
+    bool tests = false, sanitized = false;
+    for (const auto& step : all_steps(ci)) {
+        if (!step["run"]) continue;
+        tests = tests || step["run"].Scalar().find("bash scripts/test") != std::string::npos;
+        sanitized = sanitized || step["run"].Scalar().find("bash scripts/sanitize") != std::string::npos;
+    }
     CHECK(tests);
+    CHECK(sanitized);
+    const std::string script = read_text(source_dir() / "scripts/sanitize");
+    for (const char* part : {"PAPERPRESS_SANITIZE=ON", "-Werror=odr", "-flto", "ctest"})
+        CHECK_MESSAGE(script.find(part) != std::string::npos, part);
 }
 
 TEST_CASE("workflows: nightly.yml runs on weekday mornings, never twice at once, and publishes in one job") {
