@@ -186,11 +186,15 @@ BuildState load_state(const fs::path& out_dir) {
     if (!stamp) return BuildState{};
     auto file = MappedFile::open(path);
     if (!file) return rejected("cannot be read");
-    if (!file->bytes().starts_with(header)) return rejected("was written by another version");
-    BuildState state;
     // One second of slack for coarse file-system timestamps.
-    state.trusted_before_ns = stamp->mtime_ns - 1'000'000'000;
-    std::string_view rest = file->bytes().substr(header.size());
+    return parse_state(file->bytes(), stamp->mtime_ns - 1'000'000'000);
+}
+
+BuildState parse_state(std::string_view bytes, std::int64_t trusted_before_ns) {
+    if (!bytes.starts_with(header)) return rejected("was written by another version");
+    BuildState state;
+    state.trusted_before_ns = trusted_before_ns;
+    std::string_view rest = bytes.substr(header.size());
     Hasher checksum;
     checksum.add(header);
     std::vector<std::string_view> fields;

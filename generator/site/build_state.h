@@ -81,6 +81,11 @@ fs::path state_path(const fs::path& out_dir);
 // build); `rejected` says why when the file was there.
 BuildState load_state(const fs::path& out_dir);
 
+// The state in `bytes` (a state file's), or an empty one with `rejected`
+// saying why; day records stamped at or after `trusted_before_ns` are
+// hashed again.
+BuildState parse_state(std::string_view bytes, std::int64_t trusted_before_ns);
+
 // The state file's bytes, handed to `write` a line at a time.
 void serialize_state(const BuildState& state, const std::function<void(std::string_view)>& write);
 std::string serialize_state(const BuildState& state);
