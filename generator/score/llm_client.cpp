@@ -30,7 +30,7 @@ std::string request_body(const LlmEndpoint& endpoint, const std::vector<ChatMess
         json.Double(*endpoint.temperature);
     }
     if (endpoint.max_tokens > 0) {
-        json.Key("max_tokens");
+        json.Key(endpoint.max_completion_tokens ? "max_completion_tokens" : "max_tokens");
         json.Int(endpoint.max_tokens);
     }
     json.EndObject();
@@ -65,8 +65,17 @@ Result<ChatReply> chat_completion(HttpClient& http, const LlmEndpoint& endpoint,
     ChatReply reply;
     if (message.IsObject() && message.HasMember("content") && message["content"].IsString())
         reply.content = message["content"].GetString();
+    if (reply.content.find_first_not_of(" \t\r\n") == std::string::npos) {
+        // A reasoning model that spent its tokens thinking answers 200 with nothing: a failure, not a reply.
+        const auto& choice = doc["choices"][0];
+        std::string finish = choice.IsObject() && choice.HasMember("finish_reason") && choice["finish_reason"].IsString()
+                                 ? choice["finish_reason"].GetString()
+                                 : "";
+        return fail("the LLM's reply was empty" + (finish.empty() ? std::string() : " (finish_reason: " + finish + ")"));
+    }
     if (doc.HasMember("usage")) {
         const auto& usage = doc["usage"];
+        reply.usage_known = usage.IsObject();
         reply.usage.prompt = count_at(usage, "prompt_tokens");
         reply.usage.completion = count_at(usage, "completion_tokens");
         if (usage.HasMember("prompt_tokens_details"))

@@ -22,11 +22,13 @@ struct LlmEndpoint {
     std::string model;
     std::optional<double> temperature;  // not sent when absent (some models refuse it)
     int max_tokens = 0;                 // 0: not sent
+    bool max_completion_tokens = false; // send the limit as max_completion_tokens (o-series, gpt-5)
 };
 
 struct ChatReply {
     std::string content;
     Tokens usage;
+    bool usage_known = false; // the reply had a usage block: its cost can be known
 };
 
 Result<ChatReply> chat_completion(HttpClient& http, const LlmEndpoint& endpoint,
