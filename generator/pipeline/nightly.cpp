@@ -12,6 +12,7 @@
 #include "score/selection.h"
 #include "util/text.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -84,8 +85,9 @@ std::vector<std::string> followed_authors(const ScoringSettings& scoring, std::v
     return names;
 }
 
-// IDs listed on any day before `date`.
-std::set<std::string> ids_listed_before(const fs::path& content, const Date& date, std::vector<std::string>& warnings) {
+// IDs listed on any day before `date`; `last` gets the latest such day's.
+std::set<std::string> ids_listed_before(const fs::path& content, const Date& date, std::vector<std::string>& warnings,
+                                        std::pair<Date, std::set<std::string>>& last) {
     std::set<std::string> ids;
     auto scan = scan_content(content);
     for (const auto& folder : scan.unreadable)
@@ -97,7 +99,8 @@ std::set<std::string> ids_listed_before(const fs::path& content, const Date& dat
             warnings.push_back("cannot read an earlier day for de-duplication: " + day.error().to_string());
             continue;
         }
-        for (const auto& paper : day->papers) ids.insert(paper.id);
+        last = {day->date, {}};
+        for (const auto& paper : day->papers) ids.insert(paper.id), last.second.insert(paper.id);
     }
     return ids;
 }
@@ -193,7 +196,12 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
     for (auto& entry : input.entries)
         if (wanted(entry, config.arxiv) && seen.insert(entry.paper.id).second) candidates.push_back(entry.paper);
     day.counts.scanned = static_cast<long long>(candidates.size());
-    auto earlier = ids_listed_before(ctx.request.content_dir, input.date, result.warnings);
+    std::pair<Date, std::set<std::string>> last_day;
+    auto earlier = ids_listed_before(ctx.request.content_dir, input.date, result.warnings, last_day);
+    // A new announcement never lists again every paper the last day kept: this feed repeats that day's.
+    bool repeats_last_day = !last_day.second.empty() && std::ranges::all_of(last_day.second, [&](const std::string& id) {
+        return std::ranges::any_of(candidates, [&](const Paper& p) { return p.id == id; });
+    });
     size_t before = candidates.size();
     std::erase_if(candidates, [&](const Paper& p) { return earlier.contains(p.id); });
     size_t repeats = before - candidates.size();
@@ -252,9 +260,10 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
     day.counts.relevant = relevant;
 
     std::string repeated;
-    if (before > 0 && candidates.empty())
-        repeated = "all " + std::to_string(before) +
-                   " candidates were listed on earlier days: the feed repeats an earlier announcement";
+    if (repeats_last_day)
+        repeated = "the feed repeats " + last_day.first.iso() + "'s announcement: all " +
+                   std::to_string(last_day.second.size()) + " papers of that day are in it again (" +
+                   std::to_string(repeats) + " of " + std::to_string(before) + " candidates listed before)";
     settle_status(day, {input.stale_reason, repeated}, {input.partial_reason, unscored_reason});
     if (day.status != DayStatus::announced) {
         result.incomplete = true;
