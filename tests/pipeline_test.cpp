@@ -820,3 +820,44 @@ TEST_CASE("run: replies without usage give cost unknown, not $0.0000") {
     for (const auto& line : f.log) said = said || line.find("cost unknown") != std::string::npos;
     CHECK(said);
 }
+
+TEST_CASE("run: an empty or blank API page is asked again; one that stays empty makes the back-filled day partial") {
+    for (int bad_tries : {1, 100}) {
+        for (bool blank : {false, true}) {
+            CAPTURE(bad_tries);
+            CAPTURE(blank);
+            Fixture f;
+            f.config.arxiv.api_page_size = 10;
+            int bad_left = bad_tries;
+            f.arxiv.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+                int start = std::stoi(req.get_param_value("start"));
+                std::string entries;
+                if (start == 10 && bad_left > 0) {
+                    --bad_left;
+                    if (blank) return res.set_content("", "application/atom+xml");
+                } else {
+                    for (int i = start; i < std::min(start + 10, 30); ++i)
+                        entries += "<entry><id>http://arxiv.org/abs/2505." + std::to_string(70000 + i) +
+                                   "v1</id><title>Sparse pruning " + std::to_string(i) +
+                                   "</title><summary>About pruning.</summary><author><name>A B</name></author></entry>";
+                }
+                res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\">"
+                                "<opensearch:totalResults>30</opensearch:totalResults>" + entries + "</feed>",
+                                "application/atom+xml");
+            });
+            RunResult result = f.run(*parse_iso_date("2025-05-20"));
+            REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+            Day day = f.day("2025-05-20");
+            if (bad_tries == 1) {
+                CHECK(day.counts.arxiv == 30);
+                CHECK(day.status == DayStatus::announced);
+                CHECK(run_exit_code(result) == 0);
+            } else {
+                CHECK(day.counts.arxiv == 10);
+                CHECK(day.status == DayStatus::partial);
+                CHECK(day.reason.find("empty pages at 10") != std::string::npos);
+                CHECK(run_exit_code(result) == 3);
+            }
+        }
+    }
+}

@@ -295,9 +295,10 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
 Result<DayInput> backfill_input(const Context& ctx, ArxivSource& source, const Date& day, const Date& generated) {
     auto [from, to] = backfill_window(day);
     ctx.log(day.iso() + ": back-filling through the arXiv API, papers submitted " + from.iso() + " to " + to.iso());
-    auto entries = source.fetch_submitted(from, to);
+    std::string gap;
+    auto entries = source.fetch_submitted(from, to, &gap);
     if (!entries) return std::unexpected(entries.error());
-    return DayInput{day, std::move(*entries), Remedial{from, to, generated}, {}, {}};
+    return DayInput{day, std::move(*entries), Remedial{from, to, generated}, gap, {}};
 }
 
 bool archive_has(const fs::path& content, const Date& date) { return fs::exists(day_path(content, date)); }
