@@ -103,7 +103,7 @@ TEST_CASE("check fails on bad content, naming file and line") {
     CHECK(result.exit_code == 1);
     CHECK(result.err.find("2025-05-20.md: paper 2505.00001 is listed twice on this day") != std::string::npos);
     CHECK(result.err.find("2025-05-21.md:2: the front matter says 2025-05-22") != std::string::npos);
-    CHECK(result.err.find("2025-05-23.md:3: expected 'status' to be announced or failed") != std::string::npos);
+    CHECK(result.err.find("2025-05-23.md:3: expected 'status' to be announced, partial, stale or failed") != std::string::npos);
     CHECK(result.err.find("stray.md: not a day file") != std::string::npos);
     CHECK(result.out.find("4 errors") != std::string::npos);
 }

@@ -198,3 +198,13 @@ TEST_CASE("config: every command validates every section, and check still checks
     CHECK(text_contains(check.err, "paperpress.yaml:3:"));
     CHECK(text_contains(check.err, "2025-05-20.md")); // the content is checked as well
 }
+
+TEST_CASE("config: llm.required is read; it is off by default and must be true or false") {
+    CHECK_FALSE(parse_config("", "paperpress.yaml")->llm.required);
+    auto on = parse_config("llm:\n  required: true\n", "paperpress.yaml");
+    REQUIRE_MESSAGE(on.has_value(), on.error().to_string());
+    CHECK(on->llm.required);
+    auto bad = parse_config("llm:\n  required: maybe\n", "paperpress.yaml");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().to_string().find("llm.required") != std::string::npos);
+}

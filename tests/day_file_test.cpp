@@ -129,7 +129,7 @@ TEST_CASE("bad input names the file, the line and what was expected") {
     CHECK(error_of("date: 2025-05-20\n") == "content/2025/05/2025-05-20.md:1: expected YAML front matter: the file must start with a line '---'");
     CHECK(error_of("---\ndate: 2025-05-20\n") .find(":1: expected a line '---' closing the front matter") != std::string::npos);
     CHECK(error_of("---\ndate: 2025-05-20\nstatus: maybe\n---\n") ==
-          "content/2025/05/2025-05-20.md:3: expected 'status' to be announced or failed, got 'maybe'");
+          "content/2025/05/2025-05-20.md:3: expected 'status' to be announced, partial, stale or failed, got 'maybe'");
     CHECK(error_of("---\ndate: 2025-13-20\n---\n").find(":2: expected 'date' to be a date YYYY-MM-DD") != std::string::npos);
     CHECK(error_of("---\ndate: 2025-05-20\ncolour: red\n---\n").find(":3: unknown key 'colour'") != std::string::npos);
     CHECK(error_of("---\ndate: 2025-05-20\ntokens:\n  prompt: lots\n---\n").find(":4: expected 'tokens.prompt' to be a whole number") != std::string::npos);

@@ -155,6 +155,30 @@ TEST_CASE("the HTTP client retries 429 honouring Retry-After, and 503, then succ
     CHECK(times[1] - times[0] >= std::chrono::milliseconds(950)); // waited as asked
 }
 
+TEST_CASE("a Retry-After shorter than the minimum interval still waits the minimum interval") {
+    LoopbackServer server;
+    std::vector<Clock::time_point> times;
+    std::mutex mutex;
+    server.server.Get("/api", [&](const httplib::Request&, httplib::Response& res) {
+        std::lock_guard lock(mutex);
+        times.push_back(Clock::now());
+        if (times.size() == 1) {
+            res.status = 429;
+            res.set_header("Retry-After", "0");
+        } else {
+            res.set_content("ok", "text/plain");
+        }
+    });
+    server.start();
+    auto options = quick_options();
+    options.min_interval = std::chrono::milliseconds(300); // stands for arXiv's 3 s
+    HttpClient http(options);
+    auto response = http.get(server.url("/api"));
+    REQUIRE_MESSAGE(response.has_value(), response.error().to_string());
+    REQUIRE(times.size() == 2);
+    CHECK(times[1] - times[0] >= std::chrono::milliseconds(290));
+}
+
 TEST_CASE("the HTTP client gives up after its attempts with a clear error") {
     LoopbackServer server;
     std::atomic<int> calls{0};

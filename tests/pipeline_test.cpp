@@ -10,6 +10,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -59,6 +60,13 @@ struct FakeLlm {
     bool garbage_first = false;                    // the very first reply is prose without JSON
     bool rate_limit_first = false;                 // the very first request gets 429
     bool always_fail = false;                      // every request gets 500
+    std::string empty_content;                     // "null" or "\"\"": replies with no content ...
+    int empty_replies = 0;                         // ... for this many requests (-1: all), finish_reason length
+    int fail_status = 0;                           // every request gets this status ...
+    std::string fail_body;                         // ... with this body
+    bool reject_max_tokens = false;                // 400 for a request with max_tokens, as o-series models
+    bool omit_usage = false;                       // replies without a usage block
+    std::vector<std::string> bodies;               // every request's body
     std::string seen_authorization;
     std::atomic<int> arrivals{0}; // requests received, counted before any latency
     std::atomic<int> in_flight{0};
@@ -87,6 +95,20 @@ struct FakeLlm {
         std::lock_guard lock(mutex);
         int n = ++requests;
         seen_authorization = req.get_header_value("Authorization");
+        bodies.push_back(req.body);
+        if (fail_status) {
+            res.status = fail_status;
+            res.set_content(fail_body, "application/json");
+            return;
+        }
+        if (reject_max_tokens && req.body.find("\"max_tokens\"") != std::string::npos) {
+            res.status = 400;
+            res.set_content("{\"error\":{\"message\":\"Unsupported parameter: 'max_tokens' is not supported with this "
+                            "model. Use 'max_completion_tokens' instead.\",\"type\":\"invalid_request_error\","
+                            "\"param\":\"max_tokens\",\"code\":\"unsupported_parameter\"}}",
+                            "application/json");
+            return;
+        }
         if (always_fail) {
             res.status = 500;
             return;
@@ -104,6 +126,13 @@ struct FakeLlm {
             ids.push_back(user.substr(pos + 10, user.find('\n', pos) - pos - 10));
         batches.push_back(ids);
         std::string content = "```jsonl\n";
+        if (!empty_content.empty() && (empty_replies < 0 || n <= empty_replies)) {
+            res.set_content("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":" + empty_content +
+                                "},\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":900,"
+                                "\"completion_tokens\":4000}}",
+                            "application/json");
+            return;
+        }
         if (garbage_first && n == 1) content = "I am sorry, I cannot score papers today.";
         else {
             for (const auto& id : ids) {
@@ -130,7 +159,7 @@ struct FakeLlm {
         usage.AddMember("completion_tokens", 100, a);
         details.AddMember("cached_tokens", 400, a);
         usage.AddMember("prompt_tokens_details", details, a);
-        reply.AddMember("usage", usage, a);
+        if (!omit_usage) reply.AddMember("usage", usage, a);
         rapidjson::StringBuffer buffer;
         rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
         reply.Accept(writer);
@@ -187,13 +216,16 @@ struct Fixture {
 
     EmbeddedScorerKind embedded = EmbeddedScorerKind::learned;
     PrefilterKind prefilter = PrefilterKind::none;
+    Date today = *parse_iso_date("2025-05-28"); // the feed's day: the nightly run is on time
 
-    RunResult run(std::optional<Date> date = std::nullopt, bool offline = false) {
+    RunResult run(std::optional<Date> date = std::nullopt, bool offline = false, bool resume = false) {
         RunRequest request;
         request.embedded = embedded;
         request.prefilter = prefilter;
         request.date = date;
         request.offline = offline;
+        request.resume = resume;
+        request.today = today;
         request.content_dir = dir / "content";
         request.log = [this](const std::string& line) { log.push_back(line); };
         return run_nightly(request, config);
@@ -604,4 +636,296 @@ TEST_CASE("run: a slow LLM endpoint is timed out and retried; a late reply never
     bool timed_out = false;
     for (const auto& line : f.log) timed_out = timed_out || line.find("retry 1 of 2") != std::string::npos;
     CHECK(timed_out);
+}
+
+// ---------------------------------------------------------------- issue 15: the status is the truth --
+
+TEST_CASE("run: unscored papers make the day partial, with the reason and counts, and exit code 3") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.never_answer = {"2505.20020", "2505.20021"};
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 3);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::partial);
+    CHECK(day.reason.find("2 of 28 candidates unscored") != std::string::npos);
+    CHECK(day.reason.find("missing from the LLM's reply") != std::string::npos);
+    // The status and reason survive the day file's round trip.
+    CHECK(read_text(day_path(f.dir / "content", day.date)).find("status: partial\nreason: ") != std::string::npos);
+
+    SUBCASE("--resume scores only the unscored papers and completes the day") {
+        llm.never_answer.clear();
+        llm.batches.clear();
+        RunResult resumed = f.run(*parse_iso_date("2025-05-28"), false, true);
+        REQUIRE_MESSAGE(resumed.outcome == RunOutcome::written, resumed.error);
+        CHECK(run_exit_code(resumed) == 0);
+        std::set<std::string> asked;
+        for (const auto& batch : llm.batches) asked.insert(batch.begin(), batch.end());
+        CHECK(asked == std::set<std::string>{"2505.20020", "2505.20021"});
+        CHECK(f.feed_requests == 1); // the day file is the input, not the feed
+        Day done = f.day("2025-05-28");
+        CHECK(done.status == DayStatus::announced);
+        CHECK(done.reason.empty());
+        for (const auto& p : done.papers) CHECK(p.unscored.empty());
+        for (const char* id : {"2505.20020", "2505.20021"}) {
+            bool passes = relevance_of(id) >= 6 && novelty_of(id) >= 5;
+            CHECK(std::ranges::count(ids_of(done), std::string(id)) == (passes ? 1 : 0));
+        }
+        CHECK(done.tokens->prompt > day.tokens->prompt); // the new calls are added to the day's
+    }
+    SUBCASE("--resume of a complete day is refused") {
+        llm.never_answer.clear();
+        REQUIRE(f.run(*parse_iso_date("2025-05-28")).outcome == RunOutcome::written);
+        RunResult resumed = f.run(*parse_iso_date("2025-05-28"), false, true);
+        CHECK(resumed.outcome == RunOutcome::failed);
+        CHECK(resumed.error.find("not partial") != std::string::npos);
+    }
+}
+
+TEST_CASE("run: yesterday's feed served again is stale (exit 3), not 'nothing new'") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.today = *parse_iso_date("2025-05-27");
+    f.feed_body = feed(thirty_papers(), "Tue, 27 May 2025 00:00:00 -0400");
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    // The next night arXiv's feed has not moved on.
+    f.today = *parse_iso_date("2025-05-28");
+    RunResult result = f.run();
+    CHECK(result.outcome == RunOutcome::stale);
+    CHECK(run_exit_code(result) == 3);
+    CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
+    bool said = false;
+    for (const auto& line : f.log) said = said || line.find("stale feed") != std::string::npos;
+    CHECK(said);
+}
+
+TEST_CASE("run: Monday's items re-dated to Tuesday make a stale day, not '0 selected'") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.today = *parse_iso_date("2025-05-26");
+    f.feed_body = feed(thirty_papers(), "Mon, 26 May 2025 00:00:00 -0400");
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    f.today = *parse_iso_date("2025-05-27");
+    f.feed_body = feed(thirty_papers(), "Tue, 27 May 2025 00:00:00 -0400");
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 3);
+    Day day = f.day("2025-05-27");
+    CHECK(day.status == DayStatus::stale);
+    CHECK(day.reason.find("the feed repeats 2025-05-26's announcement") != std::string::npos);
+    // A genuine next day with papers of its own is not stale.
+    f.today = *parse_iso_date("2025-05-28");
+    f.feed_body = feed(item("2505.60001", "new", "Sparse pruning") + item("2505.20001", "cross", "Paper number 1"));
+    RunResult next = f.run();
+    REQUIRE_MESSAGE(next.outcome == RunOutcome::written, next.error);
+    CHECK(f.day("2025-05-28").status == DayStatus::announced);
+}
+
+TEST_CASE("run: a feed dated other than the expected announcement day is stale") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.today = *parse_iso_date("2025-05-30"); // Friday; the feed still says Wednesday
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 3);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::stale);
+    CHECK(day.reason.find("expected on 2025-05-30 is 2025-05-30's") != std::string::npos);
+    // On the weekend the Friday announcement is the one expected.
+    CHECK(expected_announcement(*parse_iso_date("2025-06-01")).iso() == "2025-05-30");
+}
+
+TEST_CASE("run: a complete day exits 0, a failure 1") {
+    RunResult ok;
+    ok.outcome = RunOutcome::written;
+    CHECK(run_exit_code(ok) == 0);
+    RunResult failed;
+    CHECK(run_exit_code(failed) == 1);
+}
+
+TEST_CASE("run: empty replies (content null or \"\", finish_reason length) are failures, re-asked smaller") {
+    for (const char* empty : {"null", "\"\""}) {
+        CAPTURE(empty);
+        Fixture f;
+        FakeLlm llm;
+        f.use(llm);
+        f.config.llm.concurrency = 1;
+        llm.empty_content = empty;
+        llm.empty_replies = 1; // the first batch of 4 comes back empty
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        Day day = f.day("2025-05-28");
+        CHECK(day.status == DayStatus::announced);
+        for (const auto& p : day.papers) CHECK(p.unscored.empty());
+        bool logged = false, halved = false;
+        for (const auto& line : f.log) logged = logged || line.find("reply was empty (finish_reason: 'length')") != std::string::npos;
+        for (const auto& batch : llm.batches) halved = halved || batch.size() == 2;
+        CHECK(logged);
+        CHECK(halved);
+    }
+    SUBCASE("every reply empty: the run fails, nothing is written") {
+        Fixture f;
+        FakeLlm llm;
+        f.use(llm);
+        llm.empty_content = "null";
+        llm.empty_replies = -1;
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::failed);
+        CHECK(result.error.find("failed on every request") != std::string::npos);
+        CHECK(result.error.find("reply was empty") != std::string::npos);
+        CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
+    }
+}
+
+TEST_CASE("run: llm.required makes a missing key fail the run; the log says which scorer served and why") {
+    Fixture f;
+    unsetenv("PAPERPRESS_TEST_KEY");
+    SUBCASE("not required: the embedded scorer, and why") {
+        REQUIRE(f.run().outcome == RunOutcome::written);
+        CHECK(f.log.front() == "scorer: embedded (no PAPERPRESS_TEST_KEY and no llm.base_url or OPENAI_BASE_URL; "
+                               "set PAPERPRESS_TEST_KEY or OPENAI_BASE_URL to use an LLM)");
+    }
+    SUBCASE("required") {
+        f.config.llm.required = true;
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::failed);
+        CHECK(result.error.find("llm.required is true") != std::string::npos);
+        CHECK(f.feed_requests == 0);
+        CHECK_FALSE(fs::exists(f.dir / "content"));
+    }
+    SUBCASE("--offline still means the embedded scorer") {
+        f.config.llm.required = true;
+        f.config.arxiv.offline_feed = (source_dir() / "samples/arxiv-feed.xml").string();
+        RunResult result = f.run(std::nullopt, true);
+        CHECK_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(f.log.front().starts_with("scorer: embedded (--offline"));
+    }
+}
+
+TEST_CASE("paperpress run refuses impossible dates with exit 2 and the reason (issue 14)") {
+    TempDir dir;
+    auto swapped = run_paperpress("run --from 2025-05-10 --to 2025-05-01", dir.path());
+    CHECK(swapped.exit_code == 2);
+    CHECK(swapped.err.find("--from 2025-05-10 is after --to 2025-05-01") != std::string::npos);
+    auto future = run_paperpress("run --date 2999-01-01", dir.path());
+    CHECK(future.exit_code == 2);
+    CHECK(future.err.find("in the future") != std::string::npos);
+    auto long_window = run_paperpress("run --from 1990-01-01 --to 2025-01-01", dir.path());
+    CHECK(long_window.exit_code == 2);
+    CHECK(long_window.err.find("split it into runs of a year or less, e.g. --from 1990-01-01 --to 1990-12-31") !=
+          std::string::npos);
+    auto resume_alone = run_paperpress("run --resume", dir.path());
+    CHECK(resume_alone.exit_code == 2);
+    CHECK_FALSE(fs::exists(dir / "content"));
+}
+
+TEST_CASE("run: a refused key or a rejected parameter stops at once, naming it; no wasted calls") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.llm.concurrency = 1;
+    SUBCASE("401") {
+        llm.fail_status = 401;
+        llm.fail_body = "{\"error\":{\"message\":\"Incorrect API key provided\",\"code\":\"invalid_api_key\"}}";
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::failed);
+        CHECK(result.error.find("refused the request (HTTP 401)") != std::string::npos);
+        CHECK(llm.arrivals == 1);
+    }
+    SUBCASE("403") {
+        llm.fail_status = 403;
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::failed);
+        CHECK(result.error.find("HTTP 403") != std::string::npos);
+        CHECK(llm.arrivals == 1);
+    }
+    SUBCASE("a rejected temperature") {
+        llm.fail_status = 400;
+        llm.fail_body = "{\"error\":{\"message\":\"Unsupported value: 'temperature' does not support 0.2 with this "
+                        "model. Only the default (1) value is supported.\",\"type\":\"invalid_request_error\","
+                        "\"param\":\"temperature\",\"code\":\"unsupported_value\"}}";
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::failed);
+        CHECK(result.error.find("parameter 'temperature'") != std::string::npos);
+        CHECK(llm.arrivals == 1);
+        CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
+    }
+}
+
+TEST_CASE("run: an unsupported max_tokens is asked again once with max_completion_tokens") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.llm.concurrency = 1;
+    f.config.llm.max_tokens = 4000;
+    llm.reject_max_tokens = true;
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(f.day("2025-05-28").status == DayStatus::announced);
+    CHECK(llm.arrivals == 8); // 7 batches, and the one rejected request
+    REQUIRE(llm.bodies.size() == 8);
+    CHECK(llm.bodies[0].find("\"max_tokens\":4000") != std::string::npos);
+    for (size_t i = 1; i < llm.bodies.size(); ++i)
+        CHECK(llm.bodies[i].find("\"max_completion_tokens\":4000") != std::string::npos);
+}
+
+TEST_CASE("run: replies without usage give cost unknown, not $0.0000") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.omit_usage = true;
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    Day day = f.day("2025-05-28");
+    CHECK_FALSE(day.cost.total.has_value());
+    CHECK(read_text(day_path(f.dir / "content", day.date)).find("cost:") == std::string::npos);
+    bool said = false;
+    for (const auto& line : f.log) said = said || line.find("cost unknown") != std::string::npos;
+    CHECK(said);
+}
+
+TEST_CASE("run: an empty or blank API page is asked again; one that stays empty makes the back-filled day partial") {
+    for (int bad_tries : {1, 100}) {
+        for (bool blank : {false, true}) {
+            CAPTURE(bad_tries);
+            CAPTURE(blank);
+            Fixture f;
+            f.config.arxiv.api_page_size = 10;
+            int bad_left = bad_tries;
+            f.arxiv.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+                int start = std::stoi(req.get_param_value("start"));
+                std::string entries;
+                if (start == 10 && bad_left > 0) {
+                    --bad_left;
+                    if (blank) return res.set_content("", "application/atom+xml");
+                } else {
+                    for (int i = start; i < std::min(start + 10, 30); ++i)
+                        entries += "<entry><id>http://arxiv.org/abs/2505." + std::to_string(70000 + i) +
+                                   "v1</id><title>Sparse pruning " + std::to_string(i) +
+                                   "</title><summary>About pruning.</summary><author><name>A B</name></author></entry>";
+                }
+                res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\">"
+                                "<opensearch:totalResults>30</opensearch:totalResults>" + entries + "</feed>",
+                                "application/atom+xml");
+            });
+            RunResult result = f.run(*parse_iso_date("2025-05-20"));
+            REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+            Day day = f.day("2025-05-20");
+            if (bad_tries == 1) {
+                CHECK(day.counts.arxiv == 30);
+                CHECK(day.status == DayStatus::announced);
+                CHECK(run_exit_code(result) == 0);
+            } else {
+                CHECK(day.counts.arxiv == 10);
+                CHECK(day.status == DayStatus::partial);
+                CHECK(day.reason.find("empty pages at 10") != std::string::npos);
+                CHECK(run_exit_code(result) == 3);
+            }
+        }
+    }
 }

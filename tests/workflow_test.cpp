@@ -137,3 +137,19 @@ TEST_CASE("workflows: nightly.yml runs on weekday mornings, never twice at once,
     for (const char* name : {"secrets.OPENAI_API_KEY", "vars.OPENAI_BASE_URL", "vars.OPENAI_MODEL", "GITHUB_TOKEN"})
         CHECK(text.str().find(name) != std::string::npos);
 }
+
+TEST_CASE("workflows: a partial or stale day (run exits 3) is published, and the nightly run still ends red") {
+    YAML::Node nightly = load_workflow("nightly.yml");
+    const YAML::Node job = nightly["jobs"].begin()->second;
+    std::string run_step, last_step, last_if;
+    for (const auto& step : job["steps"]) {
+        std::string text = step["run"] ? step["run"].Scalar() : "";
+        if (text.find("paperpress run") != std::string::npos) run_step = text;
+        last_step = text;
+        last_if = step["if"] ? step["if"].Scalar() : "";
+    }
+    CHECK(run_step.find("-eq 3") != std::string::npos);
+    CHECK(run_step.find("incomplete=true") != std::string::npos);
+    CHECK(last_if == "steps.run.outputs.incomplete == 'true'");
+    CHECK(last_step.find("exit 1") != std::string::npos);
+}

@@ -17,6 +17,7 @@ namespace pp::cli {
 constexpr int exit_ok = 0;
 constexpr int exit_problems = 1;
 constexpr int exit_usage = 2;
+constexpr int exit_incomplete = 3; // `run`: a partial or stale day (written, but not complete)
 
 struct GlobalOptions {
     std::string content = "content";
@@ -50,6 +51,7 @@ int cmd_theme_new(const GlobalOptions& global, const std::string& name);
 struct RunArgs {
     std::string date, from, to;
     bool offline = false;
+    bool resume = false;
     bool no_build = false;
     std::string out = "site";
 };

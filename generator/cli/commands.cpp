@@ -49,6 +49,8 @@ int run_cli(int argc, char** argv) {
     run->add_option("--to", run_args.to, "... up to this date (YYYY-MM-DD; default: today)");
     run->add_flag("--offline", run_args.offline,
                   "No network: the sample announcement (arxiv.offline_feed) and the embedded scorer");
+    run->add_flag("--resume", run_args.resume,
+                  "With --date: score only the unscored papers of that partial day (exit 3 if some stay unscored)");
     run->add_flag("--no-build", run_args.no_build, "Write the day but do not build the site");
     run->add_option("--out", run_args.out, "Site output folder")->capture_default_str();
 

@@ -6,6 +6,7 @@
 #include "pipeline/nightly.h"
 #include "publish/publish.h"
 
+#include <chrono>
 #include <iostream>
 
 namespace pp::cli {
@@ -30,6 +31,42 @@ std::optional<Date> date_option(const std::string& text, const char* name, bool&
     return date;
 }
 
+std::chrono::sys_days to_days(const Date& d) {
+    return std::chrono::year_month_day{std::chrono::year{d.year}, std::chrono::month{static_cast<unsigned>(d.month)},
+                                       std::chrono::day{static_cast<unsigned>(d.day)}};
+}
+
+long days_between(const Date& from, const Date& to) { return (to_days(to) - to_days(from)).count(); }
+
+Date add_days(const Date& d, long days) {
+    std::chrono::year_month_day ymd{to_days(d) + std::chrono::days{days}};
+    return Date{static_cast<int>(ymd.year()), static_cast<int>(static_cast<unsigned>(ymd.month())),
+                static_cast<int>(static_cast<unsigned>(ymd.day()))};
+}
+
+// A back-fill window longer than a year is almost always a typo (--from
+// 1990-01-01 walks 9,000 weekdays at 3 s a page).
+constexpr long max_backfill_days = 365; // --to minus --from: 366 days at most
+
+// Why `run` refuses these dates, if it does.
+std::optional<std::string> refuse_run_dates(const RunRequest& request, const Date& today) {
+    if (request.date && today < *request.date)
+        return "--date " + request.date->iso() + " is in the future (today is " + today.iso() +
+               " UTC): there is no announcement for it yet";
+    if (request.from && request.to && *request.to < *request.from)
+        return "--from " + request.from->iso() + " is after --to " + request.to->iso() + "; swap them";
+    Date to = request.to.value_or(today);
+    if (request.from && to < *request.from)
+        return "--from " + request.from->iso() + " is in the future (today is " + today.iso() + " UTC)";
+    if (request.from && days_between(*request.from, to) > max_backfill_days)
+        return "the back-fill window " + request.from->iso() + " to " + to.iso() + " is " +
+               std::to_string(days_between(*request.from, to) + 1) + " days long; at most " +
+               std::to_string(max_backfill_days + 1) + " at a time (about 3 s per API page): split it into runs of " +
+               "a year or less, e.g. --from " + request.from->iso() + " --to " +
+               add_days(*request.from, max_backfill_days - 1).iso();
+    return std::nullopt;
+}
+
 } // namespace
 
 int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args) {
@@ -43,6 +80,15 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
         std::cerr << "error: use either --date or --from/--to\n";
         return exit_usage;
     }
+    if (auto refused = refuse_run_dates(request, today_utc())) {
+        std::cerr << "error: " << *refused << "\n";
+        return exit_usage;
+    }
+    if (args.resume && !request.date) {
+        std::cerr << "error: --resume completes one partial day: give it with --date YYYY-MM-DD\n";
+        return exit_usage;
+    }
+    request.resume = args.resume;
     request.offline = args.offline;
     request.content_dir = global.content;
     request.config_path = global.config;
@@ -80,13 +126,17 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
         return exit_problems;
     }
     if (commit_failures) return exit_problems;
-    if (result.outcome != RunOutcome::written) return exit_ok;
+    const int outcome_code = run_exit_code(result);
+    if (outcome_code == exit_incomplete)
+        std::cerr << "paperpress run: exit 3: the day is partial or stale (see the warnings); it is written and "
+                     "published as such\n";
+    if (result.outcome != RunOutcome::written) return outcome_code;
     int status = args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}});
     for (const Date& date : result.days) {
         auto day = load_day(day_path(global.content, date));
         if (day) print_notify(notify_day(*day, config.notify, config, paths, false, stdout_log));
     }
-    return status;
+    return status != exit_ok ? status : outcome_code;
 }
 
 int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyArgs& args) {

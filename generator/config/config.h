@@ -56,6 +56,7 @@ struct LlmSettings {
     int requests_per_minute = 60;       // 0: no limit
     int retries = 2;                    // re-asks for papers missing from replies, in smaller batches
     bool title_prefilter = false;
+    bool required = false;              // true: no usable key fails the run instead of falling back to the embedded scorer
     double timeout = 120;               // seconds per request
     PriceTable prices = default_prices();
 };

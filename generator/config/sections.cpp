@@ -84,7 +84,7 @@ Result<void> read_llm(const Section& s, const YAML::Node& node, LlmSettings& l) 
         {"batch_size", s.number(l.batch_size, 1, 200)}, {"concurrency", s.number(l.concurrency, 1, 64)},
         {"requests_per_minute", s.number(l.requests_per_minute, 0, 100000)},
         {"retries", s.number(l.retries, 0, 10)}, {"title_prefilter", s.flag(l.title_prefilter)},
-        {"timeout", s.real(l.timeout, 1)},
+        {"required", s.flag(l.required)}, {"timeout", s.real(l.timeout, 1)},
         {"prices", s.sub("prices", [&](const Section& p, const YAML::Node& v) { return read_prices(p, v, l.prices); })},
     });
     if (!ok) return ok;

@@ -119,6 +119,7 @@ std::string front_matter(const Day& day) {
     out << YAML::BeginMap;
     out << YAML::Key << "date" << YAML::Value << day.date.iso();
     out << YAML::Key << "status" << YAML::Value << to_string(day.status);
+    if (!day.reason.empty()) out << YAML::Key << "reason" << YAML::Value << day.reason;
     if (!day.model.empty()) out << YAML::Key << "model" << YAML::Value << day.model;
     if (day.tokens) {
         out << YAML::Key << "tokens" << YAML::Value << YAML::BeginMap;
@@ -271,8 +272,14 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
             auto text = scalar(value, key);
             if (!text) return std::unexpected(text.error());
             auto status = parse_day_status(*text);
-            if (!status) return fail("expected 'status' to be announced or failed, got " + excerpt(*text), {}, line_of(value));
+            if (!status)
+                return fail("expected 'status' to be announced, partial, stale or failed, got " + excerpt(*text), {},
+                            line_of(value));
             day.status = *status;
+        } else if (key == "reason") {
+            auto text = scalar(value, key);
+            if (!text) return std::unexpected(text.error());
+            day.reason = *text;
         } else if (key == "model") {
             auto text = scalar(value, key);
             if (!text) return std::unexpected(text.error());
@@ -317,7 +324,7 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
             if (ok && (!from || !to)) return fail("expected 'remedial' to have both 'from' and 'to'", {}, line_of(value));
             day.remedial = remedial;
         } else {
-            return fail("unknown key " + excerpt(key) + "; expected date, status, model, tokens, cost, counts, remedial or prompt",
+            return fail("unknown key " + excerpt(key) + "; expected date, status, reason, model, tokens, cost, counts, remedial or prompt",
                         {}, line_of(it->first));
         }
         if (!ok) return ok;

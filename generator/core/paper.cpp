@@ -13,6 +13,8 @@ const char* to_string(DayStatus status) {
     switch (status) {
     case DayStatus::announced: return "announced";
     case DayStatus::failed: return "failed";
+    case DayStatus::partial: return "partial";
+    case DayStatus::stale: return "stale";
     }
     return "announced";
 }
@@ -20,6 +22,8 @@ const char* to_string(DayStatus status) {
 std::optional<DayStatus> parse_day_status(std::string_view text) {
     if (text == "announced") return DayStatus::announced;
     if (text == "failed") return DayStatus::failed;
+    if (text == "partial") return DayStatus::partial;
+    if (text == "stale") return DayStatus::stale;
     return std::nullopt;
 }
 

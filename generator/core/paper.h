@@ -33,6 +33,8 @@ struct Paper {
 enum class DayStatus {
     announced, // the run fetched and scored the announcement
     failed,    // the run broke (e.g. the LLM quota ran out): not a quiet day
+    partial,   // some candidates unscored or some API pages missing: `reason` says which
+    stale,     // the feed repeated an earlier announcement or was dated unexpectedly
 };
 
 const char* to_string(DayStatus status);
@@ -72,6 +74,7 @@ struct Remedial {
 struct Day {
     Date date;
     DayStatus status = DayStatus::announced;
+    std::string reason; // why the day is partial, stale or failed; empty when announced
     std::string model;
     std::optional<Tokens> tokens;
     Cost cost;

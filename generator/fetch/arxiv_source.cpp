@@ -55,7 +55,7 @@ Result<Announcement> ArxivSource::fetch_announcement() {
     return announcement;
 }
 
-Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const Date& from, const Date& to) {
+Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const Date& from, const Date& to, std::string* gap) {
     std::string categories;
     for (const auto& category : settings_.categories)
         categories += (categories.empty() ? "" : "+OR+") + ("cat:" + category);
@@ -63,21 +63,33 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const Date& from, co
                               "0000+TO+" + compact(to) + "2359%5D&sortBy=submittedDate&sortOrder=ascending";
     std::vector<FeedEntry> entries;
     long long start = 0, total = -1;
+    int empty_tries = 0;
     while (total < 0 || start < total) {
         std::string url = settings_.api_url + "?" + query + "&start=" + std::to_string(start) +
                           "&max_results=" + std::to_string(settings_.api_page_size);
         auto response = http_.get(url);
         if (!response) return fail("cannot fetch from the arXiv API: " + response.error().message);
         keep_raw("api/" + from.iso() + "_" + to.iso() + "_" + std::to_string(start) + ".xml", response->body);
-        auto page = parse_api_page(response->body, settings_.api_url);
+        // A blank 200 body is the API's hiccup, not an answer: ask again like an empty page.
+        const bool blank = trim(response->body).empty();
+        auto page = blank ? Result<ApiPage>(ApiPage{}) : parse_api_page(response->body, settings_.api_url);
         if (!page) return std::unexpected(page.error());
-        total = std::min<long long>(page->total_results, 30000);
+        if (!blank) total = std::min<long long>(page->total_results, 30000);
         if (page->entries.empty()) {
-            if (start < total)
-                log_("warning: the arXiv API returned an empty page at " + std::to_string(start) + " of " +
-                     std::to_string(total) + "; stopping with what was received");
+            if (!blank && start >= total) break; // the end
+            if (++empty_tries < empty_page_tries) {
+                log_("the arXiv API returned " + std::string(blank ? "a blank" : "an empty") + " page at " +
+                     std::to_string(start) + "; asking again (" + std::to_string(empty_tries) + " of " +
+                     std::to_string(empty_page_tries - 1) + ")");
+                continue;
+            }
+            std::string missing = "the arXiv API kept returning empty pages at " + std::to_string(start) +
+                                  (total >= 0 ? " of " + std::to_string(total) : std::string()) + " papers";
+            log_("warning: " + missing + "; stopping with what was received");
+            if (gap) *gap = missing;
             break;
         }
+        empty_tries = 0;
         // Advance by what actually arrived: pages can come back short.
         start += static_cast<long long>(page->entries.size());
         for (auto& entry : page->entries) entries.push_back(std::move(entry));

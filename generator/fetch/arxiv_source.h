@@ -18,7 +18,11 @@ public:
 
     // Papers submitted in [from, to] (GMT days), paged by what was actually
     // received. The API has no announce types: every entry counts as new.
-    Result<std::vector<FeedEntry>> fetch_submitted(const Date& from, const Date& to);
+    // An empty or blank page before the total is asked again (`empty_page_tries`
+    // times in all); when it stays empty, paging stops and `gap` (if given)
+    // says what is missing, so the day can be marked partial.
+    Result<std::vector<FeedEntry>> fetch_submitted(const Date& from, const Date& to, std::string* gap = nullptr);
+    int empty_page_tries = 3;
 
     static Result<Announcement> read_feed_file(const fs::path& path);
 

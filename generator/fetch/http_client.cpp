@@ -77,7 +77,8 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
             retry = true;
             reason = "HTTP " + std::to_string(result->status);
             if (auto seconds = parse_int(result->retry_after); seconds && *seconds >= 0) {
-                delay = std::chrono::seconds(*seconds);
+                // Never sooner than the minimum interval: arXiv's 3 s holds for retries too.
+                delay = std::max<std::chrono::milliseconds>(std::chrono::seconds(*seconds), options_.min_interval);
                 reason += ", Retry-After " + result->retry_after + " s";
             }
         }

@@ -13,11 +13,23 @@
 #include "score/selection.h"
 #include "util/text.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
 
 namespace pp {
+
+int run_exit_code(const RunResult& result) {
+    if (result.outcome == RunOutcome::failed) return 1;
+    return result.incomplete ? 3 : 0;
+}
+
+Date expected_announcement(const Date& today) {
+    Date day = today;
+    while (day.weekday() == 0 || day.weekday() == 6) day = previous_day(day);
+    return day;
+}
 
 std::pair<Date, Date> backfill_window(const Date& day) {
     Date to = previous_day(day);
@@ -34,6 +46,14 @@ struct DayInput {
     Date date;
     std::vector<FeedEntry> entries;
     std::optional<Remedial> remedial;
+    std::string partial_reason; // e.g. API pages that never came
+    std::string stale_reason;   // e.g. the feed's date is not the expected one
+};
+
+// What the LLM made of `to_score`, with the prompt text it was asked with.
+struct LlmPass {
+    LlmScoring scoring;
+    std::string prompt_text;
 };
 
 struct Context {
@@ -42,6 +62,7 @@ struct Context {
     PromptSet prompts;
     std::vector<std::string> followed;
     bool use_llm = false;
+    std::string scorer_reason; // why this scorer serves, for the log
     std::string api_key;
     void log(const std::string& line) const {
         if (request.log) request.log(line);
@@ -65,8 +86,9 @@ std::vector<std::string> followed_authors(const ScoringSettings& scoring, std::v
     return names;
 }
 
-// IDs listed on any day before `date`.
-std::set<std::string> ids_listed_before(const fs::path& content, const Date& date, std::vector<std::string>& warnings) {
+// IDs listed on any day before `date`; `last` gets the latest such day's.
+std::set<std::string> ids_listed_before(const fs::path& content, const Date& date, std::vector<std::string>& warnings,
+                                        std::pair<Date, std::set<std::string>>& last) {
     std::set<std::string> ids;
     auto scan = scan_content(content);
     for (const auto& folder : scan.unreadable)
@@ -78,7 +100,8 @@ std::set<std::string> ids_listed_before(const fs::path& content, const Date& dat
             warnings.push_back("cannot read an earlier day for de-duplication: " + day.error().to_string());
             continue;
         }
-        for (const auto& paper : day->papers) ids.insert(paper.id);
+        last = {day->date, {}};
+        for (const auto& paper : day->papers) ids.insert(paper.id), last.second.insert(paper.id);
     }
     return ids;
 }
@@ -96,7 +119,7 @@ bool wanted(const FeedEntry& entry, const ArxivSettings& settings) {
 }
 
 std::string money(const Cost& cost) {
-    if (!cost.total) return "unknown (model not in the price table)";
+    if (!cost.total) return "unknown (a model not in the price table, or calls without usage)";
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "$%.4f", *cost.total);
     return buffer;
@@ -129,6 +152,55 @@ std::map<std::string, ScoreReply> learned_replies(const std::vector<Paper>& pape
     return scores;
 }
 
+// Scores `papers` with the LLM; an error when every request failed.
+Result<LlmPass> score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const Date& date, RunResult& result) {
+    const auto& config = ctx.config;
+    LlmPass pass;
+    pass.prompt_text = prompt_record(ctx.prompts);
+    ScoreCache cache(config.scoring.cache_dir, config.llm.model, pass.prompt_text);
+    LlmScorerOptions options;
+    options.settings = config.llm;
+    options.endpoint = LlmEndpoint{config.llm.base_url, ctx.api_key, config.llm.model, config.llm.temperature,
+                                   config.llm.max_tokens};
+    Progress progress("scoring " + date.iso());
+    options.on_progress = [&](size_t done, size_t total) { progress.update(done, total); };
+    options.on_log = [&](const std::string& line) { ctx.log(line); };
+    pass.scoring = score_with_llm(papers, ctx.prompts, options, &cache);
+    progress.finish();
+    const LlmScoring& scoring = pass.scoring;
+    if (auto saved = cache.save(); !saved) result.warnings.push_back("score cache not saved: " + saved.error().to_string());
+    if (!scoring.stopped.empty())
+        return fail(scoring.stopped + "; nothing was written. Fix it, then run again with --date " + date.iso());
+    if (!papers.empty() && scoring.scores.empty() && scoring.failed_requests == scoring.requests && scoring.requests > 0)
+        return fail("the LLM endpoint failed on every request (" + scoring.unscored.begin()->second +
+                    "); nothing was written. Check OPENAI_BASE_URL, the API key and the model, then run again "
+                    "with --date " + date.iso());
+    return pass;
+}
+
+// The day's cost: unknown (not $0) when some call's tokens are unknown.
+Cost cost_of_calls(const std::string& model, const Tokens& tokens, const LlmScoring& scoring, const LlmSettings& llm) {
+    if (scoring.unknown_cost_calls > 0) return Cost{};
+    return cost_of(model, tokens, llm.prices);
+}
+
+// "3 of 28 candidates unscored (HTTP 429 ...)"; empty when none is.
+std::string unscored_summary(const std::map<std::string, std::string>& unscored, size_t asked) {
+    if (unscored.empty()) return {};
+    return std::to_string(unscored.size()) + " of " + std::to_string(asked) + " candidates unscored (" +
+           excerpt(unscored.begin()->second) + ")";
+}
+
+// A day's status from what went wrong; the reason names each problem.
+void settle_status(Day& day, std::vector<std::string> stale, const std::vector<std::string>& partial) {
+    std::erase(stale, std::string());
+    std::vector<std::string> all = stale;
+    for (const auto& reason : partial)
+        if (!reason.empty()) all.push_back(reason);
+    day.status = !stale.empty() ? DayStatus::stale : !all.empty() ? DayStatus::partial : DayStatus::announced;
+    day.reason = join(all, "; ");
+}
+
 Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result) {
     const auto& config = ctx.config;
     Day day;
@@ -142,7 +214,12 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
     for (auto& entry : input.entries)
         if (wanted(entry, config.arxiv) && seen.insert(entry.paper.id).second) candidates.push_back(entry.paper);
     day.counts.scanned = static_cast<long long>(candidates.size());
-    auto earlier = ids_listed_before(ctx.request.content_dir, input.date, result.warnings);
+    std::pair<Date, std::set<std::string>> last_day;
+    auto earlier = ids_listed_before(ctx.request.content_dir, input.date, result.warnings, last_day);
+    // A new announcement never lists again every paper the last day kept: this feed repeats that day's.
+    bool repeats_last_day = !last_day.second.empty() && std::ranges::all_of(last_day.second, [&](const std::string& id) {
+        return std::ranges::any_of(candidates, [&](const Paper& p) { return p.id == id; });
+    });
     size_t before = candidates.size();
     std::erase_if(candidates, [&](const Paper& p) { return earlier.contains(p.id); });
     size_t repeats = before - candidates.size();
@@ -159,6 +236,7 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
     TopicKeywords keywords = parse_topic_keywords(ctx.prompts.topics);
     std::string prompt_text;
     const bool learned = ctx.request.embedded == EmbeddedScorerKind::learned;
+    std::string unscored_reason;
     if (!ctx.use_llm) {
         verdicts.scores = learned ? learned_replies(to_score, learned_ranking(ctx, input.date, to_score, keywords, result.warnings))
                                   : embedded_scores(to_score, keywords);
@@ -184,27 +262,19 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
             ctx.log("embedded pre-filter: " + std::to_string(all - to_score.size()) + " of " + std::to_string(all) +
                     " papers match no topic keyword and are not sent to the LLM");
         }
-        prompt_text = prompt_record(ctx.prompts);
-        ScoreCache cache(config.scoring.cache_dir, config.llm.model, prompt_text);
-        LlmScorerOptions options;
-        options.settings = config.llm;
-        options.endpoint = LlmEndpoint{config.llm.base_url, ctx.api_key, config.llm.model, config.llm.temperature,
-                                       config.llm.max_tokens};
-        Progress progress("scoring " + input.date.iso());
-        options.on_progress = [&](size_t done, size_t total) { progress.update(done, total); };
-        options.on_log = [&](const std::string& line) { ctx.log(line); };
-        LlmScoring scoring = score_with_llm(to_score, ctx.prompts, options, &cache);
-        progress.finish();
-        if (auto saved = cache.save(); !saved) result.warnings.push_back("score cache not saved: " + saved.error().to_string());
-        if (!to_score.empty() && scoring.scores.empty() && scoring.failed_requests == scoring.requests && scoring.requests > 0)
-            return fail("the LLM endpoint failed on every request (" + scoring.unscored.begin()->second +
-                        "); nothing was written. Check OPENAI_BASE_URL, the API key and the model, then run again "
-                        "with --date " + input.date.iso());
+        auto pass = score_by_llm(ctx, to_score, input.date, result);
+        if (!pass) return std::unexpected(pass.error());
+        prompt_text = std::move(pass->prompt_text);
+        LlmScoring& scoring = pass->scoring;
+        unscored_reason = unscored_summary(scoring.unscored, to_score.size());
         verdicts.scores = std::move(scoring.scores);
         verdicts.unscored = std::move(scoring.unscored);
         day.model = config.llm.model;
         day.tokens = scoring.tokens;
-        day.cost = cost_of(config.llm.model, scoring.tokens, config.llm.prices);
+        day.cost = cost_of_calls(config.llm.model, scoring.tokens, scoring, config.llm);
+        if (scoring.unknown_cost_calls > 0)
+            result.warnings.push_back(input.date.iso() + ": cost unknown: " + std::to_string(scoring.unknown_cost_calls) +
+                                      " calls timed out or had no usage block, and may have been billed");
         ctx.log("LLM: " + std::to_string(scoring.requests) + " requests (" + std::to_string(scoring.failed_requests) +
                 " failed), " + std::to_string(scoring.cache_hits) + " scores from the cache" +
                 (scoring.dropped_by_titles.empty() ? "" : ", " + std::to_string(scoring.dropped_by_titles.size()) + " dropped by title"));
@@ -217,6 +287,17 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
     for (const auto& p : day.papers)
         if (p.unscored.empty()) ++relevant;
     day.counts.relevant = relevant;
+
+    std::string repeated;
+    if (repeats_last_day)
+        repeated = "the feed repeats " + last_day.first.iso() + "'s announcement: all " +
+                   std::to_string(last_day.second.size()) + " papers of that day are in it again (" +
+                   std::to_string(repeats) + " of " + std::to_string(before) + " candidates listed before)";
+    settle_status(day, {input.stale_reason, repeated}, {input.partial_reason, unscored_reason});
+    if (day.status != DayStatus::announced) {
+        result.incomplete = true;
+        result.warnings.push_back(input.date.iso() + " is " + to_string(day.status) + ": " + day.reason);
+    }
 
     auto prompt = store_prompt(ctx.request.content_dir, prompt_text);
     if (!prompt) return std::unexpected(prompt.error());
@@ -243,18 +324,79 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
 Result<DayInput> backfill_input(const Context& ctx, ArxivSource& source, const Date& day, const Date& generated) {
     auto [from, to] = backfill_window(day);
     ctx.log(day.iso() + ": back-filling through the arXiv API, papers submitted " + from.iso() + " to " + to.iso());
-    auto entries = source.fetch_submitted(from, to);
+    std::string gap;
+    auto entries = source.fetch_submitted(from, to, &gap);
     if (!entries) return std::unexpected(entries.error());
-    return DayInput{day, std::move(*entries), Remedial{from, to, generated}};
+    return DayInput{day, std::move(*entries), Remedial{from, to, generated}, gap, {}};
 }
 
 bool archive_has(const fs::path& content, const Date& date) { return fs::exists(day_path(content, date)); }
+
+// Completes a partial day: only its unscored papers go to the LLM; the
+// scores and author matches it has are kept as they are.
+Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result) {
+    auto loaded = load_day(day_path(ctx.request.content_dir, date));
+    if (!loaded) return std::unexpected(loaded.error());
+    Day day = std::move(*loaded);
+    if (day.status != DayStatus::partial)
+        return fail(date.iso() + " is " + to_string(day.status) + ", not partial: nothing to resume (use --date " +
+                    date.iso() + " without --resume to redo it)");
+    if (!ctx.use_llm) return fail("--resume scores with the LLM, and no LLM is configured (" + ctx.scorer_reason + ")");
+    Verdicts verdicts;
+    std::vector<Paper> candidates, to_score;
+    for (Paper paper : day.papers) {
+        if (paper.author_match) verdicts.author_matches.insert(paper.id);
+        else if (paper.unscored.empty())
+            verdicts.scores[paper.id] = ScoreReply{paper.id, paper.relevance, paper.novelty, paper.comment};
+        else {
+            paper.unscored.clear();
+            to_score.push_back(paper);
+        }
+        candidates.push_back(std::move(paper));
+    }
+    ctx.log(date.iso() + ": resuming: " + std::to_string(to_score.size()) + " unscored papers to score");
+    auto pass = score_by_llm(ctx, to_score, date, result);
+    if (!pass) return std::unexpected(pass.error());
+    for (auto& [id, score] : pass->scoring.scores) verdicts.scores[id] = score;
+    verdicts.unscored = pass->scoring.unscored;
+    const auto& config = ctx.config;
+    day.papers = select_papers(candidates, verdicts, {config.scoring.relevance_cutoff, config.scoring.novelty_cutoff});
+    long long relevant = 0;
+    for (const auto& p : day.papers)
+        if (p.unscored.empty()) ++relevant;
+    day.counts.relevant = relevant;
+    Tokens tokens = day.tokens.value_or(Tokens{});
+    tokens.prompt += pass->scoring.tokens.prompt;
+    tokens.completion += pass->scoring.tokens.completion;
+    tokens.cached += pass->scoring.tokens.cached;
+    day.tokens = tokens;
+    day.cost = day.cost.total ? cost_of_calls(day.model, tokens, pass->scoring, config.llm) : Cost{};
+    // Problems other than unscored papers (missing API pages) stay until the day is redone.
+    std::vector<std::string> others;
+    for (auto part : split(day.reason, ';'))
+        if (part = trim(part); !part.empty() && part.find("candidates unscored") == std::string_view::npos)
+            others.emplace_back(part);
+    others.push_back(unscored_summary(verdicts.unscored, to_score.size()));
+    settle_status(day, {}, others);
+    if (day.status != DayStatus::announced) {
+        result.incomplete = true;
+        result.warnings.push_back(date.iso() + " is still " + to_string(day.status) + ": " + day.reason);
+    }
+    if (auto saved = save_day(ctx.request.content_dir, day); !saved) return std::unexpected(saved.error());
+    ctx.log(date.iso() + ": resumed: " + std::to_string(pass->scoring.scores.size()) + " scored, " +
+            std::to_string(verdicts.unscored.size()) + " still unscored; the day is " + to_string(day.status));
+    if (ctx.request.after_write)
+        ctx.request.after_write({day_path(ctx.request.content_dir, day.date)},
+                                "Complete " + date.iso() + ": " + std::to_string(relevant) + " papers");
+    return date;
+}
 
 } // namespace
 
 RunResult run_nightly(const RunRequest& request, const Config& config) {
     RunResult result;
-    Context ctx{request, config, {}, {}, false, {}};
+    Context ctx{request, config, {}, {}, false, {}, {}};
+    const Date today = request.today.value_or(today_utc());
     auto prompts = load_prompts(config.scoring);
     if (!prompts) {
         result.error = prompts.error().to_string();
@@ -264,9 +406,18 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
     ctx.followed = followed_authors(config.scoring, result.warnings);
     if (const char* key = std::getenv(config.llm.api_key_env.c_str()); key && *key) ctx.api_key = key;
     ctx.use_llm = !request.offline && (!ctx.api_key.empty() || config.llm.base_url_set);
-    ctx.log(ctx.use_llm ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url
-                        : std::string("scorer: embedded (offline") +
-                              (request.offline ? ")" : "; set OPENAI_API_KEY or OPENAI_BASE_URL to use an LLM)"));
+    ctx.scorer_reason = request.offline ? "--offline"
+                        : ctx.use_llm   ? (ctx.api_key.empty() ? "llm.base_url or OPENAI_BASE_URL is set"
+                                                               : config.llm.api_key_env + " is set")
+                                        : "no " + config.llm.api_key_env + " and no llm.base_url or OPENAI_BASE_URL";
+    if (!request.offline && !ctx.use_llm && config.llm.required) {
+        result.error = "llm.required is true, but the LLM cannot serve (" + ctx.scorer_reason +
+                       "); set " + config.llm.api_key_env + " or llm.base_url, or set llm.required to false";
+        return result;
+    }
+    ctx.log(ctx.use_llm ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url + " (" + ctx.scorer_reason + ")"
+                        : "scorer: embedded (" + ctx.scorer_reason + "; set " + config.llm.api_key_env +
+                              " or OPENAI_BASE_URL to use an LLM)");
 
     ArxivSource source(config.arxiv, [&](const std::string& line) { ctx.log(line); });
     auto finish = [&](const Result<Date>& written) {
@@ -280,6 +431,15 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
         return true;
     };
 
+    if (request.resume) {
+        if (!request.date) {
+            result.error = "--resume completes one partial day: give it with --date";
+            return result;
+        }
+        finish(resume_day(ctx, *request.date, result));
+        return result;
+    }
+
     // Back-fill of a window: every weekday that the archive is missing.
     if (request.from || request.to) {
         if (request.offline) {
@@ -287,7 +447,7 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
             return result;
         }
         // A window open at its end reaches to today; open at its start, it is one day.
-        Date to = request.to.value_or(today_utc());
+        Date to = request.to.value_or(today);
         Date from = request.from.value_or(to);
         for (Date d = from; d <= to; d = next_day(d)) {
             if (d.weekday() == 0 || d.weekday() == 6) continue;
@@ -295,7 +455,7 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
                 ctx.log(d.iso() + ": already in the archive, skipped (use --date " + d.iso() + " to redo it)");
                 continue;
             }
-            auto input = backfill_input(ctx, source, d, today_utc());
+            auto input = backfill_input(ctx, source, d, today);
             if (!input || !finish(write_one_day(ctx, std::move(*input), result))) {
                 if (!input) result.error = input.error().to_string(), result.outcome = RunOutcome::failed;
                 return result;
@@ -319,7 +479,7 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
                            ", not " + request.date->iso();
             return result;
         }
-        auto input = backfill_input(ctx, source, *request.date, today_utc());
+        auto input = backfill_input(ctx, source, *request.date, today);
         if (!input) {
             result.error = input.error().to_string();
             return result;
@@ -332,13 +492,27 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
         result.outcome = RunOutcome::no_announcement;
         return result;
     }
+    const bool checked = !request.date && !request.offline; // the nightly run knows which day to expect
+    const Date expected = expected_announcement(today);
+    if (checked && *announcement->date < expected && archive_has(request.content_dir, *announcement->date)) {
+        ctx.log("stale feed: it still serves " + announcement->date->iso() +
+                "'s announcement, already in the archive, where " + expected.iso() +
+                "'s was expected; nothing written. Run again later, or back-fill with --date " + expected.iso());
+        result.outcome = RunOutcome::stale;
+        result.incomplete = true;
+        return result;
+    }
     if (!request.date && archive_has(request.content_dir, *announcement->date)) {
         ctx.log(announcement->date->iso() + ": this announcement is already in the archive; nothing new (use --date " +
                 announcement->date->iso() + " to redo it)");
         result.outcome = RunOutcome::already_have;
         return result;
     }
-    finish(write_one_day(ctx, DayInput{*announcement->date, std::move(announcement->entries), std::nullopt}, result));
+    DayInput input{*announcement->date, std::move(announcement->entries), std::nullopt, {}, {}};
+    if (checked && input.date != expected)
+        input.stale_reason = "the feed is dated " + input.date.iso() + ", but the announcement expected on " +
+                             today.iso() + " is " + expected.iso() + "'s";
+    finish(write_one_day(ctx, std::move(input), result));
     return result;
 }
 

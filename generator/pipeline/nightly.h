@@ -20,6 +20,8 @@ struct RunRequest {
     std::optional<Date> date;            // redo or back-fill this day
     std::optional<Date> from, to;        // back-fill every missing weekday in [from, to]; to defaults to today
     bool offline = false;                // the saved sample feed and the embedded scorer
+    bool resume = false;                 // with `date`: score only the unscored papers of that (partial) day
+    std::optional<Date> today;           // the clock (UTC day); today_utc() when absent
     fs::path content_dir = "content";
     fs::path config_path = "paperpress.yaml";
     // Until paperpress.yaml has scoring.embedded and scoring.prefilter (issue 16): the scorer
@@ -34,6 +36,7 @@ enum class RunOutcome {
     written,          // one or more days written
     no_announcement,  // empty feed: weekend or holiday
     already_have,     // the archive already has the feed's announcement
+    stale,            // the feed still serves an archived announcement, not the expected one: nothing written
     failed,           // an error: nothing was written
 };
 
@@ -42,7 +45,17 @@ struct RunResult {
     std::vector<Date> days;                // the days written
     std::vector<std::string> warnings;     // unscored papers, ...
     std::string error;
+    bool incomplete = false;               // a day written partial or stale, or a stale feed
 };
+
+// `run`'s exit code: 0 only when every day is complete, 3 for a partial or
+// stale day (the workflow still publishes, and goes red), 1 for a failure.
+int run_exit_code(const RunResult& result);
+
+// The announcement a run on `today` should find in the feed: the latest
+// weekday up to `today` (arXiv announces Sunday to Thursday evenings, US
+// Eastern, dated the next weekday).
+Date expected_announcement(const Date& today);
 
 RunResult run_nightly(const RunRequest& request, const Config& config);
 

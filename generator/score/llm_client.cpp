@@ -41,7 +41,7 @@ std::string request_body(const LlmEndpoint& endpoint, const std::vector<ChatMess
         json.Double(*endpoint.temperature);
     }
     if (endpoint.max_tokens > 0) {
-        json.Key("max_tokens");
+        json.Key(endpoint.max_completion_tokens ? "max_completion_tokens" : "max_tokens");
         json.Int(endpoint.max_tokens);
     }
     json.EndObject();
@@ -117,10 +117,19 @@ Result<ChatReply> parse_chat_reply(std::string_view body) {
     ChatReply reply;
     if (const auto* message = object_at(choice, "message")) {
         auto content = message->FindMember("content");
-        // null content (a refusal, a tool call) is an empty reply, not a broken envelope
         if (content != message->MemberEnd() && content->value.IsString())
             reply.content.assign(content->value.GetString(), content->value.GetStringLength());
     }
+    if (reply.content.find_first_not_of(" \t\r\n") == std::string::npos) {
+        // null or blank content: a refusal, a tool call, or a reasoning model
+        // that spent its tokens thinking. A failure to re-ask, not a reply.
+        auto finish = choice.FindMember("finish_reason");
+        const bool named = finish != choice.MemberEnd() && finish->value.IsString();
+        return fail("the LLM's reply was empty" +
+                    (named ? " (finish_reason: " + excerpt(finish->value.GetString()) + ")" : std::string()));
+    }
+    auto usage = doc.FindMember("usage");
+    reply.usage_known = usage != doc.MemberEnd() && usage->value.IsObject();
     reply.usage = usage_of(doc, reply.warnings);
     return reply;
 }

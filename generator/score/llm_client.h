@@ -22,12 +22,14 @@ struct LlmEndpoint {
     std::string model;
     std::optional<double> temperature;  // not sent when absent (some models refuse it)
     int max_tokens = 0;                 // 0: not sent
+    bool max_completion_tokens = false; // send the limit as max_completion_tokens (o-series, gpt-5)
 };
 
 struct ChatReply {
     std::string content;
     Tokens usage;                      // whole numbers from 0 to max_reply_tokens
     std::vector<std::string> warnings; // what in the envelope was ignored or clamped
+    bool usage_known = false; // the reply had a usage block: its cost can be known
 };
 
 // Token counts above this are taken for garbage (and clamped), so sums over

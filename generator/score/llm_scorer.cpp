@@ -1,5 +1,7 @@
 #include "score/llm_scorer.h"
 
+#include "util/text.h"
+
 #include <atomic>
 #include <thread>
 
@@ -23,6 +25,54 @@ void RateLimiter::acquire() {
 
 namespace {
 
+// HttpClient's errors for a status read "HTTP 401 from <url>: <body excerpt>".
+long http_status(const std::string& message) {
+    if (!message.starts_with("HTTP ")) return 0;
+    auto status = parse_int(std::string_view(message).substr(5, 3));
+    return status ? *status : 0;
+}
+
+// The parameter an OpenAI-style 400 names: "param":"temperature", or
+// "Unsupported parameter: 'max_tokens'" / "Unsupported value: 'temperature'".
+std::string rejected_parameter(const std::string& message) {
+    for (std::string_view marker : {"\"param\":\"", "\"param\": \"", "parameter: '", "value: '"}) {
+        auto at = message.find(marker);
+        if (at == std::string::npos) continue;
+        at += marker.size();
+        auto end = message.find_first_of("\"'", at);
+        if (end != std::string::npos && end > at) return message.substr(at, end - at);
+    }
+    return {};
+}
+
+bool timed_out(const std::string& message) {
+    return message.find("timed out") != std::string::npos || message.find("Timeout") != std::string::npos;
+}
+
+} // namespace
+
+std::string fatal_llm_error(const std::string& message) {
+    long status = http_status(message);
+    if (status == 401 || status == 403)
+        return "the LLM endpoint refused the request (HTTP " + std::to_string(status) +
+               "): check the API key and its permissions; stopped at once, no further calls";
+    if (status == 400 || status == 404 || status == 422) {
+        std::string parameter = rejected_parameter(message);
+        return "the LLM endpoint rejected the request (HTTP " + std::to_string(status) + ")" +
+               (parameter.empty() ? std::string() : ", parameter '" + parameter + "'") +
+               ": check llm.model, llm.temperature and llm.max_tokens; stopped at once, no further calls (" +
+               excerpt(message) + ")";
+    }
+    return {};
+}
+
+bool rejects_max_tokens(const std::string& message) {
+    return http_status(message) == 400 && message.find("max_tokens") != std::string::npos &&
+           message.find("max_completion_tokens") != std::string::npos;
+}
+
+namespace {
+
 using Batch = std::vector<const Paper*>;
 
 std::vector<Batch> make_batches(const std::vector<const Paper*>& papers, size_t size) {
@@ -42,7 +92,8 @@ std::vector<Paper> copies(const Batch& batch) {
 // Runs `work(batch, http)` for every batch on `workers` threads, each with
 // its own HTTP connection.
 void run_batches(const std::vector<Batch>& batches, int workers, const LlmScorerOptions& options,
-                 const std::function<void(const std::string&)>& log,
+                 const std::function<void(const std::string&)>& log, const std::atomic<bool>& stop,
+                 const std::function<void()>& on_timeout,
                  const std::function<void(const Batch&, HttpClient&)>& work) {
     std::atomic<size_t> next{0};
     auto worker = [&] {
@@ -51,9 +102,12 @@ void run_batches(const std::vector<Batch>& batches, int workers, const LlmScorer
         http_options.timeout = std::chrono::seconds(static_cast<long>(options.settings.timeout));
         http_options.max_attempts = 3;
         http_options.backoff = std::chrono::milliseconds(1000);
-        http_options.on_retry = log;
+        http_options.on_retry = [&](const std::string& line) {
+            if (timed_out(line)) on_timeout();
+            log(line);
+        };
         HttpClient http(http_options);
-        for (size_t i = next++; i < batches.size(); i = next++) work(batches[i], http);
+        for (size_t i = next++; i < batches.size() && !stop; i = next++) work(batches[i], http);
     };
     std::vector<std::thread> threads;
     int count = std::max(1, std::min<int>(workers, static_cast<int>(batches.size())));
@@ -77,20 +131,49 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
     RateLimiter limiter(options.settings.requests_per_minute);
     const auto& settings = options.settings;
 
-    auto call = [&](const std::vector<ChatMessage>& messages, HttpClient& http) -> Result<ChatReply> {
-        limiter.acquire();
-        auto reply = chat_completion(http, options.endpoint, messages);
+    LlmEndpoint endpoint = options.endpoint; // guarded by mutex: switches once to max_completion_tokens
+    std::atomic<bool> stop{false};
+    auto on_timeout = [&] {
         std::lock_guard lock(mutex);
-        ++result.requests;
-        if (reply) {
-            result.tokens.prompt += reply->usage.prompt;
-            result.tokens.completion += reply->usage.completion;
-            result.tokens.cached += reply->usage.cached;
-            for (const auto& warning : reply->warnings) log("warning: the LLM reply's " + warning);
-        } else {
+        ++result.unknown_cost_calls;
+    };
+    auto call = [&](const std::vector<ChatMessage>& messages, HttpClient& http) -> Result<ChatReply> {
+        for (;;) {
+            limiter.acquire();
+            LlmEndpoint current;
+            {
+                std::lock_guard lock(mutex);
+                current = endpoint;
+            }
+            auto reply = chat_completion(http, current, messages);
+            std::lock_guard lock(mutex);
+            ++result.requests;
+            if (reply) {
+                result.tokens.prompt += reply->usage.prompt;
+                result.tokens.completion += reply->usage.completion;
+                result.tokens.cached += reply->usage.cached;
+                if (!reply->usage_known) ++result.unknown_cost_calls;
+                for (const auto& warning : reply->warnings) log("warning: the LLM reply's " + warning);
+                return reply;
+            }
             ++result.failed_requests;
+            if (timed_out(reply.error().message)) ++result.unknown_cost_calls;
+            if (rejects_max_tokens(reply.error().message) && !current.max_completion_tokens) {
+                if (!endpoint.max_completion_tokens) {
+                    endpoint.max_completion_tokens = true;
+                    log("the model does not take max_tokens: asking again with max_completion_tokens");
+                }
+                continue; // once: the endpoint now sends max_completion_tokens
+            }
+            if (std::string fatal = fatal_llm_error(reply.error().message); !fatal.empty()) {
+                if (result.stopped.empty()) {
+                    result.stopped = fatal;
+                    log(fatal);
+                }
+                stop = true;
+            }
+            return reply;
         }
-        return reply;
     };
 
     // Cached scores first: they cost nothing.
@@ -114,7 +197,7 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
     // titles. A failed call drops nothing.
     if (settings.title_prefilter && !pending.empty()) {
         std::set<std::string> drop;
-        run_batches(make_batches(pending, static_cast<size_t>(settings.batch_size) * 4), settings.concurrency, options, log,
+        run_batches(make_batches(pending, static_cast<size_t>(settings.batch_size) * 4), settings.concurrency, options, log, stop, on_timeout,
                     [&](const Batch& batch, HttpClient& http) {
                         auto reply = call(title_filter_messages(prompts, copies(batch)), http);
                         if (!reply) return;
@@ -133,8 +216,8 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
     // the previous pass did not get a score for.
     std::map<std::string, std::string> last_problem;
     size_t batch_size = static_cast<size_t>(settings.batch_size);
-    for (int pass = 0; pass <= settings.retries && !pending.empty(); ++pass) {
-        run_batches(make_batches(pending, batch_size), settings.concurrency, options, log,
+    for (int pass = 0; pass <= settings.retries && !pending.empty() && !stop; ++pass) {
+        run_batches(make_batches(pending, batch_size), settings.concurrency, options, log, stop, on_timeout,
                     [&](const Batch& batch, HttpClient& http) {
                         auto reply = call(scoring_messages(prompts, copies(batch)), http);
                         std::lock_guard lock(mutex);
@@ -158,14 +241,14 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
                         for (auto& [id, problem] : problems) last_problem[id] = problem;
                     });
         std::erase_if(pending, [&](const Paper* p) { return result.scores.contains(p->id); });
-        if (!pending.empty() && pass < settings.retries)
+        if (!pending.empty() && pass < settings.retries && !stop)
             log(std::to_string(pending.size()) + " papers had no score; asking again in batches of " +
                            std::to_string(std::max<size_t>(1, batch_size / 2)));
         batch_size = std::max<size_t>(1, batch_size / 2);
         progress();
     }
     for (const Paper* p : pending)
-        result.unscored[p->id] = last_problem.count(p->id) ? last_problem[p->id] + " (after " +
+        result.unscored[p->id] = !result.stopped.empty() ? result.stopped : last_problem.count(p->id) ? last_problem[p->id] + " (after " +
                                                                  std::to_string(settings.retries + 1) + " tries)"
                                                            : "not scored";
     return result;

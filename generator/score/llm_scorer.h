@@ -26,7 +26,17 @@ struct LlmScoring {
     int requests = 0;
     int failed_requests = 0;
     int cache_hits = 0;
+    int unknown_cost_calls = 0;  // replies without usage and timed-out attempts: possibly billed, tokens unknown
+    std::string stopped;         // why scoring stopped at once (401/403, a rejected parameter); empty if it did not
 };
+
+// Why a failed call means no later call can succeed (a refused key, a
+// parameter the model rejects); empty when retrying may help.
+std::string fatal_llm_error(const std::string& message);
+
+// True when `message` says the endpoint rejected `max_tokens` (use
+// max_completion_tokens instead).
+bool rejects_max_tokens(const std::string& message);
 
 struct LlmScorerOptions {
     LlmSettings settings;

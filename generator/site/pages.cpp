@@ -126,6 +126,8 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     data.set("href", site.urls.href(day_path_of(day.date)));
     data.set("failed", day.status == DayStatus::failed);
     data.set("status", std::string(to_string(day.status)));
+    data.set("incomplete", day.status == DayStatus::partial || day.status == DayStatus::stale);
+    data.set("reason", day.reason);
     if (day.remedial) {
         TemplateData remedial;
         remedial.set("from", day.remedial->from.iso());
