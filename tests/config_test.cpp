@@ -208,3 +208,17 @@ TEST_CASE("config: llm.required is read; it is off by default and must be true o
     REQUIRE_FALSE(bad.has_value());
     CHECK(bad.error().to_string().find("llm.required") != std::string::npos);
 }
+
+TEST_CASE("config: the offline scorer and the pre-filter are chosen by name") {
+    auto defaults = parse_config("", "p.yaml");
+    REQUIRE(defaults);
+    CHECK(defaults->scoring.embedded == "learned");
+    CHECK(defaults->scoring.prefilter == "none");
+    auto chosen = parse_config("scoring:\n  embedded: keywords\n  prefilter: learned\n", "p.yaml");
+    REQUIRE_MESSAGE(chosen, chosen.error().to_string());
+    CHECK(chosen->scoring.embedded == "keywords");
+    CHECK(chosen->scoring.prefilter == "learned");
+    auto wrong = parse_config("scoring:\n  prefilter: cheap\n", "p.yaml");
+    REQUIRE_FALSE(wrong);
+    CHECK(wrong.error().to_string() == "p.yaml:2: expected 'scoring.prefilter' to be none, keywords or learned");
+}

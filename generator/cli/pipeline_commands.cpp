@@ -90,6 +90,10 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     }
     request.resume = args.resume;
     request.offline = args.offline;
+    request.embedded = config.scoring.embedded == "keywords" ? EmbeddedScorerKind::keywords : EmbeddedScorerKind::learned;
+    request.prefilter = config.scoring.prefilter == "learned"    ? PrefilterKind::learned
+                        : config.scoring.prefilter == "keywords" ? PrefilterKind::keywords
+                                                                 : PrefilterKind::none;
     request.content_dir = global.content;
     request.config_path = global.config;
     request.log = [](const std::string& line) { std::cout << line << std::endl; };

@@ -40,7 +40,9 @@ struct ScoringSettings {
     std::string authors_file;           // "Name, SemanticScholarID" lines, as the reference system's
     int relevance_cutoff = 7;
     int novelty_cutoff = 6;
-    bool embedded_prefilter = false;    // drop papers the embedded scorer rates below the cutoff before the LLM
+    std::string embedded = "learned";   // the offline scorer: learned (from the archive) or keywords (topics prompt)
+    std::string prefilter = "none";     // before the LLM: none, keywords or learned (the cascade)
+    bool embedded_prefilter = false;    // the old spelling of prefilter: keywords
     std::string cache_dir = ".cache/scores";
 };
 

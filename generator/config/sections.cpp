@@ -2,6 +2,9 @@
 
 #include "util/text.h"
 
+#include <algorithm>
+#include <functional>
+
 namespace pp {
 
 namespace {
@@ -9,6 +12,12 @@ namespace {
 bool one_line(const std::string& s) { return s.find_first_of("\n\r<>") == std::string::npos; }
 bool non_empty(const std::string& s) { return !s.empty(); }
 bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::function<bool(const std::string&)> one_of(std::vector<std::string> choices) {
+    return [choices = std::move(choices)](const std::string& s) {
+        return std::find(choices.begin(), choices.end(), s) != choices.end();
+    };
+}
 
 // A name git accepts for a branch or remote; libgit2 checks the details
 // again when it is used.
@@ -68,6 +77,8 @@ Result<void> read_scoring(const Section& s, const YAML::Node& node, ScoringSetti
         {"postfix", s.text(c.postfix)}, {"title_postfix", s.text(c.title_postfix)}, {"authors", s.list(c.authors)},
         {"authors_file", s.text(c.authors_file)}, {"relevance_cutoff", s.number(c.relevance_cutoff, 0, 10)},
         {"novelty_cutoff", s.number(c.novelty_cutoff, 0, 10)},
+        {"embedded", s.text(c.embedded, "learned or keywords", one_of({"learned", "keywords"}))},
+        {"prefilter", s.text(c.prefilter, "none, keywords or learned", one_of({"none", "keywords", "learned"}))},
         {"embedded_prefilter", s.flag(c.embedded_prefilter)}, {"cache_dir", s.text(c.cache_dir)},
     });
 }
