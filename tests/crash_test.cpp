@@ -25,17 +25,6 @@ using namespace pp::test;
 
 namespace {
 
-// Every file and folder under `root` (relative), with each file's bytes.
-std::map<std::string, std::string> tree(const fs::path& root) {
-    std::map<std::string, std::string> entries;
-    if (!fs::exists(root)) return entries;
-    for (const auto& entry : fs::recursive_directory_iterator(root)) {
-        auto name = fs::relative(entry.path(), root).generic_string();
-        entries[name] = entry.is_directory() ? std::string("<dir>") : read_text(entry.path());
-    }
-    return entries;
-}
-
 // The first difference between two trees, "" when they are the same.
 std::string first_difference(const std::map<std::string, std::string>& got,
                              const std::map<std::string, std::string>& expected) {
@@ -105,7 +94,7 @@ TEST_CASE("crash: build killed at 20 random points; the next build gives the cle
     std::chrono::microseconds longest{0};
     for (std::size_t u = 0; u < urls.size(); ++u) {
         longest = std::max(longest, time_of("build --out clean" + std::to_string(u) + " --base-url " + urls[u], f.dir.path()) * 3 / 4);
-        clean.push_back(tree(f.dir / ("clean" + std::to_string(u))));
+        clean.push_back(file_tree(f.dir / ("clean" + std::to_string(u))));
     }
     std::mt19937 random(14);
     int killed = 0;
@@ -115,7 +104,7 @@ TEST_CASE("crash: build killed at 20 random points; the next build gives the cle
         killed += run_and_kill({"build", "--out", "site", "--base-url", url}, f.dir.path(), delay);
         auto next = run_paperpress("build --out site --base-url " + url, f.dir.path());
         CHECK_MESSAGE(next.exit_code == 0, next.err);
-        const std::string difference = first_difference(tree(f.dir / "site"), clean[i % 2]);
+        const std::string difference = first_difference(file_tree(f.dir / "site"), clean[i % 2]);
         CHECK_MESSAGE(difference.empty(), "kill " << i << " after " << delay.count() << " us: " << difference);
         const auto temps = temp_files(f.dir.path());
         CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
@@ -128,7 +117,7 @@ TEST_CASE("crash: import killed at 20 random points; the next import gives the c
     Fixture f;
     TempDir clean_dir;
     const auto longest = time_of("import '" + f.archive().string() + "'", clean_dir.path()) * 3 / 4;
-    const auto clean = tree(clean_dir / "content");
+    const auto clean = file_tree(clean_dir / "content");
     REQUIRE(!clean.empty());
     std::mt19937 random(14);
     int killed = 0;
@@ -138,7 +127,7 @@ TEST_CASE("crash: import killed at 20 random points; the next import gives the c
         killed += run_and_kill({"import", "archive"}, f.dir.path(), delay);
         auto next = run_paperpress("import archive", f.dir.path());
         CHECK_MESSAGE(next.exit_code == 0, next.err);
-        const std::string difference = first_difference(tree(f.dir / "content"), clean);
+        const std::string difference = first_difference(file_tree(f.dir / "content"), clean);
         CHECK_MESSAGE(difference.empty(), "kill " << i << " after " << delay.count() << " us: " << difference);
         const auto temps = temp_files(f.dir.path());
         CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
@@ -167,10 +156,10 @@ TEST_CASE("crash: a build that fills the disk keeps every earlier page whole and
         if (entry.path().filename().string() > "2025-01-23.md") later.push_back(entry.path());
     REQUIRE(later.size() >= 4);
     REQUIRE(run_paperpress("build --out all", f.dir.path()).exit_code == 0);
-    const auto all = tree(f.dir / "all");
+    const auto all = file_tree(f.dir / "all");
     for (const auto& file : later) fs::rename(file, f.dir / file.filename());
     REQUIRE(run_paperpress("build --out first", f.dir.path()).exit_code == 0);
-    const auto first = tree(f.dir / "first");
+    const auto first = file_tree(f.dir / "first");
     const auto size = (blocks_of(f.dir / "first") + blocks_of(f.dir / "all")) / 2 / 4096 * 4096;
 
     fs::create_directories(f.dir / "site");
@@ -185,14 +174,14 @@ TEST_CASE("crash: a build that fills the disk keeps every earlier page whole and
     } unmount{f.dir / "site"};
 
     REQUIRE(run_paperpress("build --out site", f.dir.path()).exit_code == 0);
-    REQUIRE(first_difference(tree(f.dir / "site"), first).empty());
+    REQUIRE(first_difference(file_tree(f.dir / "site"), first).empty());
     for (const auto& file : later) fs::rename(f.dir / file.filename(), file);
     auto full = run_paperpress("build --out site", f.dir.path());
     CHECK(full.exit_code != 0);
     CHECK(full.err.find("No space left on device") != std::string::npos);
     CHECK(full.err.find("site/") != std::string::npos); // the file it could not write
     // Every page of the first build is still there, whole: its old bytes or the new ones.
-    const auto now = tree(f.dir / "site");
+    const auto now = file_tree(f.dir / "site");
     for (const auto& [name, bytes] : first) {
         CHECK_MESSAGE(now.contains(name), "removed: " << name);
         if (now.contains(name) && bytes != "<dir>")

@@ -58,17 +58,6 @@ Day make_day(const char* iso, int papers, const std::string& prompt = {}) {
     return day;
 }
 
-// Every file and folder under `root` (relative), with each file's bytes.
-std::map<std::string, std::string> tree(const fs::path& root) {
-    std::map<std::string, std::string> entries;
-    if (!fs::exists(root)) return entries;
-    for (const auto& entry : fs::recursive_directory_iterator(root)) {
-        auto name = fs::relative(entry.path(), root).generic_string();
-        entries[name] = entry.is_directory() ? std::string("<dir>") : read_text(entry.path());
-    }
-    return entries;
-}
-
 struct Site {
     TempDir dir;
     Config config;
@@ -114,8 +103,8 @@ struct Site {
         auto clean = build(clean_dir / "site");
         REQUIRE(clean.ok());
         CHECK_MESSAGE(clean.parsed >= clean.days, what); // a clean build parses every day
-        auto incremental = tree(out());
-        auto expected = tree(clean_dir / "site");
+        auto incremental = file_tree(out());
+        auto expected = file_tree(clean_dir / "site");
         std::vector<std::string> differ;
         for (const auto& [name, bytes] : expected)
             if (!incremental.contains(name) || incremental.at(name) != bytes) differ.push_back("missing or different: " + name);
@@ -385,7 +374,7 @@ TEST_CASE("incremental: a day that stops parsing drops out, and comes back when 
     CHECK_FALSE(fs::exists(site.out() / "2025/01/08"));
     TempDir clean_dir;
     site.build(clean_dir / "site");
-    CHECK(tree(site.out()) == tree(clean_dir / "site"));
+    CHECK(file_tree(site.out()) == file_tree(clean_dir / "site"));
     write_text(path, good);
     site.check_equals_clean("fixed");
 }
@@ -432,7 +421,7 @@ namespace {
 // Every file under `root` whose bytes contain `needle`.
 std::vector<std::string> files_containing(const fs::path& root, const std::string& needle) {
     std::vector<std::string> found;
-    for (const auto& [name, bytes] : tree(root))
+    for (const auto& [name, bytes] : file_tree(root))
         if (bytes.find(needle) != std::string::npos) found.push_back(name);
     return found;
 }
@@ -512,7 +501,7 @@ TEST_CASE("build safety: links that stay inside the content tree are followed") 
 TEST_CASE("build safety: a missing content folder, a file in its place or an empty one is an error and removes nothing") {
     Site site;
     REQUIRE(site.build().ok());
-    const auto before = tree(site.out());
+    const auto before = file_tree(site.out());
     write_text(site.dir / "a-file", "not a folder\n");
     fs::create_directories(site.dir / "empty/2025/01");
     for (const char* wrong : {"contnet", "a-file", "empty"}) {
@@ -520,7 +509,7 @@ TEST_CASE("build safety: a missing content folder, a file in its place or an emp
         CHECK_MESSAGE(!report.ok(), wrong);
         CHECK_MESSAGE(names_file(report, site.dir / wrong), wrong);
         CHECK_MESSAGE(report.removed == 0, wrong);
-        CHECK_MESSAGE(tree(site.out()) == before, wrong);
+        CHECK_MESSAGE(file_tree(site.out()) == before, wrong);
     }
     site.check_equals_clean("the right folder again");
 }
@@ -529,7 +518,7 @@ TEST_CASE("build safety: a build that would remove more than half of the site is
     Site site;
     for (int d = 3; d <= 24; ++d) site.save(make_day(((d < 10 ? "2025-03-0" : "2025-03-") + std::to_string(d)).c_str(), 1));
     REQUIRE(site.build().ok());
-    const auto before = tree(site.out());
+    const auto before = file_tree(site.out());
     for (const auto& file : scan_content(site.content()).days)
         if (file.date != date("2025-02-04")) fs::remove(file.path);
     auto refused = site.build();
@@ -549,7 +538,7 @@ TEST_CASE("build safety: a build that would remove more than half of the site is
 TEST_CASE("build safety: a rebuild that cannot write a page keeps its previous version and names the file") {
     Site site;
     REQUIRE(site.build().ok());
-    const auto before = tree(site.out());
+    const auto before = file_tree(site.out());
     site.config.title = "Retitled"; // every page again
     // Writes past 2 KB fail, as on a full disk (EFBIG; the signal is ignored).
     auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
@@ -564,7 +553,7 @@ TEST_CASE("build safety: a rebuild that cannot write a page keeps its previous v
 
     CHECK_FALSE(report.ok());
     CHECK(names_file(report, site.out() / "2025/01/02/index.html"));
-    const auto after = tree(site.out());
+    const auto after = file_tree(site.out());
     for (const auto& [name, bytes] : before) {
         CHECK_MESSAGE(after.contains(name), "removed: " << name);
         if (after.contains(name) && bytes.size() > 2048) CHECK_MESSAGE(after.at(name) == bytes, "damaged: " << name);
@@ -615,7 +604,7 @@ TEST_CASE("build safety: 200 random changes to the build state give the clean si
     REQUIRE(site.build().ok());
     TempDir clean_dir;
     REQUIRE(site.build(clean_dir / "site").ok());
-    const auto clean = tree(clean_dir / "site");
+    const auto clean = file_tree(clean_dir / "site");
     const std::string state = read_text(state_path(site.out()));
     std::mt19937 random(14);
     auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
@@ -636,7 +625,7 @@ TEST_CASE("build safety: 200 random changes to the build state give the clean si
         }
         write_text(state_path(site.out()), damaged);
         auto report = site.build();
-        const bool same = tree(site.out()) == clean;
+        const bool same = file_tree(site.out()) == clean;
         if (report.ok() && !same) ++differ;
         CHECK_MESSAGE((same || !report.ok()), "mutation " << i);
         if (!same) { // start the next one from the clean site

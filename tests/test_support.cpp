@@ -68,6 +68,16 @@ std::string LoopbackServer::url(const std::string& path) const {
 
 fs::path fixture_archive() { return fs::path(PAPERPRESS_FIXTURES_DIR) / "gpt-paper-assistant-archive/out"; }
 fs::path seeds_dir() { return fs::path(PAPERPRESS_FIXTURES_DIR) / "seeds"; }
+std::map<std::string, std::string> file_tree(const fs::path& root) {
+    std::map<std::string, std::string> entries;
+    if (!fs::exists(root)) return entries;
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+        auto name = fs::relative(entry.path(), root).generic_string();
+        entries[name] = entry.is_directory() ? std::string("<dir>") : read_text(entry.path());
+    }
+    return entries;
+}
+
 fs::path source_dir() { return fs::path(PAPERPRESS_SOURCE_DIR); }
 
 void import_sample_archive(const fs::path& dir) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 namespace pp::test {
@@ -32,6 +33,9 @@ struct CommandResult {
 CommandResult run_paperpress(const std::string& args, const fs::path& cwd);
 
 std::string read_text(const fs::path& path);
+// Every file and folder under `root` (relative, generic form) with each
+// file's bytes ("<dir>" for a folder); empty when `root` does not exist.
+std::map<std::string, std::string> file_tree(const fs::path& root);
 void write_text(const fs::path& path, const std::string& text);
 
 fs::path fixture_archive(); // tests/fixtures/gpt-paper-assistant-archive/out (real reference output)
