@@ -136,6 +136,41 @@ TEST_CASE("crash: import killed at 20 random points; the next import gives the c
     CHECK(killed >= 5); // timing varies with the machine's load; most runs kill 15 or more
 }
 
+TEST_CASE("crash: run --offline killed at 20 random points; the next run gives the clean content and site") {
+    Fixture f;
+    const fs::path base = f.dir / "base";
+    fs::create_directories(base);
+    REQUIRE(run_paperpress("import '" + f.archive().string() + "'", base).exit_code == 0);
+    for (const char* folder : {"themes", "prompts", "samples"})
+        fs::copy(source_dir() / folder, base / folder, fs::copy_options::recursive);
+    write_text(base / "paperpress.yaml", "title: Crash digest\n");
+    const fs::path clean_dir = f.dir / "clean";
+    fs::copy(base, clean_dir, fs::copy_options::recursive);
+    const auto longest = time_of("run --offline", clean_dir) * 3 / 4;
+    const auto clean_content = file_tree(clean_dir / "content");
+    const auto clean_site = file_tree(clean_dir / "site");
+    REQUIRE(clean_content.size() > file_tree(base / "content").size()); // the run added the sample's day
+    std::mt19937 random(15);
+    int killed = 0;
+    for (int i = 0; i < 20; ++i) {
+        const fs::path work = f.dir / "work";
+        fs::remove_all(work);
+        fs::copy(base, work, fs::copy_options::recursive);
+        const std::chrono::microseconds delay{std::uniform_int_distribution<long>(0, longest.count())(random)};
+        killed += run_and_kill({"run", "--offline"}, work, delay);
+        auto next = run_paperpress("run --offline", work);
+        CHECK_MESSAGE(next.exit_code == 0, next.err);
+        CHECK_MESSAGE(first_difference(file_tree(work / "content"), clean_content).empty(),
+                      "kill " << i << ": " << first_difference(file_tree(work / "content"), clean_content));
+        CHECK_MESSAGE(first_difference(file_tree(work / "site"), clean_site).empty(),
+                      "kill " << i << ": " << first_difference(file_tree(work / "site"), clean_site));
+        const auto temps = temp_files(work);
+        CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
+    }
+    MESSAGE(killed << " of 20 runs were killed while running");
+    CHECK(killed >= 5); // timing varies with the machine's load
+}
+
 namespace {
 
 std::uintmax_t blocks_of(const fs::path& root) {

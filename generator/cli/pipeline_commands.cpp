@@ -134,8 +134,11 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     if (outcome_code == exit_incomplete)
         std::cerr << "paperpress run: exit 3: the day is partial or stale (see the warnings); it is written and "
                      "published as such\n";
-    if (result.outcome != RunOutcome::written) return outcome_code;
+    // The site is built whatever the outcome: a run killed between writing
+    // the day and building leaves a site that the next run brings up to date
+    // (the build is incremental: nothing to do costs a few milliseconds).
     int status = args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}});
+    if (result.outcome != RunOutcome::written) return status != exit_ok ? status : outcome_code;
     for (const Date& date : result.days) {
         auto day = load_day(day_path(global.content, date));
         if (day) print_notify(notify_day(*day, config.notify, config, paths, false, stdout_log));
