@@ -240,7 +240,8 @@ TEST_CASE("search: control bytes in a title are escaped, so the shard and the da
     Day day = make_day("2025-02-03", {paper("2502.00001", "Red \x1b[31m title\x1f, long enough for SSE", "alpha")});
     std::string shard = search_shard_json(2025, 2, search_entries(day));
     CHECK(shard.find('\x1b') == std::string::npos);
-    CHECK(shard.find("\\u001b[31m") != std::string::npos);
+    // rapidjson's plain writer spells it \u001B, the escape after its SSE2 writer \u001b: both are JSON.
+    CHECK((shard.find("\\u001b[31m") != std::string::npos || shard.find("\\u001B[31m") != std::string::npos));
     auto entries = read_search_shard(shard);
     REQUIRE(entries.has_value());
     CHECK(entries->at(0).title == day.papers[0].title);
