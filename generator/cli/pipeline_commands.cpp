@@ -92,7 +92,8 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     request.offline = args.offline;
     request.embedded = config.scoring.embedded == "keywords" ? EmbeddedScorerKind::keywords : EmbeddedScorerKind::learned;
     request.prefilter = config.scoring.prefilter == "learned"    ? PrefilterKind::learned
-                        : config.scoring.prefilter == "keywords" ? PrefilterKind::keywords
+                        : config.scoring.prefilter == "keywords" || config.scoring.embedded_prefilter
+                            ? PrefilterKind::keywords
                                                                  : PrefilterKind::none;
     request.content_dir = global.content;
     request.config_path = global.config;

@@ -254,7 +254,7 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
             to_score = best_papers(to_score, ranking.scores, ranking.cascade);
             ctx.log("learned pre-filter: the top " + std::to_string(to_score.size()) + " of " + std::to_string(all) +
                     " papers go to the LLM");
-        } else if (config.scoring.embedded_prefilter || ctx.request.prefilter == PrefilterKind::keywords) {
+        } else if (ctx.request.prefilter == PrefilterKind::keywords) {
             // No topic keyword at all: not worth an LLM call.
             auto scores = embedded_scores(to_score, keywords);
             size_t all = to_score.size();
