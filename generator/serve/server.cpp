@@ -4,6 +4,7 @@
 #include "util/text.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
@@ -155,6 +156,7 @@ struct PreviewServer::Impl {
     std::string build_error;
     bool stopping = false;
     std::atomic<int> event_streams{0}; // open live-reload streams
+    int listening_socket = -1;
 
     void handle_file(const httplib::Request& request, httplib::Response& response);
     void handle_events(httplib::Response& response);
@@ -178,9 +180,10 @@ PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string
     server.set_keep_alive_timeout(2);
     // httplib's default sets SO_REUSEPORT, which would let a second server
     // share a port that is in use; SO_REUSEADDR only allows a quick restart.
-    server.set_socket_options([](socket_t sock) {
+    server.set_socket_options([self = impl_.get()](socket_t sock) {
         int yes = 1;
         ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+        self->listening_socket = sock;
     });
     Impl* self = impl_.get();
     server.Get(std::string(events_path),
@@ -195,13 +198,17 @@ PreviewServer::~PreviewServer() { stop(); }
 Result<int> PreviewServer::bind(const std::string& host, int port) {
     auto& server = impl_->server;
     if (port == 0) {
-        const int bound = server.bind_to_any_port(host);
-        if (bound <= 0) return fail("cannot listen on " + host + " (no free port?)");
-        return bound;
-    }
-    if (!server.bind_to_port(host, port))
+        port = server.bind_to_any_port(host);
+        if (port <= 0) return fail("cannot listen on " + host + " (no free port?)");
+    } else if (!server.bind_to_port(host, port)) {
         return fail("cannot listen on " + host + ":" + std::to_string(port) +
                     " (in use? pick another with --port, or --port 0 for any free one)");
+    }
+    // A browser reopening many pages connects faster than the accept loop
+    // wakes; Debian's compiled httplib listens with a backlog of 5, so the
+    // kernel would drop the extra connections and each page wait 1-3 s for a
+    // retransmit. Listening again on the same socket raises the backlog.
+    if (impl_->listening_socket >= 0) ::listen(impl_->listening_socket, 128);
     return port;
 }
 
