@@ -10,6 +10,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <random>
 #include <thread>
@@ -83,6 +84,44 @@ std::chrono::microseconds time_of(const std::string& args, const fs::path& cwd) 
     return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
 }
 
+using Tree = std::map<std::string, std::string>;
+
+// A command killed at random points, and what its clean run gave.
+struct KillTrial {
+    fs::path cwd;
+    std::function<std::vector<std::string>(int)> command; // of trial i
+    std::function<void()> reset = [] {};                  // before each kill
+    std::function<std::map<std::string, Tree>(int)> clean; // folder under cwd -> its clean tree, of trial i
+    std::chrono::microseconds longest;                    // kills land in [0, longest]
+    unsigned seed;
+};
+
+// Kills the command 20 times; after each kill the command run to completion
+// must give the clean trees, with no temporary file left anywhere. Checks
+// that enough kills landed while it ran for the test to mean something.
+void kill_at_random_points(const KillTrial& trial) {
+    std::mt19937 random(trial.seed);
+    int killed = 0;
+    for (int i = 0; i < 20; ++i) {
+        trial.reset();
+        const auto args = trial.command(i);
+        const std::chrono::microseconds delay{std::uniform_int_distribution<long>(0, trial.longest.count())(random)};
+        killed += run_and_kill(args, trial.cwd, delay);
+        std::string again;
+        for (const auto& arg : args) again += arg + " ";
+        auto next = run_paperpress(again, trial.cwd);
+        CHECK_MESSAGE(next.exit_code == 0, next.err);
+        for (const auto& [folder, clean] : trial.clean(i)) {
+            const std::string difference = first_difference(file_tree(trial.cwd / folder), clean);
+            CHECK_MESSAGE(difference.empty(), "kill " << i << " after " << delay.count() << " us: " << difference);
+        }
+        const auto temps = temp_files(trial.cwd);
+        CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
+    }
+    MESSAGE(killed << " of 20 runs were killed while running");
+    CHECK(killed >= 5); // timing varies with the machine's load; most runs kill 15 or more
+}
+
 } // namespace
 
 TEST_CASE("crash: build killed at 20 random points; the next build gives the clean site, no temp files") {
@@ -90,27 +129,17 @@ TEST_CASE("crash: build killed at 20 random points; the next build gives the cle
     REQUIRE(run_paperpress("import archive", f.dir.path()).exit_code == 0);
     // Two base URLs: every build re-renders every page over the other one's site.
     const std::vector<std::string> urls = {"https://a.example/papers/", "https://b.example/"};
-    std::vector<std::map<std::string, std::string>> clean;
+    std::vector<Tree> clean;
     std::chrono::microseconds longest{0};
     for (std::size_t u = 0; u < urls.size(); ++u) {
         longest = std::max(longest, time_of("build --out clean" + std::to_string(u) + " --base-url " + urls[u], f.dir.path()) * 3 / 4);
         clean.push_back(file_tree(f.dir / ("clean" + std::to_string(u))));
     }
-    std::mt19937 random(14);
-    int killed = 0;
-    for (int i = 0; i < 20; ++i) {
-        const std::string& url = urls[i % 2];
-        const std::chrono::microseconds delay{std::uniform_int_distribution<long>(0, longest.count())(random)};
-        killed += run_and_kill({"build", "--out", "site", "--base-url", url}, f.dir.path(), delay);
-        auto next = run_paperpress("build --out site --base-url " + url, f.dir.path());
-        CHECK_MESSAGE(next.exit_code == 0, next.err);
-        const std::string difference = first_difference(file_tree(f.dir / "site"), clean[i % 2]);
-        CHECK_MESSAGE(difference.empty(), "kill " << i << " after " << delay.count() << " us: " << difference);
-        const auto temps = temp_files(f.dir.path());
-        CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
-    }
-    MESSAGE(killed << " of 20 builds were killed while running");
-    CHECK(killed >= 5); // timing varies with the machine's load; most runs kill 15 or more
+    kill_at_random_points({.cwd = f.dir.path(),
+                           .command = [&](int i) { return std::vector<std::string>{"build", "--out", "site", "--base-url", urls[i % 2]}; },
+                           .clean = [&](int i) { return std::map<std::string, Tree>{{"site", clean[i % 2]}}; },
+                           .longest = longest,
+                           .seed = 14});
 }
 
 TEST_CASE("crash: import killed at 20 random points; the next import gives the clean content, no temp files") {
@@ -119,21 +148,13 @@ TEST_CASE("crash: import killed at 20 random points; the next import gives the c
     const auto longest = time_of("import '" + f.archive().string() + "'", clean_dir.path()) * 3 / 4;
     const auto clean = file_tree(clean_dir / "content");
     REQUIRE(!clean.empty());
-    std::mt19937 random(14);
-    int killed = 0;
-    for (int i = 0; i < 20; ++i) {
-        fs::remove_all(f.dir / "content"); // so that the killed import has everything to write
-        const std::chrono::microseconds delay{std::uniform_int_distribution<long>(0, longest.count())(random)};
-        killed += run_and_kill({"import", "archive"}, f.dir.path(), delay);
-        auto next = run_paperpress("import archive", f.dir.path());
-        CHECK_MESSAGE(next.exit_code == 0, next.err);
-        const std::string difference = first_difference(file_tree(f.dir / "content"), clean);
-        CHECK_MESSAGE(difference.empty(), "kill " << i << " after " << delay.count() << " us: " << difference);
-        const auto temps = temp_files(f.dir.path());
-        CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
-    }
-    MESSAGE(killed << " of 20 imports were killed while running");
-    CHECK(killed >= 5); // timing varies with the machine's load; most runs kill 15 or more
+    kill_at_random_points({.cwd = f.dir.path(),
+                           .command = [](int) { return std::vector<std::string>{"import", "archive"}; },
+                           // so that the killed import has everything to write
+                           .reset = [&] { fs::remove_all(f.dir / "content"); },
+                           .clean = [&](int) { return std::map<std::string, Tree>{{"content", clean}}; },
+                           .longest = longest,
+                           .seed = 14});
 }
 
 TEST_CASE("crash: run --offline killed at 20 random points; the next run gives the clean content and site") {
@@ -147,28 +168,19 @@ TEST_CASE("crash: run --offline killed at 20 random points; the next run gives t
     const fs::path clean_dir = f.dir / "clean";
     fs::copy(base, clean_dir, fs::copy_options::recursive);
     const auto longest = time_of("run --offline", clean_dir) * 3 / 4;
-    const auto clean_content = file_tree(clean_dir / "content");
-    const auto clean_site = file_tree(clean_dir / "site");
-    REQUIRE(clean_content.size() > file_tree(base / "content").size()); // the run added the sample's day
-    std::mt19937 random(15);
-    int killed = 0;
-    for (int i = 0; i < 20; ++i) {
-        const fs::path work = f.dir / "work";
-        fs::remove_all(work);
-        fs::copy(base, work, fs::copy_options::recursive);
-        const std::chrono::microseconds delay{std::uniform_int_distribution<long>(0, longest.count())(random)};
-        killed += run_and_kill({"run", "--offline"}, work, delay);
-        auto next = run_paperpress("run --offline", work);
-        CHECK_MESSAGE(next.exit_code == 0, next.err);
-        CHECK_MESSAGE(first_difference(file_tree(work / "content"), clean_content).empty(),
-                      "kill " << i << ": " << first_difference(file_tree(work / "content"), clean_content));
-        CHECK_MESSAGE(first_difference(file_tree(work / "site"), clean_site).empty(),
-                      "kill " << i << ": " << first_difference(file_tree(work / "site"), clean_site));
-        const auto temps = temp_files(work);
-        CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
-    }
-    MESSAGE(killed << " of 20 runs were killed while running");
-    CHECK(killed >= 5); // timing varies with the machine's load
+    const std::map<std::string, Tree> clean{{"content", file_tree(clean_dir / "content")},
+                                            {"site", file_tree(clean_dir / "site")}};
+    REQUIRE(clean.at("content").size() > file_tree(base / "content").size()); // the run added the sample's day
+    const fs::path work = f.dir / "work";
+    kill_at_random_points({.cwd = work,
+                           .command = [](int) { return std::vector<std::string>{"run", "--offline"}; },
+                           .reset = [&] {
+                               fs::remove_all(work);
+                               fs::copy(base, work, fs::copy_options::recursive);
+                           },
+                           .clean = [&](int) { return clean; },
+                           .longest = longest,
+                           .seed = 15});
 }
 
 namespace {
