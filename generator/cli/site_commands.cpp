@@ -24,12 +24,7 @@ int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args)
     auto report = build_site(options);
     for (const auto& warning : report.warnings) print_warning(warning);
     for (const auto& error : report.errors) print_error(error);
-    std::cout << "build: " << report.days << " days, " << report.papers << " papers, " << report.files
-              << " files into " << args.out << " (" << report.written << " written, "
-              << report.files - report.written << " unchanged, " << report.removed << " removed; "
-              << report.rendered << " rendered, " << report.parsed << " days parsed)";
-    if (!report.errors.empty()) std::cout << "; " << report.errors.size() << " errors";
-    std::cout << "\n";
+    std::cout << build_summary(report, args.out) << "\n";
     return report.ok() ? exit_ok : exit_problems;
 }
 

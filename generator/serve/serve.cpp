@@ -15,16 +15,6 @@ namespace pp {
 
 namespace {
 
-std::string build_summary(const BuildReport& report, const fs::path& out, long long ms) {
-    std::ostringstream line;
-    line << "build: " << report.days << " days, " << report.papers << " papers, " << report.files << " files into "
-         << out.string() << " (" << report.written << " written, " << report.files - report.written << " unchanged, "
-         << report.removed << " removed; " << report.rendered << " rendered, " << report.parsed << " days parsed) in "
-         << ms << " ms";
-    if (!report.errors.empty()) line << "; " << report.errors.size() << " errors";
-    return line.str();
-}
-
 class Preview {
 public:
     Preview(const ServeOptions& options, std::string base_url, PreviewServer& server)

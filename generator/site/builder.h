@@ -71,4 +71,8 @@ struct BuildReport {
 
 BuildReport build_site(const BuildOptions& options);
 
+// The one-line summary `build` and `serve` print: "build: N days, … files into OUT (…)",
+// with " in N ms" when `ms` is given.
+std::string build_summary(const BuildReport& report, const fs::path& out, long long ms = -1);
+
 } // namespace pp
