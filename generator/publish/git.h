@@ -2,6 +2,7 @@
 // as Result values, opening a repository. Internal to generator/publish/.
 #pragma once
 
+#include "config/config.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -10,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace pp::git {
 
@@ -50,5 +52,42 @@ Result<fs::path> workdir(git_repository* repo);
 
 // A signature with the current time and time zone.
 Result<Signature> signature(const std::string& name, const std::string& email);
+
+// The commit `id` and its tree; `what` names it in errors ("gh-pages").
+struct CommitWithTree {
+    Commit commit;
+    Tree tree;
+};
+Result<CommitWithTree> read_commit(git_repository* repo, const git_oid& id, const std::string& what);
+
+// A file of a tree being written: '/'-separated path, blob id, file mode.
+struct TreeEntry {
+    std::string path;
+    git_oid id{};
+    uint32_t mode = GIT_FILEMODE_BLOB;
+};
+
+// A tree holding exactly `entries`, built from nothing (no base tree).
+Result<git_oid> write_tree(git_repository* repo, const std::vector<TreeEntry>& entries);
+
+// Points `refname` at `target` if it still points at `expected` (nothing:
+// the ref must not exist yet), so a ref moved by someone else meanwhile is an
+// error rather than lost work.
+Result<void> move_ref(git_repository* repo, const std::string& refname, const git_oid& target,
+                      const std::optional<git_oid>& expected, const std::string& reflog);
+
+// What commit_and_move_ref writes.
+struct NewCommit {
+    std::string refname;            // "refs/heads/gh-pages"
+    git_oid tree{};
+    std::optional<git_oid> parent;  // nothing: a root commit
+    std::optional<git_oid> expected; // the ref's value now (see move_ref)
+    std::string message;            // a final line break is added when missing
+    std::string reflog_prefix;      // "commit", "paperpress publish": the reflog says prefix + ": " + subject
+};
+
+// The one place commits are made: writes the commit with the author and
+// committer from `config` (see author_identity) and moves the ref to it.
+Result<git_oid> commit_and_move_ref(git_repository* repo, const NewCommit& commit, const PublishSettings& config);
 
 } // namespace pp::git

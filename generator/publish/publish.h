@@ -84,6 +84,7 @@ struct PushOutcome {
     std::string remote;  // name
     std::string url;     // without any user or password part
     std::vector<PushedBranch> branches;
+    bool behind = false; // (try_push only) refused: the remote has commits this clone lacks; nothing was pushed
 };
 
 // Pushes the local `branches` to the same names on `config.remote`, fast-forward
@@ -95,6 +96,12 @@ struct PushOutcome {
 // credentials, a server-side refusal) is an error that says what to do.
 Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
                                   const PublishSettings& config);
+
+// As push_branches, but a push refused because a remote branch has commits
+// this clone lacks (not a fast-forward) is an outcome with `behind` set, for a
+// caller that fetches and tries again.
+Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::string>& branches,
+                             const PublishSettings& config);
 
 // The short name of the branch HEAD points to ("main"); an error on a
 // detached HEAD.

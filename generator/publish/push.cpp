@@ -78,91 +78,73 @@ std::string short_name(const std::string& ref) {
     return ref.starts_with("refs/heads/") ? ref.substr(11) : ref;
 }
 
-} // namespace
-
-Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
-                                  const PublishSettings& config) {
-    auto opened = git::open_repository(repo_dir);
-    if (!opened) return std::unexpected(opened.error());
-    git_repository* repo = opened->get();
-
-    git_remote* raw_remote = nullptr;
-    if (int rc = git_remote_lookup(&raw_remote, repo, config.remote.c_str()); rc < 0) {
+Result<git::Remote> lookup_remote(git_repository* repo, const std::string& name) {
+    git_remote* raw = nullptr;
+    if (int rc = git_remote_lookup(&raw, repo, name.c_str()); rc < 0) {
         if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC)
-            return fail("no remote named '" + config.remote + "'; add it (git remote add " + config.remote +
+            return fail("no remote named '" + name + "'; add it (git remote add " + name +
                         " URL) or name another with --remote");
-        return failure("cannot read the remote '" + config.remote + "'", rc);
+        return failure("cannot read the remote '" + name + "'", rc);
     }
-    git::Remote remote(raw_remote);
-    PushOutcome outcome;
-    outcome.remote = config.remote;
-    const char* url = git_remote_pushurl(remote.get());
-    if (!url) url = git_remote_url(remote.get());
-    outcome.url = displayable(url ? url : "");
+    return git::Remote(raw);
+}
 
+// "refs/heads/B:refs/heads/B" for each branch, which must exist locally. No
+// '+': only fast-forwards, so a push never throws away the remote's commits.
+Result<std::vector<std::string>> push_specs(git_repository* repo, const std::vector<std::string>& branches) {
     std::vector<std::string> specs;
     for (const auto& branch : branches) {
         auto tip = git::resolve(repo, "refs/heads/" + branch);
         if (!tip) return std::unexpected(tip.error());
         if (!*tip) return fail("no local branch '" + branch + "' to push; publish first");
-        // No '+': only fast-forwards, so a push never throws away the remote's commits.
         specs.push_back("refs/heads/" + branch + ":refs/heads/" + branch);
     }
-    if (specs.empty()) return outcome;
-    std::vector<char*> spec_pointers;
-    for (auto& spec : specs) spec_pointers.push_back(spec.data());
-    git_strarray refspecs{spec_pointers.data(), spec_pointers.size()};
+    return specs;
+}
 
-    PushState state;
-    state.token_env = config.token_env;
-    git_push_options options;
-    git_push_options_init(&options, GIT_PUSH_OPTIONS_VERSION);
-    options.callbacks.credentials = credentials;
-    options.callbacks.push_negotiation = negotiation;
-    options.callbacks.push_update_reference = update_reference;
-    options.callbacks.payload = &state;
+// Why git_remote_push failed, and what to do.
+Error push_failure(int rc, const PushState& state, const std::string& where, const PublishSettings& config) {
+    switch (state.problem) {
+    case CredentialProblem::no_token:
+        return Error{{}, 0, where + " asked for credentials and $" + config.token_env +
+                    " is empty; set it to a token that may push to the repository (in GitHub Actions: " +
+                    "env " + config.token_env + ": ${{ secrets.GITHUB_TOKEN }} with 'permissions: contents: " +
+                    "write'), or name another variable in publish.token_env"};
+    case CredentialProblem::refused:
+        return Error{{}, 0, where + " refused the credentials (the token in $" + config.token_env +
+                    "); check that it is valid and may write to the repository (GitHub Actions: " +
+                    "'permissions: contents: write'; a personal token: the 'contents' write permission)"};
+    case CredentialProblem::unsupported:
+        return Error{{}, 0, where + " asked for a kind of credentials paperpress cannot give; use an https:// URL "
+                    "with a token in $" + config.token_env + ", or an SSH agent for ssh:// URLs"};
+    case CredentialProblem::none: break;
+    }
+    if (rc == GIT_EAUTH) return git::error("push to " + where + " failed to authenticate; check the token in $" +
+                                           config.token_env, rc);
+    return git::error("push to " + where + " failed", rc);
+}
 
-    const std::string where = "'" + config.remote + "' (" + outcome.url + ")";
-    int rc = git_remote_push(remote.get(), &refspecs, &options);
-    if (rc < 0) {
-        switch (state.problem) {
-        case CredentialProblem::no_token:
-            return fail(where + " asked for credentials and $" + config.token_env +
-                        " is empty; set it to a token that may push to the repository (in GitHub Actions: " +
-                        "env " + config.token_env + ": ${{ secrets.GITHUB_TOKEN }} with 'permissions: contents: " +
-                        "write'), or name another variable in publish.token_env");
-        case CredentialProblem::refused:
-            return fail(where + " refused the credentials (the token in $" + config.token_env +
-                        "); check that it is valid and may write to the repository (GitHub Actions: " +
-                        "'permissions: contents: write'; a personal token: the 'contents' write permission)");
-        case CredentialProblem::unsupported:
-            return fail(where + " asked for a kind of credentials paperpress cannot give; use an https:// URL "
-                        "with a token in $" + config.token_env + ", or an SSH agent for ssh:// URLs");
-        case CredentialProblem::none: break;
-        }
-        if (rc == GIT_ENONFASTFORWARD) {
-            std::string names;
-            for (const auto& branch : branches) names += (names.empty() ? "" : ", ") + branch;
-            return fail(
-                "push to " + where + " rejected: the remote's " + names + " has commits this repository does not " +
-                "have (someone else published, or this clone is out of date). Fetch them (git fetch " +
-                config.remote + "), then for the site branch reset it to the remote's (git branch -f " +
-                config.branch + " " + config.remote + "/" + config.branch + ") and run paperpress publish again: " +
-                "the site is rebuilt from content/, so nothing is lost; for a content branch, git pull --rebase " +
-                "and push again");
-        }
-        if (rc == GIT_EAUTH)
-            return failure("push to " + where + " failed to authenticate; check the token in $" + config.token_env, rc);
-        return failure("push to " + where + " failed", rc);
-    }
-    if (!state.refused.empty()) {
-        std::string reasons;
-        for (const auto& [ref, reason] : state.refused)
-            reasons += (reasons.empty() ? "" : "; ") + short_name(ref) + ": " + reason;
-        return fail("push to " + where + " rejected by the remote (" + reasons +
-                    "). If the branch is protected, allow this push or publish to another branch; if it moved, " +
-                    "git fetch " + config.remote + " and publish again");
-    }
+Error behind_error(const std::vector<std::string>& branches, const std::string& where, const PublishSettings& config) {
+    std::string names;
+    for (const auto& branch : branches) names += (names.empty() ? "" : ", ") + branch;
+    return Error{{}, 0,
+                 "push to " + where + " rejected: the remote's " + names + " has commits this repository does not " +
+                     "have (someone else published, or this clone is out of date). Fetch them (git fetch " +
+                     config.remote + "), then for the site branch reset it to the remote's (git branch -f " +
+                     config.branch + " " + config.remote + "/" + config.branch + ") and run paperpress publish " +
+                     "again: the site is rebuilt from content/, so nothing is lost; for a content branch, git pull " +
+                     "--rebase and push again"};
+}
+
+// A server-side refusal because the branch moved on (a race lost after the
+// client's own fast-forward check).
+bool refused_as_behind(const std::string& reason) {
+    return reason.find("fast-forward") != std::string::npos || reason.find("fetch first") != std::string::npos;
+}
+
+std::vector<PushedBranch> pushed_branches(git_repository* repo, const std::vector<std::string>& branches,
+                                          const PushState& state) {
+    std::vector<PushedBranch> out;
     for (const auto& branch : branches) {
         PushedBranch pushed;
         pushed.branch = branch;
@@ -176,8 +158,74 @@ Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<st
             pushed.new_id = u->second.second;
             pushed.up_to_date = pushed.old_id == pushed.new_id;
         }
-        outcome.branches.push_back(std::move(pushed));
+        out.push_back(std::move(pushed));
     }
+    return out;
+}
+
+} // namespace
+
+Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::string>& branches,
+                             const PublishSettings& config) {
+    auto opened = git::open_repository(repo_dir);
+    if (!opened) return std::unexpected(opened.error());
+    git_repository* repo = opened->get();
+    auto remote = lookup_remote(repo, config.remote);
+    if (!remote) return std::unexpected(remote.error());
+    PushOutcome outcome;
+    outcome.remote = config.remote;
+    const char* url = git_remote_pushurl(remote->get());
+    if (!url) url = git_remote_url(remote->get());
+    outcome.url = displayable(url ? url : "");
+
+    auto specs = push_specs(repo, branches);
+    if (!specs) return std::unexpected(specs.error());
+    if (specs->empty()) return outcome;
+    std::vector<char*> spec_pointers;
+    for (auto& spec : *specs) spec_pointers.push_back(spec.data());
+    git_strarray refspecs{spec_pointers.data(), spec_pointers.size()};
+
+    PushState state;
+    state.token_env = config.token_env;
+    git_push_options options;
+    git_push_options_init(&options, GIT_PUSH_OPTIONS_VERSION);
+    options.callbacks.credentials = credentials;
+    options.callbacks.push_negotiation = negotiation;
+    options.callbacks.push_update_reference = update_reference;
+    options.callbacks.payload = &state;
+
+    const std::string where = "'" + config.remote + "' (" + outcome.url + ")";
+    if (int rc = git_remote_push(remote->get(), &refspecs, &options); rc < 0) {
+        if (rc == GIT_ENONFASTFORWARD && state.problem == CredentialProblem::none) {
+            outcome.behind = true;
+            return outcome;
+        }
+        return std::unexpected(push_failure(rc, state, where, config));
+    }
+    if (!state.refused.empty()) {
+        std::string reasons;
+        bool all_behind = true;
+        for (const auto& [ref, reason] : state.refused) {
+            reasons += (reasons.empty() ? "" : "; ") + short_name(ref) + ": " + reason;
+            all_behind = all_behind && refused_as_behind(reason);
+        }
+        if (all_behind) {
+            outcome.behind = true;
+            return outcome;
+        }
+        return fail("push to " + where + " rejected by the remote (" + reasons +
+                    "). If the branch is protected, allow this push or publish to another branch; if it moved, " +
+                    "git fetch " + config.remote + " and publish again");
+    }
+    outcome.branches = pushed_branches(repo, branches, state);
+    return outcome;
+}
+
+Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
+                                  const PublishSettings& config) {
+    auto outcome = try_push(repo_dir, branches, config);
+    if (outcome && outcome->behind)
+        return std::unexpected(behind_error(branches, "'" + config.remote + "' (" + outcome->url + ")", config));
     return outcome;
 }
 
