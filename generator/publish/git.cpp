@@ -35,6 +35,7 @@ Result<Repository> open_repository(const fs::path& dir) {
         return fail("the repository at '" + dir.string() + "' belongs to another user; if you trust it, run " +
                     "git config --global --add safe.directory '" + fs::absolute(dir).string() + "'");
     if (rc < 0) return failure("cannot open the repository at '" + dir.string() + "'", rc);
+    if (auto bridged = bridge_shallow_history(repo.get()); !bridged) return std::unexpected(bridged.error());
     return repo;
 }
 
@@ -68,6 +69,42 @@ Result<Signature> signature(const std::string& name, const std::string& email) {
     if (int rc = git_signature_now(&raw, name.c_str(), email.c_str()); rc < 0)
         return failure("cannot use '" + name + " <" + email + ">' as a commit's author or committer", rc);
     return Signature(raw);
+}
+
+int token_credentials(git_credential** out, const char* /*url*/, const char* username_from_url, unsigned int allowed,
+                      void* payload) {
+    auto& state = *static_cast<Credentials*>(payload);
+    if (state.attempts++ > 0) {
+        // Asked again: what we gave was not accepted. Stop rather than loop.
+        state.problem = CredentialProblem::refused;
+        return GIT_EUSER;
+    }
+    if (allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) {
+        const char* token = std::getenv(state.token_env.c_str());
+        if (!token || !*token) {
+            state.problem = CredentialProblem::no_token;
+            return GIT_EUSER;
+        }
+        const char* user = username_from_url && *username_from_url ? username_from_url : "x-access-token";
+        return git_credential_userpass_plaintext_new(out, user, token);
+    }
+    const char* user = username_from_url && *username_from_url ? username_from_url : "git";
+    if ((allowed & GIT_CREDENTIAL_SSH_KEY) && std::getenv("SSH_AUTH_SOCK"))
+        return git_credential_ssh_key_from_agent(out, user);
+    if (allowed & GIT_CREDENTIAL_USERNAME) return git_credential_username_new(out, user);
+    state.problem = CredentialProblem::unsupported;
+    return GIT_EUSER;
+}
+
+Result<Remote> lookup_remote(git_repository* repo, const std::string& name) {
+    git_remote* raw = nullptr;
+    if (int rc = git_remote_lookup(&raw, repo, name.c_str()); rc < 0) {
+        if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC)
+            return fail("no remote named '" + name + "'; add it (git remote add " + name +
+                        " URL) or name another with --remote");
+        return failure("cannot read the remote '" + name + "'", rc);
+    }
+    return Remote(raw);
 }
 
 Result<CommitWithTree> read_commit(git_repository* repo, const git_oid& id, const std::string& what) {

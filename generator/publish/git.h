@@ -39,8 +39,12 @@ void ensure_initialised();
 Error error(const std::string& what, int code);
 inline std::unexpected<Error> failure(const std::string& what, int code) { return std::unexpected(error(what, code)); }
 
-// Opens the repository that contains `dir` (searching upwards, like git).
+// Opens the repository that contains `dir` (searching upwards, like git); in
+// a shallow clone, with stand-ins for the parents it lacks (shallow.cpp).
 Result<Repository> open_repository(const fs::path& dir);
+
+// Makes a shallow clone walkable for libgit2 1.5 (see shallow.cpp).
+Result<void> bridge_shallow_history(git_repository* repo);
 
 std::string hex(const git_oid& id);
 
@@ -52,6 +56,22 @@ Result<fs::path> workdir(git_repository* repo);
 
 // A signature with the current time and time zone.
 Result<Signature> signature(const std::string& name, const std::string& email);
+
+// Credentials for pushes and fetches: the token from the environment
+// variable `token_env` (user "x-access-token"), or the SSH agent. The token
+// goes to libgit2 only here, never into a URL, a file or a message.
+enum class CredentialProblem { none, no_token, refused, unsupported };
+struct Credentials {
+    std::string token_env;
+    int attempts = 0;
+    CredentialProblem problem = CredentialProblem::none;
+};
+// A git_credential_acquire_cb whose payload is a Credentials.
+int token_credentials(git_credential** out, const char* url, const char* username_from_url, unsigned int allowed,
+                      void* payload);
+
+// The remote `name`, or an error that says how to add it.
+Result<Remote> lookup_remote(git_repository* repo, const std::string& name);
 
 // The commit `id` and its tree; `what` names it in errors ("gh-pages").
 struct CommitWithTree {

@@ -4,7 +4,6 @@
 #include "publish/git.h"
 #include "publish/publish.h"
 
-#include <cstdlib>
 #include <map>
 
 namespace pp {
@@ -13,39 +12,15 @@ namespace {
 
 using git::failure;
 
-enum class CredentialProblem { none, no_token, refused, unsupported };
-
 struct PushState {
-    std::string token_env;
-    int attempts = 0;
-    CredentialProblem problem = CredentialProblem::none;
+    git::Credentials credentials;
     std::map<std::string, std::pair<std::string, std::string>> updates; // ref -> (remote's old id, new id)
     std::map<std::string, std::string> refused;                          // ref -> the server's reason
 };
 
-int credentials(git_credential** out, const char* /*url*/, const char* username_from_url, unsigned int allowed,
+int credentials(git_credential** out, const char* url, const char* username_from_url, unsigned int allowed,
                 void* payload) {
-    auto& state = *static_cast<PushState*>(payload);
-    if (state.attempts++ > 0) {
-        // Asked again: what we gave was not accepted. Stop rather than loop.
-        state.problem = CredentialProblem::refused;
-        return GIT_EUSER;
-    }
-    if (allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) {
-        const char* token = std::getenv(state.token_env.c_str());
-        if (!token || !*token) {
-            state.problem = CredentialProblem::no_token;
-            return GIT_EUSER;
-        }
-        const char* user = username_from_url && *username_from_url ? username_from_url : "x-access-token";
-        return git_credential_userpass_plaintext_new(out, user, token);
-    }
-    const char* user = username_from_url && *username_from_url ? username_from_url : "git";
-    if ((allowed & GIT_CREDENTIAL_SSH_KEY) && std::getenv("SSH_AUTH_SOCK"))
-        return git_credential_ssh_key_from_agent(out, user);
-    if (allowed & GIT_CREDENTIAL_USERNAME) return git_credential_username_new(out, user);
-    state.problem = CredentialProblem::unsupported;
-    return GIT_EUSER;
+    return git::token_credentials(out, url, username_from_url, allowed, &static_cast<PushState*>(payload)->credentials);
 }
 
 int negotiation(const git_push_update** updates, size_t count, void* payload) {
@@ -78,17 +53,6 @@ std::string short_name(const std::string& ref) {
     return ref.starts_with("refs/heads/") ? ref.substr(11) : ref;
 }
 
-Result<git::Remote> lookup_remote(git_repository* repo, const std::string& name) {
-    git_remote* raw = nullptr;
-    if (int rc = git_remote_lookup(&raw, repo, name.c_str()); rc < 0) {
-        if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC)
-            return fail("no remote named '" + name + "'; add it (git remote add " + name +
-                        " URL) or name another with --remote");
-        return failure("cannot read the remote '" + name + "'", rc);
-    }
-    return git::Remote(raw);
-}
-
 // "refs/heads/B:refs/heads/B" for each branch, which must exist locally. No
 // '+': only fast-forwards, so a push never throws away the remote's commits.
 Result<std::vector<std::string>> push_specs(git_repository* repo, const std::vector<std::string>& branches) {
@@ -104,20 +68,20 @@ Result<std::vector<std::string>> push_specs(git_repository* repo, const std::vec
 
 // Why git_remote_push failed, and what to do.
 Error push_failure(int rc, const PushState& state, const std::string& where, const PublishSettings& config) {
-    switch (state.problem) {
-    case CredentialProblem::no_token:
+    switch (state.credentials.problem) {
+    case git::CredentialProblem::no_token:
         return Error{{}, 0, where + " asked for credentials and $" + config.token_env +
                     " is empty; set it to a token that may push to the repository (in GitHub Actions: " +
                     "env " + config.token_env + ": ${{ secrets.GITHUB_TOKEN }} with 'permissions: contents: " +
                     "write'), or name another variable in publish.token_env"};
-    case CredentialProblem::refused:
+    case git::CredentialProblem::refused:
         return Error{{}, 0, where + " refused the credentials (the token in $" + config.token_env +
                     "); check that it is valid and may write to the repository (GitHub Actions: " +
                     "'permissions: contents: write'; a personal token: the 'contents' write permission)"};
-    case CredentialProblem::unsupported:
+    case git::CredentialProblem::unsupported:
         return Error{{}, 0, where + " asked for a kind of credentials paperpress cannot give; use an https:// URL "
                     "with a token in $" + config.token_env + ", or an SSH agent for ssh:// URLs"};
-    case CredentialProblem::none: break;
+    case git::CredentialProblem::none: break;
     }
     if (rc == GIT_EAUTH) return git::error("push to " + where + " failed to authenticate; check the token in $" +
                                            config.token_env, rc);
@@ -170,7 +134,7 @@ Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::st
     auto opened = git::open_repository(repo_dir);
     if (!opened) return std::unexpected(opened.error());
     git_repository* repo = opened->get();
-    auto remote = lookup_remote(repo, config.remote);
+    auto remote = git::lookup_remote(repo, config.remote);
     if (!remote) return std::unexpected(remote.error());
     PushOutcome outcome;
     outcome.remote = config.remote;
@@ -186,7 +150,7 @@ Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::st
     git_strarray refspecs{spec_pointers.data(), spec_pointers.size()};
 
     PushState state;
-    state.token_env = config.token_env;
+    state.credentials.token_env = config.token_env;
     git_push_options options;
     git_push_options_init(&options, GIT_PUSH_OPTIONS_VERSION);
     options.callbacks.credentials = credentials;
@@ -196,7 +160,7 @@ Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::st
 
     const std::string where = "'" + config.remote + "' (" + outcome.url + ")";
     if (int rc = git_remote_push(remote->get(), &refspecs, &options); rc < 0) {
-        if (rc == GIT_ENONFASTFORWARD && state.problem == CredentialProblem::none) {
+        if (rc == GIT_ENONFASTFORWARD && state.credentials.problem == git::CredentialProblem::none) {
             outcome.behind = true;
             return outcome;
         }
