@@ -1,16 +1,20 @@
 // .github/workflows: the GitHub workflows parse, every script and
 // paperpress subcommand they call exists, and they are shaped as
 // docs/operations.md says.
+#include "content/content_tree.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdlib>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <vector>
 
+using namespace pp;
 using namespace pp::test;
 
 namespace {
@@ -99,7 +103,37 @@ TEST_CASE("workflows: ci.yml builds and tests on push and pull request, and runs
         CHECK_MESSAGE(script.find(part) != std::string::npos, part);
 }
 
-TEST_CASE("workflows: nightly.yml runs on weekday mornings, never twice at once, and publishes in one job") {
+namespace {
+
+// The nightly job: the one that runs `paperpress run`.
+YAML::Node nightly_job(const YAML::Node& workflow) {
+    for (const auto& job : workflow["jobs"])
+        for (const auto& step : job.second["steps"])
+            if (step["run"] && step["run"].Scalar().find("paperpress run") != std::string::npos) return job.second;
+    FAIL("no job runs paperpress run");
+    return {};
+}
+
+std::string text_of(const YAML::Node& node) {
+    std::ostringstream out;
+    out << node;
+    return out.str();
+}
+
+std::string step_text(const YAML::Node& step) { return step["run"] ? step["run"].Scalar() : step["uses"].Scalar(); }
+
+// The steps of every job that use `action` (e.g. "actions/cache"), with their job.
+std::vector<std::pair<YAML::Node, YAML::Node>> steps_using(const YAML::Node& workflow, const std::string& action) {
+    std::vector<std::pair<YAML::Node, YAML::Node>> out;
+    for (const auto& job : workflow["jobs"])
+        for (const auto& step : job.second["steps"])
+            if (step["uses"] && step["uses"].Scalar().starts_with(action + "@")) out.emplace_back(job.second, step);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("workflows: nightly.yml runs on weekday mornings; a queued night never cancels a manual back-fill") {
     YAML::Node nightly = load_workflow("nightly.yml");
     const YAML::Node on = nightly["on"];
     REQUIRE(on["schedule"].IsSequence());
@@ -108,48 +142,228 @@ TEST_CASE("workflows: nightly.yml runs on weekday mornings, never twice at once,
     REQUIRE(on["workflow_dispatch"]["inputs"].IsMap());
     for (const char* input : {"date", "from", "to"}) CHECK(on["workflow_dispatch"]["inputs"][input]);
 
+    // A group holds one pending run, and a newer one cancels it: scheduled
+    // runs share a group, each manual run has its own.
     REQUIRE(nightly["concurrency"].IsMap());
-    CHECK_FALSE(nightly["concurrency"]["group"].Scalar().empty());
+    const std::string group = nightly["concurrency"]["group"].Scalar();
+    CHECK(group.find("github.event_name == 'schedule'") != std::string::npos);
+    CHECK(group.find("github.run_id") != std::string::npos);
     CHECK(nightly["concurrency"]["cancel-in-progress"].as<bool>() == false);
     CHECK(nightly["permissions"]["contents"].Scalar() == "write");
-    CHECK(nightly["permissions"]["pages"].Scalar() == "write");
 
-    // One job does it all, in order: install (cached), build, run, build the site, publish and push, deploy.
-    REQUIRE(nightly["jobs"].size() == 1);
-    const YAML::Node job = nightly["jobs"].begin()->second;
+    // The nightly job, in order: caches, install, build, run, build the site, publish and push, package.
+    const YAML::Node job = nightly_job(nightly);
     std::vector<std::string> order;
     for (const auto& step : job["steps"]) {
-        std::string text = step["run"] ? step["run"].Scalar() : step["uses"].Scalar();
+        const std::string text = step_text(step);
         if (text.find("actions/cache") != std::string::npos) order.push_back("cache");
-        else if (text.find("bash scripts/build") != std::string::npos) order.push_back("build");
+        else if (text.find("scripts/setup") != std::string::npos) order.push_back("setup");
+        else if (text.find("cmake --build") != std::string::npos) order.push_back("build");
         else if (text.find("paperpress run") != std::string::npos) order.push_back("run");
         else if (text.find("paperpress build") != std::string::npos) order.push_back("site");
         else if (text.find("paperpress publish --push") != std::string::npos) order.push_back("publish");
-        else if (text.find("actions/deploy-pages") != std::string::npos) order.push_back("deploy");
+        else if (text.find("upload-pages-artifact") != std::string::npos) order.push_back("package");
         // Inputs reach the shell through the environment, never pasted into the script.
         if (step["run"]) CHECK(text.find("${{ inputs.") == std::string::npos);
     }
-    CHECK(order == std::vector<std::string>{"cache", "build", "run", "site", "publish", "deploy"});
+    CHECK(order == std::vector<std::string>{"cache", "cache", "setup", "cache", "build", "run", "site", "publish",
+                                            "package"});
 
     // The secrets and variables the fork guide asks for.
-    std::ostringstream text;
-    text << nightly;
+    const std::string text = text_of(nightly);
     for (const char* name : {"secrets.OPENAI_API_KEY", "vars.OPENAI_BASE_URL", "vars.OPENAI_MODEL", "GITHUB_TOKEN"})
-        CHECK(text.str().find(name) != std::string::npos);
+        CHECK(text.find(name) != std::string::npos);
 }
 
-TEST_CASE("workflows: a partial or stale day (run exits 3) is published, and the nightly run still ends red") {
+TEST_CASE("workflows: secrets are set only on the steps that run paperpress run, publish or notify") {
+    for (const char* name : {"nightly.yml", "ci.yml"}) {
+        INFO(name);
+        YAML::Node workflow = load_workflow(name);
+        // Never for the whole workflow or a whole job: apt, npm's lifecycle scripts and
+        // every action of the job would see them.
+        CHECK(text_of(workflow["env"]).find("secrets.") == std::string::npos);
+        for (const auto& job : workflow["jobs"]) {
+            INFO(job.first.Scalar());
+            CHECK(text_of(job.second["env"]).find("secrets.") == std::string::npos);
+            CHECK(text_of(job.second["container"]).find("secrets.") == std::string::npos);
+            for (const auto& step : job.second["steps"]) {
+                const std::string text = step_text(step);
+                INFO(text);
+                CHECK(text_of(step["with"]).find("secrets.") == std::string::npos);
+                if (text.find("secrets.") != std::string::npos) FAIL_CHECK("a secret pasted into a script");
+                const std::string env = text_of(step["env"]);
+                if (env.find("secrets.") == std::string::npos) continue;
+                const bool runs_paperpress = std::regex_search(text, std::regex(R"(paperpress (run|publish|notify))"));
+                const bool fetches = text.find("git ") != std::string::npos && text.find(" fetch ") != std::string::npos;
+                CHECK((runs_paperpress || fetches));
+                // The LLM key only where papers are scored (or a notification is sent).
+                if (env.find("secrets.OPENAI_API_KEY") != std::string::npos)
+                    CHECK(std::regex_search(text, std::regex(R"(paperpress (run|notify))")));
+            }
+        }
+    }
+}
+
+TEST_CASE("workflows: every cache is keyed by what it holds, and the night installs no test-only packages") {
     YAML::Node nightly = load_workflow("nightly.yml");
-    const YAML::Node job = nightly["jobs"].begin()->second;
-    std::string run_step, last_step, last_if;
+    std::map<std::string, std::string> keys; // path -> key
+    std::map<std::string, std::string> restore;
+    for (const auto& [job, step] : steps_using(nightly, "actions/cache")) {
+        const std::string path = step["with"]["path"].Scalar();
+        keys[path] = step["with"]["key"].Scalar();
+        if (step["with"]["restore-keys"]) restore[path] = step["with"]["restore-keys"].Scalar();
+    }
+    REQUIRE(keys.size() == 3);
+    INFO(text_of(nightly));
+    // apt: the package list is in scripts/setup.
+    CHECK(keys["/var/cache/apt/archives"].find("hashFiles('scripts/setup')") != std::string::npos);
+    // npm: the lock file.
+    CHECK(keys["node_modules"].find("hashFiles('package-lock.json')") != std::string::npos);
+    // ccache: the compiler and the sources; an older cache of the same compiler warms a miss.
+    std::string ccache_path;
+    for (const auto& [path, key] : keys)
+        if (key.starts_with("ccache")) ccache_path = path;
+    REQUIRE_FALSE(ccache_path.empty());
+    CHECK(keys[ccache_path].find("steps.setup.outputs.compiler") != std::string::npos);
+    CHECK(keys[ccache_path].find("hashFiles('CMakeLists.txt', 'generator/**')") != std::string::npos);
+    CHECK(restore[ccache_path] == "ccache-debian12-${{ steps.setup.outputs.compiler }}-");
+    const YAML::Node job = nightly_job(nightly);
+    CHECK(job["env"]["CCACHE_DIR"].Scalar() == ccache_path);
+
+    bool runtime_setup = false, ccache_build = false;
+    for (const auto& step : job["steps"]) {
+        if (!step["run"]) continue;
+        const std::string run = step["run"].Scalar();
+        INFO(run);
+        CHECK(run.find("scripts/build") == std::string::npos); // the full developer set, tests included
+        CHECK(run.find("chromium") == std::string::npos);
+        CHECK(run.find("npm ci") == std::string::npos);
+        if (run.find("scripts/setup") != std::string::npos) {
+            CHECK(run.find("scripts/setup --runtime") != std::string::npos);
+            CHECK(step["id"].Scalar() == "setup");
+            CHECK(run.find("compiler=") != std::string::npos);
+            runtime_setup = true;
+        }
+        if (run.find("cmake -S") != std::string::npos) {
+            CHECK(run.find("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache") != std::string::npos);
+            CHECK(run.find("-DBUILD_TESTING=OFF") != std::string::npos);
+            ccache_build = true;
+        }
+    }
+    CHECK(runtime_setup);
+    CHECK(ccache_build);
+    // The runtime set leaves out the browser and the test-only packages, and npm's dev packages.
+    const std::string setup = read_text(source_dir() / "scripts/setup");
+    CHECK(setup.find("test_only=\" doctest-dev python3-aiosmtpd openssl chromium \"") != std::string::npos);
+    CHECK(setup.find("npm ci --omit=dev") != std::string::npos);
+}
+
+TEST_CASE("workflows: the deploy job matches the Pages source; only it declares the github-pages environment") {
+    YAML::Node nightly = load_workflow("nightly.yml");
+    const std::string actions_source = "vars.PAGES_SOURCE != 'branch'";
+    int environments = 0;
+    for (const auto& job : nightly["jobs"]) {
+        INFO(job.first.Scalar());
+        const YAML::Node& j = job.second;
+        const bool deploys = text_of(j["steps"]).find("actions/deploy-pages@") != std::string::npos;
+        const bool declares = text_of(j["environment"]).find("github-pages") != std::string::npos;
+        CHECK(deploys == declares);
+        if (!declares) {
+            CHECK_FALSE(j["permissions"]["pages"]);
+            continue;
+        }
+        ++environments;
+        // Not in the branch case (actions/deploy-pages#108), and only after the nightly job.
+        REQUIRE(j["if"]);
+        CHECK(j["if"].Scalar() == actions_source);
+        CHECK(j["needs"].Scalar() == "nightly");
+        CHECK(j["permissions"]["pages"].Scalar() == "write");
+        CHECK(j["permissions"]["id-token"].Scalar() == "write");
+    }
+    CHECK(environments == 1);
+    CHECK_FALSE(nightly["permissions"]["pages"]);
+    auto uploads = steps_using(nightly, "actions/upload-pages-artifact");
+    REQUIRE(uploads.size() == 1);
+    CHECK(uploads[0].second["if"].Scalar() == actions_source);
+}
+
+TEST_CASE("workflows: checkouts are shallow, and only gh-pages' tip is fetched") {
+    for (const char* name : {"nightly.yml", "ci.yml"}) {
+        INFO(name);
+        YAML::Node workflow = load_workflow(name);
+        auto checkouts = steps_using(workflow, "actions/checkout");
+        REQUIRE_FALSE(checkouts.empty());
+        for (const auto& [job, step] : checkouts) {
+            REQUIRE(step["with"]["fetch-depth"]);
+            CHECK(step["with"]["fetch-depth"].as<int>() == 1);
+        }
+    }
+    YAML::Node nightly = load_workflow("nightly.yml");
+    bool fetched = false;
+    for (const auto& step : nightly_job(nightly)["steps"]) {
+        if (!step["run"] || step["run"].Scalar().find(" fetch ") == std::string::npos) continue;
+        fetched = true;
+        CHECK(step["run"].Scalar().find("--depth=1 origin +refs/heads/gh-pages:refs/remotes/origin/gh-pages") !=
+              std::string::npos);
+    }
+    CHECK(fetched);
+    for (const auto& [job, step] : steps_using(nightly, "actions/checkout"))
+        CHECK(step["with"]["persist-credentials"].as<bool>() == false);
+}
+
+TEST_CASE("workflows: a partial or stale day (run exits 3) is published, summarised, and the run still ends red") {
+    YAML::Node nightly = load_workflow("nightly.yml");
+    const YAML::Node job = nightly_job(nightly);
+    std::string run_step, summary_if, summary;
     for (const auto& step : job["steps"]) {
         std::string text = step["run"] ? step["run"].Scalar() : "";
         if (text.find("paperpress run") != std::string::npos) run_step = text;
-        last_step = text;
-        last_if = step["if"] ? step["if"].Scalar() : "";
+        if (text.find("GITHUB_STEP_SUMMARY") != std::string::npos) {
+            summary = text;
+            summary_if = step["if"] ? step["if"].Scalar() : "";
+        }
     }
     CHECK(run_step.find("-eq 3") != std::string::npos);
     CHECK(run_step.find("incomplete=true") != std::string::npos);
-    CHECK(last_if == "steps.run.outputs.incomplete == 'true'");
-    CHECK(last_step.find("exit 1") != std::string::npos);
+    CHECK(job["outputs"]["incomplete"].Scalar() == "${{ steps.run.outputs.incomplete }}");
+    CHECK(summary.find("scripts/night-summary") != std::string::npos);
+    CHECK(summary_if == "always()");
+    // The verdict comes after the deploy, so the partial day is deployed first.
+    const YAML::Node verdict = nightly["jobs"]["verdict"];
+    REQUIRE(verdict);
+    CHECK(text_of(verdict["needs"]).find("deploy") != std::string::npos);
+    CHECK(verdict["if"].Scalar() == "always() && needs.nightly.outputs.incomplete == 'true'");
+    CHECK(text_of(verdict["steps"]).find("exit 1") != std::string::npos);
+}
+
+TEST_CASE("workflows: the night's summary lists each day written with its counts, cost, status and link") {
+    TempDir dir;
+    Day day;
+    day.date = *parse_iso_date("2025-05-13");
+    day.status = DayStatus::partial;
+    day.reason = "3 candidates unscored";
+    for (int i = 0; i < 2; ++i) {
+        Paper p;
+        p.id = "2505.0000" + std::to_string(i + 1);
+        p.title = "Paper " + std::to_string(i);
+        p.authors = {"Ada Lovelace"};
+        p.abstract = "Abstract.";
+        day.papers.push_back(p);
+    }
+    REQUIRE(save_day(dir / "content", day));
+    write_text(dir / "paperpress.yaml", "base_url: https://ada.github.io/digest\n");
+    write_text(dir / "run.log", "scorer: LLM gpt-4o-mini\n"
+                                "2025-05-13: 412 in the announcement, 400 scanned, 12 already listed on earlier days, "
+                                "2 selected (0 by followed authors, 3 unscored); tokens 10 prompt + 5 completion "
+                                "(0 cached); cost $0.0123\n"
+                                "paperpress run: exit 3: the day is partial or stale\n");
+    const std::string command = "cd '" + dir.path().string() + "' && PAPERPRESS='" PAPERPRESS_BINARY "' bash '" +
+                                (source_dir() / "scripts/night-summary").string() + "' run.log > summary.md";
+    REQUIRE(std::system(command.c_str()) == 0);
+    const std::string summary = read_text(dir / "summary.md");
+    INFO(summary);
+    CHECK(summary.find("| [2025-05-13](https://ada.github.io/digest/2025/05/13/) | partial | 2 | 412 in the "
+                       "announcement") != std::string::npos);
+    CHECK(summary.find("cost $0.0123") != std::string::npos);
+    CHECK(summary.find("paperpress run: exit 3") != std::string::npos);
 }

@@ -54,6 +54,7 @@ struct RunArgs {
     bool resume = false;
     bool no_build = false;
     std::string out = "site";
+    int push_every_days = -1; // -1: publish.push_every_days
 };
 int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args);
 struct NotifyArgs {

@@ -53,6 +53,10 @@ int run_cli(int argc, char** argv) {
                   "With --date: score only the unscored papers of that partial day (exit 3 if some stay unscored)");
     run->add_flag("--no-build", run_args.no_build, "Write the day but do not build the site");
     run->add_option("--out", run_args.out, "Site output folder")->capture_default_str();
+    run->add_option("--push-every-days", run_args.push_every_days,
+                    "With publish.commit_content: build, commit and push the site after every N days written "
+                    "(overrides publish.push_every_days; 0: only at the end)")
+        ->check(CLI::Range(0, 366));
 
     PublishArgs publish_args;
     auto* publish = app.add_subcommand(

@@ -67,6 +67,52 @@ std::optional<std::string> refuse_run_dates(const RunRequest& request, const Dat
     return std::nullopt;
 }
 
+void print_site_commit(const CommitOutcome& outcome, const std::string& site_dir) {
+    if (outcome.committed) {
+        const auto& c = outcome.changes;
+        std::cout << "publish: committed " << outcome.commit.substr(0, 12) << " on " << outcome.branch << ": "
+                  << outcome.message.substr(0, outcome.message.find('\n')) << "\n  " << c.count()
+                  << " files changed: " << c.added.size() << " added, " << c.modified.size() << " modified, "
+                  << c.deleted.size() << " deleted\n";
+    } else {
+        std::cout << "publish: nothing changed in " << site_dir << " since "
+                  << (outcome.commit.empty() ? std::string("(no commit)") : outcome.commit.substr(0, 12)) << " on "
+                  << outcome.branch << "; no commit\n";
+    }
+}
+
+void print_push(const PushOutcome& pushed) {
+    for (const auto& b : pushed.branches) {
+        std::cout << "push: " << b.branch << " to " << pushed.remote << " (" << pushed.url << "): ";
+        if (b.up_to_date) std::cout << "up to date\n";
+        else if (b.old_id.empty()) std::cout << "new branch at " << b.new_id.substr(0, 12) << "\n";
+        else std::cout << b.old_id.substr(0, 12) << ".." << b.new_id.substr(0, 12) << "\n";
+    }
+}
+
+// Commits the site and pushes it with the content branch (with
+// commit_content); a push the remote refuses because it moved on is retried
+// after replaying the day commits on its tip and rebuilding the site.
+Result<PublishReport> publish_and_push_site(const GlobalOptions& global, const Config& site_config,
+                                            const PublishSettings& config) {
+    PublishPlan plan;
+    if (config.commit_content) {
+        auto current = current_branch(".");
+        if (!current) return std::unexpected(current.error());
+        if (*current != config.branch) plan.content_branches.push_back(*current);
+    }
+    const std::string content = global.content;
+    plan.message = [content](const TreeChanges& changes) { return site_publish_message(changes, content); };
+    plan.on_commit = [&config](const CommitOutcome& outcome) { print_site_commit(outcome, config.site_dir); };
+    plan.log = [](const std::string& line) { std::cout << "publish: " << line << "\n"; };
+    plan.rebuild = [&]() -> Result<void> {
+        if (cmd_build(global, site_config, BuildArgs{config.site_dir, {}, {}}) != exit_ok)
+            return fail("the site could not be rebuilt after taking the remote's content (see above)");
+        return {};
+    };
+    return publish_and_push(".", config, plan);
+}
+
 } // namespace
 
 int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args) {
@@ -100,6 +146,20 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     request.log = [](const std::string& line) { std::cout << line << std::endl; };
 
     int commit_failures = 0;
+    // A long back-fill pushes as it goes, so a timeout keeps what was done
+    // (the next run skips the days the archive has).
+    const int push_every = args.push_every_days >= 0 ? args.push_every_days : config.publish.push_every_days;
+    int days_unpushed = 0;
+    auto push_now = [&] {
+        days_unpushed = 0;
+        if (cmd_build(global, config, BuildArgs{config.publish.site_dir, {}, {}}) != exit_ok) {
+            print_warning("could not build the site to push it; the days stay committed and are pushed later");
+            return;
+        }
+        auto report = publish_and_push_site(global, config, config.publish);
+        if (!report) print_warning("the push along the way failed, the back-fill goes on: " + report.error().message);
+        else print_push(report->push);
+    };
     if (config.publish.commit_content)
         request.after_write = [&](const std::vector<fs::path>& files, const std::string& message) {
             auto committed = commit_content_files(".", files, message, config.publish);
@@ -109,6 +169,7 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
             } else if (committed->committed) {
                 std::cout << "committed " << committed->commit.substr(0, 12) << " on " << committed->branch << ": "
                           << message << "\n";
+                if (push_every > 0 && ++days_unpushed >= push_every) push_now();
             }
         };
     auto lock = lock_content_tree(global);
@@ -188,6 +249,15 @@ int cmd_publish(const GlobalOptions& global, const Config& site, const PublishAr
     if (!args.remote.empty()) config.remote = args.remote;
     if (!args.site.empty()) config.site_dir = args.site;
 
+    if (args.push) {
+        auto report = publish_and_push_site(global, site, config);
+        if (!report) {
+            print_error(report.error());
+            return exit_problems;
+        }
+        print_push(report->push);
+        return exit_ok;
+    }
     const std::string content = global.content;
     auto outcome = publish_site(".", config.site_dir, config,
                                 [&content](const TreeChanges& changes) { return site_publish_message(changes, content); });
@@ -195,39 +265,7 @@ int cmd_publish(const GlobalOptions& global, const Config& site, const PublishAr
         print_error(outcome.error());
         return exit_problems;
     }
-    if (outcome->committed) {
-        const auto& c = outcome->changes;
-        std::cout << "publish: committed " << outcome->commit.substr(0, 12) << " on " << outcome->branch << ": "
-                  << outcome->message.substr(0, outcome->message.find('\n')) << "\n  " << c.count()
-                  << " files changed: " << c.added.size() << " added, " << c.modified.size() << " modified, "
-                  << c.deleted.size() << " deleted\n";
-    } else {
-        std::cout << "publish: nothing changed in " << config.site_dir << " since "
-                  << (outcome->commit.empty() ? std::string("(no commit)") : outcome->commit.substr(0, 12)) << " on "
-                  << outcome->branch << "; no commit\n";
-    }
-    if (!args.push) return exit_ok;
-
-    std::vector<std::string> branches = {config.branch};
-    if (config.commit_content) {
-        auto current = current_branch(".");
-        if (!current) {
-            print_error(current.error());
-            return exit_problems;
-        }
-        if (*current != config.branch) branches.push_back(*current);
-    }
-    auto pushed = push_branches(".", branches, config);
-    if (!pushed) {
-        print_error(pushed.error());
-        return exit_problems;
-    }
-    for (const auto& b : pushed->branches) {
-        std::cout << "push: " << b.branch << " to " << pushed->remote << " (" << pushed->url << "): ";
-        if (b.up_to_date) std::cout << "up to date\n";
-        else if (b.old_id.empty()) std::cout << "new branch at " << b.new_id.substr(0, 12) << "\n";
-        else std::cout << b.old_id.substr(0, 12) << ".." << b.new_id.substr(0, 12) << "\n";
-    }
+    print_site_commit(*outcome, config.site_dir);
     return exit_ok;
 }
 

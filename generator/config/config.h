@@ -71,6 +71,7 @@ struct PublishSettings {
     std::string author_name;              // empty: GIT_AUTHOR_NAME, else "paperpress"
     std::string author_email;             // empty: GIT_AUTHOR_EMAIL, else "paperpress@localhost"
     std::string site_dir = "site";        // the built site that is published
+    int push_every_days = 0;              // `run` with commit_content: publish and push after every N days (0: never)
 };
 
 // Secrets (webhook URLs, tokens, the SMTP password) are never in the file:

@@ -112,6 +112,7 @@ Result<void> read_publish(const Section& s, const YAML::Node& node, PublishSetti
         {"author_name", s.text(p.author_name, "a name on one line", one_line)},
         {"author_email", s.text(p.author_email, "an e-mail address without '<', '>' or line breaks", one_line)},
         {"site_dir", s.text(p.site_dir, "a folder", non_empty)},
+        {"push_every_days", s.number(p.push_every_days, 0, 366)},
     });
 }
 

@@ -84,6 +84,7 @@ struct PushOutcome {
     std::string remote;  // name
     std::string url;     // without any user or password part
     std::vector<PushedBranch> branches;
+    bool behind = false; // (try_push only) refused: the remote has commits this clone lacks; nothing was pushed
 };
 
 // Pushes the local `branches` to the same names on `config.remote`, fast-forward
@@ -95,6 +96,44 @@ struct PushOutcome {
 // credentials, a server-side refusal) is an error that says what to do.
 Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
                                   const PublishSettings& config);
+
+// As push_branches, but a push refused because a remote branch has commits
+// this clone lacks (not a fast-forward) is an outcome with `behind` set, for a
+// caller that fetches and tries again.
+Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::string>& branches,
+                             const PublishSettings& config);
+
+// Fetches `branches` from `config.remote` into its remote-tracking branches
+// (refs/remotes/<remote>/<branch>), with the same credentials as a push. In a
+// shallow clone only the commits after its tips come.
+Result<void> fetch_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
+                            const PublishSettings& config);
+
+struct PublishPlan {
+    std::vector<std::string> content_branches;       // pushed with the site (commit_content's current branch)
+    MessageWriter message = default_publish_message;  // the site commit's message
+    std::function<Result<void>()> rebuild;            // rebuilds config.site_dir from content/
+    std::function<void(const CommitOutcome&)> on_commit; // told of each site publish (to print it)
+    std::function<void(const std::string&)> log;
+    int attempts = 3;                                 // pushes at most
+};
+
+struct PublishReport {
+    CommitOutcome site; // the last site publish
+    PushOutcome push;
+    int attempts = 0;   // pushes made
+};
+
+// publish_site, then a push of the site branch and the content branches.
+// When the push is refused because the remote has commits this clone lacks,
+// fetches them, replays the content branches' local commits on the remote's
+// tips (an error when both sides changed the same file), moves the working
+// tree along for files the user has not changed, rebuilds the site when the
+// remote's content was new to this clone, publishes the site on the remote's
+// site tip (the local site commits are made again from content/) and pushes
+// again, `plan.attempts` pushes at most.
+Result<PublishReport> publish_and_push(const fs::path& repo_dir, const PublishSettings& config,
+                                       const PublishPlan& plan);
 
 // The short name of the branch HEAD points to ("main"); an error on a
 // detached HEAD.

@@ -4,7 +4,6 @@
 #include "publish/git.h"
 #include "publish/publish.h"
 
-#include <cstdlib>
 #include <map>
 
 namespace pp {
@@ -13,39 +12,15 @@ namespace {
 
 using git::failure;
 
-enum class CredentialProblem { none, no_token, refused, unsupported };
-
 struct PushState {
-    std::string token_env;
-    int attempts = 0;
-    CredentialProblem problem = CredentialProblem::none;
+    git::Credentials credentials;
     std::map<std::string, std::pair<std::string, std::string>> updates; // ref -> (remote's old id, new id)
     std::map<std::string, std::string> refused;                          // ref -> the server's reason
 };
 
-int credentials(git_credential** out, const char* /*url*/, const char* username_from_url, unsigned int allowed,
+int credentials(git_credential** out, const char* url, const char* username_from_url, unsigned int allowed,
                 void* payload) {
-    auto& state = *static_cast<PushState*>(payload);
-    if (state.attempts++ > 0) {
-        // Asked again: what we gave was not accepted. Stop rather than loop.
-        state.problem = CredentialProblem::refused;
-        return GIT_EUSER;
-    }
-    if (allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) {
-        const char* token = std::getenv(state.token_env.c_str());
-        if (!token || !*token) {
-            state.problem = CredentialProblem::no_token;
-            return GIT_EUSER;
-        }
-        const char* user = username_from_url && *username_from_url ? username_from_url : "x-access-token";
-        return git_credential_userpass_plaintext_new(out, user, token);
-    }
-    const char* user = username_from_url && *username_from_url ? username_from_url : "git";
-    if ((allowed & GIT_CREDENTIAL_SSH_KEY) && std::getenv("SSH_AUTH_SOCK"))
-        return git_credential_ssh_key_from_agent(out, user);
-    if (allowed & GIT_CREDENTIAL_USERNAME) return git_credential_username_new(out, user);
-    state.problem = CredentialProblem::unsupported;
-    return GIT_EUSER;
+    return git::token_credentials(out, url, username_from_url, allowed, &static_cast<PushState*>(payload)->credentials);
 }
 
 int negotiation(const git_push_update** updates, size_t count, void* payload) {
@@ -78,91 +53,62 @@ std::string short_name(const std::string& ref) {
     return ref.starts_with("refs/heads/") ? ref.substr(11) : ref;
 }
 
-} // namespace
-
-Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
-                                  const PublishSettings& config) {
-    auto opened = git::open_repository(repo_dir);
-    if (!opened) return std::unexpected(opened.error());
-    git_repository* repo = opened->get();
-
-    git_remote* raw_remote = nullptr;
-    if (int rc = git_remote_lookup(&raw_remote, repo, config.remote.c_str()); rc < 0) {
-        if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC)
-            return fail("no remote named '" + config.remote + "'; add it (git remote add " + config.remote +
-                        " URL) or name another with --remote");
-        return failure("cannot read the remote '" + config.remote + "'", rc);
-    }
-    git::Remote remote(raw_remote);
-    PushOutcome outcome;
-    outcome.remote = config.remote;
-    const char* url = git_remote_pushurl(remote.get());
-    if (!url) url = git_remote_url(remote.get());
-    outcome.url = displayable(url ? url : "");
-
+// "refs/heads/B:refs/heads/B" for each branch, which must exist locally. No
+// '+': only fast-forwards, so a push never throws away the remote's commits.
+Result<std::vector<std::string>> push_specs(git_repository* repo, const std::vector<std::string>& branches) {
     std::vector<std::string> specs;
     for (const auto& branch : branches) {
         auto tip = git::resolve(repo, "refs/heads/" + branch);
         if (!tip) return std::unexpected(tip.error());
         if (!*tip) return fail("no local branch '" + branch + "' to push; publish first");
-        // No '+': only fast-forwards, so a push never throws away the remote's commits.
         specs.push_back("refs/heads/" + branch + ":refs/heads/" + branch);
     }
-    if (specs.empty()) return outcome;
-    std::vector<char*> spec_pointers;
-    for (auto& spec : specs) spec_pointers.push_back(spec.data());
-    git_strarray refspecs{spec_pointers.data(), spec_pointers.size()};
+    return specs;
+}
 
-    PushState state;
-    state.token_env = config.token_env;
-    git_push_options options;
-    git_push_options_init(&options, GIT_PUSH_OPTIONS_VERSION);
-    options.callbacks.credentials = credentials;
-    options.callbacks.push_negotiation = negotiation;
-    options.callbacks.push_update_reference = update_reference;
-    options.callbacks.payload = &state;
+// Why git_remote_push failed, and what to do.
+Error push_failure(int rc, const PushState& state, const std::string& where, const PublishSettings& config) {
+    switch (state.credentials.problem) {
+    case git::CredentialProblem::no_token:
+        return Error{{}, 0, where + " asked for credentials and $" + config.token_env +
+                    " is empty; set it to a token that may push to the repository (in GitHub Actions: " +
+                    "env " + config.token_env + ": ${{ secrets.GITHUB_TOKEN }} with 'permissions: contents: " +
+                    "write'), or name another variable in publish.token_env"};
+    case git::CredentialProblem::refused:
+        return Error{{}, 0, where + " refused the credentials (the token in $" + config.token_env +
+                    "); check that it is valid and may write to the repository (GitHub Actions: " +
+                    "'permissions: contents: write'; a personal token: the 'contents' write permission)"};
+    case git::CredentialProblem::unsupported:
+        return Error{{}, 0, where + " asked for a kind of credentials paperpress cannot give; use an https:// URL "
+                    "with a token in $" + config.token_env + ", or an SSH agent for ssh:// URLs"};
+    case git::CredentialProblem::none: break;
+    }
+    if (rc == GIT_EAUTH) return git::error("push to " + where + " failed to authenticate; check the token in $" +
+                                           config.token_env, rc);
+    return git::error("push to " + where + " failed", rc);
+}
 
-    const std::string where = "'" + config.remote + "' (" + outcome.url + ")";
-    int rc = git_remote_push(remote.get(), &refspecs, &options);
-    if (rc < 0) {
-        switch (state.problem) {
-        case CredentialProblem::no_token:
-            return fail(where + " asked for credentials and $" + config.token_env +
-                        " is empty; set it to a token that may push to the repository (in GitHub Actions: " +
-                        "env " + config.token_env + ": ${{ secrets.GITHUB_TOKEN }} with 'permissions: contents: " +
-                        "write'), or name another variable in publish.token_env");
-        case CredentialProblem::refused:
-            return fail(where + " refused the credentials (the token in $" + config.token_env +
-                        "); check that it is valid and may write to the repository (GitHub Actions: " +
-                        "'permissions: contents: write'; a personal token: the 'contents' write permission)");
-        case CredentialProblem::unsupported:
-            return fail(where + " asked for a kind of credentials paperpress cannot give; use an https:// URL "
-                        "with a token in $" + config.token_env + ", or an SSH agent for ssh:// URLs");
-        case CredentialProblem::none: break;
-        }
-        if (rc == GIT_ENONFASTFORWARD) {
-            std::string names;
-            for (const auto& branch : branches) names += (names.empty() ? "" : ", ") + branch;
-            return fail(
-                "push to " + where + " rejected: the remote's " + names + " has commits this repository does not " +
-                "have (someone else published, or this clone is out of date). Fetch them (git fetch " +
-                config.remote + "), then for the site branch reset it to the remote's (git branch -f " +
-                config.branch + " " + config.remote + "/" + config.branch + ") and run paperpress publish again: " +
-                "the site is rebuilt from content/, so nothing is lost; for a content branch, git pull --rebase " +
-                "and push again");
-        }
-        if (rc == GIT_EAUTH)
-            return failure("push to " + where + " failed to authenticate; check the token in $" + config.token_env, rc);
-        return failure("push to " + where + " failed", rc);
-    }
-    if (!state.refused.empty()) {
-        std::string reasons;
-        for (const auto& [ref, reason] : state.refused)
-            reasons += (reasons.empty() ? "" : "; ") + short_name(ref) + ": " + reason;
-        return fail("push to " + where + " rejected by the remote (" + reasons +
-                    "). If the branch is protected, allow this push or publish to another branch; if it moved, " +
-                    "git fetch " + config.remote + " and publish again");
-    }
+Error behind_error(const std::vector<std::string>& branches, const std::string& where, const PublishSettings& config) {
+    std::string names;
+    for (const auto& branch : branches) names += (names.empty() ? "" : ", ") + branch;
+    return Error{{}, 0,
+                 "push to " + where + " rejected: the remote's " + names + " has commits this repository does not " +
+                     "have (someone else published, or this clone is out of date). Fetch them (git fetch " +
+                     config.remote + "), then for the site branch reset it to the remote's (git branch -f " +
+                     config.branch + " " + config.remote + "/" + config.branch + ") and run paperpress publish " +
+                     "again: the site is rebuilt from content/, so nothing is lost; for a content branch, git pull " +
+                     "--rebase and push again"};
+}
+
+// A server-side refusal because the branch moved on (a race lost after the
+// client's own fast-forward check).
+bool refused_as_behind(const std::string& reason) {
+    return reason.find("fast-forward") != std::string::npos || reason.find("fetch first") != std::string::npos;
+}
+
+std::vector<PushedBranch> pushed_branches(git_repository* repo, const std::vector<std::string>& branches,
+                                          const PushState& state) {
+    std::vector<PushedBranch> out;
     for (const auto& branch : branches) {
         PushedBranch pushed;
         pushed.branch = branch;
@@ -176,8 +122,74 @@ Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<st
             pushed.new_id = u->second.second;
             pushed.up_to_date = pushed.old_id == pushed.new_id;
         }
-        outcome.branches.push_back(std::move(pushed));
+        out.push_back(std::move(pushed));
     }
+    return out;
+}
+
+} // namespace
+
+Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::string>& branches,
+                             const PublishSettings& config) {
+    auto opened = git::open_repository(repo_dir);
+    if (!opened) return std::unexpected(opened.error());
+    git_repository* repo = opened->get();
+    auto remote = git::lookup_remote(repo, config.remote);
+    if (!remote) return std::unexpected(remote.error());
+    PushOutcome outcome;
+    outcome.remote = config.remote;
+    const char* url = git_remote_pushurl(remote->get());
+    if (!url) url = git_remote_url(remote->get());
+    outcome.url = displayable(url ? url : "");
+
+    auto specs = push_specs(repo, branches);
+    if (!specs) return std::unexpected(specs.error());
+    if (specs->empty()) return outcome;
+    std::vector<char*> spec_pointers;
+    for (auto& spec : *specs) spec_pointers.push_back(spec.data());
+    git_strarray refspecs{spec_pointers.data(), spec_pointers.size()};
+
+    PushState state;
+    state.credentials.token_env = config.token_env;
+    git_push_options options;
+    git_push_options_init(&options, GIT_PUSH_OPTIONS_VERSION);
+    options.callbacks.credentials = credentials;
+    options.callbacks.push_negotiation = negotiation;
+    options.callbacks.push_update_reference = update_reference;
+    options.callbacks.payload = &state;
+
+    const std::string where = "'" + config.remote + "' (" + outcome.url + ")";
+    if (int rc = git_remote_push(remote->get(), &refspecs, &options); rc < 0) {
+        if (rc == GIT_ENONFASTFORWARD && state.credentials.problem == git::CredentialProblem::none) {
+            outcome.behind = true;
+            return outcome;
+        }
+        return std::unexpected(push_failure(rc, state, where, config));
+    }
+    if (!state.refused.empty()) {
+        std::string reasons;
+        bool all_behind = true;
+        for (const auto& [ref, reason] : state.refused) {
+            reasons += (reasons.empty() ? "" : "; ") + short_name(ref) + ": " + reason;
+            all_behind = all_behind && refused_as_behind(reason);
+        }
+        if (all_behind) {
+            outcome.behind = true;
+            return outcome;
+        }
+        return fail("push to " + where + " rejected by the remote (" + reasons +
+                    "). If the branch is protected, allow this push or publish to another branch; if it moved, " +
+                    "git fetch " + config.remote + " and publish again");
+    }
+    outcome.branches = pushed_branches(repo, branches, state);
+    return outcome;
+}
+
+Result<PushOutcome> push_branches(const fs::path& repo_dir, const std::vector<std::string>& branches,
+                                  const PublishSettings& config) {
+    auto outcome = try_push(repo_dir, branches, config);
+    if (outcome && outcome->behind)
+        return std::unexpected(behind_error(branches, "'" + config.remote + "' (" + outcome->url + ")", config));
     return outcome;
 }
 

@@ -254,24 +254,6 @@ Result<git::Tree> empty_tree(git_repository* repo) {
     return git::Tree(tree);
 }
 
-// The whole tree built from scratch: used when an in-place update is refused
-// (a file that became a folder or the other way round).
-Result<git_oid> tree_from_scratch(git_repository* repo, const std::map<std::string, CachedFile>& files) {
-    git_index* raw = nullptr;
-    if (int rc = git_index_new(&raw); rc < 0) return failure("cannot make an index", rc);
-    git::Index index(raw);
-    for (const auto& [name, entry] : files) {
-        git_index_entry e{};
-        e.mode = entry.file.mode;
-        e.id = entry.file.id;
-        e.path = name.c_str();
-        if (int rc = git_index_add(index.get(), &e); rc < 0) return failure("cannot add " + name, rc);
-    }
-    git_oid id;
-    if (int rc = git_index_write_tree_to(&id, index.get(), repo); rc < 0) return failure("cannot write the tree", rc);
-    return id;
-}
-
 Result<void> check_not_checked_out(git_repository* repo, const std::string& refname, const std::string& branch) {
     git_reference* head = nullptr;
     bool checked_out = false;
@@ -291,31 +273,7 @@ Result<void> check_not_checked_out(git_repository* repo, const std::string& refn
     return {};
 }
 
-std::string first_line(const std::string& message) { return message.substr(0, message.find('\n')); }
-
-Result<git::Signature> sign(const Identity& who) { return git::signature(who.name, who.email); }
-
 } // namespace
-
-Identity author_identity(const PublishSettings& config) {
-    auto pick = [](const std::string& configured, const char* variable, const char* fallback) {
-        if (!configured.empty()) return configured;
-        const char* value = std::getenv(variable);
-        return std::string(value && *value ? value : fallback);
-    };
-    return {pick(config.author_name, "GIT_AUTHOR_NAME", "paperpress"),
-            pick(config.author_email, "GIT_AUTHOR_EMAIL", "paperpress@localhost")};
-}
-
-Identity committer_identity(const PublishSettings& config) {
-    auto pick = [](const std::string& configured, const char* variable, const char* fallback) {
-        if (!configured.empty()) return configured;
-        const char* value = std::getenv(variable);
-        return std::string(value && *value ? value : fallback);
-    };
-    return {pick(config.author_name, "GIT_COMMITTER_NAME", "paperpress"),
-            pick(config.author_email, "GIT_COMMITTER_EMAIL", "paperpress@localhost")};
-}
 
 std::string default_publish_message(const TreeChanges& changes) {
     std::string message = "Publish site: " + std::to_string(changes.count()) + " files changed (" +
@@ -335,18 +293,10 @@ std::string default_publish_message(const TreeChanges& changes) {
 }
 
 
-Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& site_dir, const PublishSettings& config,
-                                   const MessageWriter& message) {
-    auto opened = git::open_repository(repo_dir);
-    if (!opened) return std::unexpected(opened.error());
-    git_repository* repo = opened->get();
+namespace {
 
-    const std::string refname = "refs/heads/" + config.branch;
-    int valid = 0;
-    if (git_reference_name_is_valid(&valid, refname.c_str()) < 0 || !valid)
-        return fail("expected a valid branch name, got '" + config.branch + "'");
-    if (auto ok = check_not_checked_out(repo, refname, config.branch); !ok) return std::unexpected(ok.error());
-
+// The site folder, absolute, once it is known to hold a built site.
+Result<fs::path> built_site(const fs::path& site_dir) {
     std::error_code ec;
     const fs::path site = fs::absolute(site_dir, ec).lexically_normal();
     if (!fs::is_directory(site, ec))
@@ -355,160 +305,182 @@ Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& sit
         return fail("expected a built site with an index.html; run paperpress build first, so that nothing half-made "
                     "is published",
                     site_dir.string());
+    return site;
+}
 
-    // The parent: the local branch, or the remote-tracking one when the local
-    // branch is missing or behind it.
+Result<void> check_branch(git_repository* repo, const std::string& refname, const std::string& branch) {
+    int valid = 0;
+    if (git_reference_name_is_valid(&valid, refname.c_str()) < 0 || !valid)
+        return fail("expected a valid branch name, got '" + branch + "'");
+    return check_not_checked_out(repo, refname, branch);
+}
+
+// The local tip and the commit the new one builds on: the local branch, or
+// the remote-tracking one when the local branch is missing or behind it.
+struct SiteParent {
+    std::optional<git_oid> local, base;
+};
+
+Result<SiteParent> choose_parent(git_repository* repo, const std::string& refname, const PublishSettings& config) {
     auto local = git::resolve(repo, refname);
     if (!local) return std::unexpected(local.error());
     auto tracking = git::resolve(repo, "refs/remotes/" + config.remote + "/" + config.branch);
     if (!tracking) tracking = std::optional<git_oid>{}; // an odd remote name: no tracking branch
-    std::optional<git_oid> base = *local;
+    SiteParent parent{*local, *local};
     if (*tracking && (!*local || (!git_oid_equal(&**local, &**tracking) &&
                                   git_graph_descendant_of(repo, &**tracking, &**local) == 1)))
-        base = *tracking;
+        parent.base = *tracking;
+    return parent;
+}
 
-    git::Commit base_commit;
-    git::Tree base_tree;
-    if (base) {
-        git_commit* c = nullptr;
-        if (int rc = git_commit_lookup(&c, repo, &*base); rc < 0) return failure("cannot read " + config.branch, rc);
-        base_commit.reset(c);
-        git_tree* t = nullptr;
-        if (int rc = git_commit_tree(&t, c); rc < 0) return failure("cannot read the tree of " + config.branch, rc);
-        base_tree.reset(t);
-    } else {
-        auto tree = empty_tree(repo);
-        if (!tree) return std::unexpected(tree.error());
-        base_tree = std::move(*tree);
+// The tree the branch holds now (the empty tree for a new branch).
+Result<git::Tree> base_tree(git_repository* repo, const std::optional<git_oid>& base, const std::string& branch) {
+    if (!base) return empty_tree(repo);
+    auto commit = git::read_commit(repo, *base, branch);
+    if (!commit) return std::unexpected(commit.error());
+    return std::move(commit->tree);
+}
+
+// The branch's files: from the stat cache when it describes this very tree,
+// else by reading the tree.
+Result<std::unordered_map<std::string, TreeFile>> files_on_branch(git_tree* tree, const StatCache& cache,
+                                                                  const std::string& branch) {
+    std::unordered_map<std::string, TreeFile> files;
+    if (cache.tree && git_oid_equal(&*cache.tree, git_tree_id(tree))) {
+        files.reserve(cache.files.size());
+        for (const auto& [name, entry] : cache.files) files.emplace(name, entry.file);
+    } else if (int rc = git_tree_walk(tree, GIT_TREEWALK_PRE, collect_blob, &files); rc < 0) {
+        return failure("cannot read the tree of " + branch, rc);
     }
-    const git_oid base_tree_id = *git_tree_id(base_tree.get());
+    return files;
+}
 
-    // What the branch holds now: from the cache when it describes this very
-    // tree, else by reading the tree.
-    const fs::path cache_file = cache_path(repo, config.branch);
-    StatCache cache = load_cache(cache_file);
-    const bool cache_matches = cache.tree && git_oid_equal(&*cache.tree, &base_tree_id);
-    std::unordered_map<std::string, TreeFile> before;
-    if (cache_matches) {
-        before.reserve(cache.files.size());
-        for (const auto& [name, entry] : cache.files) before.emplace(name, entry.file);
-    } else if (int rc = git_tree_walk(base_tree.get(), GIT_TREEWALK_PRE, collect_blob, &before); rc < 0) {
-        return failure("cannot read the tree of " + config.branch, rc);
+// What the site folder holds, and how it differs from the branch.
+struct SiteSnapshot {
+    std::map<std::string, CachedFile> files;
+    TreeChanges changes;
+};
+
+// The blob id of `file`: the cached one when the file's stat is unchanged
+// (and not racily clean), else its bytes are stored.
+Result<git_oid> blob_id(git_repository* repo, git_odb* odb, const fs::path& site, const SiteFile& file,
+                        const CachedFile& now, const StatCache& cache, const TreeFile* in_tree) {
+    if (cache.site == site.string()) {
+        auto cached = cache.files.find(file.name);
+        if (cached != cache.files.end() && cached->second.stat == now.stat &&
+            cached->second.file.mode == now.file.mode && now.stat.mtime_ns < cache.written_ns &&
+            now.stat.ctime_ns < cache.written_ns) {
+            const git_oid& id = cached->second.file.id;
+            if ((in_tree && git_oid_equal(&in_tree->id, &id)) || git_odb_exists(odb, &id) == 1) return id;
+        }
     }
-    const bool stats_usable = cache.site == site.string();
+    return write_blob(repo, site, file);
+}
 
+Result<SiteSnapshot> snapshot_site(git_repository* repo, const fs::path& site,
+                                   const std::unordered_map<std::string, TreeFile>& before, const StatCache& cache) {
     auto scanned = scan_site(site);
     if (!scanned) return std::unexpected(scanned.error());
-    git::Odb odb;
-    {
-        git_odb* raw = nullptr;
-        if (int rc = git_repository_odb(&raw, repo); rc < 0) return failure("cannot open the object database", rc);
-        odb.reset(raw);
-    }
-
-    std::map<std::string, CachedFile> after;
-    CommitOutcome outcome;
-    outcome.branch = config.branch;
-    TreeChanges& changes = outcome.changes;
-    std::vector<std::string> removed_names;
+    git_odb* raw_odb = nullptr;
+    if (int rc = git_repository_odb(&raw_odb, repo); rc < 0) return failure("cannot open the object database", rc);
+    git::Odb odb(raw_odb);
+    SiteSnapshot snapshot;
+    TreeChanges& changes = snapshot.changes;
     for (const SiteFile& file : *scanned) {
         CachedFile now;
         now.stat = stat_key(file.st);
         now.file.mode = mode_of(file.st);
         auto was = before.find(file.name);
-        bool known = false;
-        if (stats_usable) {
-            auto cached = cache.files.find(file.name);
-            if (cached != cache.files.end() && cached->second.stat == now.stat &&
-                cached->second.file.mode == now.file.mode && now.stat.mtime_ns < cache.written_ns &&
-                now.stat.ctime_ns < cache.written_ns) {
-                now.file.id = cached->second.file.id;
-                bool in_tree = was != before.end() && git_oid_equal(&was->second.id, &now.file.id);
-                known = in_tree || git_odb_exists(odb.get(), &now.file.id) == 1;
-            }
-        }
-        if (!known) {
-            auto id = write_blob(repo, site, file);
-            if (!id) return std::unexpected(id.error());
-            now.file.id = *id;
-        }
-        if (was == before.end()) changes.added.push_back(file.name);
-        else if (!git_oid_equal(&was->second.id, &now.file.id) || was->second.mode != now.file.mode)
+        const TreeFile* in_tree = was == before.end() ? nullptr : &was->second;
+        auto id = blob_id(repo, odb.get(), site, file, now, cache, in_tree);
+        if (!id) return std::unexpected(id.error());
+        now.file.id = *id;
+        if (!in_tree) changes.added.push_back(file.name);
+        else if (!git_oid_equal(&in_tree->id, &now.file.id) || in_tree->mode != now.file.mode)
             changes.modified.push_back(file.name);
-        after.emplace(file.name, now);
+        snapshot.files.emplace(file.name, now);
     }
     for (const auto& [name, file] : before)
-        if (!after.contains(name)) changes.deleted.push_back(name);
+        if (!snapshot.files.contains(name)) changes.deleted.push_back(name);
     std::sort(changes.deleted.begin(), changes.deleted.end());
+    return snapshot;
+}
 
-    git_oid tree_id = base_tree_id;
-    if (!changes.empty()) {
-        std::vector<git_tree_update> updates;
-        updates.reserve(changes.count());
-        for (const auto* list : {&changes.added, &changes.modified}) {
-            for (const auto& name : *list) {
-                const CachedFile& f = after.at(name);
-                updates.push_back({GIT_TREE_UPDATE_UPSERT, f.file.id, static_cast<git_filemode_t>(f.file.mode),
-                                   name.c_str()});
-            }
-        }
-        for (const auto& name : changes.deleted)
-            updates.push_back({GIT_TREE_UPDATE_REMOVE, git_oid{}, GIT_FILEMODE_BLOB, name.c_str()});
-        if (git_tree_create_updated(&tree_id, repo, base_tree.get(), updates.size(), updates.data()) < 0) {
-            auto rebuilt = tree_from_scratch(repo, after);
-            if (!rebuilt) return std::unexpected(rebuilt.error());
-            tree_id = *rebuilt;
+// The base tree with the changed paths replaced, or (when that is refused: a
+// file that became a folder or the other way round) the whole tree anew.
+Result<git_oid> site_tree(git_repository* repo, git_tree* base, const SiteSnapshot& snapshot) {
+    const TreeChanges& changes = snapshot.changes;
+    if (changes.empty()) return *git_tree_id(base);
+    std::vector<git_tree_update> updates;
+    updates.reserve(changes.count());
+    for (const auto* list : {&changes.added, &changes.modified}) {
+        for (const auto& name : *list) {
+            const CachedFile& f = snapshot.files.at(name);
+            updates.push_back({GIT_TREE_UPDATE_UPSERT, f.file.id, static_cast<git_filemode_t>(f.file.mode), name.c_str()});
         }
     }
+    for (const auto& name : changes.deleted)
+        updates.push_back({GIT_TREE_UPDATE_REMOVE, git_oid{}, GIT_FILEMODE_BLOB, name.c_str()});
+    git_oid tree_id;
+    if (git_tree_create_updated(&tree_id, repo, base, updates.size(), updates.data()) == 0) return tree_id;
+    std::vector<git::TreeEntry> entries;
+    for (const auto& [name, entry] : snapshot.files) entries.push_back({name, entry.file.id, entry.file.mode});
+    return git::write_tree(repo, entries);
+}
 
-    git::Reference ref;
-    if (git_oid_equal(&tree_id, &base_tree_id)) {
+} // namespace
+
+Result<CommitOutcome> publish_site(const fs::path& repo_dir, const fs::path& site_dir, const PublishSettings& config,
+                                   const MessageWriter& message) {
+    auto opened = git::open_repository(repo_dir);
+    if (!opened) return std::unexpected(opened.error());
+    git_repository* repo = opened->get();
+    const std::string refname = "refs/heads/" + config.branch;
+    if (auto ok = check_branch(repo, refname, config.branch); !ok) return std::unexpected(ok.error());
+    auto site = built_site(site_dir);
+    if (!site) return std::unexpected(site.error());
+
+    auto parent = choose_parent(repo, refname, config);
+    if (!parent) return std::unexpected(parent.error());
+    auto base = base_tree(repo, parent->base, config.branch);
+    if (!base) return std::unexpected(base.error());
+    const fs::path cache_file = cache_path(repo, config.branch);
+    const StatCache cache = load_cache(cache_file);
+    auto before = files_on_branch(base->get(), cache, config.branch);
+    if (!before) return std::unexpected(before.error());
+    auto snapshot = snapshot_site(repo, *site, *before, cache);
+    if (!snapshot) return std::unexpected(snapshot.error());
+    auto tree_id = site_tree(repo, base->get(), *snapshot);
+    if (!tree_id) return std::unexpected(tree_id.error());
+
+    CommitOutcome outcome;
+    outcome.branch = config.branch;
+    const std::optional<git_oid>& local = parent->local;
+    if (git_oid_equal(&*tree_id, git_tree_id(base->get()))) {
         // Nothing to commit; the local branch catches up with the remote's if it was behind.
-        outcome.changes = {};
-        if (base) {
-            outcome.commit = git::hex(*base);
-            if (!*local || !git_oid_equal(&**local, &*base)) {
-                git_reference* raw = nullptr;
-                int rc = *local ? git_reference_create_matching(&raw, repo, refname.c_str(), &*base, 1, &**local,
-                                                                "paperpress publish: fast-forward")
-                                : git_reference_create(&raw, repo, refname.c_str(), &*base, 0,
-                                                       "paperpress publish: branch from remote");
-                if (rc < 0) return failure("cannot update " + config.branch, rc);
-                ref.reset(raw);
+        if (parent->base) {
+            outcome.commit = git::hex(*parent->base);
+            if (!local || !git_oid_equal(&*local, &*parent->base)) {
+                auto moved = git::move_ref(repo, refname, *parent->base, local,
+                                           local ? "paperpress publish: fast-forward"
+                                                 : "paperpress publish: branch from remote");
+                if (!moved) return std::unexpected(moved.error());
             }
         }
-        save_cache(cache_file, base_tree_id, site.string(), after);
+        save_cache(cache_file, *tree_id, site->string(), snapshot->files);
         return outcome;
     }
 
-    git_tree* raw_tree = nullptr;
-    if (int rc = git_tree_lookup(&raw_tree, repo, &tree_id); rc < 0) return failure("cannot read the new tree", rc);
-    git::Tree tree(raw_tree);
-    auto author = sign(author_identity(config));
-    if (!author) return std::unexpected(author.error());
-    auto committer = sign(committer_identity(config));
-    if (!committer) return std::unexpected(committer.error());
-    outcome.message = message ? message(changes) : default_publish_message(changes);
+    outcome.changes = snapshot->changes;
+    outcome.message = message ? message(outcome.changes) : default_publish_message(outcome.changes);
     if (outcome.message.empty() || outcome.message.back() != '\n') outcome.message += '\n';
-    const git_commit* parents[1] = {base_commit.get()};
-    git_oid commit_id;
-    if (int rc = git_commit_create(&commit_id, repo, nullptr, author->get(), committer->get(), nullptr,
-                                   outcome.message.c_str(), tree.get(), base ? 1 : 0, parents);
-        rc < 0)
-        return failure("cannot write the commit", rc);
-
-    const std::string reflog = "paperpress publish: " + first_line(outcome.message);
-    git_reference* raw_ref = nullptr;
-    int rc = *local ? git_reference_create_matching(&raw_ref, repo, refname.c_str(), &commit_id, 1, &**local,
-                                                    reflog.c_str())
-                    : git_reference_create(&raw_ref, repo, refname.c_str(), &commit_id, 0, reflog.c_str());
-    if (rc < 0) return failure("cannot move " + config.branch + " to the new commit (did something else change it?)", rc);
-    ref.reset(raw_ref);
-
+    auto commit = git::commit_and_move_ref(
+        repo, {refname, *tree_id, parent->base, local, outcome.message, "paperpress publish"}, config);
+    if (!commit) return std::unexpected(commit.error());
     outcome.committed = true;
-    outcome.commit = git::hex(commit_id);
-    if (base) outcome.parent = git::hex(*base);
-    save_cache(cache_file, tree_id, site.string(), after);
+    outcome.commit = git::hex(*commit);
+    if (parent->base) outcome.parent = git::hex(*parent->base);
+    save_cache(cache_file, *tree_id, site->string(), snapshot->files);
     return outcome;
 }
 
