@@ -1,0 +1,27 @@
+// TeX as arXiv writes it in names, titles and abstracts ("Fran\c{c}ois",
+// "Sch\"utze", "Q\&A", "2--3"), turned into the Unicode text a reader
+// expects. For display, search words and notifications only: the content
+// tree keeps the text as arXiv gave it. Pure text, no I/O.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pp {
+
+// Accents (\'e, \"{o}, {\"u}, \c{c}, \v{s}, \k{a}, \.z, \u{g}, ...), the
+// special letters (\ss, \o, \l, \aa, \ae, \oe, \i, ...), the escapes
+// \& \% \_ \# \$ \{ \}, "--" and "---" as dashes and "~" as a no-break space.
+// Math ($...$, $$...$$, \(...\), \[...\]) is copied unchanged for a math
+// renderer, and so is any command this does not know. Composed to NFC.
+std::string tex_to_unicode(std::string_view text);
+
+// Whether tex_to_unicode could change `text` (a quick check for the common
+// case of plain text).
+bool has_tex(std::string_view text);
+
+// Whether `text` holds math a renderer would typeset: a closed $...$,
+// $$...$$, \(...\) or \[...\].
+bool has_math(std::string_view text);
+
+} // namespace pp
