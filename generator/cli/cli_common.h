@@ -54,6 +54,7 @@ struct RunArgs {
     bool resume = false;
     bool no_build = false;
     std::string out = "site";
+    std::string summary; // YYYY-MM: write that month's overview again (pipeline/month_summary.h)
 };
 int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args);
 struct NotifyArgs {

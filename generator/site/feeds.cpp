@@ -89,12 +89,14 @@ void json_counts(JsonWriter& json, const Counts& counts) {
 } // namespace
 
 std::vector<std::size_t> feed_days(const std::vector<DaySummary>& days, int count) {
+    const auto limit = static_cast<std::size_t>(std::max(0, count));
     std::vector<std::size_t> chosen;
-    int with_papers = 0;
-    for (std::size_t i = days.size(); i-- > 0 && with_papers < count;) {
+    std::size_t with_papers = 0, notices = 0;
+    for (std::size_t i = days.size(); i-- > 0 && with_papers < limit;) {
         const bool papers = days[i].papers > 0;
-        if (papers || (with_papers == 0 && chosen.size() < static_cast<std::size_t>(std::max(0, count)))) chosen.push_back(i);
-        with_papers += papers;
+        if (!papers && (with_papers > 0 || notices == limit)) continue;
+        chosen.push_back(i);
+        ++(papers ? with_papers : notices);
     }
     return chosen;
 }

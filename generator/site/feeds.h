@@ -16,8 +16,8 @@
 namespace pp {
 
 // The days the feed carries, as indices into `days` (date order), newest
-// first: the newest `count` days with papers, and the days newer than all
-// of them (failed, quiet, partial) as short notices. Older days without
+// first: the newest `count` days with papers, and up to `count` days newer
+// than all of them (failed, quiet) as short notices. Older days without
 // papers are left out, so failed runs never crowd out the papers.
 std::vector<std::size_t> feed_days(const std::vector<DaySummary>& days, int count);
 

@@ -66,11 +66,11 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     if (site.starred_page) s.set("starred", site.urls.href(starred_page_path()));
     s.set("search_index", site.urls.href(search_index_path()));
     if (math && !site.katex_css.empty() && !site.katex_js.empty()) {
-        TemplateData math;
-        math.set("css", site.katex_css);
-        math.set("js", site.katex_js);
-        put(math, "auto_render", site.katex_auto_render);
-        s.set("math", math);
+        TemplateData katex;
+        katex.set("css", site.katex_css);
+        katex.set("js", site.katex_js);
+        put(katex, "auto_render", site.katex_auto_render);
+        s.set("math", katex);
     }
     set_moved(data, "site", std::move(s));
 
