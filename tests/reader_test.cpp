@@ -36,12 +36,14 @@ TEST_CASE("tex: the accents of arXiv's author names become letters") {
 TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands stay") {
     CHECK(tex_to_unicode("Q\\&A, 50\\%, x\\_1, \\#3, \\$5") == "Q&A, 50%, x_1, #3, $5");
     CHECK(tex_to_unicode("pages 2--3 --- or so") == "pages 2–3 — or so");
-    CHECK(tex_to_unicode("Fig.~2") == "Fig.\u00a02");
+    CHECK(tex_to_unicode("Fig.~2, models~(LLMs)") == "Fig.\u00a02, models\u00a0(LLMs)");
+    CHECK(tex_to_unicode("about ~2x, (~80%), 1.69~2.18") == "about ~2x, (~80%), 1.69~2.18"); // plain text's tildes
     CHECK(tex_to_unicode("bound $x\\_1 \\cdot \\'e$ here") == "bound $x\\_1 \\cdot \\'e$ here");
     CHECK(tex_to_unicode("\\[ a--b \\] and \\( c~d \\)") == "\\[ a--b \\] and \\( c~d \\)");
     CHECK(tex_to_unicode("\\textbf{bold} \\cdot {\\sim}") == "\\textbf{bold} \\cdot {\\sim}");
     CHECK(tex_to_unicode("a lone $ sign, a trailing \\") == "a lone $ sign, a trailing \\");
     CHECK(tex_to_unicode("plain text") == "plain text");
+    CHECK(tex_to_unicode("costs \\$5 or \\$6", true) == "costs \\$5 or \\$6"); // no formula for KaTeX
     CHECK_FALSE(has_tex("plain text - with a dash"));
     CHECK(has_math("we bound $x$"));
     CHECK(has_math("\\[ x \\]"));

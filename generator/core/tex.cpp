@@ -74,7 +74,7 @@ std::optional<std::size_t> math_end(std::string_view text, std::size_t at) {
 
 class Converter {
 public:
-    explicit Converter(std::string_view text) : text_(text) { out_.reserve(text.size()); }
+    Converter(std::string_view text, bool keep_dollar) : text_(text), keep_dollar_(keep_dollar) { out_.reserve(text.size()); }
 
     std::string run() {
         while (at_ < text_.size()) step();
@@ -106,7 +106,7 @@ private:
             at_ += em ? 3 : 2;
             return;
         }
-        if (c == '~') {
+        if (c == '~' && tie()) {
             append_utf8(out_, 0xA0);
             ++at_;
             return;
@@ -116,12 +116,24 @@ private:
         if (c == '\\' && at_ < text_.size()) out_ += text_[at_++]; // "\\" and unknown escapes stay whole
     }
 
+    // Whether the "~" at at_ is TeX's tie ("Fig.~2", "models~(LLMs)") and not
+    // plain text's "about" ("~2x", "( ~ 10)") or range ("1.69~2.18").
+    bool tie() const {
+        if (at_ == 0 || at_ + 1 >= text_.size()) return false;
+        const char before = text_[at_ - 1], after = text_[at_ + 1];
+        const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n'; };
+        const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+        if (blank(before) || blank(after) || before == '(') return false;
+        return !((digit(before) || before == '%') && digit(after));
+    }
+
     // The command at at_ ('\'), converted; false (nothing consumed) when it is not one this knows.
     bool command() {
         const std::size_t start = at_;
         std::size_t end = at_ + 1;
         if (end >= text_.size()) return false;
         const char first = text_[end];
+        if (first == '$' && keep_dollar_) return false;
         if (std::string_view("&%_#${}").find(first) != std::string_view::npos) {
             out_ += first;
             at_ = end + 1;
@@ -200,6 +212,7 @@ private:
     }
 
     std::string_view text_;
+    const bool keep_dollar_;
     std::size_t at_ = 0;
     std::string out_;
     bool composed_ = false;
@@ -223,9 +236,9 @@ bool has_math(std::string_view text) {
     return false;
 }
 
-std::string tex_to_unicode(std::string_view text) {
+std::string tex_to_unicode(std::string_view text, bool for_math_renderer) {
     if (!has_tex(text)) return std::string(text);
-    return Converter(text).run();
+    return Converter(text, for_math_renderer).run();
 }
 
 } // namespace pp

@@ -106,7 +106,7 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     set_moved(data, "number", text_data(std::to_string(number)));
     set_moved(data, "anchor", text_data(paper_anchor(paper.id)));
     set_moved(data, "id", text_data(std::string(paper.id)));
-    set_moved(data, "title", text_data(tex_to_unicode(paper.title)));
+    set_moved(data, "title", text_data(tex_to_unicode(paper.title, true)));
     set_moved(data, "abs_url", text_data(arxiv_abs_url(paper.id)));
     set_moved(data, "pdf_url", text_data(arxiv_pdf_url(paper.id)));
     set_moved(data, "html_url", text_data(arxiv_html_url(paper.id)));
@@ -321,7 +321,7 @@ TemplateData day_list_entry(const SiteContext& site, const DaySummary& day) {
     set_state(data, day);
     data.set("remedial", day.remedial);
     List titles;
-    for (const auto& title : day.top_titles) titles.push_back(TemplateData(tex_to_unicode(title)));
+    for (const auto& title : day.top_titles) titles.push_back(TemplateData(tex_to_unicode(title, true)));
     data.set("has_titles", !day.top_titles.empty());
     data.set("top_titles", titles);
     return data;
@@ -333,7 +333,7 @@ void set_month_best(const SiteContext& site, TemplateData& data, const MonthBest
         const auto& [date, paper] = best.papers[i];
         TemplateData entry;
         entry.set("rank", std::to_string(i + 1));
-        entry.set("title", tex_to_unicode(paper.title));
+        entry.set("title", tex_to_unicode(paper.title, true));
         entry.set("href", site.urls.href(day_path_of(date)) + "#" + paper_anchor(paper.id));
         entry.set("date", date.iso());
         entry.set("id", paper.id);

@@ -217,7 +217,7 @@ std::string link_label(std::string_view tex) {
         }
         if (tex[i] != '{' && tex[i] != '}') plain += tex[i];
     }
-    return tex_to_unicode(trim(plain));
+    return tex_to_unicode(trim(plain), true);
 }
 
 // A bare URL from `at`: up to a blank or a character URLs do not hold in
@@ -302,12 +302,12 @@ void append_abstract_line(std::string& out, std::string_view line) {
         if (c != '\\' && c != '[' && c != 'h') continue;
         auto link = link_at(line, at);
         if (!link) continue;
-        out += html_escape(tex_to_unicode(line.substr(done, link->begin - done)));
+        out += html_escape(tex_to_unicode(line.substr(done, link->begin - done), true));
         out += "<a href=\"" + html_escape(link->url) + "\">" + html_escape(link->label) + "</a>";
         done = link->end;
         at = link->end - 1;
     }
-    out += html_escape(tex_to_unicode(line.substr(done)));
+    out += html_escape(tex_to_unicode(line.substr(done), true));
 }
 
 } // namespace
