@@ -79,9 +79,12 @@ public:
     std::string run() {
         while (at_ < text_.size()) step();
         if (!composed_) return std::move(out_);
-        utf8proc_uint8_t* nfc = utf8proc_NFC(reinterpret_cast<const utf8proc_uint8_t*>(out_.c_str()));
-        if (!nfc) return std::move(out_); // invalid UTF-8 around: leave it as it is
-        std::string result(reinterpret_cast<const char*>(nfc));
+        utf8proc_uint8_t* nfc = nullptr;
+        const auto length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(out_.data()),
+                                         static_cast<utf8proc_ssize_t>(out_.size()), &nfc,
+                                         static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+        if (length < 0) return std::move(out_); // invalid UTF-8 around: leave it as it is
+        std::string result(reinterpret_cast<const char*>(nfc), static_cast<std::size_t>(length));
         std::free(nfc);
         return result;
     }
