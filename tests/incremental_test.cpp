@@ -87,6 +87,7 @@ struct Site {
         options.themes_dir = dir / "themes";
         options.config = config;
         options.katex_dir = katex.empty() ? dir / "no-katex" : katex;
+        if (katex.empty()) options.config.math = false; // without KaTeX's files, math must be off
         if (adjust) adjust(options);
         auto report = build_site(options);
         for (const auto& e : report.errors) INFO(e.to_string());
@@ -272,11 +273,14 @@ TEST_CASE("incremental: KaTeX's copied files are tracked like the theme's") {
     report = site.check_equals_clean("a font removed");
     CHECK(as_set(report.removed_files) == std::set<std::string>{"static/katex/fonts/KaTeX_Main-Regular.woff2"});
 
-    // KaTeX uninstalled: its files go, the pages stop linking them, the build warns.
+    // KaTeX uninstalled while math is on: an error, not pages of raw LaTeX.
     fs::remove_all(site.katex);
+    CHECK_FALSE(site.build().ok());
+    // Math turned off: KaTeX's files go and the pages stop linking them.
+    site.katex.clear();
     report = site.check_equals_clean("katex removed");
+    CHECK(report.ok());
     CHECK_FALSE(fs::exists(site.out() / "static/katex"));
-    CHECK_FALSE(report.warnings.empty());
     CHECK(read_text(site.out() / "2025/01/02/index.html").find("katex") == std::string::npos);
 }
 

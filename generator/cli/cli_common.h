@@ -55,6 +55,7 @@ struct RunArgs {
     bool no_build = false;
     std::string out = "site";
     int push_every_days = -1; // -1: publish.push_every_days
+    std::string summary; // YYYY-MM: write that month's overview again (pipeline/month_summary.h)
 };
 int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args);
 struct NotifyArgs {

@@ -52,6 +52,9 @@ int run_cli(int argc, char** argv) {
     run->add_flag("--resume", run_args.resume,
                   "With --date: score only the unscored papers of that partial day (exit 3 if some stay unscored)");
     run->add_flag("--no-build", run_args.no_build, "Write the day but do not build the site");
+    run->add_option("--summary", run_args.summary,
+                    "Only (re)write this month's overview (YYYY-MM) with the LLM, over an existing summary.md, and "
+                    "build the site");
     run->add_option("--out", run_args.out, "Site output folder")->capture_default_str();
     run->add_option("--push-every-days", run_args.push_every_days,
                     "With publish.commit_content: build, commit and push the site after every N days written "

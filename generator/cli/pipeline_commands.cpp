@@ -3,10 +3,14 @@
 
 #include "content/content_tree.h"
 #include "notify/notifier.h"
+#include "pipeline/month_summary.h"
 #include "pipeline/nightly.h"
 #include "publish/publish.h"
+#include "util/text.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <functional>
 #include <iostream>
 
 namespace pp::cli {
@@ -113,9 +117,63 @@ Result<PublishReport> publish_and_push_site(const GlobalOptions& global, const C
     return publish_and_push(".", config, plan);
 }
 
+// The LLM's key, when an LLM is configured (a key, or a base URL of a local server).
+std::optional<std::string> llm_key(const Config& config) {
+    const char* key = std::getenv(config.llm.api_key_env.c_str());
+    if (key && *key) return std::string(key);
+    if (config.llm.base_url_set) return std::string();
+    return std::nullopt;
+}
+
+// After the days: the overviews of the months they complete, once each.
+void write_due_overviews(const GlobalOptions& global, const Config& config, const std::vector<Date>& days,
+                         const std::function<void(const std::vector<fs::path>&, const std::string&)>& after_write) {
+    auto key = llm_key(config);
+    if (!key) return; // the overview needs an LLM; the month page has its best-of without one
+    for (const auto& [year, month] : months_to_summarize(global.content, days)) {
+        MonthOverviewRequest request{year, month, global.content, false, *key};
+        auto written = write_month_overview(request, config);
+        if (!written) {
+            print_warning("month overview: " + written.error().to_string());
+            continue;
+        }
+        std::cout << "month overview " << written->path.string() << ": " << written->note << "\n";
+        if (written->written && after_write)
+            after_write({written->path}, "Overview of " + month_name(month) + " " + std::to_string(year));
+    }
+}
+
+// `run --summary YYYY-MM`: that month's overview written again, then the site.
+int run_month_overview(const GlobalOptions& global, const Config& config, const RunArgs& args) {
+    auto first = parse_iso_date(args.summary + "-01");
+    if (args.summary.size() != 7 || !first) {
+        std::cerr << "error: --summary expects a month as YYYY-MM, got " << excerpt(args.summary) << "\n";
+        return exit_usage;
+    }
+    auto key = llm_key(config);
+    if (!key) {
+        print_error({global.config, 0, "expected an LLM for the overview: set " + config.llm.api_key_env +
+                                           " or llm.base_url"});
+        return exit_problems;
+    }
+    auto lock = lock_content_tree(global);
+    if (!lock) return exit_problems;
+    auto written = write_month_overview({first->year, first->month, global.content, true, *key}, config);
+    if (!written) {
+        print_error(written.error());
+        return exit_problems;
+    }
+    std::cout << "month overview " << written->path.string() << ": " << written->note << "\n";
+    if (written->written && config.publish.commit_content)
+        if (auto committed = commit_content_files(".", {written->path}, "Overview of " + args.summary, config.publish); !committed)
+            print_error(committed.error());
+    return args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}});
+}
+
 } // namespace
 
 int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args) {
+    if (!args.summary.empty()) return run_month_overview(global, config, args);
     bool bad = false;
     RunRequest request;
     request.date = date_option(args.date, "--date", bad);
@@ -191,6 +249,8 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
                                     config.notify, config, paths, false, stdout_log));
         return exit_problems;
     }
+    if (result.outcome == RunOutcome::written && !request.offline)
+        write_due_overviews(global, config, result.days, request.after_write);
     if (commit_failures) return exit_problems;
     const int outcome_code = run_exit_code(result);
     if (outcome_code == exit_incomplete)

@@ -122,6 +122,9 @@ struct Config {
     int feed_days = 20;  // days in feed.xml
     int home_days = 10;  // recent days linked from the home page
     std::string author;  // feed author, optional
+    bool math = true;         // typeset $...$ with KaTeX (a build without KaTeX's files is then an error)
+    int month_best = 20;      // papers in a month page's best-of
+    bool group_by_topic = true; // day pages grouped by topic (false: one ranked list)
 
     ArxivSettings arxiv;
     ScoringSettings scoring;

@@ -54,6 +54,7 @@ public:
                 continue;
             }
             if (name.size() <= 3 || !name.ends_with(".md")) continue;
+            if (depth == 2 && name == "summary.md") continue; // a month's overview (content/month_summary.h)
             // Links are followed to files, not into folders; load_day refuses
             // the ones that lead out of the tree.
             if (type == DT_LNK && (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))) continue;

@@ -1,5 +1,6 @@
 #include "notify/message.h"
 
+#include "core/tex.h"
 #include "site/urls.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -184,7 +185,7 @@ DayMessage summarize_day(const Day& day, const Config& site, int top_n) {
         line.url = "https://arxiv.org/abs/" + line.id;
         std::vector<std::string> authors;
         for (std::size_t i = 0; i < paper.authors.size() && i < max_authors; ++i)
-            authors.push_back(one_line(paper.authors[i]));
+            authors.push_back(one_line(tex_to_unicode(paper.authors[i]))); // "Sch\"utze" as Schütze
         line.authors = join(authors, ", ");
         if (paper.authors.size() > max_authors) line.authors += " et al.";
         line.relevance = paper.relevance;

@@ -2,10 +2,12 @@
 
 #include "content/content_tree.h"
 #include "content/day_file.h"
+#include "content/month_summary.h"
 #include "content/prompt_store.h"
 #include "site/build_state.h"
 #include "site/feeds.h"
 #include "site/pages.h"
+#include "site/render_markdown.h"
 #include "site/search.h"
 #include "site/site_graph.h"
 #include "site/theme.h"
@@ -327,6 +329,7 @@ private:
     bool removal_allowed();
 
     void collect_katex(std::vector<std::pair<std::string, std::string>>& assets);
+    MonthOverview month_overview(int year, int month);
     void write_search_index();
     std::optional<Day> process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next);
     std::vector<DayTask*> process_days(std::vector<DayTask>& tasks);
@@ -462,7 +465,7 @@ void Build::run() {
         }
         assets.emplace_back(asset.site_path, std::move(*bytes));
     }
-    if (theme_->math) collect_katex(assets);
+    if (theme_->math && options_.config.math) collect_katex(assets);
     std::map<std::string, std::string> versioned; // site path -> href?v=hash
     for (const auto& [site_path, bytes] : assets) {
         versioned[site_path] = urls_.href(site_path) + "?v=" + fnv1a_hex(bytes).substr(0, 10);
@@ -487,13 +490,15 @@ void Build::run() {
     context.script = href_of("static/site.js");
     context.search_script = href_of("static/search.js");
     context.search_page = theme_->layouts.contains("search");
+    context.starred_page = theme_->layouts.contains("starred");
     context.katex_css = href_of("static/katex/katex.min.css");
     context.katex_js = href_of("static/katex/katex.min.js");
     context.katex_auto_render = href_of("static/katex/contrib/auto-render.min.js");
     for (const auto* href : {&context.script, &context.search_script, &context.katex_css, &context.katex_js,
                              &context.katex_auto_render})
         global.add(*href);
-    global.add(static_cast<std::uint64_t>(context.search_page));
+    global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(context.starred_page));
+    global.add(static_cast<std::uint64_t>(config.group_by_topic));
     global_key_ = global.value();
     data_key_ = Hasher()
                     .add(program_)
@@ -668,8 +673,7 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
     // Feed: the newest feed_days days in full.
     lists.emplace_back([&] {
         std::vector<const DayTask*> newest;
-        for (auto it = live.rbegin(); it != live.rend() && newest.size() < static_cast<std::size_t>(std::max(0, config.feed_days)); ++it)
-            newest.push_back(*it);
+        for (auto i : feed_days(graph_.days, config.feed_days)) newest.push_back(live[i]);
         Hasher key;
         key.add(data_key_).add(std::string_view("feed"));
         for (const DayTask* task : newest) key.add(task->file.date).add(task->record.hash);
@@ -702,10 +706,15 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
     // Home: the latest day in full, plus the recent days' summaries.
     lists.emplace_back([&] {
         Hasher key = page_key("home");
-        const DayTask* latest = live.empty() ? nullptr : live.back();
+        // The newest day with papers (else the newest day); the newer ones are noted above it.
+        auto shown_day = live.size();
+        while (shown_day > 0 && live[shown_day - 1]->record.summary.papers == 0) --shown_day;
+        if (shown_day == 0) shown_day = live.size();
+        const DayTask* latest = live.empty() ? nullptr : live[shown_day - 1];
         if (latest) {
             key.add(latest->record.hash).add(prompts_.get(latest->record.prompt).hash);
-            if (live.size() > 1) key.add(live[live.size() - 2]->file.date);
+            if (shown_day > 1) key.add(live[shown_day - 2]->file.date);
+            for (auto i = shown_day; i < live.size(); ++i) add_summary(key, live[i]->record.summary);
         }
         const auto shown = std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(0, config.home_days)));
         for (std::size_t i = 0; i < shown; ++i) add_summary(key, live[live.size() - 1 - i]->record.summary);
@@ -733,9 +742,22 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
             key.add(month_id(m)).add(static_cast<std::uint64_t>(graph_.years[graph_.year_of_month(m)].year));
             key.add(date_or_none(m > 0 ? std::optional(m - 1) : std::nullopt, month_id));
             key.add(date_or_none(m + 1 < graph_.months.size() ? std::optional(m + 1) : std::nullopt, month_id));
-            for (auto d : month.days) add_summary(key, graph_.days[d]);
-            produce_page("month", month_path_of(month.year, month.month), key.value(),
-                         [&] { return month_page(site, m); });
+            for (auto d : month.days) {
+                add_summary(key, graph_.days[d]);
+                key.add(live[d]->record.hash); // the best-of reads the whole days
+            }
+            key.add(static_cast<std::uint64_t>(config.month_best));
+            auto overview = month_overview(month.year, month.month);
+            key.add(overview.html).add(overview.model).add(overview.cost);
+            produce_page("month", month_path_of(month.year, month.month), key.value(), [&] {
+                std::vector<Day> days;
+                for (auto d : month.days) {
+                    auto day = rendered_day(*live[d]);
+                    if (day) days.push_back(std::move(*day));
+                    else error(day.error());
+                }
+                return month_page(site, m, month_best(days, config.month_best), overview);
+            });
         });
     lists.emplace_back([&] {
         for (std::size_t y = 0; y < graph_.years.size(); ++y) {
@@ -743,8 +765,10 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
             key.add(year_id(y));
             key.add(date_or_none(y > 0 ? std::optional(y - 1) : std::nullopt, year_id));
             key.add(date_or_none(y + 1 < graph_.years.size() ? std::optional(y + 1) : std::nullopt, year_id));
-            for (auto m : graph_.years[y].months)
+            for (auto m : graph_.years[y].months) {
                 key.add(month_id(m)).add(graph_.months[m].days.size()).add(static_cast<std::uint64_t>(graph_.months[m].papers));
+                for (auto d : graph_.months[m].days) key.add(static_cast<std::uint64_t>(graph_.days[d].status));
+            }
             produce_page("year", year_path_of(graph_.years[y].year), key.value(), [&] { return year_page(site, y); });
         }
         Hasher key = page_key("archive");
@@ -754,15 +778,35 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
             for (auto m : year.months)
                 key.add(static_cast<std::uint64_t>(graph_.months[m].month)).add(graph_.months[m].days.size())
                     .add(static_cast<std::uint64_t>(graph_.months[m].papers));
+            for (auto m : year.months)
+                for (auto d : graph_.months[m].days) key.add(static_cast<std::uint64_t>(graph_.days[d].status));
         }
         produce_page("archive", archive_path(), key.value(), [&] { return archive_page(site); });
         produce_page("404", not_found_path(), page_key("404").value(), [&] { return not_found_page(site); });
         if (site.search_page)
             produce_page("search", search_page_path(), page_key("search").value(), [&] { return search_page(site); });
+        if (site.starred_page)
+            produce_page("starred", starred_page_path(), page_key("starred").value(), [&] { return starred_page(site); });
         write_search_index();
     });
 
     workers_.parallel_for(lists.size(), [&](std::size_t i) { lists[i](); });
+}
+
+// The month's summary.md rendered for its page; a file that cannot be read is an error.
+MonthOverview Build::month_overview(int year, int month) {
+    MonthOverview overview;
+    auto summary = load_month_summary(options_.content_dir, year, month);
+    if (!summary) {
+        error(summary.error());
+        return overview;
+    }
+    if (!*summary) return overview;
+    overview.html = markdown_to_html((*summary)->markdown);
+    overview.generated = (*summary)->generated;
+    overview.model = (*summary)->model;
+    if ((*summary)->cost) overview.cost = "$" + format_double(*(*summary)->cost);
+    return overview;
 }
 
 // KaTeX's dist folder: the option, the environment, node_modules next to
@@ -784,9 +828,10 @@ void Build::collect_katex(std::vector<std::pair<std::string, std::string>>& asse
             break;
         }
     if (dist.empty()) {
-        report_.warnings.push_back("theme '" + theme_->name + "' typesets math with KaTeX, which is not installed (no " +
-                                   candidates.back().string() +
-                                   "; run scripts/setup): formulas show as LaTeX");
+        report_.errors.push_back({candidates.back().string(), 0,
+                                  "expected KaTeX's files here: theme '" + theme_->name +
+                                      "' typesets math with KaTeX (run scripts/setup, set $PAPERPRESS_KATEX_DIR, or "
+                                      "turn math off with 'math: false' in paperpress.yaml)"});
         return;
     }
     std::vector<std::string> files = {"katex.min.js", "katex.min.css", "contrib/auto-render.min.js"};

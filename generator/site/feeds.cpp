@@ -1,6 +1,7 @@
 #include "site/feeds.h"
 
 #include "core/arxiv_id.h"
+#include "core/tex.h"
 #include "site/render_markdown.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -44,8 +45,8 @@ std::string entry_html(const Day& day) {
     if (day.papers.empty()) return "<p>No papers were selected this day.</p>";
     std::string html = "<ol>";
     for (const auto& paper : day.papers) {
-        html += "<li><a href=\"" + html_escape(arxiv_abs_url(paper.id)) + "\">" + html_escape(paper.title) + "</a>";
-        if (!paper.authors.empty()) html += "<br>" + html_escape(join(paper.authors, ", "));
+        html += "<li><a href=\"" + html_escape(arxiv_abs_url(paper.id)) + "\">" + html_escape(tex_to_unicode(paper.title)) + "</a>";
+        if (!paper.authors.empty()) html += "<br>" + html_escape(tex_to_unicode(join(paper.authors, ", ")));
         html += "</li>";
     }
     return html + "</ol>";
@@ -86,6 +87,19 @@ void json_counts(JsonWriter& json, const Counts& counts) {
 }
 
 } // namespace
+
+std::vector<std::size_t> feed_days(const std::vector<DaySummary>& days, int count) {
+    const auto limit = static_cast<std::size_t>(std::max(0, count));
+    std::vector<std::size_t> chosen;
+    std::size_t with_papers = 0, notices = 0;
+    for (std::size_t i = days.size(); i-- > 0 && with_papers < limit;) {
+        const bool papers = days[i].papers > 0;
+        if (!papers && (with_papers > 0 || notices == limit)) continue;
+        chosen.push_back(i);
+        ++(papers ? with_papers : notices);
+    }
+    return chosen;
+}
 
 std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vector<const Day*>& days) {
     pugi::xml_document doc;

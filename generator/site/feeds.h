@@ -15,7 +15,13 @@
 
 namespace pp {
 
-// `days`: the newest first, at most config.feed_days of them.
+// The days the feed carries, as indices into `days` (date order), newest
+// first: the newest `count` days with papers, and up to `count` days newer
+// than all of them (failed, quiet) as short notices. Older days without
+// papers are left out, so failed runs never crowd out the papers.
+std::vector<std::size_t> feed_days(const std::vector<DaySummary>& days, int count);
+
+// `days`: the newest first, as feed_days() chooses them.
 std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vector<const Day*>& days);
 
 // Every HTML page of the site (home, days, months, years, archive).

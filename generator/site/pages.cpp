@@ -1,11 +1,15 @@
 #include "site/pages.h"
 
 #include "core/arxiv_id.h"
+#include "core/tex.h"
 #include "site/render_markdown.h"
 #include "util/text.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
+#include <map>
 
 namespace pp {
 
@@ -41,9 +45,10 @@ TemplateData link(const std::string& href, const std::string& label) {
 
 std::string month_label(int year, int month) { return month_name(month) + " " + std::to_string(year); }
 
-// Fields every page has: site, page (title, canonical URL), nav.
+// Fields every page has: site, page (title, canonical URL), nav. KaTeX's
+// files only on pages with `math`.
 TemplateData page_base(const SiteContext& site, const std::string& kind, const std::string& title,
-                       const std::string& site_path) {
+                       const std::string& site_path, bool math = false) {
     TemplateData data;
     TemplateData s;
     s.set("title", site.config.title);
@@ -58,13 +63,14 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     put(s, "script", site.script);
     put(s, "search_script", site.search_script);
     if (site.search_page) s.set("search", site.urls.href(search_page_path()));
+    if (site.starred_page) s.set("starred", site.urls.href(starred_page_path()));
     s.set("search_index", site.urls.href(search_index_path()));
-    if (!site.katex_css.empty() && !site.katex_js.empty()) {
-        TemplateData math;
-        math.set("css", site.katex_css);
-        math.set("js", site.katex_js);
-        put(math, "auto_render", site.katex_auto_render);
-        s.set("math", math);
+    if (math && !site.katex_css.empty() && !site.katex_js.empty()) {
+        TemplateData katex;
+        katex.set("css", site.katex_css);
+        katex.set("js", site.katex_js);
+        put(katex, "auto_render", site.katex_auto_render);
+        s.set("math", katex);
     }
     set_moved(data, "site", std::move(s));
 
@@ -73,6 +79,7 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     page.set("title", title);
     page.set("canonical", site.urls.absolute(site_path));
     page.set("is_" + kind, true);
+    page.set("keys", kind == "day" || kind == "month" || kind == "home"); // site.js's shortcuts
     set_moved(data, "page", std::move(page));
     return data;
 }
@@ -99,12 +106,12 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     set_moved(data, "number", text_data(std::to_string(number)));
     set_moved(data, "anchor", text_data(paper_anchor(paper.id)));
     set_moved(data, "id", text_data(std::string(paper.id)));
-    set_moved(data, "title", text_data(std::string(paper.title)));
+    set_moved(data, "title", text_data(tex_to_unicode(paper.title, true)));
     set_moved(data, "abs_url", text_data(arxiv_abs_url(paper.id)));
     set_moved(data, "pdf_url", text_data(arxiv_pdf_url(paper.id)));
     set_moved(data, "html_url", text_data(arxiv_html_url(paper.id)));
-    put(data, "authors", join(paper.authors, ", "));
-    put(data, "abstract_html", plain_text_to_html(paper.abstract));
+    put(data, "authors", tex_to_unicode(join(paper.authors, ", ")));
+    put(data, "abstract_html", abstract_to_html(paper.abstract));
     put(data, "comment", paper.comment);
     if (paper.relevance) put(data, "relevance", std::to_string(*paper.relevance));
     if (paper.novelty) put(data, "novelty", std::to_string(*paper.novelty));
@@ -116,6 +123,94 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     put(data, "topic_note", paper.topic_note);
     put(data, "unscored", paper.unscored);
     return data;
+}
+
+struct TopicGroup {
+    std::string name;
+    std::vector<std::size_t> papers; // indices into the day's papers, in page order
+};
+
+// The day's papers by topic, in the order of each topic's best paper;
+// papers without a topic last, as "Other topics". None when no paper has a topic.
+std::vector<TopicGroup> topic_groups(const std::vector<Paper>& papers) {
+    std::vector<TopicGroup> groups;
+    TopicGroup other{"Other topics", {}};
+    for (std::size_t i = 0; i < papers.size(); ++i) {
+        const std::string topic = tex_to_unicode(papers[i].topic);
+        if (topic.empty()) {
+            other.papers.push_back(i);
+            continue;
+        }
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.name == topic; });
+        if (it == groups.end()) groups.push_back({topic, {i}});
+        else it->papers.push_back(i);
+    }
+    if (groups.empty()) return {};
+    if (!other.papers.empty()) groups.push_back(std::move(other));
+    return groups;
+}
+
+std::string topic_anchor(const std::string& name) {
+    std::string anchor = "t-";
+    for (unsigned char c : name)
+        if (std::isalnum(c)) anchor += static_cast<char>(std::tolower(c));
+        else if (anchor.back() != '-') anchor += '-';
+    return anchor;
+}
+
+TemplateData topic_data(const std::string& name, std::size_t count, List papers) {
+    TemplateData data;
+    data.set("name", name);
+    data.set("anchor", topic_anchor(name));
+    data.set("count", std::to_string(count));
+    set_moved(data, "papers", list_data(std::move(papers)));
+    return data;
+}
+
+bool paper_has_math(const Paper& paper) { return has_math(paper.title) || has_math(paper.abstract); }
+bool day_has_math(const Day& day) { return std::any_of(day.papers.begin(), day.papers.end(), paper_has_math); }
+
+// How a day is marked in lists and calendars: not by colour alone.
+struct DayState {
+    const char* name;  // a CSS class: papers, failed, quiet, partial
+    const char* mark;  // a symbol beside the date
+    const char* label; // words for the list ("" when the paper count says it)
+};
+
+DayState day_state(DayStatus status, int papers) {
+    if (status == DayStatus::failed) return {"failed", "✕", "run failed"};
+    if (status == DayStatus::partial || status == DayStatus::stale) return {"partial", "◐", "partial"};
+    if (papers == 0) return {"quiet", "○", "no papers"};
+    return {"papers", "", ""};
+}
+
+void set_state(TemplateData& data, const DaySummary& day) {
+    const DayState state = day_state(day.status, day.papers);
+    data.set("state", std::string(state.name));
+    put(data, "mark", state.mark);
+    put(data, "state_label", state.label);
+}
+
+// "23 failed, 2 quiet" for the days of a month or a year; "" when all have papers.
+std::string state_counts(const SiteGraph& graph, const std::vector<std::size_t>& days) {
+    int failed = 0, quiet = 0, partial = 0;
+    for (auto d : days) {
+        const std::string name = day_state(graph.days[d].status, graph.days[d].papers).name;
+        failed += name == "failed";
+        quiet += name == "quiet";
+        partial += name == "partial";
+    }
+    std::vector<std::string> parts;
+    if (failed) parts.push_back(std::to_string(failed) + " failed");
+    if (partial) parts.push_back(std::to_string(partial) + " partial");
+    if (quiet) parts.push_back(std::to_string(quiet) + " quiet");
+    return join(parts, ", ");
+}
+
+std::vector<std::size_t> days_of_year(const SiteGraph& graph, const YearNode& year) {
+    std::vector<std::size_t> days;
+    for (auto m : year.months) days.insert(days.end(), graph.months[m].days.begin(), graph.months[m].days.end());
+    return days;
 }
 
 // The day's whole content, shared by the day page and the home page.
@@ -156,11 +251,30 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     counts.set("relevant", count_text(day.counts.relevant));
     set_moved(data, "counts", std::move(counts));
 
-    List papers;
-    papers.reserve(day.papers.size()); // kainjow's data moves without noexcept: growing would copy every paper
-    for (std::size_t i = 0; i < day.papers.size(); ++i) papers.push_back(paper_data(day.papers[i], i + 1));
+    // By topic (best topic first, papers without one last), numbered in
+    // the order shown; or the single ranked list.
+    const auto groups = site.config.group_by_topic ? topic_groups(day.papers) : std::vector<TopicGroup>{};
+    std::vector<std::size_t> order;
+    for (const auto& group : groups) order.insert(order.end(), group.papers.begin(), group.papers.end());
+    if (groups.empty())
+        for (std::size_t i = 0; i < day.papers.size(); ++i) order.push_back(i);
+    std::vector<TemplateData> shown;
+    shown.reserve(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) shown.push_back(paper_data(day.papers[order[i]], i + 1));
+    List papers, topics;
+    papers.reserve(shown.size()); // kainjow's data moves without noexcept: growing would copy every paper
+    std::size_t next = 0;
+    for (const auto& group : groups) {
+        List members;
+        members.reserve(group.papers.size());
+        for (std::size_t k = 0; k < group.papers.size(); ++k) members.push_back(shown[next++]);
+        topics.push_back(topic_data(group.name, group.papers.size(), std::move(members)));
+    }
+    for (auto& paper : shown) papers.push_back(std::move(paper));
     data.set("paper_count", plural(static_cast<long long>(day.papers.size()), "paper", "papers"));
     data.set("has_papers", !day.papers.empty());
+    data.set("grouped", !groups.empty());
+    set_moved(data, "topics", list_data(std::move(topics)));
     set_moved(data, "papers", list_data(std::move(papers)));
     put(data, "prompt_html", prompt_html);
     return data;
@@ -204,31 +318,100 @@ TemplateData day_list_entry(const SiteContext& site, const DaySummary& day) {
     data.set("weekday", weekday_name(day.date.weekday()).substr(0, 3));
     data.set("paper_count", plural(day.papers, "paper", "papers"));
     data.set("failed", day.status == DayStatus::failed);
+    set_state(data, day);
     data.set("remedial", day.remedial);
     List titles;
-    for (const auto& title : day.top_titles) titles.push_back(TemplateData(title));
+    for (const auto& title : day.top_titles) titles.push_back(TemplateData(tex_to_unicode(title, true)));
     data.set("has_titles", !day.top_titles.empty());
     data.set("top_titles", titles);
     return data;
 }
 
+void set_month_best(const SiteContext& site, TemplateData& data, const MonthBest& best) {
+    List papers;
+    for (std::size_t i = 0; i < best.papers.size(); ++i) {
+        const auto& [date, paper] = best.papers[i];
+        TemplateData entry;
+        entry.set("rank", std::to_string(i + 1));
+        entry.set("title", tex_to_unicode(paper.title, true));
+        entry.set("href", site.urls.href(day_path_of(date)) + "#" + paper_anchor(paper.id));
+        entry.set("date", date.iso());
+        entry.set("id", paper.id);
+        entry.set("abs_url", arxiv_abs_url(paper.id));
+        put(entry, "authors", tex_to_unicode(join(paper.authors, ", ")));
+        if (paper.relevance && paper.novelty) entry.set("score", std::to_string(paper.score()));
+        entry.set("author_match", paper.author_match);
+        put(entry, "topic", tex_to_unicode(paper.topic));
+        papers.push_back(entry);
+    }
+    data.set("has_best", !best.papers.empty());
+    set_moved(data, "best", list_data(std::move(papers)));
+    List topics;
+    bool named = false;
+    for (const auto& [name, count] : best.topics) {
+        TemplateData topic;
+        topic.set("name", name.empty() ? std::string("No topic") : name);
+        topic.set("count", std::to_string(count));
+        topics.push_back(topic);
+        named = named || !name.empty();
+    }
+    data.set("has_topics", named);
+    set_moved(data, "topics", list_data(std::move(topics)));
+}
+
 } // namespace
+
+MonthBest month_best(const std::vector<Day>& days, int limit) {
+    MonthBest best;
+    std::vector<MonthBest::Entry> matches, scored;
+    std::map<std::string, int> topics;
+    for (const auto& day : days)
+        for (const auto& paper : day.papers) {
+            ++topics[tex_to_unicode(paper.topic)];
+            (paper.author_match ? matches : scored).push_back({day.date, paper});
+        }
+    // Every author match first, then the best scores; shown ranked by score.
+    const auto by_score = [](const MonthBest::Entry& a, const MonthBest::Entry& b) {
+        return a.paper.score() > b.paper.score();
+    };
+    std::stable_sort(scored.begin(), scored.end(), by_score);
+    const auto cap = static_cast<std::size_t>(std::max(0, limit));
+    best.papers = std::move(matches);
+    if (best.papers.size() > cap) best.papers.resize(cap);
+    for (auto& entry : scored) {
+        if (best.papers.size() >= cap) break;
+        best.papers.push_back(std::move(entry));
+    }
+    std::stable_sort(best.papers.begin(), best.papers.end(), by_score);
+    best.topics.assign(topics.begin(), topics.end());
+    std::stable_sort(best.topics.begin(), best.topics.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return best;
+}
 
 std::string render_prompt(const std::string& prompt_markdown) { return markdown_to_html(prompt_markdown); }
 
 TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html) {
-    auto data = page_base(site, "day", "arXiv papers for " + day.date.iso(), day_path_of(day.date));
+    auto data = page_base(site, "day", "arXiv papers for " + day.date.iso(), day_path_of(day.date), day_has_math(day));
     set_moved(data, "day", day_data(site, day, prompt_html));
     set_day_nav(site, data, day.date);
     return data;
 }
 
 TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_html) {
-    auto data = page_base(site, "home", site.config.title, home_path());
+    auto data = page_base(site, "home", site.config.title, home_path(), latest && day_has_math(*latest));
     if (latest) {
         set_moved(data, "day", day_data(site, *latest, prompt_html));
         set_day_nav(site, data, latest->date);
     }
+    // The newer days without papers, newest first: why the home page shows an older day.
+    List newer;
+    for (auto i = site.graph.days.size(); latest && i-- > 0 && latest->date < site.graph.days[i].date;) {
+        auto entry = day_list_entry(site, site.graph.days[i]);
+        entry.set("last", i == 0 || !(latest->date < site.graph.days[i - 1].date));
+        newer.push_back(std::move(entry));
+    }
+    data.set("has_newer", !newer.empty());
+    set_moved(data, "newer", list_data(std::move(newer)));
     List recent;
     const auto& days = site.graph.days;
     const auto shown = std::min<std::size_t>(days.size(), static_cast<std::size_t>(site.config.home_days));
@@ -239,12 +422,14 @@ TemplateData home_page(const SiteContext& site, const Day* latest, const std::st
     return data;
 }
 
-TemplateData month_page(const SiteContext& site, std::size_t index) {
+TemplateData month_page(const SiteContext& site, std::size_t index, const MonthBest& best, const MonthOverview& overview) {
     const auto& month = site.graph.months[index];
-    auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month));
+    const bool math = std::any_of(best.papers.begin(), best.papers.end(), [](const auto& e) { return has_math(e.paper.title); });
+    auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month), math);
     TemplateData m;
     m.set("name", month_label(month.year, month.month));
     m.set("day_count", plural(static_cast<long long>(month.days.size()), "day", "days"));
+    put(m, "states", state_counts(site.graph, month.days));
     m.set("paper_count", plural(month.papers, "paper", "papers"));
     m.set("iso", search_shard_name(month.year, month.month)); // "2025-02"
     m.set("year", std::to_string(month.year));
@@ -264,8 +449,11 @@ TemplateData month_page(const SiteContext& site, std::size_t index) {
         cell.set("day", std::to_string(d));
         Date date{month.year, month.month, d};
         if (auto found = site.graph.find_day(date)) {
+            const auto& day = site.graph.days[*found];
             cell.set("href", site.urls.href(day_path_of(date)));
-            cell.set("title", plural(site.graph.days[*found].papers, "paper", "papers"));
+            const DayState state = day_state(day.status, day.papers);
+            cell.set("title", *state.label ? std::string(state.label) : plural(day.papers, "paper", "papers"));
+            set_state(cell, day);
         }
         cells.push_back(cell);
         if (cells.size() == 7) {
@@ -286,6 +474,15 @@ TemplateData month_page(const SiteContext& site, std::size_t index) {
     days.reserve(month.days.size());
     for (auto d : month.days) days.push_back(day_list_entry(site, site.graph.days[d]));
     set_moved(data, "days", list_data(std::move(days)));
+    set_month_best(site, data, best);
+    if (!overview.html.empty()) {
+        TemplateData o;
+        o.set("html", overview.html);
+        o.set("generated", overview.generated);
+        put(o, "model", overview.model);
+        put(o, "cost", overview.cost);
+        data.set("overview", o);
+    }
     set_nav(data, month_link(site, before(index)), year_link(site, site.graph.year_of_month(index)),
             month_link(site, after(index, site.graph.months.size())));
     return data;
@@ -297,6 +494,7 @@ TemplateData year_page(const SiteContext& site, std::size_t index) {
     TemplateData y;
     y.set("name", std::to_string(year.year));
     y.set("day_count", plural(year.days, "day", "days"));
+    put(y, "states", state_counts(site.graph, days_of_year(site.graph, year)));
     y.set("paper_count", plural(year.papers, "paper", "papers"));
     data.set("year", y);
     List months;
@@ -307,6 +505,7 @@ TemplateData year_page(const SiteContext& site, std::size_t index) {
             const auto& node = site.graph.months[*found];
             month.set("href", site.urls.href(month_path_of(year.year, m)));
             month.set("day_count", plural(static_cast<long long>(node.days.size()), "day", "days"));
+            put(month, "states", state_counts(site.graph, node.days));
             month.set("paper_count", plural(node.papers, "paper", "papers"));
         }
         months.push_back(month);
@@ -333,6 +532,7 @@ TemplateData archive_page(const SiteContext& site) {
         year.set("name", std::to_string(it->year));
         year.set("href", site.urls.href(year_path_of(it->year)));
         year.set("day_count", plural(it->days, "day", "days"));
+        put(year, "states", state_counts(site.graph, days_of_year(site.graph, *it)));
         year.set("paper_count", plural(it->papers, "paper", "papers"));
         List months;
         for (auto m : it->months) {
@@ -341,6 +541,7 @@ TemplateData archive_page(const SiteContext& site) {
             month.set("name", month_name(node.month));
             month.set("href", site.urls.href(month_path_of(node.year, node.month)));
             month.set("day_count", plural(static_cast<long long>(node.days.size()), "day", "days"));
+            put(month, "states", state_counts(site.graph, node.days));
             month.set("paper_count", plural(node.papers, "paper", "papers"));
             months.push_back(month);
         }
@@ -355,6 +556,14 @@ TemplateData archive_page(const SiteContext& site) {
 
 TemplateData not_found_page(const SiteContext& site) {
     return page_base(site, "404", "Page not found", not_found_path());
+}
+
+std::string starred_page_path() { return "starred/"; }
+
+TemplateData starred_page(const SiteContext& site) {
+    auto data = page_base(site, "starred", "Starred papers", starred_page_path());
+    set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
+    return data;
 }
 
 TemplateData search_page(const SiteContext& site) {

@@ -23,6 +23,7 @@ struct SiteContext {
     std::string script = {};        // static/site.js, likewise ("" when the theme has none)
     std::string search_script = {}; // static/search.js
     bool search_page = false;       // the theme has a `search` layout: search/ exists
+    bool starred_page = false;      // the theme has a `starred` layout: starred/ exists
     // KaTeX's files under static/katex/ (with content hashes), when the build shipped them.
     std::string katex_css = {}, katex_js = {}, katex_auto_render = {};
 };
@@ -31,17 +32,40 @@ struct SiteContext {
 // unknown: the many days that share a prompt render it once.
 TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html);
 
-// `latest` is the newest day (null for an empty archive).
+// `latest` is the newest day with papers (else the newest day; null for an
+// empty archive). The newer days (failed, quiet or partial) are listed in a
+// note above it.
 TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_html);
 
 std::string render_prompt(const std::string& prompt_markdown);
 
-TemplateData month_page(const SiteContext& site, std::size_t month);
+// A month's best papers, from its days: ranked by score, every author match
+// kept, at most `limit`; with the count of the month's papers per topic.
+struct MonthBest {
+    struct Entry {
+        Date date;
+        Paper paper;
+    };
+    std::vector<Entry> papers;
+    std::vector<std::pair<std::string, int>> topics; // most papers first; "" for papers without one
+};
+MonthBest month_best(const std::vector<Day>& days, int limit);
+
+// The month's overview (content/YYYY/MM/summary.md), rendered.
+struct MonthOverview {
+    std::string html;
+    bool generated = false;
+    std::string model, cost;
+};
+
+TemplateData month_page(const SiteContext& site, std::size_t month, const MonthBest& best = {},
+                        const MonthOverview& overview = {});
+TemplateData starred_page(const SiteContext& site);
 TemplateData year_page(const SiteContext& site, std::size_t year);
 TemplateData archive_page(const SiteContext& site);
 TemplateData not_found_page(const SiteContext& site);
 TemplateData search_page(const SiteContext& site);
 
-// "May 2025" and friends.
+std::string starred_page_path(); // "starred/": the reading list, kept in the browser
 
 } // namespace pp

@@ -1,13 +1,17 @@
 #include "site/render_markdown.h"
 
 #include "content/markdown.h"
+#include "core/tex.h"
 #include "util/text.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -153,6 +157,174 @@ std::string plain_text_to_html(std::string_view text) {
             out += open ? "\n" : "<p>";
             open = true;
             append_replacing(out, line, cmark_escaped, html_entity);
+        }
+        start = end + 1;
+    }
+    if (open) out += "</p>\n";
+    return out;
+}
+
+namespace {
+
+struct Link {
+    std::size_t begin = 0, end = 0; // the span of the source text it replaces
+    std::string url, label;
+};
+
+bool url_char(char c) {
+    return static_cast<unsigned char>(c) > ' ' && std::string_view("\"<>{}$`|^").find(c) == std::string_view::npos;
+}
+
+// A URL as written in TeX or escaped Markdown, as a browser needs it:
+// "\_" and friends lose their backslash, blanks at the ends go.
+std::string unescaped_url(std::string_view url) {
+    url = trim(url);
+    std::string out;
+    for (std::size_t i = 0; i < url.size(); ++i) {
+        if (url[i] == '\\' && i + 1 < url.size() && !is_letter_or_digit(static_cast<unsigned char>(url[i + 1]))) ++i;
+        out += url[i];
+    }
+    return out;
+}
+
+bool web_url(std::string_view url) {
+    if (!url.starts_with("http://") && !url.starts_with("https://")) return false;
+    return std::all_of(url.begin(), url.end(), [](char c) { return static_cast<unsigned char>(c) > ' ' && c != '"'; });
+}
+
+// The closing brace of the group opened at `open` ('{'), allowing nested groups.
+std::size_t group_end(std::string_view text, std::size_t open) {
+    int depth = 0;
+    for (std::size_t i = open; i < text.size(); ++i) {
+        if (text[i] == '\\') ++i;
+        else if (text[i] == '{') ++depth;
+        else if (text[i] == '}' && --depth == 0) return i;
+    }
+    return std::string_view::npos;
+}
+
+// The text of a link as shown: "\texttt{x}" and braces unwrapped, TeX converted.
+std::string link_label(std::string_view tex) {
+    std::string plain;
+    for (std::size_t i = 0; i < tex.size(); ++i) {
+        if (tex[i] == '\\' && i + 1 < tex.size() && std::isalpha(static_cast<unsigned char>(tex[i + 1]))) {
+            std::size_t end = i + 1;
+            while (end < tex.size() && std::isalpha(static_cast<unsigned char>(tex[end]))) ++end;
+            if (end < tex.size() && tex[end] == '{') { // a formatting command: keep its argument
+                i = end;
+                continue;
+            }
+        }
+        if (tex[i] != '{' && tex[i] != '}') plain += tex[i];
+    }
+    return tex_to_unicode(trim(plain), true);
+}
+
+// A bare URL from `at`: up to a blank or a character URLs do not hold in
+// running text, without the sentence's punctuation or an unmatched ")".
+std::optional<Link> bare_url(std::string_view text, std::size_t at) {
+    std::size_t end = at;
+    while (end < text.size() && url_char(text[end])) {
+        if (text[end] == '\\' && (end + 1 == text.size() || is_letter_or_digit(static_cast<unsigned char>(text[end + 1]))))
+            break;
+        end += text[end] == '\\' ? 2 : 1;
+    }
+    end = std::min(end, text.size());
+    for (;;) {
+        std::string_view url = text.substr(at, end - at);
+        const char last = url.empty() ? '\0' : url.back();
+        const auto opened = [&](char open, char close) {
+            return std::count(url.begin(), url.end(), open) < std::count(url.begin(), url.end(), close);
+        };
+        if (std::string_view(".,;:!?'*").find(last) != std::string_view::npos && last != '\0') --end;
+        else if ((last == ')' && opened('(', ')')) || (last == ']' && opened('[', ']'))) --end;
+        else if (last == '\\') --end;
+        else break;
+    }
+    std::string url = unescaped_url(text.substr(at, end - at));
+    if (!web_url(url) || url.find("://") + 3 == url.size()) return std::nullopt;
+    return Link{at, end, url, url};
+}
+
+// \url{U} or \href{U}{label} at `at` (the backslash).
+std::optional<Link> tex_link(std::string_view text, std::size_t at) {
+    const bool href = text.substr(at).starts_with("\\href{");
+    const std::size_t open = at + (href ? 5 : 4);
+    const std::size_t close = group_end(text, open);
+    if (close == std::string_view::npos) return std::nullopt;
+    Link link{at, close + 1, unescaped_url(text.substr(open + 1, close - open - 1)), {}};
+    link.label = link.url;
+    if (href) {
+        if (close + 1 >= text.size() || text[close + 1] != '{') return std::nullopt;
+        const std::size_t label_end = group_end(text, close + 1);
+        if (label_end == std::string_view::npos) return std::nullopt;
+        link.label = link_label(text.substr(close + 2, label_end - close - 2));
+        link.end = label_end + 1;
+    }
+    if (!web_url(link.url)) return std::nullopt;
+    // "$\href{U}{\text{here}}$": the math is only the link's wrapping.
+    if (link.begin > 0 && text[link.begin - 1] == '$' && link.end < text.size() && text[link.end] == '$') {
+        --link.begin;
+        ++link.end;
+    }
+    if (link.label.empty()) link.label = link.url;
+    return link;
+}
+
+// [label](U) at `at` (the '[').
+std::optional<Link> markdown_link(std::string_view text, std::size_t at) {
+    const std::size_t middle = text.find("](", at);
+    if (middle == std::string_view::npos || text.substr(at, middle - at).find_first_of("[]\n") != std::string_view::npos)
+        return std::nullopt;
+    const std::size_t close = text.find(')', middle + 2);
+    if (close == std::string_view::npos) return std::nullopt;
+    std::string url = unescaped_url(text.substr(middle + 2, close - middle - 2));
+    if (!web_url(url)) return std::nullopt;
+    std::string label = link_label(text.substr(at + 1, middle - at - 1));
+    return Link{at, close + 1, url, label.empty() ? url : label};
+}
+
+std::optional<Link> link_at(std::string_view text, std::size_t at) {
+    std::string_view rest = text.substr(at);
+    if (rest.starts_with("\\url{") || rest.starts_with("\\href{")) return tex_link(text, at);
+    if (rest.starts_with("[")) return markdown_link(text, at);
+    if ((rest.starts_with("http://") || rest.starts_with("https://")) &&
+        (at == 0 || !is_letter_or_digit(static_cast<unsigned char>(text[at - 1]))))
+        return bare_url(text, at);
+    return std::nullopt;
+}
+
+// One line of an abstract: links as <a>, the rest converted and escaped.
+void append_abstract_line(std::string& out, std::string_view line) {
+    std::size_t done = 0;
+    for (std::size_t at = 0; at < line.size(); ++at) {
+        const char c = line[at];
+        if (c != '\\' && c != '[' && c != 'h') continue;
+        auto link = link_at(line, at);
+        if (!link) continue;
+        out += html_escape(tex_to_unicode(line.substr(done, link->begin - done), true));
+        out += "<a href=\"" + html_escape(link->url) + "\">" + html_escape(link->label) + "</a>";
+        done = link->end;
+        at = link->end - 1;
+    }
+    out += html_escape(tex_to_unicode(line.substr(done), true));
+}
+
+} // namespace
+
+std::string abstract_to_html(std::string_view text) {
+    std::string out;
+    bool open = false;
+    for (std::size_t start = 0; start <= text.size();) {
+        std::size_t end = std::min(text.find('\n', start), text.size());
+        std::string_view line = text.substr(start, end - start);
+        if (trim(line).empty()) {
+            if (open) out += "</p>\n";
+            open = false;
+        } else {
+            out += open ? "\n" : "<p>";
+            open = true;
+            append_abstract_line(out, line);
         }
         start = end + 1;
     }

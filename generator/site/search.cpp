@@ -1,5 +1,6 @@
 #include "site/search.h"
 
+#include "core/tex.h"
 #include "site/feeds.h"
 
 #include "util/json.h"
@@ -155,7 +156,8 @@ std::vector<SearchEntry> search_entries(const Day& day) {
     std::vector<SearchEntry> entries;
     entries.reserve(day.papers.size());
     for (const auto& paper : day.papers)
-        entries.push_back(SearchEntry{day.date, paper.id, paper.title, join(paper.authors, ", "), search_words(paper.abstract)});
+        entries.push_back(SearchEntry{day.date, paper.id, tex_to_unicode(paper.title, true), tex_to_unicode(join(paper.authors, ", ")),
+                                      search_words(tex_to_unicode(paper.abstract))}); // TeX as the reader sees it
     return entries;
 }
 

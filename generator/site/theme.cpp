@@ -22,7 +22,7 @@ const std::vector<std::string>& required_layouts() {
 }
 
 const std::vector<std::string>& optional_layouts() {
-    static const std::vector<std::string> names = {"search"};
+    static const std::vector<std::string> names = {"search", "starred"};
     return names;
 }
 

@@ -1,6 +1,7 @@
-// paperpress default theme: the light/dark toggle and KaTeX typesetting.
-// The chosen scheme is set on <html> by a tiny script in <head> before the
-// page paints (no flash); this file only handles the button and the math.
+// paperpress themes (default, and classic through static_from): the
+// light/dark toggle, KaTeX typesetting, keyboard shortcuts and the reading
+// list. The chosen scheme is set on <html> by a tiny script in <head> before
+// the page paints (no flash).
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -45,4 +46,115 @@
   }
   window.paperpressTypeset = typeset;
   document.querySelectorAll(".paper, .toc, .titles, .math").forEach(typeset);
+
+  // Keyboard: ←/k previous, →/j next (the page's rel=prev/next links), "/"
+  // search; not while typing in a field or with a modifier held.
+  var base = (function () {
+    var src = document.currentScript && document.currentScript.src;
+    var at = src ? src.indexOf("static/site.js") : -1;
+    return at >= 0 ? new URL(src.slice(0, at)).pathname : "/";
+  })();
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    var rel = { ArrowLeft: "prev", k: "prev", ArrowRight: "next", j: "next" }[event.key];
+    if (rel && document.querySelector(".keys")) {
+      var link = document.querySelector('a[rel="' + rel + '"]');
+      if (link) { event.preventDefault(); window.location.href = link.href; }
+    } else if (event.key === "/") {
+      var box = document.querySelector('input[type="search"]');
+      if (box) { event.preventDefault(); box.focus(); }
+    }
+  });
+
+  // The reading list: starred papers in localStorage, one list per site (its base path).
+  var key = "paperpress-starred:" + base;
+  function load() {
+    try { var list = JSON.parse(localStorage.getItem(key) || "[]"); return Array.isArray(list) ? list : []; }
+    catch (e) { return []; }
+  }
+  function save(list) {
+    try { localStorage.setItem(key, JSON.stringify(list)); } catch (e) { /* private mode: not kept */ }
+  }
+  function starred(id) { return load().some(function (p) { return p.id === id; }); }
+  var dayTime = document.querySelector("h1 time");
+  document.querySelectorAll("section.paper").forEach(function (section) {
+    var link = section.querySelector('h2 a[href*="arxiv.org/abs/"]');
+    if (!link) return;
+    var id = link.getAttribute("href").split("/abs/")[1];
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "star";
+    function show() {
+      var on = starred(id);
+      button.textContent = on ? "★" : "☆";
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.setAttribute("aria-label", on ? "Unstar this paper" : "Star this paper");
+    }
+    button.addEventListener("click", function () {
+      var list = load().filter(function (p) { return p.id !== id; });
+      if (!starred(id)) {
+        var authors = section.querySelector(".authors");
+        list.push({ id: id, title: link.textContent, authors: authors ? authors.textContent.replace(/^Authors:\s*/, "") : "",
+                    date: dayTime ? dayTime.getAttribute("datetime") : "", href: location.pathname + "#" + section.id });
+      }
+      save(list);
+      show();
+    });
+    show();
+    link.parentNode.insertBefore(button, link);
+  });
+
+  var list = document.getElementById("starred-list");
+  if (!list) return;
+  function download(name, type, text) {
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: type }));
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+  function bibtex(p) {
+    var clean = function (s) { return String(s).replace(/[{}\\]/g, ""); };
+    return "@misc{arxiv:" + p.id.replace(/[^\w.:-]/g, "_") + ",\n  title = {" + clean(p.title) + "},\n  author = {" +
+      clean(p.authors).split(/,\s*/).join(" and ") + "},\n  year = {" + String(p.date).slice(0, 4) +
+      "},\n  eprint = {" + p.id + "},\n  archivePrefix = {arXiv},\n  url = {https://arxiv.org/abs/" + p.id + "}\n}\n";
+  }
+  function render() {
+    var papers = load();
+    list.textContent = "";
+    papers.forEach(function (p) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = p.href || "https://arxiv.org/abs/" + p.id;
+      a.textContent = p.title || p.id;
+      var remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "star";
+      remove.textContent = "★";
+      remove.setAttribute("aria-label", "Unstar " + (p.title || p.id));
+      remove.addEventListener("click", function () {
+        save(load().filter(function (q) { return q.id !== p.id; }));
+        render();
+      });
+      var meta = document.createElement("span");
+      meta.className = "meta";
+      meta.textContent = " arXiv:" + p.id + (p.date ? " · " + p.date : "") + (p.authors ? " · " + p.authors : "");
+      li.append(remove, a, meta);
+      list.appendChild(li);
+    });
+    document.getElementById("starred-empty").hidden = papers.length > 0;
+  }
+  document.getElementById("starred-bibtex").addEventListener("click", function () {
+    download("starred.bib", "application/x-bibtex", load().map(bibtex).join("\n"));
+  });
+  document.getElementById("starred-ids").addEventListener("click", function () {
+    download("starred.txt", "text/plain", load().map(function (p) { return p.id + "\n"; }).join(""));
+  });
+  document.getElementById("starred-clear").addEventListener("click", function () {
+    if (window.confirm("Remove every starred paper from this browser?")) { save([]); render(); }
+  });
+  render();
 })();

@@ -1,0 +1,247 @@
+#include "core/tex.h"
+
+#include <utf8proc.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+
+namespace pp {
+
+namespace {
+
+bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+void append_utf8(std::string& out, std::uint32_t c) {
+    utf8proc_uint8_t bytes[4];
+    auto n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(c), bytes);
+    out.append(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(n));
+}
+
+// The combining mark of an accent command: \'e is e + U+0301, and so on.
+std::optional<std::uint32_t> accent_mark(std::string_view command) {
+    if (command.size() != 1) return std::nullopt;
+    switch (command[0]) {
+    case '\'': return 0x0301;
+    case '`': return 0x0300;
+    case '^': return 0x0302;
+    case '"': return 0x0308;
+    case '~': return 0x0303;
+    case '=': return 0x0304;
+    case '.': return 0x0307;
+    case 'u': return 0x0306;
+    case 'v': return 0x030C;
+    case 'H': return 0x030B;
+    case 'c': return 0x0327;
+    case 'k': return 0x0328;
+    case 'r': return 0x030A;
+    case 'b': return 0x0331;
+    case 'd': return 0x0323;
+    default: return std::nullopt;
+    }
+}
+
+// Letters TeX writes as commands: \ss, \o, \l, \aa, ...
+std::optional<std::uint32_t> special_letter(std::string_view name) {
+    struct Entry {
+        std::string_view name;
+        std::uint32_t letter;
+    };
+    static constexpr Entry letters[] = {
+        {"ss", 0xDF}, {"o", 0xF8},  {"O", 0xD8},  {"l", 0x142}, {"L", 0x141},  {"aa", 0xE5}, {"AA", 0xC5},
+        {"ae", 0xE6}, {"AE", 0xC6}, {"oe", 0x153}, {"OE", 0x152}, {"i", 0x131}, {"j", 0x237},
+    };
+    for (const auto& entry : letters)
+        if (entry.name == name) return entry.letter;
+    return std::nullopt;
+}
+
+// The end of the math that starts at `at` ("$", "$$", "\(" or "\["), just
+// past its closing delimiter; nullopt when it is never closed.
+std::optional<std::size_t> math_end(std::string_view text, std::size_t at) {
+    std::string_view close = text.substr(at, 2) == "$$" ? "$$" : text[at] == '$' ? "$" : text[at + 1] == '(' ? "\\)" : "\\]";
+    const std::size_t open = text[at] == '$' ? close.size() : 2;
+    for (std::size_t i = at + open; i < text.size(); ++i) {
+        if (text[i] == '\\') {
+            if (text.substr(i, close.size()) == close) return i + close.size();
+            ++i; // an escaped character (\$) does not close
+            continue;
+        }
+        if (text.substr(i, close.size()) == close) return i + close.size();
+    }
+    return std::nullopt;
+}
+
+class Converter {
+public:
+    Converter(std::string_view text, bool keep_dollar) : text_(text), keep_dollar_(keep_dollar) { out_.reserve(text.size()); }
+
+    std::string run() {
+        while (at_ < text_.size()) step();
+        if (!composed_) return std::move(out_);
+        utf8proc_uint8_t* nfc = nullptr;
+        const auto length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(out_.data()),
+                                         static_cast<utf8proc_ssize_t>(out_.size()), &nfc,
+                                         static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+        if (length < 0) return std::move(out_); // invalid UTF-8 around: leave it as it is
+        std::string result(reinterpret_cast<const char*>(nfc), static_cast<std::size_t>(length));
+        std::free(nfc);
+        return result;
+    }
+
+private:
+    char peek(std::size_t ahead = 0) const { return at_ + ahead < text_.size() ? text_[at_ + ahead] : '\0'; }
+
+    void step() {
+        const char c = text_[at_];
+        if (c == '$' || (c == '\\' && (peek(1) == '(' || peek(1) == '['))) {
+            if (auto end = math_end(text_, at_)) {
+                out_.append(text_.substr(at_, *end - at_));
+                at_ = *end;
+                return;
+            }
+        }
+        if (c == '\\' && command()) return;
+        if (c == '{' && braced_letter()) return;
+        if (c == '-' && peek(1) == '-') {
+            const bool em = peek(2) == '-';
+            append_utf8(out_, em ? 0x2014 : 0x2013);
+            at_ += em ? 3 : 2;
+            return;
+        }
+        if (c == '~' && tie()) {
+            append_utf8(out_, 0xA0);
+            ++at_;
+            return;
+        }
+        out_ += c;
+        ++at_;
+        if (c == '\\' && at_ < text_.size()) out_ += text_[at_++]; // "\\" and unknown escapes stay whole
+    }
+
+    // Whether the "~" at at_ is TeX's tie ("Fig.~2", "models~(LLMs)") and not
+    // plain text's "about" ("~2x", "( ~ 10)") or range ("1.69~2.18").
+    bool tie() const {
+        if (at_ == 0 || at_ + 1 >= text_.size()) return false;
+        const char before = text_[at_ - 1], after = text_[at_ + 1];
+        const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n'; };
+        const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+        if (blank(before) || blank(after) || before == '(') return false;
+        return !((digit(before) || before == '%') && digit(after));
+    }
+
+    // The command at at_ ('\'), converted; false (nothing consumed) when it is not one this knows.
+    bool command() {
+        const std::size_t start = at_;
+        std::size_t end = at_ + 1;
+        if (end >= text_.size()) return false;
+        const char first = text_[end];
+        if (first == '$' && keep_dollar_) return false;
+        if (std::string_view("&%_#${}").find(first) != std::string_view::npos) {
+            out_ += first;
+            at_ = end + 1;
+            return true;
+        }
+        std::string_view name;
+        if (is_letter(first)) {
+            while (end < text_.size() && is_letter(text_[end])) ++end;
+            name = text_.substr(start + 1, end - start - 1);
+        } else {
+            name = text_.substr(start + 1, 1);
+            ++end;
+        }
+        if (auto mark = accent_mark(name)) {
+            // Letter accents (\c, \v) need braces ("\cdot" is no accent); symbol accents take a bare letter too.
+            at_ = end;
+            if (accented(*mark, is_letter(first))) return true;
+            at_ = start;
+            return false;
+        }
+        if (auto letter = special_letter(name)) {
+            append_utf8(out_, *letter);
+            at_ = end;
+            skip_command_end();
+            return true;
+        }
+        return false;
+    }
+
+    // After a control word, TeX drops the spaces or an empty group: "\o rn", "\ss{}e".
+    void skip_command_end() {
+        if (peek() == '{' && peek(1) == '}') at_ += 2;
+        else
+            while (peek() == ' ') ++at_;
+    }
+
+    // The accent's base letter at at_: "{e}", "{\i}", "\i" or "e" (unless
+    // `braces_only`); emits it with `mark`.
+    bool accented(std::uint32_t mark, bool braces_only) {
+        const std::size_t start = at_;
+        const bool braced = peek() == '{';
+        if (braced) ++at_;
+        else if (braces_only) return false;
+        std::uint32_t base = 0;
+        if (peek() == '\\' && (peek(1) == 'i' || peek(1) == 'j') && !is_letter(peek(2))) {
+            base = peek(1) == 'i' ? 'i' : 'j'; // the dotless i under an accent is written as plain i
+            at_ += 2;
+            if (!braced) skip_command_end();
+        } else if (is_letter(peek())) {
+            base = static_cast<unsigned char>(peek());
+            ++at_;
+        }
+        if (base == 0 || (braced && peek() != '}')) {
+            at_ = start;
+            return false;
+        }
+        if (braced) ++at_;
+        append_utf8(out_, base);
+        append_utf8(out_, mark);
+        composed_ = true;
+        return true;
+    }
+
+    // "{\"u}", "{\o}": one converted letter in braces loses the braces.
+    bool braced_letter() {
+        const std::size_t start = at_;
+        const std::size_t written = out_.size();
+        ++at_;
+        if (peek() == '\\' && command() && peek() == '}') {
+            ++at_;
+            return true;
+        }
+        out_.resize(written);
+        at_ = start;
+        return false;
+    }
+
+    std::string_view text_;
+    const bool keep_dollar_;
+    std::size_t at_ = 0;
+    std::string out_;
+    bool composed_ = false;
+};
+
+} // namespace
+
+bool has_tex(std::string_view text) {
+    return text.find_first_of("\\~") != std::string_view::npos || text.find("--") != std::string_view::npos;
+}
+
+bool has_math(std::string_view text) {
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const char c = text[at];
+        if (c == '\\' && (at + 1 == text.size() || (text[at + 1] != '(' && text[at + 1] != '['))) {
+            ++at; // an escape: "\$" is a dollar sign
+            continue;
+        }
+        if ((c == '$' || c == '\\') && math_end(text, at)) return true;
+    }
+    return false;
+}
+
+std::string tex_to_unicode(std::string_view text, bool for_math_renderer) {
+    if (!has_tex(text)) return std::string(text);
+    return Converter(text, for_math_renderer).run();
+}
+
+} // namespace pp

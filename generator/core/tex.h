@@ -1,0 +1,30 @@
+// TeX as arXiv writes it in names, titles and abstracts ("Fran\c{c}ois",
+// "Sch\"utze", "Q\&A", "2--3"), turned into the Unicode text a reader
+// expects. For display, search words and notifications only: the content
+// tree keeps the text as arXiv gave it. Pure text, no I/O.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pp {
+
+// Accents (\'e, \"{o}, {\"u}, \c{c}, \v{s}, \k{a}, \.z, \u{g}, ...), the
+// special letters (\ss, \o, \l, \aa, \ae, \oe, \i, ...), the escapes
+// \& \% \_ \# \$ \{ \}, "--" and "---" as dashes and a tie "~" ("Fig.~2") as a
+// no-break space; a "~" that means "about" ("~2x") or a range ("1~2") stays.
+// Math ($...$, $$...$$, \(...\), \[...\]) is copied unchanged for a math
+// renderer, and so is any command this does not know. Composed to NFC.
+// `for_math_renderer`: text for a page where KaTeX typesets $...$ keeps "\$"
+// as it is, so an escaped dollar never opens a formula there.
+std::string tex_to_unicode(std::string_view text, bool for_math_renderer = false);
+
+// Whether tex_to_unicode could change `text` (a quick check for the common
+// case of plain text).
+bool has_tex(std::string_view text);
+
+// Whether `text` holds math a renderer would typeset: a closed $...$,
+// $$...$$, \(...\) or \[...\].
+bool has_math(std::string_view text);
+
+} // namespace pp

@@ -1,0 +1,228 @@
+// Browser tests for the reader (issue 20), in Debian's headless Chromium
+// driven by playwright-core:
+//
+//   node tests/browser/reader.mjs --paperpress build/generator/paperpress [--source .] [--keep]
+//
+// Builds the sample archive, with two failed runs after its last day, in
+// both themes under the sub-path /sub/, and checks: the home page shows the
+// latest day with papers and a note about the failed days; every page kind
+// (and every day page) fits a 390 px phone without scrolling sideways
+// (screenshots kept with --keep); ←/→ and k/j move between days and "/"
+// focuses the search box, also after a reload, but not while typing; a star
+// keeps a paper in the reading list across reloads, and the list exports
+// BibTeX and arXiv IDs without any request leaving the site.
+//
+// Exit 0: all passed; 1: a check failed; 77: skipped (as run.mjs).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setUp } from "./harness.mjs";
+import { serve } from "./server.mjs";
+
+const { options, chromium, chromiumPath, skip } = setUp("reader browser test", "reader.mjs");
+if (!fs.existsSync(path.join(options.source, "node_modules/katex/dist/katex.min.js")))
+  skip("KaTeX is not installed in node_modules");
+
+const started = Date.now();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "paperpress-reader-"));
+const root = path.join(tmp, "main");
+fs.mkdirSync(root, { recursive: true });
+fs.cpSync(path.join(options.source, "themes"), path.join(root, "themes"), { recursive: true });
+const fixtures = path.join(options.source, "tests/fixtures");
+const seeds = fs.readdirSync(path.join(fixtures, "seeds")).filter((f) => f.endsWith(".txt")).sort()
+  .map((f) => path.join(fixtures, "seeds", f));
+function run(args) {
+  const result = spawnSync(options.paperpress, args, { cwd: root, encoding: "utf8" });
+  if (result.status !== 0) {
+    console.error(`reader browser test: paperpress ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
+    process.exit(1);
+  }
+}
+run(["import", path.join(fixtures, "gpt-paper-assistant-archive/out"), ...seeds]);
+// The last day with papers is 2026-04-30; two failed runs follow it.
+const latest = "2026-04-30";
+fs.mkdirSync(path.join(root, "content/2026/05"), { recursive: true });
+for (const date of ["2026-05-01", "2026-05-04"])
+  fs.writeFileSync(path.join(root, "content/2026/05", `${date}.md`),
+                   `---\ndate: ${date}\nstatus: failed\nreason: the LLM quota ran out\n---\n\n# arXiv papers for ${date}\n`);
+fs.symlinkSync(path.join(options.source, "node_modules"), path.join(root, "node_modules"));
+fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Reader digest\nbase_url: /sub/\n");
+const sites = {};
+for (const theme of ["default", "classic"]) {
+  run(["build", "--theme", theme, "--out", `out-${theme}/sub`]);
+  sites[theme] = path.join(root, `out-${theme}`);
+}
+const shots = path.join(tmp, "screenshots");
+fs.mkdirSync(shots);
+
+const failures = [];
+let passed = 0;
+async function check(name, body) {
+  const t0 = Date.now();
+  try {
+    await body();
+    ++passed;
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (error) {
+    failures.push(name);
+    console.log(`FAIL ${name}\n     ${String(error && error.stack || error).split("\n").slice(0, 4).join("\n     ")}`);
+  }
+}
+function expect(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const servers = {};
+for (const [name, site] of Object.entries(sites)) servers[name] = await serve(fs.realpathSync(site));
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"],
+});
+
+// A page that records script errors and failed requests (a /favicon.ico outside /sub/ among them).
+async function open(context, problems) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10000);
+  page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400 && !response.url().includes("/no-such-page/"))
+      problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()}`));
+  return page;
+}
+const dayPath = (iso) => `/sub/${iso.slice(0, 4)}/${iso.slice(5, 7)}/${iso.slice(8, 10)}/`;
+// The page's width beyond the viewport: 0 when nothing makes it scroll sideways.
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+try {
+  for (const theme of ["default", "classic"]) {
+    const base = servers[theme].url;
+
+    await check(`${theme}: after failed last days the home page shows the latest day with papers and a note`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      await page.goto(base + "/sub/");
+      const note = page.locator(".newer");
+      expect((await note.textContent()).includes("2026-05-04"), "the note names the newest failed day");
+      expect((await note.textContent()).includes("run failed"), "and says the run failed, in words");
+      expect((await page.locator("h1").first().textContent()).includes(theme === "classic" ? latest : "30 April 2026"),
+             "the latest day with papers is shown");
+      expect(await page.locator("section.paper").count() > 0, "with its papers");
+      await page.locator(`.newer a[href="${dayPath("2026-05-04")}"]`).click();
+      await page.waitForURL(base + dayPath("2026-05-04"));
+      expect(await page.locator('[role="alert"]', { hasText: "failed" }).count() === 1, "the failed day keeps its banner");
+      await page.goto(base + "/sub/2026/05/");
+      expect((await page.locator("main").textContent()).includes("2 days (2 failed)"), "the month counts its failed days");
+      expect(await page.locator('.calendar .failed [aria-label="run failed"]').count() === 2, "the calendar marks them");
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+
+    await check(`${theme}: every page kind fits a 390 px phone (no sideways scroll), every day page too`, async () => {
+      const problems = [];
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+      const page = await open(context, problems);
+      const kinds = { home: "/sub/", day: dayPath(latest), "day-math": "/sub/2025/02/25/", month: "/sub/2026/04/",
+                      year: "/sub/2026/", archive: "/sub/archive/", search: "/sub/search/?q=learning",
+                      starred: "/sub/starred/", "404": "/sub/no-such-page/" };
+      const wide = [];
+      for (const [kind, where] of Object.entries(kinds)) {
+        await page.goto(base + where, { waitUntil: "load" });
+        if (kind === "search") await page.locator(".search-result").first().waitFor();
+        await page.screenshot({ path: path.join(shots, `${theme}-${kind}.png`), fullPage: true });
+        const extra = await overflow(page);
+        if (extra > 0) wide.push(`${kind} (${where}) by ${extra} px`);
+      }
+      const index = JSON.parse(fs.readFileSync(path.join(sites[theme], "sub/data/index.json"), "utf8"));
+      for (const day of index.days) {
+        await page.goto(base + dayPath(day.date), { waitUntil: "load" });
+        const extra = await overflow(page);
+        if (extra > 0) wide.push(`${day.date} by ${extra} px`);
+      }
+      expect(wide.length === 0, `pages wider than 390 px: ${wide.slice(0, 8).join(", ")} (${wide.length} in all)`);
+      expect(problems.length === 0, problems.slice(0, 5).join("; "));
+      await context.close();
+    });
+
+    await check(`${theme}: ←/→ and k/j move between days, "/" searches, also after a reload, not while typing`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      await page.goto(base + dayPath("2026-04-29"));
+      expect((await page.locator("footer").textContent()).includes("previous"), "the footer shows the keys");
+      await page.keyboard.press("j");
+      await page.waitForURL(base + dayPath(latest));
+      await page.keyboard.press("k");
+      await page.waitForURL(base + dayPath("2026-04-29"));
+      await page.reload();
+      await page.keyboard.press("ArrowRight");
+      await page.waitForURL(base + dayPath(latest));
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForURL(base + dayPath("2026-04-29"));
+      await page.keyboard.press("/");
+      expect(await page.evaluate(() => document.activeElement && document.activeElement.type === "search"),
+             '"/" focuses the search box');
+      await page.keyboard.type("jk");
+      await page.waitForTimeout(300);
+      expect(page.url() === base + dayPath("2026-04-29"), "typing j/k in the search box does not navigate");
+      expect(await page.evaluate(() => document.activeElement.value) === "jk", "the letters went into the box");
+      await page.goto(base + "/sub/2026/04/");
+      await page.keyboard.press("k");
+      await page.waitForURL(base + "/sub/2026/03/");
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+
+    await check(`${theme}: a star keeps a paper in the reading list across reloads; BibTeX and IDs export`, async () => {
+      const problems = [];
+      const context = await browser.newContext({ acceptDownloads: true });
+      const page = await open(context, problems);
+      const outside = [];
+      page.on("request", (request) => {
+        if (!request.url().startsWith(base + "/sub/")) outside.push(request.url());
+      });
+      await page.goto(base + dayPath(latest));
+      const paper = page.locator("section.paper").first();
+      const id = (await paper.getAttribute("id")).slice(2);
+      const title = (await paper.locator('h2 a[href*="arxiv.org/abs/"]').textContent()).trim();
+      const star = paper.locator("button.star");
+      expect(await star.getAttribute("aria-pressed") === "false", "not starred at first");
+      await star.click();
+      expect(await star.getAttribute("aria-pressed") === "true", "starred after the click");
+      await page.reload();
+      expect(await page.locator("section.paper").first().locator("button.star").getAttribute("aria-pressed") === "true",
+             "still starred after a reload");
+      await page.goto(base + "/sub/starred/");
+      await page.reload();
+      const items = page.locator("#starred-list li");
+      expect(await items.count() === 1, `one starred paper, got ${await items.count()}`);
+      expect((await items.first().textContent()).includes(title), "listed by its title");
+      expect(await page.locator("#starred-empty").isHidden(), "the empty note is hidden");
+      expect(await page.evaluate(() => localStorage.getItem("paperpress-starred:/sub/")) !== null,
+             "kept under the site's sub-path");
+      const [ids] = await Promise.all([page.waitForEvent("download"), page.click("#starred-ids")]);
+      expect(fs.readFileSync(await ids.path(), "utf8") === `${id}\n`, "the IDs export");
+      const [bib] = await Promise.all([page.waitForEvent("download"), page.click("#starred-bibtex")]);
+      const bibtex = fs.readFileSync(await bib.path(), "utf8");
+      expect(bibtex.startsWith("@misc{") && bibtex.includes(`eprint = {${id}}`), `the BibTeX export: ${bibtex}`);
+      await items.first().locator("a").click();
+      await page.waitForURL((url) => url.pathname === dayPath(latest) && url.hash === `#p-${id}`);
+      expect(outside.length === 0, `requests outside the site: ${outside.join(", ")}`);
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+  }
+} finally {
+  await browser.close();
+  for (const server of Object.values(servers)) await server.close();
+  if (!options.keep) fs.rmSync(tmp, { recursive: true, force: true });
+  else console.log(`kept ${tmp} (screenshots in ${shots})`);
+}
+
+console.log(`reader browser test: ${passed} passed, ${failures.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(failures.length === 0 ? 0 : 1);

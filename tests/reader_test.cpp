@@ -1,0 +1,377 @@
+// For the reader (issue 20): TeX shown as text (core/tex.h), links in
+// abstracts, and the pages a reader sees on the sample archive.
+#include "config/config.h"
+#include "content/content_tree.h"
+#include "content/month_summary.h"
+#include "core/tex.h"
+#include "pipeline/month_summary.h"
+#include "site/render_markdown.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <regex>
+#include <vector>
+
+using namespace pp;
+using namespace pp::test;
+
+TEST_CASE("tex: the accents of arXiv's author names become letters") {
+    // All seen in the fixture archive's authors.
+    CHECK(tex_to_unicode("Fran\\c{c}ois-Xavier Briol") == "François-Xavier Briol");
+    CHECK(tex_to_unicode("Hinrich Sch\\\"utze") == "Hinrich Schütze");
+    CHECK(tex_to_unicode("Lenka Zdeborov\\'a") == "Lenka Zdeborová");
+    CHECK(tex_to_unicode("Micha{\\l} Dere{\\'n}") == "Michał Dereń");
+    CHECK(tex_to_unicode("Bj{\\o}rn and Bj\\o rn") == "Bjørn and Bjørn");
+    CHECK(tex_to_unicode("Du\\v{s}an Jani\\v{c}i\\'c") == "Dušan Janičić");
+    CHECK(tex_to_unicode("Do\\u{g}an Ka\\k{a}t \\.Zurek \\.Ibrahim") == "Doğan Kaąt Żurek İbrahim");
+    CHECK(tex_to_unicode("Jos\\'e Pe\\~na Garc\\`ia") == "José Peña Garcìa");
+    CHECK(tex_to_unicode("G\\\"{o}del") == "Gödel");
+    CHECK(tex_to_unicode("Mart{\\'\\i}n and Mart\\'{\\i}n") == "Martín and Martín");
+    CHECK(tex_to_unicode("{\\AA}ngstr\\\"om, {\\ae}sir, Gro\\ss{}e") == "Ångström, æsir, Große");
+    CHECK(tex_to_unicode("\\c{T}\\^{i}r\\^ea") == "Ţîrêa");
+}
+
+TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands stay") {
+    CHECK(tex_to_unicode("Q\\&A, 50\\%, x\\_1, \\#3, \\$5") == "Q&A, 50%, x_1, #3, $5");
+    CHECK(tex_to_unicode("pages 2--3 --- or so") == "pages 2–3 — or so");
+    CHECK(tex_to_unicode("Fig.~2, models~(LLMs)") == "Fig.\u00a02, models\u00a0(LLMs)");
+    CHECK(tex_to_unicode("about ~2x, (~80%), 1.69~2.18") == "about ~2x, (~80%), 1.69~2.18"); // plain text's tildes
+    CHECK(tex_to_unicode("bound $x\\_1 \\cdot \\'e$ here") == "bound $x\\_1 \\cdot \\'e$ here");
+    CHECK(tex_to_unicode("\\[ a--b \\] and \\( c~d \\)") == "\\[ a--b \\] and \\( c~d \\)");
+    CHECK(tex_to_unicode("\\textbf{bold} \\cdot {\\sim}") == "\\textbf{bold} \\cdot {\\sim}");
+    CHECK(tex_to_unicode("a lone $ sign, a trailing \\") == "a lone $ sign, a trailing \\");
+    CHECK(tex_to_unicode("plain text") == "plain text");
+    CHECK(tex_to_unicode("costs \\$5 or \\$6", true) == "costs \\$5 or \\$6"); // no formula for KaTeX
+    CHECK_FALSE(has_tex("plain text - with a dash"));
+    CHECK(has_math("we bound $x$"));
+    CHECK(has_math("\\[ x \\]"));
+    CHECK_FALSE(has_math("costs \\$5 and \\$6"));
+    CHECK_FALSE(has_math("a lone $ sign"));
+}
+
+TEST_CASE("abstract links: TeX \\url and \\href, escaped underscores, trailing punctuation") {
+    CHECK(abstract_to_html("Code: https://github.com/Ugness/ReDi\\_discrete.") ==
+          "<p>Code: <a href=\"https://github.com/Ugness/ReDi_discrete\">https://github.com/Ugness/ReDi_discrete</a>.</p>\n");
+    CHECK(abstract_to_html("Code at \\url{https://github.com/microsoft/glinthawk}.") ==
+          "<p>Code at <a href=\"https://github.com/microsoft/glinthawk\">https://github.com/microsoft/glinthawk</a>.</p>\n");
+    CHECK(abstract_to_html("(\\url{ https://huggingface.co/ControlLLM})") ==
+          "<p>(<a href=\"https://huggingface.co/ControlLLM\">https://huggingface.co/ControlLLM</a>)</p>\n");
+    CHECK(abstract_to_html("at $\\href{https://github.com/a/b.git}{\\texttt{here}}$.") ==
+          "<p>at <a href=\"https://github.com/a/b.git\">here</a>.</p>\n");
+    CHECK(abstract_to_html("see [our page](https://x.org/a\\_b) (or https://y.org/p_(q)).") ==
+          "<p>see <a href=\"https://x.org/a_b\">our page</a> (or <a href=\"https://y.org/p_(q)\">https://y.org/p_(q)</a>).</p>\n");
+    CHECK(abstract_to_html("Sch\\\"utze's x86\\_64 <b> & $a\\_b$\n\nnext") ==
+          "<p>Schütze&#39;s x86_64 &lt;b&gt; &amp; $a\\_b$</p>\n<p>next</p>\n");
+    CHECK(abstract_to_html("not a link: https:// nor \\url{javascript:alert(1)}") ==
+          "<p>not a link: https:// nor \\url{javascript:alert(1)}</p>\n");
+}
+
+namespace {
+
+std::vector<fs::path> day_pages(const fs::path& site) {
+    std::vector<fs::path> pages;
+    for (const auto& entry : fs::recursive_directory_iterator(site)) {
+        const std::string path = entry.path().generic_string();
+        if (entry.path().filename() == "index.html" && std::regex_search(path, std::regex("/\\d{4}/\\d{2}/\\d{2}/index.html$")))
+            pages.push_back(entry.path());
+    }
+    std::sort(pages.begin(), pages.end());
+    return pages;
+}
+
+// The hrefs of the links inside the abstracts of a day page.
+std::vector<std::string> abstract_links(const std::string& html) {
+    std::vector<std::string> links;
+    const std::regex href("<a href=\"([^\"]*)\"");
+    for (std::size_t at = html.find("<div class=\"abstract\">"); at != std::string::npos;
+         at = html.find("<div class=\"abstract\">", at + 1)) {
+        const std::string abstract = html.substr(at, html.find("</div>", at) - at);
+        for (std::sregex_iterator it(abstract.begin(), abstract.end(), href), end; it != end; ++it)
+            links.push_back((*it)[1]);
+    }
+    return links;
+}
+
+} // namespace
+
+TEST_CASE("reader: every link in the abstracts of the sample archive is whole and unescaped") {
+    TempDir out;
+    import_sample_archive(out.path());
+    fs::copy(source_dir() / "themes", out / "themes", fs::copy_options::recursive);
+    auto result = run_paperpress("build --out site --base-url https://user.github.io/repo/", out.path());
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    std::size_t total = 0;
+    std::vector<std::string> broken;
+    // A URL as a browser should get it: no TeX or Markdown escape, no brace,
+    // no sentence punctuation at the end.
+    const std::regex whole("https?://[A-Za-z0-9.-]+(/[A-Za-z0-9._~:/?#@!$&;=%+,()*-]*)?");
+    for (const auto& page : day_pages(out / "site")) {
+        for (const auto& link : abstract_links(read_text(page))) {
+            ++total;
+            const bool ends_badly = std::string(".,;:)}").find(link.back()) != std::string::npos &&
+                                    !(link.back() == ')' && link.find('(') != std::string::npos);
+            if (!std::regex_match(link, whole) || link.find("%5C") != std::string::npos || ends_badly)
+                broken.push_back(page.parent_path().string() + ": " + link);
+        }
+    }
+    CHECK(total > 100);
+    CHECK_MESSAGE(broken.empty(), broken.size() << " broken, first: " << (broken.empty() ? "" : broken.front()));
+}
+
+// ---------------------------------------------------------------- pages --
+
+namespace {
+
+Paper reader_paper(const std::string& id, const std::string& title, std::optional<int> relevance,
+                   std::optional<int> novelty, const std::string& topic = "") {
+    Paper p;
+    p.id = id;
+    p.title = title;
+    p.authors = {"Hinrich Sch\\\"utze", "Lenka Zdeborov\\'a"};
+    p.abstract = "We study " + title + ".";
+    p.relevance = relevance;
+    p.novelty = novelty;
+    p.author_match = !relevance;
+    p.topic = topic;
+    return p;
+}
+
+Day reader_day(const char* iso, std::vector<Paper> papers, DayStatus status = DayStatus::announced) {
+    Day day;
+    day.date = *parse_iso_date(iso);
+    day.status = status;
+    if (status == DayStatus::failed) day.reason = "the LLM quota ran out";
+    day.model = "gpt-4o-mini";
+    day.papers = std::move(papers);
+    return day;
+}
+
+// July 2026 with papers until the 28th, then a quiet day and two failed runs; a month
+// before with one day.
+struct ReaderSite {
+    TempDir dir;
+    fs::path content() const { return dir / "content"; }
+    ReaderSite() {
+        fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+        write_text(dir / "paperpress.yaml", "title: Reader digest\nbase_url: https://user.github.io/repo/\nmonth_best: 3\n");
+        save(reader_day("2026-06-30", {reader_paper("2606.00001", "June paper", 5, 5, "Theory")}));
+        save(reader_day("2026-07-27", {reader_paper("2607.00001", "Best of July", 10, 9, "Scaling laws"),
+                                       reader_paper("2607.00002", "Middling", 6, 6, "Theory"),
+                                       reader_paper("2607.00003", "A followed author's paper", std::nullopt,
+                                                    std::nullopt)}));
+        save(reader_day("2026-07-28", {reader_paper("2607.00004", "Second best $O(n)$", 9, 9, "Theory"),
+                                       reader_paper("2607.00005", "Weak", 5, 4, "Scaling laws")}));
+        save(reader_day("2026-07-29", {}));
+        save(reader_day("2026-07-30", {}, DayStatus::failed));
+        save(reader_day("2026-07-31", {}, DayStatus::failed));
+    }
+    void save(const Day& day) const { REQUIRE(save_day(content(), day)); }
+    CommandResult build(const std::string& extra = "") const {
+        auto result = run_paperpress("build --out site" + extra, dir.path());
+        INFO(result.err);
+        REQUIRE(result.exit_code == 0);
+        return result;
+    }
+    std::string page(const std::string& path) const { return read_text(dir / "site" / path / "index.html"); }
+};
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("reader: after failed last days the home page shows the latest day with papers, with a note") {
+    ReaderSite site;
+    site.build();
+    for (const std::string theme : {"default", "classic"}) {
+        CAPTURE(theme);
+        if (theme == "classic") site.build(" --theme classic");
+        const auto home = site.page("");
+        CHECK(home.find("Second best") != std::string::npos); // the papers of 2026-07-28
+        CHECK(home.find("Newer days have no papers") != std::string::npos);
+        CHECK(home.find("2026-07-31") != std::string::npos);
+        CHECK(home.find("✕ run failed") != std::string::npos);
+        CHECK(home.find("○ no papers") != std::string::npos);
+        CHECK(home.find("The run for this day failed") == std::string::npos); // the banner stays on the day page
+        CHECK(site.page("2026/07/31").find("The run for this day failed") != std::string::npos);
+        const auto month = site.page("2026/07");
+        CHECK(month.find("5 days (2 failed, 1 quiet)") != std::string::npos);
+        CHECK(month.find("aria-label=\"run failed\">✕</span>") != std::string::npos);
+        CHECK(read_text(site.dir / "site/archive/index.html").find("5 days (2 failed, 1 quiet)") != std::string::npos);
+    }
+}
+
+TEST_CASE("reader: the feed carries the days with papers; failed days only as short notices newer than them") {
+    ReaderSite site;
+    write_text(site.dir / "paperpress.yaml", "title: Reader digest\nbase_url: https://user.github.io/repo/\nfeed_days: 2\n");
+    site.build();
+    const auto feed = read_text(site.dir / "site/feed.xml");
+    CHECK(count_of(feed, "<entry>") == 4); // 07-31 and 07-30 (failed) as notices, then 07-28 and 07-27
+    CHECK(feed.find("2026-07-29") == std::string::npos); // at most feed_days notices
+    CHECK(feed.find("2026-07-27") != std::string::npos);
+    CHECK(feed.find("2026-06-30") == std::string::npos);
+    CHECK(feed.find("Sch\\\"utze") == std::string::npos);
+    CHECK(feed.find("Schütze") != std::string::npos);
+}
+
+TEST_CASE("reader: names, titles and search words show TeX as letters; the day file keeps arXiv's text") {
+    ReaderSite site;
+    site.build();
+    const auto day = site.page("2026/07/27");
+    CHECK(day.find("Hinrich Schütze, Lenka Zdeborová") != std::string::npos);
+    CHECK(day.find("Sch\\\"utze") == std::string::npos);
+    CHECK(read_text(site.content() / "2026/07/2026-07-27.md").find("Schütze") == std::string::npos);
+    const auto shard = read_text(site.dir / "site/search/2026-07.json");
+    CHECK(shard.find("Schütze") != std::string::npos);
+}
+
+TEST_CASE("reader: KaTeX only on pages with math; without KaTeX's files math must be turned off") {
+    ReaderSite site;
+    site.build();
+    CHECK(site.page("2026/07/28").find("katex") != std::string::npos); // "$O(n)$" in a title
+    CHECK(site.page("2026/07/27").find("katex") == std::string::npos);
+    CHECK(read_text(site.dir / "site/archive/index.html").find("katex") == std::string::npos);
+    CHECK(read_text(site.dir / "site/404.html").find("katex") == std::string::npos);
+    auto missing = run_paperpress_env("PAPERPRESS_KATEX_DIR=/nonexistent", "build --out site2", site.dir.path());
+    CHECK(missing.exit_code != 0);
+    CHECK(missing.err.find("math: false") != std::string::npos);
+    write_text(site.dir / "paperpress.yaml", "title: Reader digest\nmath: false\n");
+    auto off = run_paperpress_env("PAPERPRESS_KATEX_DIR=/nonexistent", "build --out site3", site.dir.path());
+    INFO(off.err);
+    CHECK(off.exit_code == 0);
+    CHECK(read_text(site.dir / "site3/2026/07/28/index.html").find("katex") == std::string::npos);
+}
+
+TEST_CASE("reader: the month page ranks its best papers, keeps author matches and counts topics") {
+    ReaderSite site;
+    site.build();
+    for (const std::string theme : {"default", "classic"}) {
+        CAPTURE(theme);
+        if (theme == "classic") site.build(" --theme classic");
+        const auto month = site.page("2026/07");
+        const auto best = month.find("Best of July");
+        const auto second = month.find("Second best");
+        const auto followed = month.find("A followed author");
+        REQUIRE(best != std::string::npos);
+        REQUIRE(second != std::string::npos);
+        REQUIRE(followed != std::string::npos);
+        CHECK(best < second);
+        CHECK(second < followed);                             // author matches have no score: kept, ranked last
+        CHECK(month.find(">Middling<") == std::string::npos); // month_best: 3
+        CHECK(month.find("<td>Theory</td><td>2</td>") != std::string::npos);
+        CHECK(month.find("<td>Scaling laws</td><td>2</td>") != std::string::npos);
+    }
+}
+
+TEST_CASE("reader: day pages group papers by topic with counts, or keep the ranked list") {
+    ReaderSite site;
+    site.build();
+    auto day = site.page("2026/07/27");
+    CHECK(day.find("Scaling laws</a> <span class=\"count\">(1)</span>") != std::string::npos);
+    CHECK(day.find("Other topics") != std::string::npos);
+    CHECK(day.find("id=\"t-scaling-laws\"") != std::string::npos);
+    write_text(site.dir / "paperpress.yaml", "title: Reader digest\ngroup_by_topic: false\n");
+    site.build();
+    day = site.page("2026/07/27");
+    CHECK(day.find("Other topics") == std::string::npos);
+    CHECK(day.find("t-scaling-laws") == std::string::npos);
+    site.build(" --theme classic");
+    day = site.page("2026/07/27");
+    CHECK(day.find("start=\"0\"") == std::string::npos); // numbered from 1
+}
+
+TEST_CASE("reader: the default theme has a favicon under the base URL, and both themes a starred page") {
+    ReaderSite site;
+    site.build();
+    CHECK(site.page("").find("href=\"/repo/static/favicon.svg\"") != std::string::npos);
+    CHECK(fs::is_regular_file(site.dir / "site/static/favicon.svg"));
+    CHECK(site.page("starred").find("id=\"starred-list\"") != std::string::npos);
+    CHECK(site.page("2026/07/27").find("<kbd>j</kbd>") != std::string::npos);
+    CHECK(read_text(site.dir / "site/archive/index.html").find("<kbd>j</kbd>") == std::string::npos);
+    site.build(" --theme classic");
+    CHECK(site.page("starred").find("id=\"starred-list\"") != std::string::npos);
+}
+
+// ------------------------------------------------------- month overview --
+
+namespace {
+
+// An OpenAI-compatible endpoint on loopback that answers every request with `overview`.
+struct OverviewLlm {
+    LoopbackServer http;
+    std::vector<std::string> bodies;
+    std::string overview = "July was about **scaling laws**.";
+    OverviewLlm() {
+        http.server.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+            bodies.push_back(req.body);
+            res.set_content("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"" + overview +
+                                "\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":1000,"
+                                "\"completion_tokens\":100}}",
+                            "application/json");
+        });
+        http.start();
+    }
+    ~OverviewLlm() { http.stop(); }
+};
+
+} // namespace
+
+TEST_CASE("month overview: written once when the month's last announcement is in, never rewritten unless asked") {
+    ReaderSite site;
+    OverviewLlm llm;
+    CHECK(last_announcement(2026, 7) == *parse_iso_date("2026-07-31"));
+    CHECK(last_announcement(2026, 5) == *parse_iso_date("2026-05-29")); // the 31st is a Sunday
+    CHECK(months_to_summarize(site.content(), {*parse_iso_date("2026-07-30")}) ==
+          std::vector<std::pair<int, int>>{{2026, 6}}); // July is not over; June is
+    CHECK(months_to_summarize(site.content(), {*parse_iso_date("2026-07-31")}) ==
+          std::vector<std::pair<int, int>>{{2026, 6}, {2026, 7}});
+
+    Config config;
+    config.llm.base_url = llm.http.url("/v1");
+    config.llm.model = "gpt-4o-mini";
+    auto written = write_month_overview({2026, 7, site.content(), false, "test-key"}, config);
+    REQUIRE(written);
+    CHECK(written->written);
+    REQUIRE(llm.bodies.size() == 1);
+    CHECK(llm.bodies[0].find("Best of July") != std::string::npos);
+    CHECK(llm.bodies[0].find("Schütze") == std::string::npos); // titles and abstracts, not names
+    auto summary = load_month_summary(site.content(), 2026, 7);
+    REQUIRE(summary);
+    REQUIRE(summary->has_value());
+    CHECK((*summary)->generated);
+    CHECK((*summary)->model == "gpt-4o-mini");
+    REQUIRE((*summary)->cost);
+    CHECK(*(*summary)->cost > 0);
+    CHECK((*summary)->markdown == "July was about **scaling laws**.");
+    CHECK(months_to_summarize(site.content(), {*parse_iso_date("2026-07-31")}) ==
+          std::vector<std::pair<int, int>>{{2026, 6}}); // July has its overview now
+
+    // A person's edit stays; only --summary (force) writes again.
+    write_text(site.content() / "2026/07/summary.md", "Edited by hand.\n");
+    auto again = write_month_overview({2026, 7, site.content(), false, "test-key"}, config);
+    REQUIRE(again);
+    CHECK_FALSE(again->written);
+    CHECK(llm.bodies.size() == 1);
+    CHECK(read_text(site.content() / "2026/07/summary.md") == "Edited by hand.\n");
+
+    // The month page shows it; the content check does not take it for a misplaced day file.
+    auto built = site.build();
+    CHECK(built.err.find("summary.md") == std::string::npos);
+    CHECK(site.page("2026/07").find("<p>Edited by hand.</p>") != std::string::npos);
+
+    llm.overview = "Rewritten.";
+    auto forced = run_paperpress_env("OPENAI_BASE_URL=" + llm.http.url("/v1") + " OPENAI_API_KEY=test-key",
+                                     "run --summary 2026-07 --out site", site.dir.path());
+    INFO(forced.err);
+    CHECK(forced.exit_code == 0);
+    auto page = site.page("2026/07");
+    CHECK(page.find("<p>Rewritten.</p>") != std::string::npos);
+    CHECK(page.find("generated") != std::string::npos);
+    CHECK(page.find("gpt-4o-mini") != std::string::npos);
+}
