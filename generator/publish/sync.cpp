@@ -8,6 +8,8 @@
 #include "publish/git.h"
 #include "publish/publish.h"
 
+#include <optional>
+
 namespace pp {
 
 namespace {
@@ -60,8 +62,10 @@ Result<git_oid> replayed_tree(git_repository* repo, const git_oid& commit, git_t
     for (size_t i = 0; i < git_diff_num_deltas(diff.get()); ++i) {
         const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
         const char* path = d->new_file.path;
+        const std::string theirs = entry_of(onto, path);
+        if (theirs == entry_of(ours->tree.get(), path)) continue; // the remote already has this very change
         // The remote changed this file too since the common base: a real conflict.
-        if (entry_of(base, path) != entry_of(onto, path))
+        if (theirs != entry_of(base, path))
             return fail("cannot replay " + git::hex(commit).substr(0, 12) + ": '" + std::string(path) +
                         "' was also changed on the remote; merge it by hand (git pull --rebase)");
         if (d->status == GIT_DELTA_DELETED)
@@ -109,21 +113,23 @@ Result<bool> replay_on_remote(git_repository* repo, const std::string& branch, c
     if (!base_commit) return std::unexpected(base_commit.error());
 
     git_oid tip = **remote;
+    std::optional<git_oid> branch_at = *local; // where the ref points now
     for (const git_oid& id : *chain) {
         auto onto = git::read_commit(repo, tip, config.remote + "/" + branch);
         if (!onto) return std::unexpected(onto.error());
         auto tree = replayed_tree(repo, id, onto->tree.get(), base_commit->tree.get());
         if (!tree) return std::unexpected(tree.error());
+        if (git_oid_equal(&*tree, git_tree_id(onto->tree.get()))) continue; // already on the remote
         auto original = git::read_commit(repo, id, git::hex(id));
         if (!original) return std::unexpected(original.error());
-        const git_oid expected = git_oid_equal(&tip, &**remote) ? **local : tip;
         auto replayed = git::commit_and_move_ref(
-            repo, {refname, *tree, tip, expected, git_commit_message(original->commit.get()), "paperpress replay"},
+            repo, {refname, *tree, tip, branch_at, git_commit_message(original->commit.get()), "paperpress replay"},
             config);
         if (!replayed) return std::unexpected(replayed.error());
         tip = *replayed;
+        branch_at = tip;
     }
-    if (chain->empty()) {
+    if (git_oid_equal(&tip, &**remote)) { // nothing of ours left: the branch takes the remote's tip
         if (auto moved = git::move_ref(repo, refname, tip, *local, "paperpress: fast-forward"); !moved)
             return std::unexpected(moved.error());
     }
