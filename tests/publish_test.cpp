@@ -564,7 +564,7 @@ struct SiteRemote {
         git("clone -q '" + remote().string() + "' '" + seed().string() + "'", seed_dir.path());
         for (const char* folder : {"themes", "prompts"})
             fs::copy(source_dir() / folder, seed() / folder, fs::copy_options::recursive);
-        write_text(seed() / ".gitignore", "/site/\n/.site.paperpress-state\n/.cache/\n");
+        write_text(seed() / ".gitignore", "/site/\n/.site.paperpress-*\n/.cache/\n");
         write_text(seed() / "paperpress.yaml", "title: Race\nscoring:\n  embedded: keywords\n" + extra_config);
         for (int i = 0; i < 3; ++i) {
             write_day(seed(), "2025-05-0" + std::to_string(5 + i));

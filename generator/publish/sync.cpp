@@ -79,15 +79,17 @@ Result<git_oid> replayed_tree(git_repository* repo, const git_oid& commit, git_t
     return tree;
 }
 
-// Brings the working tree and index from `old_tree` to HEAD's tree, for files
-// the user has not changed (git checkout's safe mode), as git rebase does.
-Result<void> check_out_head(git_repository* repo, git_tree* old_tree) {
+// Brings the working tree and index from `old_tree` to `new_tree` for the
+// files the user has not changed (git checkout's safe mode), as git rebase
+// does; a file in the way is an error and changes nothing.
+Result<void> check_out(git_repository* repo, git_tree* old_tree, git_tree* new_tree) {
     git_checkout_options options;
     git_checkout_options_init(&options, GIT_CHECKOUT_OPTIONS_VERSION);
     options.checkout_strategy = GIT_CHECKOUT_SAFE;
     options.baseline = old_tree;
-    if (int rc = git_checkout_head(repo, &options); rc < 0)
-        return failure("replayed the day commits, but cannot update the working tree (git status shows what differs)",
+    if (int rc = git_checkout_tree(repo, reinterpret_cast<git_object*>(new_tree), &options); rc < 0)
+        return failure("cannot bring the remote's files into the working tree (a local file is in the way; the "
+                       "branch was left as it was)",
                        rc);
     return {};
 }
@@ -113,7 +115,6 @@ Result<bool> replay_on_remote(git_repository* repo, const std::string& branch, c
     if (!base_commit) return std::unexpected(base_commit.error());
 
     git_oid tip = **remote;
-    std::optional<git_oid> branch_at = *local; // where the ref points now
     for (const git_oid& id : *chain) {
         auto onto = git::read_commit(repo, tip, config.remote + "/" + branch);
         if (!onto) return std::unexpected(onto.error());
@@ -122,19 +123,21 @@ Result<bool> replay_on_remote(git_repository* repo, const std::string& branch, c
         if (git_oid_equal(&*tree, git_tree_id(onto->tree.get()))) continue; // already on the remote
         auto original = git::read_commit(repo, id, git::hex(id));
         if (!original) return std::unexpected(original.error());
+        // The branch moves once, at the end, after the working tree.
         auto replayed = git::commit_and_move_ref(
-            repo, {refname, *tree, tip, branch_at, git_commit_message(original->commit.get()), "paperpress replay"},
-            config);
+            repo, {"", *tree, tip, {}, git_commit_message(original->commit.get()), "paperpress replay"}, config);
         if (!replayed) return std::unexpected(replayed.error());
         tip = *replayed;
-        branch_at = tip;
     }
-    if (git_oid_equal(&tip, &**remote)) { // nothing of ours left: the branch takes the remote's tip
-        if (auto moved = git::move_ref(repo, refname, tip, *local, "paperpress: fast-forward"); !moved)
-            return std::unexpected(moved.error());
+    auto head = git::resolve(repo, "HEAD");
+    if (head && *head && git_oid_equal(&**head, &**local)) {
+        auto new_tip = git::read_commit(repo, tip, branch);
+        if (!new_tip) return std::unexpected(new_tip.error());
+        if (auto checked = check_out(repo, old_head->tree.get(), new_tip->tree.get()); !checked)
+            return std::unexpected(checked.error());
     }
-    if (auto head = git::resolve(repo, "HEAD"); head && *head && git_oid_equal(&**head, &tip))
-        if (auto checked = check_out_head(repo, old_head->tree.get()); !checked) return std::unexpected(checked.error());
+    if (auto moved = git::move_ref(repo, refname, tip, *local, "paperpress: replayed on " + config.remote); !moved)
+        return std::unexpected(moved.error());
     return true;
 }
 
