@@ -386,7 +386,7 @@ TEST_CASE("publish --push: with publish.commit_content the current branch goes t
     CHECK(git("rev-parse gh-pages", remote.path()) == git("rev-parse gh-pages", repo.root()));
 }
 
-TEST_CASE("publish --push: a rejected push says what happened and what to do") {
+TEST_CASE("publish --push: a remote that moved on is fetched, and the site is committed on top of it") {
     Repo repo;
     TempDir remote;
     git("init -q --bare '" + remote.path().string() + "'", remote.path());
@@ -402,29 +402,26 @@ TEST_CASE("publish --push: a rejected push says what happened and what to do") {
     const std::string theirs = git("rev-parse gh-pages", remote.path());
 
     write_site(repo.dir / "site", "ours");
-    SUBCASE("without fetching") {
-        auto r = run_paperpress("publish --push", repo.root());
-        INFO(r.out << r.err);
-        CHECK(r.exit_code == 1);
-        CHECK(r.out.find("committed") != std::string::npos); // the local commit is made; only the push fails
-        CHECK(r.err.find("rejected") != std::string::npos);
-        CHECK(r.err.find("git fetch origin") != std::string::npos);
-        CHECK(r.err.find("git branch -f gh-pages origin/gh-pages") != std::string::npos);
-    }
+    SUBCASE("without fetching") {}
     SUBCASE("after fetching, the branches have diverged") {
         REQUIRE(run_paperpress("publish", repo.root()).exit_code == 0);
         git("fetch -q origin", repo.root());
-        auto r = run_paperpress("publish --push", repo.root());
-        INFO(r.out << r.err);
-        CHECK(r.exit_code == 1);
-        CHECK(r.err.find("rejected") != std::string::npos);
-        // Following the advice works.
-        git("branch -f gh-pages origin/gh-pages", repo.root());
-        auto fixed = run_paperpress("publish --push", repo.root());
-        INFO(fixed.out << fixed.err);
-        CHECK(fixed.exit_code == 0);
-        CHECK(git("rev-parse gh-pages^", remote.path()) == theirs);
     }
+    SUBCASE("push_branches alone says what happened and what to do") {
+        REQUIRE(run_paperpress("publish", repo.root()).exit_code == 0);
+        auto pushed = push_branches(repo.root(), {"gh-pages"}, quiet_config());
+        REQUIRE_FALSE(pushed);
+        CHECK(pushed.error().message.find("rejected") != std::string::npos);
+        CHECK(pushed.error().message.find("git fetch origin") != std::string::npos);
+        CHECK(pushed.error().message.find("git branch -f gh-pages origin/gh-pages") != std::string::npos);
+        return;
+    }
+    auto r = run_paperpress("publish --push", repo.root());
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("push rejected") != std::string::npos);
+    CHECK(git("rev-parse gh-pages^", remote.path()) == theirs);
+    check_tree_equals(remote.path(), "gh-pages", repo.dir / "site");
 }
 
 TEST_CASE("publish --push: a remote that asks for credentials gets the token through the callback only") {
@@ -546,4 +543,231 @@ TEST_CASE("publish: commit_content_files makes the first commit of a new reposit
     CHECK(outcome->parent.empty());
     CHECK(git("ls-tree -r --name-only HEAD", dir.path()) == "content/2025/05/2025-05-13.md");
     CHECK(git("status --porcelain", dir.path()).empty());
+}
+
+namespace {
+
+// A paperpress site in a repository, pushed to a bare remote: themes,
+// prompts, a config, one day, and main and gh-pages on the remote with a few
+// commits of history each (so a shallow clone lacks some).
+struct SiteRemote {
+    TempDir remote_dir, seed_dir;
+    fs::path remote() const { return remote_dir.path(); }
+    fs::path seed() const { return seed_dir / "seed"; }
+    std::string url() const { return "file://" + remote().string(); }
+
+    explicit SiteRemote(const std::string& extra_config = "") {
+        git("init -q --bare '" + remote().string() + "'", remote());
+        git("clone -q '" + remote().string() + "' '" + seed().string() + "'", seed_dir.path());
+        for (const char* folder : {"themes", "prompts"})
+            fs::copy(source_dir() / folder, seed() / folder, fs::copy_options::recursive);
+        write_text(seed() / ".gitignore", "/site/\n/.site.paperpress-*\n/.cache/\n");
+        write_text(seed() / "paperpress.yaml", "title: Race\nscoring:\n  embedded: keywords\n" + extra_config);
+        for (int i = 0; i < 3; ++i) {
+            write_day(seed(), "2025-05-0" + std::to_string(5 + i));
+            git("add -A", seed());
+            git("commit -q -m 'day " + std::to_string(i) + "'", seed());
+            REQUIRE(run_paperpress("build", seed()).exit_code == 0);
+            auto published = run_paperpress("publish --push", seed());
+            INFO(published.out << published.err);
+            REQUIRE(published.exit_code == 0);
+        }
+        git("push -q origin HEAD:main", seed());
+    }
+
+    static void write_day(const fs::path& repo, const std::string& date, const std::string& title = "A paper of ") {
+        Day day;
+        day.date = *parse_iso_date(date);
+        Paper p;
+        p.id = "2505.0" + date.substr(8, 2) + "01";
+        p.title = title + date;
+        p.authors = {"Ada Lovelace"};
+        p.abstract = "Abstract.";
+        p.relevance = 8;
+        p.novelty = 7;
+        day.papers.push_back(p);
+        REQUIRE(save_day(repo / "content", day));
+    }
+
+    // A clone with only the tip of main and of gh-pages, as the nightly workflow makes.
+    fs::path shallow_clone(const TempDir& dir) const {
+        const fs::path clone = dir / "clone";
+        git("clone -q --depth 1 '" + url() + "' '" + clone.string() + "'", dir.path());
+        git("fetch -q --depth=1 origin +refs/heads/gh-pages:refs/remotes/origin/gh-pages", clone);
+        for (const char* folder : {"themes", "prompts"}) REQUIRE(fs::exists(clone / folder));
+        return clone;
+    }
+};
+
+bool has_path(const fs::path& repo, const std::string& rev, const std::string& path) {
+    return shell("git cat-file -e '" + rev + ":" + path + "'", repo).code == 0;
+}
+
+} // namespace
+
+TEST_CASE("publish --push: from a shallow clone with only the tips of main and gh-pages") {
+    SiteRemote site;
+    TempDir dir;
+    const fs::path clone = site.shallow_clone(dir);
+    REQUIRE(fs::exists(clone / ".git/shallow"));
+    CHECK(git("rev-list --count origin/gh-pages", clone) == "1"); // no history
+    const std::string pages_tip = git("rev-parse gh-pages", site.remote());
+    const std::string main_tip = git("rev-parse main", site.remote());
+
+    SiteRemote::write_day(clone, "2025-05-12");
+    auto committed = commit_content_files(clone, {clone / "content/2025/05/2025-05-12.md"}, "Add 2025-05-12",
+                                          quiet_config());
+    REQUIRE(committed);
+    REQUIRE(run_paperpress("build", clone).exit_code == 0);
+    auto r = run_paperpress_env("PAPERPRESS_COMMIT_CONTENT=true", "publish --push", clone);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(git("rev-parse gh-pages^", site.remote()) == pages_tip);
+    CHECK(git("rev-parse main^", site.remote()) == main_tip);
+    CHECK(has_path(site.remote(), "gh-pages", "2025/05/12/index.html"));
+    CHECK(has_path(site.remote(), "main", "content/2025/05/2025-05-12.md"));
+    CHECK(shell("git fsck --no-dangling", site.remote()).code == 0);
+}
+
+TEST_CASE("publish --push: a commit that lands on the remote during the run loses neither it nor the night") {
+    SiteRemote site;
+    TempDir dir;
+    const fs::path clone = site.shallow_clone(dir);
+
+    // The run writes and commits its day, and builds the site...
+    SiteRemote::write_day(clone, "2025-05-12");
+    REQUIRE(commit_content_files(clone, {clone / "content/2025/05/2025-05-12.md"}, "Add 2025-05-12", quiet_config()));
+    const std::string night = git("rev-parse HEAD", clone);
+    REQUIRE(run_paperpress("build", clone).exit_code == 0);
+
+    // ...while the owner pushes a day of their own and publishes it.
+    SiteRemote::write_day(site.seed(), "2025-05-09");
+    git("add -A", site.seed());
+    git("commit -q -m 'owner adds 2025-05-09'", site.seed());
+    git("push -q origin HEAD:main", site.seed());
+    REQUIRE(run_paperpress("build", site.seed()).exit_code == 0);
+    REQUIRE(run_paperpress("publish --push", site.seed()).exit_code == 0);
+    const std::string owners_main = git("rev-parse main", site.remote());
+    const std::string owners_pages = git("rev-parse gh-pages", site.remote());
+
+    auto r = run_paperpress_env("PAPERPRESS_COMMIT_CONTENT=true", "publish --push", clone);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("push rejected") != std::string::npos);
+    // main: the owner's commit, then the night's, replayed on top with its message.
+    CHECK(git("rev-parse main^", site.remote()) == owners_main);
+    CHECK(git("log -1 --format=%s main", site.remote()) == "Add 2025-05-12");
+    CHECK(git("rev-parse main", site.remote()) != night);
+    for (const char* day : {"2025/05/2025-05-09.md", "2025/05/2025-05-12.md", "2025/05/2025-05-07.md"})
+        CHECK(has_path(site.remote(), "main", std::string("content/") + day));
+    // gh-pages: on top of the owner's publish, with both days' pages (the site was rebuilt).
+    CHECK(git("rev-parse gh-pages^", site.remote()) == owners_pages);
+    for (const char* page : {"2025/05/09/index.html", "2025/05/12/index.html", "2025/05/05/index.html"})
+        CHECK(has_path(site.remote(), "gh-pages", page));
+    // The clone's working tree has the owner's day, and nothing is left modified.
+    CHECK(fs::exists(clone / "content/2025/05/2025-05-09.md"));
+    CHECK(git("status --porcelain", clone).empty());
+    CHECK(git("rev-parse HEAD", clone) == git("rev-parse main", site.remote()));
+}
+
+TEST_CASE("publish --push: the same day file changed on both sides is an error, not an overwrite") {
+    SiteRemote site;
+    TempDir dir;
+    const fs::path clone = site.shallow_clone(dir);
+    SiteRemote::write_day(clone, "2025-05-07", "Another paper of ");
+    REQUIRE(commit_content_files(clone, {clone / "content/2025/05/2025-05-07.md"}, "Redo 2025-05-07", quiet_config()));
+    REQUIRE(run_paperpress("build", clone).exit_code == 0);
+    write_text(site.seed() / "content/2025/05/2025-05-07.md", "owner's edit\n");
+    git("commit -q -am 'owner edits 2025-05-07'", site.seed());
+    git("push -q origin HEAD:main", site.seed());
+    const std::string owners_main = git("rev-parse main", site.remote());
+
+    auto r = run_paperpress_env("PAPERPRESS_COMMIT_CONTENT=true", "publish --push", clone);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("content/2025/05/2025-05-07.md' was also changed on the remote") != std::string::npos);
+    CHECK(git("rev-parse main", site.remote()) == owners_main);
+}
+
+TEST_CASE("run --push-every-days: a long back-fill pushes as it goes, and the next run resumes from the first missing day") {
+    LoopbackServer arxiv;
+    std::mutex seen;
+    std::vector<std::string> windows; // the submission days asked for
+    std::string failing_window = "20250514";
+    arxiv.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+        const std::string query = req.get_param_value("search_query");
+        const size_t at = query.find("submittedDate:[");
+        const std::string window = at == std::string::npos ? "" : query.substr(at + 15, 8);
+        bool fails = false;
+        {
+            std::lock_guard lock(seen);
+            windows.push_back(window);
+            fails = window == failing_window;
+        }
+        // The job's time runs out here: the server stops answering.
+        if (fails) {
+            res.status = 404;
+            return;
+        }
+        std::string entries;
+        if (req.get_param_value("start") == "0")
+            entries = "<entry><id>http://arxiv.org/abs/2505.9" + window.substr(6, 2) + "01v1</id><title>Pruning, " +
+                      window + "</title><summary>About pruning.</summary><author><name>A B</name></author></entry>";
+        res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\"><opensearch:totalResults>1"
+                        "</opensearch:totalResults>" + entries + "</feed>",
+                        "application/atom+xml");
+    });
+    arxiv.start();
+    SiteRemote site("arxiv:\n  api_url: " + arxiv.url("/api/query") + "\n  request_interval: 0\n" +
+                    "  cache_dir: .cache/arxiv\n");
+    const std::string env = "env -u OPENAI_API_KEY PAPERPRESS_COMMIT_CONTENT=true";
+    const std::string backfill = "run --no-build --from 2025-05-12 --to 2025-05-15 --push-every-days 2";
+    auto has_day = [&](const std::string& date) {
+        return has_path(site.remote(), "main", "content/2025/05/" + date + ".md");
+    };
+    auto has_page = [&](const std::string& date) {
+        return has_path(site.remote(), "gh-pages", date.substr(0, 4) + "/" + date.substr(5, 2) + "/" +
+                                                       date.substr(8, 2) + "/index.html");
+    };
+
+    TempDir first_dir;
+    const fs::path first = site.shallow_clone(first_dir);
+    auto cut = run_paperpress_env(env, backfill, first);
+    INFO(cut.out << cut.err);
+    CHECK(cut.exit_code == 1); // day 4 of 4 never came
+    // Days 1 and 2 were pushed after the second day; day 3 was written after that push.
+    CHECK(has_day("2025-05-12"));
+    CHECK(has_day("2025-05-13"));
+    CHECK(has_page("2025-05-12"));
+    CHECK(has_page("2025-05-13"));
+    CHECK_FALSE(has_day("2025-05-14"));
+    CHECK(fs::exists(first / "content/2025/05/2025-05-14.md"));
+    CHECK(cut.out.find("push: main to origin") < cut.out.find("2025-05-14: back-filling"));
+
+    // The next run, on a new runner, starts from the first day the remote lacks.
+    {
+        std::lock_guard lock(seen);
+        windows.clear();
+        failing_window.clear();
+    }
+    TempDir second_dir;
+    const fs::path second = site.shallow_clone(second_dir);
+    auto resumed = run_paperpress_env(env, backfill, second);
+    INFO(resumed.out << resumed.err);
+    CHECK((resumed.exit_code == 0 || resumed.exit_code == 3));
+    CHECK(resumed.out.find("2025-05-12: already in the archive") != std::string::npos);
+    CHECK(resumed.out.find("2025-05-13: already in the archive") != std::string::npos);
+    {
+        std::lock_guard lock(seen);
+        CHECK(windows == std::vector<std::string>{"20250513", "20250514"}); // the windows of 05-14 and 05-15 only
+    }
+    REQUIRE(run_paperpress("build", second).exit_code == 0);
+    auto published = run_paperpress_env(env, "publish --push", second);
+    INFO(published.out << published.err);
+    CHECK(published.exit_code == 0);
+    for (const char* date : {"2025-05-12", "2025-05-13", "2025-05-14", "2025-05-15"}) {
+        CHECK(has_day(date));
+        CHECK(has_page(date));
+    }
+    arxiv.stop();
 }

@@ -167,6 +167,7 @@ Result<git_oid> commit_and_move_ref(git_repository* repo, const NewCommit& commi
                                    tree.get(), parent ? 1 : 0, parents);
         rc < 0)
         return failure("cannot write the commit", rc);
+    if (commit.refname.empty()) return id;
     const std::string subject = message.substr(0, message.find('\n'));
     if (auto moved = move_ref(repo, commit.refname, id, commit.expected, commit.reflog_prefix + ": " + subject); !moved)
         return std::unexpected(moved.error());

@@ -98,7 +98,7 @@ Result<void> move_ref(git_repository* repo, const std::string& refname, const gi
 
 // What commit_and_move_ref writes.
 struct NewCommit {
-    std::string refname;            // "refs/heads/gh-pages"
+    std::string refname;            // "refs/heads/gh-pages"; empty: no ref moves
     git_oid tree{};
     std::optional<git_oid> parent;  // nothing: a root commit
     std::optional<git_oid> expected; // the ref's value now (see move_ref)

@@ -8,6 +8,8 @@
 #include "publish/git.h"
 #include "publish/publish.h"
 
+#include <optional>
+
 namespace pp {
 
 namespace {
@@ -60,8 +62,10 @@ Result<git_oid> replayed_tree(git_repository* repo, const git_oid& commit, git_t
     for (size_t i = 0; i < git_diff_num_deltas(diff.get()); ++i) {
         const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
         const char* path = d->new_file.path;
+        const std::string theirs = entry_of(onto, path);
+        if (theirs == entry_of(ours->tree.get(), path)) continue; // the remote already has this very change
         // The remote changed this file too since the common base: a real conflict.
-        if (entry_of(base, path) != entry_of(onto, path))
+        if (theirs != entry_of(base, path))
             return fail("cannot replay " + git::hex(commit).substr(0, 12) + ": '" + std::string(path) +
                         "' was also changed on the remote; merge it by hand (git pull --rebase)");
         if (d->status == GIT_DELTA_DELETED)
@@ -75,15 +79,17 @@ Result<git_oid> replayed_tree(git_repository* repo, const git_oid& commit, git_t
     return tree;
 }
 
-// Brings the working tree and index from `old_tree` to HEAD's tree, for files
-// the user has not changed (git checkout's safe mode), as git rebase does.
-Result<void> check_out_head(git_repository* repo, git_tree* old_tree) {
+// Brings the working tree and index from `old_tree` to `new_tree` for the
+// files the user has not changed (git checkout's safe mode), as git rebase
+// does; a file in the way is an error and changes nothing.
+Result<void> check_out(git_repository* repo, git_tree* old_tree, git_tree* new_tree) {
     git_checkout_options options;
     git_checkout_options_init(&options, GIT_CHECKOUT_OPTIONS_VERSION);
     options.checkout_strategy = GIT_CHECKOUT_SAFE;
     options.baseline = old_tree;
-    if (int rc = git_checkout_head(repo, &options); rc < 0)
-        return failure("replayed the day commits, but cannot update the working tree (git status shows what differs)",
+    if (int rc = git_checkout_tree(repo, reinterpret_cast<git_object*>(new_tree), &options); rc < 0)
+        return failure("cannot bring the remote's files into the working tree (a local file is in the way; the "
+                       "branch was left as it was)",
                        rc);
     return {};
 }
@@ -114,21 +120,24 @@ Result<bool> replay_on_remote(git_repository* repo, const std::string& branch, c
         if (!onto) return std::unexpected(onto.error());
         auto tree = replayed_tree(repo, id, onto->tree.get(), base_commit->tree.get());
         if (!tree) return std::unexpected(tree.error());
+        if (git_oid_equal(&*tree, git_tree_id(onto->tree.get()))) continue; // already on the remote
         auto original = git::read_commit(repo, id, git::hex(id));
         if (!original) return std::unexpected(original.error());
-        const git_oid expected = git_oid_equal(&tip, &**remote) ? **local : tip;
+        // The branch moves once, at the end, after the working tree.
         auto replayed = git::commit_and_move_ref(
-            repo, {refname, *tree, tip, expected, git_commit_message(original->commit.get()), "paperpress replay"},
-            config);
+            repo, {"", *tree, tip, {}, git_commit_message(original->commit.get()), "paperpress replay"}, config);
         if (!replayed) return std::unexpected(replayed.error());
         tip = *replayed;
     }
-    if (chain->empty()) {
-        if (auto moved = git::move_ref(repo, refname, tip, *local, "paperpress: fast-forward"); !moved)
-            return std::unexpected(moved.error());
+    auto head = git::resolve(repo, "HEAD");
+    if (head && *head && git_oid_equal(&**head, &**local)) {
+        auto new_tip = git::read_commit(repo, tip, branch);
+        if (!new_tip) return std::unexpected(new_tip.error());
+        if (auto checked = check_out(repo, old_head->tree.get(), new_tip->tree.get()); !checked)
+            return std::unexpected(checked.error());
     }
-    if (auto head = git::resolve(repo, "HEAD"); head && *head && git_oid_equal(&**head, &tip))
-        if (auto checked = check_out_head(repo, old_head->tree.get()); !checked) return std::unexpected(checked.error());
+    if (auto moved = git::move_ref(repo, refname, tip, *local, "paperpress: replayed on " + config.remote); !moved)
+        return std::unexpected(moved.error());
     return true;
 }
 
