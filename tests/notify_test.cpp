@@ -246,7 +246,7 @@ TEST_CASE("notify: a partial or stale day says so, with the reason, in every for
     auto complete = render_message(summarize_day(sample_day(), site_config(), 2), *templates, "{{date}}");
     REQUIRE(complete.has_value());
     CHECK(!contains(complete->text, "This day is"));
-    CHECK(contains(complete->text, "Wednesday, 28 May 2025\n\n3 papers selected"));
+    CHECK_MESSAGE(contains(complete->text, "Wednesday, 28 May 2025\n\n3 papers selected"), complete->text);
 }
 
 TEST_CASE("notify: a site's layouts/notify/ overrides the theme's templates; a broken one names its file") {

@@ -92,7 +92,9 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text, s
     double total_ms = 0;
     size_t at = 0;
     bool any = false;
-    while (at < text.size() && (std::isdigit(static_cast<unsigned char>(text[at])) || text[at] == '.')) {
+    auto digit_at = [&](size_t i) { return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); };
+    // A number starts with a digit, or a point and a digit ("1.5s", ".5s"); "1s." ends at the "s".
+    while (digit_at(at) || (at < text.size() && text[at] == '.' && digit_at(at + 1))) {
         size_t number_end = text.find_first_not_of("0123456789.", at);
         if (number_end == std::string_view::npos) return std::nullopt; // a number without a unit
         char* end = nullptr;

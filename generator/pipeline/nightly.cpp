@@ -533,7 +533,7 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
         Date to = request.to.value_or(today);
         Date from = request.from.value_or(to);
         for (Date d = from; d <= to; d = next_day(d)) {
-            if (d.weekday() == 0 || d.weekday() == 6) continue;
+            if (!is_announcement_day(d)) continue; // a weekend or a known holiday: no announcement to back-fill
             if (archive_has(request.content_dir, d)) {
                 ctx.log(d.iso() + ": already in the archive, skipped (use --date " + d.iso() + " to redo it)");
                 continue;

@@ -23,7 +23,7 @@ struct LlmEndpoint {
     std::optional<double> temperature;  // not sent when absent (reasoning models refuse it)
     int max_tokens = 0;                 // 0: not sent
     bool max_completion_tokens = false; // send the limit as max_completion_tokens (o-series, gpt-5)
-    std::optional<long long> seed;      // not sent when absent
+    std::optional<long long> seed{};    // not sent when absent
 };
 
 struct ChatReply {
