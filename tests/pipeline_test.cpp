@@ -26,9 +26,10 @@ using namespace pp::test;
 namespace {
 
 std::string item(const std::string& id, const std::string& type, const std::string& title,
-                 const std::string& authors = "Ann Author, Bob Author") {
+                 const std::string& authors = "Ann Author, Bob Author", const std::string& abstract = "") {
     return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id + "</link><description>arXiv:" + id +
-           "v1 Announce Type: " + type + " \nAbstract: We study " + title + ".</description><category>cs.LG</category>"
+           "v1 Announce Type: " + type + " \nAbstract: We study " + title + "." + abstract +
+           "</description><category>cs.LG</category>"
            "<arxiv:announce_type>" + type + "</arxiv:announce_type><dc:creator>" + authors + "</dc:creator></item>";
 }
 
@@ -1009,8 +1010,12 @@ TEST_CASE("run: a tier-1 token budget (30k a minute) on a 500-paper day: nothing
     f.use(llm);
     llm.clock = &f.clock;
     llm.tokens_per_minute = 30000;
+    // Abstracts of a real length (about 1,200 bytes, 300 tokens): a batch of 8 costs about 3,000 tokens.
+    std::string abstract;
+    for (int i = 0; i < 14; ++i) abstract += " Sparse mixtures of experts route each token to a few experts under budget.";
     std::string items;
-    for (int i = 0; i < 500; ++i) items += item("2505." + std::to_string(30000 + i), "new", "Paper number " + std::to_string(i));
+    for (int i = 0; i < 500; ++i)
+        items += item("2505." + std::to_string(30000 + i), "new", "Paper number " + std::to_string(i), "Ann Author", abstract);
     f.feed_body = feed(items);
     f.config.scoring.authors.clear();
     f.config.llm.batch_size = 8; // the defaults

@@ -232,8 +232,7 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
     for (;;) {
         const LlmEndpoint endpoint = current_endpoint();
         const std::string url = chat_url(endpoint), body = chat_request_body(endpoint, messages);
-        const long long charged = estimate_.estimate(body.size(), papers);
-        limiter_.acquire(charged);
+        const long long charged = limiter_.acquire(estimate_.estimate(body.size(), papers));
         auto response = http.send(url, &body, chat_headers(endpoint));
         {
             std::lock_guard lock(mutex);

@@ -32,25 +32,43 @@ void RateLimiter::refill_to(Clock::time_point when) {
     counted_at_ = when;
 }
 
-void RateLimiter::acquire(long long tokens) {
-    Clock::time_point start;
-    {
-        std::lock_guard lock(mutex_);
-        start = std::max({clock_.now(), next_start_, paused_until_});
-        if (tokens_per_second_ > 0) {
-            // Tokens are reserved in order: never start before the last reservation.
-            start = std::max(start, counted_at_);
+// The earliest start for a request of `tokens`, its slot and tokens taken.
+Clock::time_point RateLimiter::reserve(long long tokens, bool& charged) {
+    Clock::time_point start = std::max({clock_.now(), next_start_, paused_until_});
+    charged = tokens_per_second_ > 0;
+    if (charged) {
+        // Tokens are reserved in order: never start before the last reservation.
+        start = std::max(start, counted_at_);
+        refill_to(start);
+        // A tenth of the budget stays in hand: requests reach the endpoint a little after their
+        // start (queues, retries), and it counts them on arrival.
+        double need = std::min(static_cast<double>(tokens) + capacity_ / 10, capacity_);
+        if (available_ < need) {
+            start += from_seconds((need - available_) / tokens_per_second_);
             refill_to(start);
-            double need = std::min(static_cast<double>(tokens), capacity_);
-            if (available_ < need) {
-                start += from_seconds((need - available_) / tokens_per_second_);
-                refill_to(start);
-            }
-            available_ -= static_cast<double>(tokens);
         }
-        next_start_ = start + interval_;
+        available_ -= static_cast<double>(tokens);
     }
-    clock_.sleep_until(start);
+    next_start_ = start + interval_;
+    return start;
+}
+
+long long RateLimiter::acquire(long long tokens) {
+    for (;;) {
+        bool charged = false;
+        unsigned long long generation;
+        Clock::time_point start;
+        {
+            std::lock_guard lock(mutex_);
+            generation = generation_;
+            start = reserve(tokens, charged);
+        }
+        clock_.sleep_until(start);
+        std::lock_guard lock(mutex_);
+        if (generation == generation_) return charged ? tokens : 0;
+        // A 429 or a learnt budget came in while this request waited: queue again.
+        if (charged) available_ = std::min(capacity_, available_ + static_cast<double>(tokens));
+    }
 }
 
 void RateLimiter::settle(long long charged, long long used) {
@@ -62,6 +80,7 @@ void RateLimiter::settle(long long charged, long long used) {
 void RateLimiter::hold_off(Clock::duration delay) {
     std::lock_guard lock(mutex_);
     paused_until_ = std::max(paused_until_, clock_.now() + delay);
+    ++generation_;
 }
 
 void RateLimiter::learn_token_budget(long long per_minute, long long remaining) {
@@ -72,6 +91,7 @@ void RateLimiter::learn_token_budget(long long per_minute, long long remaining) 
     tokens_per_second_ = capacity_ / 60.0;
     counted_at_ = std::max(counted_at_, clock_.now());
     available_ = std::clamp(static_cast<double>(remaining), 0.0, capacity_);
+    ++generation_;
 }
 
 long long TokenEstimate::estimate(size_t prompt_bytes, size_t papers) {

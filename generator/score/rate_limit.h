@@ -21,7 +21,9 @@ public:
 
     // Waits for a request slot and `tokens` of the token budget, first come
     // first served. A request larger than the whole budget waits for a full one.
-    void acquire(long long tokens = 0);
+    // A wait the endpoint asks for meanwhile (hold_off, a learnt budget)
+    // sends it back to the queue. Returns the tokens charged (0 without a budget).
+    long long acquire(long long tokens = 0);
     // Corrects the budget once a request's real cost is known: `used` is 0
     // for a request the endpoint refused (429), the reply's usage otherwise.
     void settle(long long charged, long long used);
@@ -33,6 +35,7 @@ public:
 
 private:
     void refill_to(Clock::time_point when);
+    Clock::time_point reserve(long long tokens, bool& charged);
 
     Clock& clock_;
     std::mutex mutex_;
@@ -44,6 +47,7 @@ private:
     Clock::time_point counted_at_;   // when `available_` was last brought up to date
     Clock::time_point next_start_;   // the earliest start of the next request
     Clock::time_point paused_until_;
+    unsigned long long generation_ = 0; // changes when the endpoint's word changes the plan
 };
 
 // A request's tokens before it is sent: the prompt's bytes at the learnt
