@@ -452,6 +452,7 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
     tokens.completion += pass->scoring.tokens.completion;
     tokens.cached += pass->scoring.tokens.cached;
     day.tokens = tokens;
+    if (pass->scoring.requests > 0) day.temperature = pass->scoring.sent.temperature, day.seed = pass->scoring.sent.seed;
     day.cost = day.cost.total ? cost_of_calls(day.model, tokens, pass->scoring, config.llm) : Cost{};
     // Problems other than unscored papers (missing API pages) stay until the day is redone.
     std::vector<std::string> others;
