@@ -222,3 +222,21 @@ TEST_CASE("config: the offline scorer and the pre-filter are chosen by name") {
     REQUIRE_FALSE(wrong);
     CHECK(wrong.error().to_string() == "p.yaml:2: expected 'scoring.prefilter' to be none, keywords or learned");
 }
+
+TEST_CASE("config: the token budget, the seed and the catch-up look-back are read and checked") {
+    auto defaults = parse_config("", "paperpress.yaml");
+    REQUIRE(defaults.has_value());
+    CHECK(defaults->llm.tokens_per_minute == 0);
+    CHECK(defaults->llm.seed == 42);
+    CHECK_FALSE(defaults->llm.temperature.has_value()); // 0 is sent where the model takes it
+    CHECK(defaults->arxiv.catch_up_days == 5);
+    auto set = parse_config("llm:\n  tokens_per_minute: 30000\n  seed: 7\narxiv:\n  catch_up_days: 0\n", "paperpress.yaml");
+    REQUIRE_MESSAGE(set.has_value(), set.error().to_string());
+    CHECK(set->llm.tokens_per_minute == 30000);
+    CHECK(set->llm.seed == 7);
+    CHECK(set->arxiv.catch_up_days == 0);
+    auto bad = parse_config("arxiv:\n  catch_up_days: 40\n", "paperpress.yaml");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().line == 2);
+    CHECK_FALSE(parse_config("llm:\n  tokens_per_minute: -5\n", "paperpress.yaml").has_value());
+}

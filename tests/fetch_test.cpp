@@ -1,5 +1,6 @@
 // fetch: arXiv's feed and API parsers, and the polite HTTP client against
 // real HTTP servers on loopback.
+#include "fetch/arxiv_calendar.h"
 #include "fetch/arxiv_feed.h"
 #include "fetch/arxiv_source.h"
 #include "fetch/http_client.h"
@@ -8,12 +9,13 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <set>
 
 using namespace pp;
 using namespace pp::test;
-using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -122,13 +124,14 @@ TEST_CASE("API pages: IDs lose versions, titles are tidied, errors are reported"
 
 TEST_CASE("the HTTP client retries 429 honouring Retry-After, and 503, then succeeds") {
     LoopbackServer server;
+    FakeClock clock;
     std::atomic<int> calls{0};
     std::vector<Clock::time_point> times;
     std::mutex mutex;
     server.server.Get("/feed", [&](const httplib::Request&, httplib::Response& res) {
         {
             std::lock_guard lock(mutex);
-            times.push_back(Clock::now());
+            times.push_back(clock.now());
         }
         int n = ++calls;
         if (n == 1) {
@@ -143,6 +146,7 @@ TEST_CASE("the HTTP client retries 429 honouring Retry-After, and 503, then succ
     server.start();
     std::vector<std::string> retries;
     auto options = quick_options();
+    options.clock = &clock;
     options.on_retry = [&](const std::string& line) { retries.push_back(line); };
     HttpClient http(options);
     auto response = http.get(server.url("/feed"));
@@ -150,18 +154,19 @@ TEST_CASE("the HTTP client retries 429 honouring Retry-After, and 503, then succ
     CHECK(response->body == "ok");
     CHECK(calls == 3);
     REQUIRE(retries.size() == 2);
-    CHECK(retries[0].find("HTTP 429, Retry-After 1 s") != std::string::npos);
+    CHECK(retries[0].find("HTTP 429, the server asked to wait 1000 ms") != std::string::npos);
     CHECK(retries[1].find("HTTP 503") != std::string::npos);
-    CHECK(times[1] - times[0] >= std::chrono::milliseconds(950)); // waited as asked
+    CHECK(times[1] - times[0] >= 1s); // waited as asked
 }
 
 TEST_CASE("a Retry-After shorter than the minimum interval still waits the minimum interval") {
     LoopbackServer server;
+    FakeClock clock;
     std::vector<Clock::time_point> times;
     std::mutex mutex;
     server.server.Get("/api", [&](const httplib::Request&, httplib::Response& res) {
         std::lock_guard lock(mutex);
-        times.push_back(Clock::now());
+        times.push_back(clock.now());
         if (times.size() == 1) {
             res.status = 429;
             res.set_header("Retry-After", "0");
@@ -171,12 +176,75 @@ TEST_CASE("a Retry-After shorter than the minimum interval still waits the minim
     });
     server.start();
     auto options = quick_options();
-    options.min_interval = std::chrono::milliseconds(300); // stands for arXiv's 3 s
+    options.clock = &clock;
+    options.min_interval = 3s; // arXiv's
     HttpClient http(options);
     auto response = http.get(server.url("/api"));
     REQUIRE_MESSAGE(response.has_value(), response.error().to_string());
     REQUIRE(times.size() == 2);
-    CHECK(times[1] - times[0] >= std::chrono::milliseconds(290));
+    CHECK(times[1] - times[0] >= 3s);
+}
+
+TEST_CASE("every rate-limit signal is read: retry-after-ms, Retry-After, 'try again in', x-ratelimit-reset-*") {
+    auto delay = [](std::map<std::string, std::string> headers, std::string body = {}) {
+        HttpResponse response;
+        response.status = 429;
+        response.headers = std::move(headers);
+        response.body = std::move(body);
+        return server_retry_delay(response);
+    };
+    CHECK(delay({{"retry-after-ms", "1500"}, {"retry-after", "9"}}) == 1500ms);
+    CHECK(delay({{"retry-after", "2"}}) == 2000ms);
+    CHECK(delay({{"retry-after", "0.5"}}) == 500ms);
+    CHECK_FALSE(delay({{"retry-after", "Wed, 21 Oct 2015 07:28:00 GMT"}}).has_value()); // a date: backoff decides
+    const std::string openai = R"({"error":{"message":"Rate limit reached for gpt-4o in organization org-x on tokens )"
+                               R"(per min (TPM): Limit 30000, Used 29000, Requested 3200. Please try again in 4.4s. )"
+                               R"(Visit https://platform.openai.com/account/rate-limits to learn more.","type":"tokens"}})";
+    CHECK(delay({{"x-ratelimit-reset-tokens", "30s"}}, openai) == 4400ms); // the text is about this request
+    CHECK(delay({}, "Please try again in 20ms.") == 20ms);
+    CHECK(delay({}, "please try again in 6m0s") == 360000ms);
+    CHECK(delay({}, "Try again in 20 seconds") == 20000ms);
+    // The reset headers: the exhausted limit's, else the longest.
+    CHECK(delay({{"x-ratelimit-reset-requests", "6m0s"}, {"x-ratelimit-remaining-requests", "12"},
+                 {"x-ratelimit-reset-tokens", "1s"}, {"x-ratelimit-remaining-tokens", "0"}}) == 1000ms);
+    CHECK(delay({{"x-ratelimit-reset-requests", "20ms"}, {"x-ratelimit-reset-tokens", "1.5s"}}) == 1500ms);
+    CHECK_FALSE(delay({}).has_value());
+    CHECK_FALSE(delay({{"x-ratelimit-reset-tokens", "soon"}}).has_value());
+    CHECK(parse_duration("1h2m3.5s") == 3723500ms);
+    CHECK_FALSE(parse_duration("12").has_value()); // no unit
+}
+
+TEST_CASE("the HTTP client waits what the 429 asks, whichever way it asks") {
+    LoopbackServer server;
+    FakeClock clock;
+    std::map<std::string, std::string> headers;
+    std::string body;
+    std::atomic<int> calls{0};
+    server.server.Get("/limited", [&](const httplib::Request&, httplib::Response& res) {
+        if (++calls % 2 == 1) {
+            res.status = 429;
+            for (const auto& [name, value] : headers) res.set_header(name, value);
+            res.set_content(body, "application/json");
+        } else {
+            res.set_content("ok", "text/plain");
+        }
+    });
+    server.start();
+    auto options = quick_options();
+    options.clock = &clock;
+    HttpClient http(options);
+    auto waited_for = [&](std::map<std::string, std::string> h, std::string b) {
+        headers = std::move(h);
+        body = std::move(b);
+        auto before = clock.slept();
+        auto response = http.get(server.url("/limited"));
+        REQUIRE_MESSAGE(response.has_value(), response.error().to_string());
+        return std::chrono::duration_cast<std::chrono::milliseconds>(clock.slept() - before);
+    };
+    CHECK(waited_for({{"retry-after-ms", "1500"}}, "") == 1500ms);
+    CHECK(waited_for({{"x-ratelimit-reset-requests", "1m30s"}, {"x-ratelimit-remaining-requests", "0"}}, "") == 90000ms);
+    CHECK(waited_for({{"retry-after", "3600"}}, "") == 120000ms); // capped by max_wait
+    CHECK(waited_for({}, R"({"error":{"message":"Please try again in 1.2s."}})") == 1200ms);
 }
 
 TEST_CASE("the HTTP client gives up after its attempts with a clear error") {
@@ -205,22 +273,24 @@ TEST_CASE("the HTTP client gives up after its attempts with a clear error") {
 
 TEST_CASE("requests are spaced by the minimum interval, over one connection") {
     LoopbackServer server;
+    FakeClock clock;
     std::vector<Clock::time_point> times;
     std::set<int> client_ports;
     std::mutex mutex;
     server.server.Get("/r", [&](const httplib::Request& req, httplib::Response& res) {
         std::lock_guard lock(mutex);
-        times.push_back(Clock::now());
+        times.push_back(clock.now());
         client_ports.insert(req.remote_port);
         res.set_content("x", "text/plain");
     });
     server.start();
     auto options = quick_options();
-    options.min_interval = std::chrono::milliseconds(250);
+    options.clock = &clock;
+    options.min_interval = 3s;
     HttpClient http(options);
     for (int i = 0; i < 4; ++i) REQUIRE(http.get(server.url("/r")).has_value());
     REQUIRE(times.size() == 4);
-    for (size_t i = 1; i < times.size(); ++i) CHECK(times[i] - times[i - 1] >= std::chrono::milliseconds(240));
+    for (size_t i = 1; i < times.size(); ++i) CHECK(times[i] - times[i - 1] >= 3s);
     CHECK(client_ports.size() == 1); // the connection was reused
 }
 
@@ -246,7 +316,8 @@ TEST_CASE("API back-fill pages by what was actually received") {
     settings.request_interval = 0.05;
     settings.api_page_size = 10;
     settings.cache_dir.clear();
-    ArxivSource source(settings, [](const std::string&) {});
+    FakeClock clock;
+    ArxivSource source(settings, [](const std::string&) {}, clock);
     auto entries = source.fetch_submitted(*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"));
     REQUIRE_MESSAGE(entries.has_value(), entries.error().to_string());
     std::set<std::string> ids;
@@ -296,4 +367,53 @@ TEST_CASE("hostile API pages: errors quote an excerpt; a negative total is none"
     auto negative = parse_api_page(api_page(-5, {}), "api");
     REQUIRE(negative.has_value());
     CHECK(negative->total_results == 0);
+}
+
+TEST_CASE("API results get the feed's announce types: a configured primary category is new, any other a cross-list") {
+    LoopbackServer server;
+    server.server.Get("/api/query", [&](const httplib::Request&, httplib::Response& res) {
+        std::string cross = api_entry("2505.10002");
+        const std::string primary = "primary_category term=\"cs.LG\"";
+        cross.replace(cross.find(primary), primary.size(), "primary_category term=\"math.OC\"");
+        std::string page = api_page(2, {"2505.10001"});
+        page.insert(page.find("</feed>"), cross);
+        res.set_content(page, "application/atom+xml");
+    });
+    server.start();
+    ArxivSettings settings;
+    settings.api_url = server.url("/api/query");
+    settings.categories = {"cs.LG"};
+    settings.request_interval = 0;
+    settings.cache_dir.clear();
+    FakeClock clock;
+    ArxivSource source(settings, [](const std::string&) {}, clock);
+    auto entries = source.fetch_submitted(*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"));
+    REQUIRE_MESSAGE(entries.has_value(), entries.error().to_string());
+    REQUIRE(entries->size() == 2);
+    CHECK((*entries)[0].announce_type == "new");
+    CHECK((*entries)[1].paper.id == "2505.10002");
+    CHECK((*entries)[1].announce_type == "cross");
+}
+
+// The windows below are worked out by hand from arXiv's schedule (14:00
+// US Eastern deadlines; EDT = UTC-4, EST = UTC-5), not from the code.
+TEST_CASE("the submission window of an announcement day lies between two 14:00 US-Eastern deadlines, DST included") {
+    auto window = [](const char* day) {
+        auto w = submission_window(*parse_iso_date(day));
+        return w.from.iso() + " " + w.to.iso();
+    };
+    CHECK(window("2025-03-25") == "2025-03-21T18:00Z 2025-03-24T18:00Z"); // Tuesday: Friday to Monday, the weekend in
+    CHECK(window("2025-03-24") == "2025-03-20T18:00Z 2025-03-21T18:00Z"); // Monday: Thursday to Friday
+    CHECK(window("2025-03-21") == "2025-03-19T18:00Z 2025-03-20T18:00Z");
+    // DST began Sunday 9 March 2025: Friday's deadline is EST, Monday's EDT.
+    CHECK(window("2025-03-11") == "2025-03-07T19:00Z 2025-03-10T18:00Z");
+    CHECK(window("2025-03-10") == "2025-03-06T19:00Z 2025-03-07T19:00Z");
+    // DST ended Sunday 2 November 2025.
+    CHECK(window("2025-11-04") == "2025-10-31T18:00Z 2025-11-03T19:00Z");
+    // Thanksgiving (Thursday 27 November 2025): no mailing dated that day; Friday's holds two days.
+    CHECK_FALSE(is_announcement_day(*parse_iso_date("2025-11-27")));
+    CHECK(window("2025-11-28") == "2025-11-25T19:00Z 2025-11-27T19:00Z");
+    CHECK(us_eastern_daylight_time(*parse_iso_date("2026-03-08")));
+    CHECK_FALSE(us_eastern_daylight_time(*parse_iso_date("2026-03-07")));
+    CHECK(minute_before(UtcMinute{*parse_iso_date("2025-03-24"), 18, 0}).stamp() == "202503241759");
 }

@@ -217,6 +217,38 @@ TEST_CASE("notify: the summary and each format escape outside text its own way")
     CHECK(escape_for(TextFormat::slack, "<!channel> & co") == "&lt;!channel&gt; &amp; co");
 }
 
+TEST_CASE("notify: a partial or stale day says so, with the reason, in every format and in the JSON") {
+    auto templates = load_notify_templates(source_dir() / "themes", "default", "/nonexistent");
+    REQUIRE_MESSAGE(templates, templates.error().to_string());
+    Day day = sample_day();
+    day.status = DayStatus::partial;
+    day.reason = "3 of 28 candidates unscored (HTTP 429 <rate limited>)";
+    auto message = render_message(summarize_day(day, site_config(), 2), *templates, "{{title}}: {{count}} papers for {{date}}");
+    REQUIRE_MESSAGE(message, message.error().to_string());
+    CHECK(message->subject == "[partial] Daily Picks: 3 papers for 2025-05-28");
+    CHECK(contains(message->text, "This day is partial: 3 of 28 candidates unscored (HTTP 429 <rate limited>)"));
+    CHECK(contains(message->html, "This day is partial:</strong> 3 of 28 candidates unscored (HTTP 429 &lt;rate limited&gt;)"));
+    CHECK(contains(message->slack, "*This day is partial:* 3 of 28 candidates unscored (HTTP 429 &lt;rate limited&gt;)"));
+    rapidjson::Document json;
+    json.Parse(message->json.c_str());
+    REQUIRE(!json.HasParseError());
+    CHECK(member(json, "status") == "partial");
+    CHECK(member(json, "reason") == day.reason);
+
+    day.status = DayStatus::stale;
+    day.reason = "the feed is dated 2025-05-28, but the announcement expected on 2025-05-30 is 2025-05-30's";
+    auto stale = render_message(summarize_day(day, site_config(), 2), *templates, "{{date}}");
+    REQUIRE_MESSAGE(stale, stale.error().to_string());
+    CHECK(stale->subject == "[stale] 2025-05-28");
+    CHECK(contains(stale->text, "This day is stale: the feed is dated 2025-05-28"));
+
+    // A complete day carries no such line.
+    auto complete = render_message(summarize_day(sample_day(), site_config(), 2), *templates, "{{date}}");
+    REQUIRE(complete.has_value());
+    CHECK(!contains(complete->text, "This day is"));
+    CHECK_MESSAGE(contains(complete->text, "Wednesday, 28 May 2025\n\n3 papers selected"), complete->text);
+}
+
 TEST_CASE("notify: a site's layouts/notify/ overrides the theme's templates; a broken one names its file") {
     TempDir site;
     write_text(site / "layouts/notify/slack.txt.mustache", "custom {{date}} {{#papers}}[{{title}}]{{/papers}}\n");

@@ -4,6 +4,7 @@
 #include "config/config.h"
 #include "pipeline/nightly.h"
 #include "test_support.h"
+#include "util/text.h"
 
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
@@ -11,7 +12,10 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <set>
@@ -22,9 +26,10 @@ using namespace pp::test;
 namespace {
 
 std::string item(const std::string& id, const std::string& type, const std::string& title,
-                 const std::string& authors = "Ann Author, Bob Author") {
+                 const std::string& authors = "Ann Author, Bob Author", const std::string& abstract = "") {
     return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id + "</link><description>arXiv:" + id +
-           "v1 Announce Type: " + type + " \nAbstract: We study " + title + ".</description><category>cs.LG</category>"
+           "v1 Announce Type: " + type + " \nAbstract: We study " + title + "." + abstract +
+           "</description><category>cs.LG</category>"
            "<arxiv:announce_type>" + type + "</arxiv:announce_type><dc:creator>" + authors + "</dc:creator></item>";
 }
 
@@ -66,6 +71,14 @@ struct FakeLlm {
     std::string fail_body;                         // ... with this body
     bool reject_max_tokens = false;                // 400 for a request with max_tokens, as o-series models
     bool omit_usage = false;                       // replies without a usage block
+    bool reject_temperature = false;               // 400 for a request with temperature, as o-series models
+    // A provider's token budget (OpenAI tier 1: 30k tokens a minute for gpt-4o),
+    // refilled continuously on `clock`: a request over it gets the 429 OpenAI sends.
+    long long tokens_per_minute = 0;
+    Clock* clock = nullptr;
+    double budget = -1;
+    Clock::time_point budget_at{};
+    int rate_limited = 0;
     std::vector<std::string> bodies;               // every request's body
     std::string seen_authorization;
     std::atomic<int> arrivals{0}; // requests received, counted before any latency
@@ -109,6 +122,14 @@ struct FakeLlm {
                             "application/json");
             return;
         }
+        if (reject_temperature && req.body.find("\"temperature\"") != std::string::npos) {
+            res.status = 400;
+            res.set_content("{\"error\":{\"message\":\"Unsupported value: 'temperature' does not support 0 with this "
+                            "model. Only the default (1) value is supported.\",\"type\":\"invalid_request_error\","
+                            "\"param\":\"temperature\",\"code\":\"unsupported_value\"}}",
+                            "application/json");
+            return;
+        }
         if (always_fail) {
             res.status = 500;
             return;
@@ -124,9 +145,9 @@ struct FakeLlm {
         std::vector<std::string> ids;
         for (size_t pos = user.find("ArXiv ID: "); pos != std::string::npos; pos = user.find("ArXiv ID: ", pos + 1))
             ids.push_back(user.substr(pos + 10, user.find('\n', pos) - pos - 10));
-        batches.push_back(ids);
         std::string content = "```jsonl\n";
         if (!empty_content.empty() && (empty_replies < 0 || n <= empty_replies)) {
+            batches.push_back(ids);
             res.set_content("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":" + empty_content +
                                 "},\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":900,"
                                 "\"completion_tokens\":4000}}",
@@ -146,6 +167,11 @@ struct FakeLlm {
             }
             content += "```";
         }
+        // About 4 bytes a token, as for English text.
+        const int64_t prompt_tokens = tokens_per_minute ? static_cast<int64_t>(req.body.size() / 4) : 1000;
+        const int64_t completion_tokens = tokens_per_minute ? static_cast<int64_t>(content.size() / 4) : 100;
+        if (tokens_per_minute && !within_budget(prompt_tokens + completion_tokens, res)) return;
+        batches.push_back(ids);
         rapidjson::Document reply(rapidjson::kObjectType);
         auto& a = reply.GetAllocator();
         rapidjson::Value message(rapidjson::kObjectType), choice(rapidjson::kObjectType), choices(rapidjson::kArrayType);
@@ -155,8 +181,8 @@ struct FakeLlm {
         choices.PushBack(choice, a);
         reply.AddMember("choices", choices, a);
         rapidjson::Value usage(rapidjson::kObjectType), details(rapidjson::kObjectType);
-        usage.AddMember("prompt_tokens", 1000, a);
-        usage.AddMember("completion_tokens", 100, a);
+        usage.AddMember("prompt_tokens", prompt_tokens, a);
+        usage.AddMember("completion_tokens", completion_tokens, a);
         details.AddMember("cached_tokens", 400, a);
         usage.AddMember("prompt_tokens_details", details, a);
         if (!omit_usage) reply.AddMember("usage", usage, a);
@@ -165,13 +191,53 @@ struct FakeLlm {
         reply.Accept(writer);
         res.set_content(buffer.GetString(), "application/json");
     }
+
+    // Charges `tokens` to the minute's budget, or answers 429 as OpenAI does:
+    // the x-ratelimit headers and "Please try again in 2.4s." in the body.
+    bool within_budget(long long tokens, httplib::Response& res) {
+        const double per_second = static_cast<double>(tokens_per_minute) / 60.0;
+        const auto now = clock->now();
+        if (budget < 0) budget = static_cast<double>(tokens_per_minute), budget_at = now;
+        budget = std::min<double>(static_cast<double>(tokens_per_minute),
+                                  budget + per_second * std::chrono::duration<double>(now - budget_at).count());
+        budget_at = now;
+        if (budget >= static_cast<double>(tokens)) {
+            budget -= static_cast<double>(tokens);
+            return true;
+        }
+        ++rate_limited;
+        auto seconds = [](double s) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.3gs", s);
+            return std::string(text);
+        };
+        const double until_fits = (static_cast<double>(tokens) - budget) / per_second;
+        const double until_full = (static_cast<double>(tokens_per_minute) - budget) / per_second;
+        res.status = 429;
+        res.set_header("x-ratelimit-limit-tokens", std::to_string(tokens_per_minute));
+        res.set_header("x-ratelimit-remaining-tokens", std::to_string(static_cast<long long>(budget)));
+        res.set_header("x-ratelimit-reset-tokens", seconds(until_full));
+        res.set_header("x-ratelimit-limit-requests", "500");
+        res.set_header("x-ratelimit-remaining-requests", "499");
+        res.set_header("x-ratelimit-reset-requests", "120ms");
+        res.set_content("{\"error\":{\"message\":\"Rate limit reached for gpt-4o in organization org-test on tokens per "
+                        "min (TPM): Limit " + std::to_string(tokens_per_minute) + ", Used " +
+                        std::to_string(tokens_per_minute - static_cast<long long>(budget)) + ", Requested " +
+                        std::to_string(tokens) + ". Please try again in " + seconds(until_fits) +
+                        ". Visit https://platform.openai.com/account/rate-limits to learn more.\",\"type\":\"tokens\","
+                        "\"param\":null,\"code\":\"rate_limit_exceeded\"}}",
+                        "application/json");
+        return false;
+    }
 };
 
 struct Fixture {
     TempDir dir;
+    FakeClock clock; // backoff, rate limits and arXiv's interval take no real time
     LoopbackServer arxiv;
     std::string feed_body = feed(thirty_papers());
     int feed_status = 200;
+    std::string feed_path = "cs.LG+cs.AI"; // the categories the feed is asked for
     std::atomic<int> feed_requests{0};
     Config config;
     std::vector<std::string> log;
@@ -179,7 +245,7 @@ struct Fixture {
     Fixture() {
         arxiv.server.Get(R"(/rss/(.*))", [this](const httplib::Request& req, httplib::Response& res) {
             ++feed_requests;
-            CHECK(req.matches[1] == "cs.LG+cs.AI");
+            CHECK(req.matches[1] == feed_path);
             res.status = feed_status;
             res.set_content(feed_body, "application/rss+xml");
         });
@@ -204,6 +270,7 @@ struct Fixture {
         config.llm.requests_per_minute = 0;
         config.llm.retries = 2;
         config.llm.api_key_env = "PAPERPRESS_TEST_KEY";
+        config.arxiv.catch_up_days = 0; // the catch-up tests turn it on
     }
 
     ~Fixture() { arxiv.stop(); }
@@ -226,6 +293,7 @@ struct Fixture {
         request.offline = offline;
         request.resume = resume;
         request.today = today;
+        request.clock = &clock;
         request.content_dir = dir / "content";
         request.log = [this](const std::string& line) { log.push_back(line); };
         return run_nightly(request, config);
@@ -527,15 +595,16 @@ TEST_CASE("run: back-fill of a missed day through the API is marked remedial") {
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
     Day day = f.day("2025-05-20");
     REQUIRE(day.remedial.has_value());
-    CHECK(day.remedial->from.iso() == "2025-05-19");
+    // Tuesday's announcement: submitted from Friday 14:00 to Monday 14:00 US Eastern (EDT).
+    CHECK(day.remedial->from.iso() == "2025-05-16");
     CHECK(day.remedial->to.iso() == "2025-05-19");
     CHECK(ids_of(day) == std::vector<std::string>{"2505.40001", "2505.40002"});
     REQUIRE(queries.size() == 1);
-    CHECK(queries[0].find("submittedDate:[202505190000 TO 202505192359]") != std::string::npos);
-    // A Monday's window reaches back to Friday.
-    auto [from, to] = backfill_window(*parse_iso_date("2025-05-26"));
-    CHECK(from.iso() == "2025-05-23");
-    CHECK(to.iso() == "2025-05-25");
+    CHECK(queries[0].find("submittedDate:[202505161800 TO 202505191759]") != std::string::npos);
+    // A Monday's window is Thursday 14:00 to Friday 14:00.
+    auto window = backfill_window(*parse_iso_date("2025-05-26"));
+    CHECK(window.from.iso() == "2025-05-22T18:00Z");
+    CHECK(window.to.iso() == "2025-05-23T18:00Z");
 }
 
 TEST_CASE("paperpress run --offline: the embedded default needs no network and no key") {
@@ -622,9 +691,9 @@ TEST_CASE("run: a slow LLM endpoint is timed out and retried; a late reply never
     Fixture f;
     FakeLlm llm;
     f.use(llm);
-    llm.latency = std::chrono::milliseconds(1600);
+    llm.latency = std::chrono::milliseconds(500);
     f.feed_body = feed(item("2505.50001", "new", "Sparse attention") + item("2505.50002", "new", "Pruning"));
-    f.config.llm.timeout = 1; // seconds
+    f.config.llm.timeout = 0.2; // seconds
     f.config.llm.retries = 0;
     f.config.llm.batch_size = 2;
     RunResult result = f.run();
@@ -767,6 +836,9 @@ TEST_CASE("run: empty replies (content null or \"\", finish_reason length) are f
         for (const auto& batch : llm.batches) halved = halved || batch.size() == 2;
         CHECK(logged);
         CHECK(halved);
+        // The empty reply's tokens were billed: 8 replies of 1000 + 100 tokens, and the empty one's 900 + 4000.
+        CHECK(day.tokens->prompt == 8 * 1000 + 900);
+        CHECK(day.tokens->completion == 8 * 100 + 4000);
     }
     SUBCASE("every reply empty: the run fails, nothing is written") {
         Fixture f;
@@ -852,7 +924,7 @@ TEST_CASE("run: a refused key or a rejected parameter stops at once, naming it; 
         RunResult result = f.run();
         CHECK(result.outcome == RunOutcome::failed);
         CHECK(result.error.find("parameter 'temperature'") != std::string::npos);
-        CHECK(llm.arrivals == 1);
+        CHECK(llm.arrivals == 2); // asked again once without temperature, which this endpoint refuses too
         CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
     }
 }
@@ -928,4 +1000,288 @@ TEST_CASE("run: an empty or blank API page is asked again; one that stays empty 
             }
         }
     }
+}
+
+// ------------------------------------------------ issue 15: rate limits, sampling, windows, catch-up --
+
+TEST_CASE("run: a tier-1 token budget (30k a minute) on a 500-paper day: nothing unscored, few wasted requests") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.clock = &f.clock;
+    llm.tokens_per_minute = 30000;
+    // Abstracts of a real length (about 1,200 bytes, 300 tokens): a batch of 8 costs about 3,000 tokens.
+    std::string abstract;
+    for (int i = 0; i < 14; ++i) abstract += " Sparse mixtures of experts route each token to a few experts under budget.";
+    std::string items;
+    for (int i = 0; i < 500; ++i)
+        items += item("2505." + std::to_string(30000 + i), "new", "Paper number " + std::to_string(i), "Ann Author", abstract);
+    f.feed_body = feed(items);
+    f.config.scoring.authors.clear();
+    f.config.llm.batch_size = 8; // the defaults
+    f.config.llm.concurrency = 4;
+    f.config.llm.requests_per_minute = 60;
+    SUBCASE("llm.tokens_per_minute set to the account's budget") { f.config.llm.tokens_per_minute = 30000; }
+    SUBCASE("no budget configured: learnt from the 429s' headers") {}
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::announced);
+    CHECK(std::ranges::count_if(day.papers, [](const Paper& p) { return !p.unscored.empty(); }) == 0);
+    const int minimal = (500 + 7) / 8;
+    MESSAGE("requests: " << llm.arrivals.load() << " (" << llm.rate_limited << " answered 429) for a minimum of "
+                         << minimal << "; simulated time "
+                         << std::chrono::duration_cast<std::chrono::seconds>(f.clock.now().time_since_epoch() - std::chrono::hours(1)).count()
+                         << " s");
+    CHECK(llm.arrivals.load() < 1.3 * minimal);
+}
+
+TEST_CASE("run: temperature 0 and the seed are sent where the model takes them, and recorded on the day") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.llm.concurrency = 1;
+    SUBCASE("gpt-4o") {
+        REQUIRE(f.run().outcome == RunOutcome::written);
+        for (const auto& body : llm.bodies) {
+            CHECK(body.find("\"temperature\":0.0") != std::string::npos);
+            CHECK(body.find("\"seed\":42") != std::string::npos);
+        }
+        Day day = f.day("2025-05-28");
+        CHECK(day.temperature == 0.0);
+        CHECK(day.seed == 42);
+        CHECK(read_text(day_path(f.dir / "content", day.date)).find("sampling:\n  temperature: 0\n  seed: 42\n") !=
+              std::string::npos);
+    }
+    SUBCASE("a reasoning model (o3-mini) is sent no temperature, the seed still") {
+        f.config.llm.model = "o3-mini";
+        REQUIRE(f.run().outcome == RunOutcome::written);
+        for (const auto& body : llm.bodies) CHECK(body.find("\"temperature\"") == std::string::npos);
+        Day day = f.day("2025-05-28");
+        CHECK_FALSE(day.temperature.has_value());
+        CHECK(day.seed == 42);
+    }
+    SUBCASE("a model that rejects temperature is asked again without it, once") {
+        llm.reject_temperature = true;
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(llm.arrivals == 8); // 7 batches, and the one rejected request
+        Day day = f.day("2025-05-28");
+        CHECK(day.status == DayStatus::announced);
+        CHECK_FALSE(day.temperature.has_value());
+    }
+}
+
+namespace {
+
+// A paper of a real listing (tests/fixtures/listings, from ../shared/listings:
+// the cs.CV, cs.CL and cs.AI announcements of 2025-03-20 to 2025-03-25).
+struct Listed {
+    std::string id, title, day;
+    std::vector<std::string> categories;
+    long long submitted = 0; // UTC minutes since 1970
+};
+
+long long minutes_of(const std::string& stamp) { // "YYYYMMDDHHMM"
+    using namespace std::chrono;
+    year_month_day ymd{year{std::stoi(stamp.substr(0, 4))}, month{static_cast<unsigned>(std::stoi(stamp.substr(4, 2)))},
+                       day{static_cast<unsigned>(std::stoi(stamp.substr(6, 2)))}};
+    return sys_days(ymd).time_since_epoch().count() * 1440LL + std::stoi(stamp.substr(8, 2)) * 60 + std::stoi(stamp.substr(10, 2));
+}
+
+std::string xml_escaped(const std::string& text) {
+    std::string out;
+    for (char c : text) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+    return out;
+}
+
+// Each day's papers get submission times spread over its true window, from
+// its first minute to its last: worked out by hand from arXiv's schedule
+// (deadline 14:00 EDT = 18:00 UTC), not from the code under test. Tuesday's
+// window holds the weekend.
+std::vector<Listed> listed_papers() {
+    const std::vector<std::array<std::string, 3>> windows = {{"2025-03-20", "202503181800", "202503191800"},
+                                                             {"2025-03-21", "202503191800", "202503201800"},
+                                                             {"2025-03-24", "202503201800", "202503211800"},
+                                                             {"2025-03-25", "202503211800", "202503241800"}};
+    std::vector<Listed> papers;
+    for (const auto& [day, from, to] : windows) {
+        std::vector<Listed> of_day;
+        const std::string listing = read_text(source_dir() / "tests/fixtures/listings" / (day + ".tsv"));
+        for (auto line : split(listing, '\n')) {
+            auto fields = split(line, '\t');
+            if (fields.size() != 3) continue;
+            Listed paper{std::string(fields[0]), std::string(fields[2]), day, {}, 0};
+            for (auto category : split(fields[1], ' ')) paper.categories.emplace_back(category);
+            of_day.push_back(paper);
+        }
+        const long long start = minutes_of(from), length = minutes_of(to) - start;
+        for (size_t i = 0; i < of_day.size(); ++i)
+            of_day[i].submitted = i + 1 == of_day.size() ? start + length - 1 // the window's last minute
+                                                         : start + static_cast<long long>(i) * length / static_cast<long long>(of_day.size());
+        papers.insert(papers.end(), of_day.begin(), of_day.end());
+    }
+    return papers;
+}
+
+// arXiv's export API over `papers`: the categories and the submittedDate
+// range ([from TO to], minutes, both included) of the query, paged.
+void serve_replica_api(LoopbackServer& server, const std::vector<Listed>& papers) {
+    server.server.Get("/api/query", [&papers](const httplib::Request& req, httplib::Response& res) {
+        const std::string query = req.get_param_value("search_query");
+        auto range = query.find("submittedDate:[");
+        if (range == std::string::npos || query.size() < range + 43) {
+            res.status = 400;
+            return;
+        }
+        const long long from = minutes_of(query.substr(range + 15, 12)), to = minutes_of(query.substr(range + 31, 12));
+        std::vector<const Listed*> hits;
+        for (const auto& paper : papers) {
+            bool category = std::ranges::any_of(paper.categories, [&](const std::string& c) {
+                return query.find("cat:" + c + " ") != std::string::npos || query.find("cat:" + c + ")") != std::string::npos;
+            });
+            if (category && paper.submitted >= from && paper.submitted <= to) hits.push_back(&paper);
+        }
+        const size_t start = std::stoul(req.get_param_value("start")), size = std::stoul(req.get_param_value("max_results"));
+        std::string entries;
+        for (size_t i = start; i < std::min(hits.size(), start + size); ++i) {
+            entries += "<entry><id>http://arxiv.org/abs/" + hits[i]->id + "v1</id><title>" + xml_escaped(hits[i]->title) +
+                       "</title><summary>About it.</summary><author><name>A B</name></author>"
+                       "<arxiv:primary_category term=\"" + hits[i]->categories.front() + "\"/>";
+            for (const auto& c : hits[i]->categories) entries += "<category term=\"" + c + "\"/>";
+            entries += "</entry>";
+        }
+        res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\" xmlns:arxiv=\"y\">"
+                        "<opensearch:totalResults>" + std::to_string(hits.size()) + "</opensearch:totalResults>" +
+                        entries + "</feed>", "application/atom+xml");
+    });
+}
+
+} // namespace
+
+TEST_CASE("run: back-filled days hold the papers of their real listings (14:00 ET windows, weekend included)") {
+    const std::vector<Listed> papers = listed_papers();
+    Fixture f;
+    serve_replica_api(f.arxiv, papers);
+    FakeLlm llm;
+    f.use(llm);
+    f.config.arxiv.categories = {"cs.CV", "cs.CL", "cs.AI"};
+    f.feed_path = "cs.CV+cs.CL+cs.AI";
+    f.config.arxiv.api_page_size = 100;
+    f.config.scoring.authors.clear();
+    f.config.scoring.relevance_cutoff = 1; // every scored paper is kept: the day file lists them all
+    f.config.scoring.novelty_cutoff = 1;
+    f.config.llm.batch_size = 20;
+    bool only_new = false;
+    SUBCASE("announce types new and cross") {}
+    SUBCASE("announce_types: [new]: cross-lists (a primary category not configured) are left out") {
+        only_new = true;
+        f.config.arxiv.announce_types = {"new"};
+    }
+    std::map<std::string, std::string> landed; // paper -> day
+    for (const char* date : {"2025-03-20", "2025-03-21", "2025-03-24", "2025-03-25"}) {
+        RunResult result = f.run(*parse_iso_date(date));
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        for (const auto& id : ids_of(f.day(date))) landed[id] = date;
+    }
+    size_t expected = 0, misplaced = 0;
+    for (const auto& paper : papers) {
+        const auto& configured = f.config.arxiv.categories;
+        if (only_new && std::ranges::find(configured, paper.categories.front()) == configured.end()) {
+            CHECK_MESSAGE(!landed.contains(paper.id), paper.id << " is a cross-list");
+            continue;
+        }
+        ++expected;
+        if (landed[paper.id] != paper.day) {
+            ++misplaced;
+            MESSAGE(paper.id << " of " << paper.day << " landed on '" << landed[paper.id] << "'");
+        }
+    }
+    CHECK(misplaced == 0);
+    CHECK(landed.size() == expected);
+}
+
+TEST_CASE("run: a nightly run catches up the weekdays it missed (not holidays), oldest first") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    std::vector<std::string> windows;
+    f.arxiv.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+        std::string query = req.get_param_value("search_query");
+        std::string from = query.substr(query.find("submittedDate:[") + 15, 12);
+        windows.push_back(from);
+        std::string entries;
+        for (int i = 0; i < 2; ++i)
+            entries += "<entry><id>http://arxiv.org/abs/2505.9" + from.substr(6, 2) + std::to_string(i) +
+                       "0v1</id><title>Sparse pruning</title><summary>About pruning.</summary>"
+                       "<author><name>A B</name></author></entry>";
+        res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\"><opensearch:totalResults>2"
+                        "</opensearch:totalResults>" + entries + "</feed>", "application/atom+xml");
+    });
+    // Friday's run went well; the runs of Monday and Tuesday were dropped.
+    f.today = *parse_iso_date("2025-05-23");
+    f.feed_body = feed(thirty_papers(), "Fri, 23 May 2025 00:00:00 -0400");
+    f.config.arxiv.catch_up_days = 5;
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    CHECK(windows.empty()); // nothing before the archive's first day is caught up
+    f.today = *parse_iso_date("2025-05-28");
+    f.feed_body = feed(item("2505.60001", "new", "Sparse pruning") + item("2505.60002", "new", "Sparse attention"));
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 0);
+    std::vector<std::string> days;
+    for (const auto& d : result.days) days.push_back(d.iso());
+    CHECK(days == std::vector<std::string>{"2025-05-21", "2025-05-22", "2025-05-26", "2025-05-27", "2025-05-28"});
+    CHECK(f.day("2025-05-26").remedial.has_value());
+    CHECK_FALSE(f.day("2025-05-28").remedial.has_value());
+    // The next night has nothing to catch up.
+    windows.clear();
+    f.today = *parse_iso_date("2025-05-29");
+    f.feed_body = feed(item("2505.60003", "new", "Sparse pruning"), "Thu, 29 May 2025 00:00:00 -0400");
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    CHECK(windows.empty());
+
+    // Thanksgiving has no announcement: never caught up.
+    TempDir other;
+    Day monday;
+    monday.date = *parse_iso_date("2025-11-21");
+    REQUIRE(save_day(other.path(), monday).has_value());
+    std::vector<std::string> missing;
+    for (const auto& d : catch_up_days(other.path(), *parse_iso_date("2025-11-28"), 5)) missing.push_back(d.iso());
+    CHECK(missing == std::vector<std::string>{"2025-11-24", "2025-11-25", "2025-11-26"});
+    CHECK(catch_up_days(f.dir / "empty", *parse_iso_date("2025-11-28"), 5).empty());
+}
+
+TEST_CASE("run: a feed of 2,000 entries (arXiv's cap) makes the day partial: possibly cut") {
+    Fixture f;
+    f.embedded = EmbeddedScorerKind::keywords;
+    std::string items;
+    for (int i = 0; i < 2000; ++i) items += item("2505." + std::to_string(30000 + i), "new", "Paper " + std::to_string(i));
+    f.feed_body = feed(items);
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 3);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::partial);
+    CHECK(day.reason.find("the feed holds 2000 entries, arXiv's cap for a feed: the announcement was possibly cut") !=
+          std::string::npos);
+}
+
+TEST_CASE("paperpress ls (text and --json) and check carry a partial day's status and reason") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.never_answer = {"2505.20020", "2505.20021"};
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    const std::string reason = "2 of 28 candidates unscored ('missing from the LLM's reply";
+    auto listed = run_paperpress("ls --json", f.dir.path());
+    CHECK(listed.exit_code == 0);
+    CHECK_MESSAGE(listed.out.find("\"status\":\"partial\",\"reason\":\"" + reason) != std::string::npos, listed.out.substr(0, 400) << listed.err);
+    auto plain = run_paperpress("ls", f.dir.path());
+    CHECK(plain.out.find("2025-05-28  partial") != std::string::npos);
+    CHECK(plain.out.find(reason) != std::string::npos);
+    auto checked = run_paperpress("check", f.dir.path());
+    CHECK(checked.exit_code == 0); // worth a look, not wrong
+    CHECK(checked.err.find("2025-05-28 is partial: " + reason) != std::string::npos);
+    CHECK(checked.out.find("1 warnings") != std::string::npos);
 }

@@ -116,4 +116,35 @@ void import_sample_archive(const fs::path& dir) {
         throw std::runtime_error("importing the sample archive failed: " + imported.err);
 }
 
+Clock::time_point FakeClock::now() {
+    std::lock_guard lock(mutex_);
+    return now_;
+}
+
+void FakeClock::sleep_for(duration length) {
+    std::lock_guard lock(mutex_);
+    if (length <= duration::zero()) return;
+    sleeps_.push_back(length);
+    now_ += length;
+}
+
+void FakeClock::sleep_until(time_point when) {
+    std::lock_guard lock(mutex_);
+    if (when <= now_) return;
+    sleeps_.push_back(when - now_);
+    now_ = when;
+}
+
+std::vector<Clock::duration> FakeClock::sleeps() {
+    std::lock_guard lock(mutex_);
+    return sleeps_;
+}
+
+Clock::duration FakeClock::slept() {
+    std::lock_guard lock(mutex_);
+    duration sum{};
+    for (auto length : sleeps_) sum += length;
+    return sum;
+}
+
 } // namespace pp::test

@@ -50,9 +50,13 @@ void import_sample_archive(const fs::path& dir);
 
 } // namespace pp::test
 
+#include "util/clock.h"
+
 #include <httplib.h>
 
+#include <mutex>
 #include <thread>
+#include <vector>
 
 namespace pp::test {
 
@@ -77,5 +81,23 @@ private:
 
 // Runs the binary with extra environment assignments ("NAME=value ...").
 CommandResult run_paperpress_env(const std::string& env, const std::string& args, const fs::path& cwd);
+
+// A clock whose sleeps advance its time at once: backoffs, rate limits and
+// polite intervals cost no real time, and a test can read what was waited.
+// Safe to share between threads (workers, a loopback server's handlers).
+class FakeClock final : public Clock {
+public:
+    time_point now() override;
+    void sleep_for(duration length) override;
+    void sleep_until(time_point when) override; // to `when` (concurrent sleepers overlap, as in real time)
+    void advance(duration length) { sleep_for(length); }
+    std::vector<duration> sleeps();             // every positive sleep, in order
+    duration slept();                           // their sum
+
+private:
+    std::mutex mutex_;
+    time_point now_ = time_point(std::chrono::hours(1));
+    std::vector<duration> sleeps_;
+};
 
 } // namespace pp::test

@@ -58,6 +58,10 @@ int cmd_ls(const GlobalOptions& global, bool as_json) {
             json.String(day->date.iso().c_str());
             json.Key("status");
             json.String(to_string(day->status));
+            if (!day->reason.empty()) {
+                json.Key("reason");
+                json.String(day->reason.c_str(), static_cast<rapidjson::SizeType>(day->reason.size()));
+            }
             json.Key("count");
             json.Uint(static_cast<unsigned>(day->papers.size()));
             json.Key("papers");
@@ -66,8 +70,9 @@ int cmd_ls(const GlobalOptions& global, bool as_json) {
             json.EndArray();
             json.EndObject();
         } else {
-            std::printf("%s  %-9s  %3zu papers%s\n", day->date.iso().c_str(), to_string(day->status),
-                        day->papers.size(), day->remedial ? "  (remedial)" : "");
+            std::printf("%s  %-9s  %3zu papers%s%s\n", day->date.iso().c_str(), to_string(day->status),
+                        day->papers.size(), day->remedial ? "  (remedial)" : "",
+                        day->reason.empty() ? "" : ("  " + tidy_line(day->reason)).c_str());
         }
     }
     json.EndArray();

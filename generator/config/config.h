@@ -28,6 +28,7 @@ struct ArxivSettings {
     std::string cache_dir = ".cache/arxiv";                  // raw responses
     std::string offline_feed = "samples/arxiv-feed.xml";     // used by --offline
     int api_page_size = 200;
+    int catch_up_days = 5;   // `run` with no date back-fills missing weekdays among the last N (0: never)
 };
 
 struct ScoringSettings {
@@ -51,11 +52,13 @@ struct LlmSettings {
     bool base_url_set = false;          // from config or environment
     std::string api_key_env = "OPENAI_API_KEY";
     std::string model = "gpt-4o-mini";  // OPENAI_MODEL overrides
-    std::optional<double> temperature;
+    std::optional<double> temperature;  // absent: 0 for models that take it (not o1/o3/o4, gpt-5)
+    int seed = 42;                      // sent with every request, for repeatable scores
     int max_tokens = 0;
     int batch_size = 8;
     int concurrency = 4;
     int requests_per_minute = 60;       // 0: no limit
+    int tokens_per_minute = 0;          // the account's token budget; 0: no limit
     int retries = 2;                    // re-asks for papers missing from replies, in smaller batches
     bool title_prefilter = false;
     bool required = false;              // true: no usable key fails the run instead of falling back to the embedded scorer

@@ -61,6 +61,7 @@ Result<void> read_arxiv(const Section& s, const YAML::Node& node, ArxivSettings&
         {"contact", s.text(a.contact)}, {"request_interval", s.real(a.request_interval, 0)},
         {"cache_dir", s.text(a.cache_dir)}, {"offline_feed", s.text(a.offline_feed)},
         {"api_page_size", s.number(a.api_page_size, 1, 2000)},
+        {"catch_up_days", s.number(a.catch_up_days, 0, 30)},
     });
     if (!ok) return ok;
     if (a.categories.empty()) return s.problem(node.Mark().line + 1, "at least one category in 'categories'");
@@ -94,6 +95,8 @@ Result<void> read_llm(const Section& s, const YAML::Node& node, LlmSettings& l) 
         {"temperature", s.real(temperature, 0)}, {"max_tokens", s.number(l.max_tokens, 0, 1000000)},
         {"batch_size", s.number(l.batch_size, 1, 200)}, {"concurrency", s.number(l.concurrency, 1, 64)},
         {"requests_per_minute", s.number(l.requests_per_minute, 0, 100000)},
+        {"tokens_per_minute", s.number(l.tokens_per_minute, 0, 1000000000)},
+        {"seed", s.number(l.seed, 0, 2147483647)},
         {"retries", s.number(l.retries, 0, 10)}, {"title_prefilter", s.flag(l.title_prefilter)},
         {"required", s.flag(l.required)}, {"timeout", s.real(l.timeout, 1)},
         {"prices", s.sub("prices", [&](const Section& p, const YAML::Node& v) { return read_prices(p, v, l.prices); })},

@@ -30,6 +30,8 @@ CheckReport check_content(const fs::path& root) {
         if (day->date != file.date)
             report.errors.push_back({name, 2, "the front matter says " + day->date.iso() +
                                                   " but the file is the day " + file.date.iso()});
+        if (day->status == DayStatus::partial || day->status == DayStatus::stale) // a run that did not finish the day
+            report.warnings.push_back(file.date.iso() + " is " + to_string(day->status) + ": " + day->reason);
         if (!day->prompt.empty() && !fs::is_regular_file(root / day->prompt))
             report.errors.push_back({name, 0, "the prompt " + excerpt(day->prompt) + " does not exist under " + root.string()});
         std::set<std::string> on_this_day;

@@ -121,6 +121,12 @@ std::string front_matter(const Day& day) {
     out << YAML::Key << "status" << YAML::Value << to_string(day.status);
     if (!day.reason.empty()) out << YAML::Key << "reason" << YAML::Value << day.reason;
     if (!day.model.empty()) out << YAML::Key << "model" << YAML::Value << day.model;
+    if (day.temperature || day.seed) {
+        out << YAML::Key << "sampling" << YAML::Value << YAML::BeginMap;
+        emit_optional(out, "temperature", day.temperature);
+        emit_optional(out, "seed", day.seed);
+        out << YAML::EndMap;
+    }
     if (day.tokens) {
         out << YAML::Key << "tokens" << YAML::Value << YAML::BeginMap;
         out << YAML::Key << "prompt" << YAML::Value << day.tokens->prompt;
@@ -296,6 +302,23 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
                 (name == "prompt" ? day.tokens->prompt : name == "completion" ? day.tokens->completion : day.tokens->cached) = *n;
                 return {};
             });
+        } else if (key == "sampling") {
+            ok = nested(value, key, {"temperature", "seed"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+                if (name == "seed") {
+                    auto n = integer_of(v, "sampling.seed");
+                    if (!n) return std::unexpected(n.error());
+                    day.seed = *n;
+                    return {};
+                }
+                auto text = scalar(v, "sampling.temperature");
+                if (!text) return std::unexpected(text.error());
+                auto number = parse_double(*text);
+                if (!number || !std::isfinite(*number) || *number < 0 || *number > 2)
+                    return fail("expected 'sampling.temperature' to be a number from 0 to 2, got " + excerpt(*text), {},
+                                line_of(v));
+                day.temperature = *number;
+                return {};
+            });
         } else if (key == "cost") {
             ok = nested(value, key, {"prompt", "completion", "total"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
                 auto n = money_of(v, "cost." + name);
@@ -324,7 +347,7 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
             if (ok && (!from || !to)) return fail("expected 'remedial' to have both 'from' and 'to'", {}, line_of(value));
             day.remedial = remedial;
         } else {
-            return fail("unknown key " + excerpt(key) + "; expected date, status, reason, model, tokens, cost, counts, remedial or prompt",
+            return fail("unknown key " + excerpt(key) + "; expected date, status, reason, model, sampling, tokens, cost, counts, remedial or prompt",
                         {}, line_of(it->first));
         }
         if (!ok) return ok;

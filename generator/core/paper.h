@@ -76,6 +76,8 @@ struct Day {
     DayStatus status = DayStatus::announced;
     std::string reason; // why the day is partial, stale or failed; empty when announced
     std::string model;
+    std::optional<double> temperature; // as sent to the LLM; absent when not sent
+    std::optional<long long> seed;     // likewise
     std::optional<Tokens> tokens;
     Cost cost;
     Counts counts;

@@ -2,14 +2,16 @@
 
 #include "util/text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace pp {
 
 namespace {
 
-HttpOptions polite_options(const ArxivSettings& settings, std::function<void(const std::string&)> log) {
+HttpOptions polite_options(const ArxivSettings& settings, std::function<void(const std::string&)> log, Clock& clock) {
     HttpOptions options;
+    options.clock = &clock;
     // arXiv asks API users to identify themselves; the contact comes from config.
     options.user_agent = "paperpress/0.1 (daily arXiv digest" +
                          (settings.contact.empty() ? std::string(")") : "; mailto:" + settings.contact + ")");
@@ -21,16 +23,10 @@ HttpOptions polite_options(const ArxivSettings& settings, std::function<void(con
     return options;
 }
 
-std::string compact(const Date& d) {
-    char buffer[16];
-    std::snprintf(buffer, sizeof buffer, "%04d%02d%02d", d.year, d.month, d.day);
-    return buffer;
-}
-
 } // namespace
 
-ArxivSource::ArxivSource(const ArxivSettings& settings, std::function<void(const std::string&)> log)
-    : settings_(settings), log_(log), http_(polite_options(settings, log)) {}
+ArxivSource::ArxivSource(const ArxivSettings& settings, std::function<void(const std::string&)> log, Clock& clock)
+    : settings_(settings), log_(log), http_(polite_options(settings, log, clock)) {}
 
 std::string ArxivSource::feed_url() const {
     std::string url = settings_.rss_url;
@@ -56,11 +52,23 @@ Result<Announcement> ArxivSource::fetch_announcement() {
 }
 
 Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const Date& from, const Date& to, std::string* gap) {
+    return fetch_submitted(UtcMinute{from, 0, 0}, UtcMinute{to, 23, 59}, gap);
+}
+
+void ArxivSource::name_announce_type(FeedEntry& entry) const {
+    // An entry without categories cannot be told apart: taken as new.
+    const bool primary = entry.categories.empty() ||
+                         std::ranges::find(settings_.categories, entry.categories.front()) != settings_.categories.end();
+    entry.announce_type = primary ? "new" : "cross";
+}
+
+Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const UtcMinute& from, const UtcMinute& to,
+                                                            std::string* gap) {
     std::string categories;
     for (const auto& category : settings_.categories)
         categories += (categories.empty() ? "" : "+OR+") + ("cat:" + category);
-    const std::string query = "search_query=%28" + categories + "%29+AND+submittedDate:%5B" + compact(from) +
-                              "0000+TO+" + compact(to) + "2359%5D&sortBy=submittedDate&sortOrder=ascending";
+    const std::string query = "search_query=%28" + categories + "%29+AND+submittedDate:%5B" + from.stamp() +
+                              "+TO+" + to.stamp() + "%5D&sortBy=submittedDate&sortOrder=ascending";
     std::vector<FeedEntry> entries;
     long long start = 0, total = -1;
     int empty_tries = 0;
@@ -69,7 +77,7 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const Date& from, co
                           "&max_results=" + std::to_string(settings_.api_page_size);
         auto response = http_.get(url);
         if (!response) return fail("cannot fetch from the arXiv API: " + response.error().message);
-        keep_raw("api/" + from.iso() + "_" + to.iso() + "_" + std::to_string(start) + ".xml", response->body);
+        keep_raw("api/" + from.stamp() + "_" + to.stamp() + "_" + std::to_string(start) + ".xml", response->body);
         // A blank 200 body is the API's hiccup, not an answer: ask again like an empty page.
         const bool blank = trim(response->body).empty();
         auto page = blank ? Result<ApiPage>(ApiPage{}) : parse_api_page(response->body, settings_.api_url);
@@ -92,7 +100,10 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const Date& from, co
         empty_tries = 0;
         // Advance by what actually arrived: pages can come back short.
         start += static_cast<long long>(page->entries.size());
-        for (auto& entry : page->entries) entries.push_back(std::move(entry));
+        for (auto& entry : page->entries) {
+            name_announce_type(entry);
+            entries.push_back(std::move(entry));
+        }
     }
     return entries;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "fetch/arxiv_calendar.h"
 #include "fetch/arxiv_feed.h"
 #include "fetch/http_client.h"
 
@@ -11,16 +12,23 @@ namespace pp {
 
 class ArxivSource {
 public:
-    ArxivSource(const ArxivSettings& settings, std::function<void(const std::string&)> log);
+    // `clock` times the polite interval and the backoff (a fake one in tests).
+    ArxivSource(const ArxivSettings& settings, std::function<void(const std::string&)> log,
+                Clock& clock = real_clock());
 
     // Today's announcement for the configured categories, in one request.
     Result<Announcement> fetch_announcement();
 
-    // Papers submitted in [from, to] (GMT days), paged by what was actually
-    // received. The API has no announce types: every entry counts as new.
+    // Papers submitted in [from, to] (UTC minutes, both included, as arXiv's
+    // submittedDate range), paged by what was actually received. The API has
+    // no announce types: an entry whose primary category is configured is
+    // `new`, any other a `cross`-list, as the feed would call them.
     // An empty or blank page before the total is asked again (`empty_page_tries`
     // times in all); when it stays empty, paging stops and `gap` (if given)
     // says what is missing, so the day can be marked partial.
+    Result<std::vector<FeedEntry>> fetch_submitted(const UtcMinute& from, const UtcMinute& to,
+                                                   std::string* gap = nullptr);
+    // Whole UTC days: [from 00:00, to 23:59].
     Result<std::vector<FeedEntry>> fetch_submitted(const Date& from, const Date& to, std::string* gap = nullptr);
     int empty_page_tries = 3;
 
@@ -30,6 +38,7 @@ public:
 
 private:
     void keep_raw(const std::string& name, const std::string& body);
+    void name_announce_type(FeedEntry& entry) const;
 
     ArxivSettings settings_;
     std::function<void(const std::string&)> log_;

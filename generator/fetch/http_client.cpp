@@ -5,8 +5,9 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <mutex>
-#include <thread>
 
 namespace pp {
 
@@ -17,14 +18,60 @@ size_t append_body(char* data, size_t size, size_t count, void* target) {
     return size * count;
 }
 
+// Headers of the last response only: a redirect's or a 100's are replaced.
 size_t read_header(char* data, size_t size, size_t count, void* target) {
+    auto& headers = *static_cast<std::map<std::string, std::string>*>(target);
     std::string_view line(data, size * count);
+    if (line.starts_with("HTTP/")) headers.clear();
     auto colon = line.find(':');
-    if (colon != std::string_view::npos) {
-        std::string name = to_lower(trim(line.substr(0, colon)));
-        if (name == "retry-after") *static_cast<std::string*>(target) = std::string(trim(line.substr(colon + 1)));
-    }
+    if (colon != std::string_view::npos)
+        headers[to_lower(trim(line.substr(0, colon)))] = std::string(trim(line.substr(colon + 1)));
     return size * count;
+}
+
+// A whole or decimal number ("2", "1.5"), such as a delay; not an HTTP date.
+std::optional<double> plain_number(std::string_view text) {
+    text = trim(text);
+    if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789.") != std::string_view::npos)
+        return std::nullopt;
+    char* end = nullptr;
+    std::string copy(text);
+    double value = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size()) return std::nullopt;
+    return value;
+}
+
+std::optional<std::chrono::milliseconds> milliseconds_of(std::optional<double> value, double scale) {
+    if (!value) return std::nullopt;
+    return std::chrono::milliseconds(static_cast<long long>(std::ceil(*value * scale)));
+}
+
+// "Please try again in 1.2s." / "in 20ms" / "in 6m0s" in an error body.
+std::optional<std::chrono::milliseconds> try_again_in(const std::string& body) {
+    const std::string lower = to_lower(std::string_view(body).substr(0, 4096));
+    auto at = lower.find("try again in ");
+    if (at == std::string::npos) return std::nullopt;
+    std::string_view rest = std::string_view(lower).substr(at + 13);
+    size_t used = 0;
+    if (auto delay = parse_duration(rest, &used)) return delay;
+    // "try again in 20 seconds"
+    size_t digits = rest.find_first_not_of("0123456789.");
+    if (digits == 0 || digits == std::string_view::npos) return std::nullopt;
+    if (rest.substr(digits).starts_with(" second")) return milliseconds_of(plain_number(rest.substr(0, digits)), 1000);
+    return std::nullopt;
+}
+
+// x-ratelimit-reset-requests / -tokens, preferring the exhausted ones.
+std::optional<std::chrono::milliseconds> reset_delay(const HttpResponse& response) {
+    std::optional<std::chrono::milliseconds> any, exhausted;
+    for (const char* kind : {"requests", "tokens"}) {
+        auto reset = parse_duration(response.header(std::string("x-ratelimit-reset-") + kind));
+        if (!reset) continue;
+        any = std::max(any.value_or(std::chrono::milliseconds(0)), *reset);
+        if (response.header(std::string("x-ratelimit-remaining-") + kind) == "0")
+            exhausted = std::max(exhausted.value_or(std::chrono::milliseconds(0)), *reset);
+    }
+    return exhausted ? exhausted : any;
 }
 
 bool retryable_status(long status) { return status == 429 || status >= 500; }
@@ -33,6 +80,54 @@ bool retryable_status(long status) { return status == 429 || status >= 500; }
 std::string loggable(const std::string& url) { return url.substr(0, url.find('?')); }
 
 } // namespace
+
+std::string HttpResponse::header(const std::string& lower_case_name) const {
+    auto it = headers.find(lower_case_name);
+    return it == headers.end() ? std::string() : it->second;
+}
+
+std::optional<std::chrono::milliseconds> parse_duration(std::string_view text, size_t* used) {
+    static constexpr std::pair<std::string_view, double> units[] = {
+        {"ms", 1.0}, {"us", 1e-3}, {"µs", 1e-3}, {"ns", 1e-6}, {"h", 3600e3}, {"m", 60e3}, {"s", 1e3}};
+    double total_ms = 0;
+    size_t at = 0;
+    bool any = false;
+    auto digit_at = [&](size_t i) { return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); };
+    // A number starts with a digit, or a point and a digit ("1.5s", ".5s"); "1s." ends at the "s".
+    while (digit_at(at) || (at < text.size() && text[at] == '.' && digit_at(at + 1))) {
+        size_t number_end = text.find_first_not_of("0123456789.", at);
+        if (number_end == std::string_view::npos) return std::nullopt; // a number without a unit
+        char* end = nullptr;
+        std::string number(text.substr(at, number_end - at));
+        double value = std::strtod(number.c_str(), &end);
+        if (end != number.c_str() + number.size()) return std::nullopt;
+        bool matched = false;
+        for (auto [unit, scale] : units)
+            if (text.substr(number_end).starts_with(unit)) {
+                total_ms += value * scale;
+                at = number_end + unit.size();
+                matched = any = true;
+                break;
+            }
+        if (!matched) return std::nullopt;
+    }
+    if (!any || total_ms > 1e10) return std::nullopt;
+    if (used) *used = at;
+    return std::chrono::milliseconds(static_cast<long long>(std::ceil(total_ms)));
+}
+
+std::optional<std::chrono::milliseconds> server_retry_delay(const HttpResponse& response) {
+    if (auto ms = milliseconds_of(plain_number(response.header("retry-after-ms")), 1)) return ms;
+    if (auto seconds = milliseconds_of(plain_number(response.header("retry-after")), 1000)) return seconds;
+    if (auto text = try_again_in(response.body)) return text;
+    return reset_delay(response);
+}
+
+Error http_status_error(const HttpResponse& response, const std::string& url) {
+    std::string excerpt = response.body.substr(0, 200);
+    return Error{{}, 0, "HTTP " + std::to_string(response.status) + " from " + loggable(url) +
+                            (excerpt.empty() ? "" : ": " + excerpt)};
+}
 
 void http_global_init() {
     static std::once_flag once;
@@ -53,11 +148,15 @@ Result<HttpResponse> HttpClient::post(const std::string& url, const std::string&
     return perform(url, &body, headers);
 }
 
+Result<HttpResponse> HttpClient::send(const std::string& url, const std::string* body,
+                                      const std::vector<std::string>& headers) {
+    wait_for_turn();
+    return attempt(url, body, headers);
+}
+
 void HttpClient::wait_for_turn() {
-    auto now = std::chrono::steady_clock::now();
-    if (last_start_ != std::chrono::steady_clock::time_point{} && now < last_start_ + options_.min_interval)
-        std::this_thread::sleep_until(last_start_ + options_.min_interval);
-    last_start_ = std::chrono::steady_clock::now();
+    if (last_start_) clock().sleep_until(*last_start_ + options_.min_interval);
+    last_start_ = clock().now();
 }
 
 Result<HttpResponse> HttpClient::perform(const std::string& url, const std::string* body,
@@ -76,10 +175,10 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
         } else if (retryable_status(result->status)) {
             retry = true;
             reason = "HTTP " + std::to_string(result->status);
-            if (auto seconds = parse_int(result->retry_after); seconds && *seconds >= 0) {
+            if (auto asked = server_retry_delay(*result)) {
                 // Never sooner than the minimum interval: arXiv's 3 s holds for retries too.
-                delay = std::max<std::chrono::milliseconds>(std::chrono::seconds(*seconds), options_.min_interval);
-                reason += ", Retry-After " + result->retry_after + " s";
+                delay = std::max<std::chrono::milliseconds>(*asked, options_.min_interval);
+                reason += ", the server asked to wait " + std::to_string(asked->count()) + " ms";
             }
         }
         if (!retry || attempt_number >= options_.max_attempts) break;
@@ -89,17 +188,13 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
                               std::to_string(options_.max_attempts - 1) + " in " +
                               std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(delay).count()) +
                               " ms");
-        std::this_thread::sleep_for(delay);
+        clock().sleep_for(delay);
         // The interval counts from the retry, not from the failed attempt.
-        last_start_ = {};
+        last_start_.reset();
         wait *= 2;
     }
     if (!result) return result;
-    if (result->status < 200 || result->status >= 300) {
-        std::string excerpt = result->body.substr(0, 200);
-        return fail("HTTP " + std::to_string(result->status) + " from " + loggable(url) +
-                    (excerpt.empty() ? "" : ": " + excerpt));
-    }
+    if (result->status < 200 || result->status >= 300) return std::unexpected(http_status_error(*result, url));
     return result;
 }
 
@@ -119,12 +214,12 @@ Result<HttpResponse> HttpClient::attempt(const std::string& url, const std::stri
     curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
     curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(std::chrono::milliseconds(options_.timeout).count()));
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, append_body);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, read_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &response.retry_after);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &response.headers);
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer);
     if (header_list) curl_easy_setopt(curl, CURLOPT_HTTPHEADER, header_list);
     if (body) {

@@ -1,14 +1,19 @@
 // One polite HTTP client over libcurl: a single reused connection, a minimum
 // interval between requests, retries with exponential backoff on 429, 5xx
-// and network errors, and Retry-After honoured. Used for arXiv (interval
-// 3 s, as its terms ask) and for the LLM endpoint (one client per worker).
+// and network errors, and the server's rate-limit signals honoured
+// (server_retry_delay). Used for arXiv (interval 3 s, as its terms ask) and
+// for the LLM endpoint (one client per worker, which retries by itself
+// through send()). Every wait goes through a Clock, so tests wait no time.
 #pragma once
 
+#include "util/clock.h"
 #include "util/error.h"
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +25,8 @@ struct HttpOptions {
     int max_attempts = 4;                          // first try + retries
     std::chrono::milliseconds backoff{2000};       // doubles after each failure
     std::chrono::milliseconds max_wait{120000};    // cap for backoff and Retry-After
-    std::chrono::seconds timeout{60};
+    std::chrono::milliseconds timeout{60000};      // per attempt
+    Clock* clock = nullptr;                        // nullptr: real_clock()
     // Called before each retry with a human-readable reason (for the log).
     std::function<void(const std::string&)> on_retry;
 };
@@ -28,8 +34,25 @@ struct HttpOptions {
 struct HttpResponse {
     long status = 0;
     std::string body;
-    std::string retry_after; // the Retry-After header, if any
+    std::map<std::string, std::string> headers; // by lower-case name; the last of a repeated header
+    std::string header(const std::string& lower_case_name) const;
 };
+
+// How long the server asked to wait before the next request, from (first
+// found) `retry-after-ms`, `Retry-After` (seconds), the "Please try again in
+// 1.2s" text of an OpenAI-style error body, else the `x-ratelimit-reset-*`
+// headers ("1s", "6m0s", "20ms"; those whose remaining count is 0 when the
+// response says which). Nothing when the response names no delay.
+std::optional<std::chrono::milliseconds> server_retry_delay(const HttpResponse& response);
+
+// A Go-style duration as rate-limit headers write it: "1s", "6m0s", "20ms",
+// "1.5s", "1h2m3s"; rounded up to a millisecond. Reads from the start of
+// `text`, and sets `used` (if given) to the characters read.
+std::optional<std::chrono::milliseconds> parse_duration(std::string_view text, size_t* used = nullptr);
+
+// "HTTP 429 from <url without query>: <body excerpt>": how a status that is
+// not 2xx reads as an error.
+Error http_status_error(const HttpResponse& response, const std::string& url);
 
 class HttpClient {
 public:
@@ -46,16 +69,23 @@ public:
     Result<HttpResponse> post(const std::string& url, const std::string& body,
                               const std::vector<std::string>& headers);
 
+    // One attempt at its turn (the minimum interval), no retries: any
+    // status is a response; only a network error or a timeout is an error.
+    // For callers with their own retry policy (the LLM scorer).
+    Result<HttpResponse> send(const std::string& url, const std::string* body,
+                              const std::vector<std::string>& headers);
+
 private:
     Result<HttpResponse> perform(const std::string& url, const std::string* body,
                                  const std::vector<std::string>& headers);
     Result<HttpResponse> attempt(const std::string& url, const std::string* body,
                                  const std::vector<std::string>& headers);
     void wait_for_turn();
+    Clock& clock() const { return options_.clock ? *options_.clock : real_clock(); }
 
     HttpOptions options_;
     void* curl_; // CURL*, kept for connection reuse
-    std::chrono::steady_clock::time_point last_start_{};
+    std::optional<Clock::time_point> last_start_;
 };
 
 // Initialises libcurl once per process (call from main before threads start).

@@ -77,6 +77,9 @@ mustache::data template_data(const DayMessage& s) {
     data.set("count", std::to_string(s.count));
     data.set("paper_word", s.count == 1 ? "paper" : "papers");
     data.set("failed", s.failed);
+    data.set("status", s.status);
+    data.set("reason", s.reason);
+    data.set("incomplete", s.status == "partial" || s.status == "stale");
     data.set("error", s.error);
     data.set("has_papers", !s.top.empty());
     data.set("shown", std::to_string(s.top.size()));
@@ -114,7 +117,8 @@ std::string webhook_json(const DayMessage& s, const Message& m) {
     rapidjson::Writer<rapidjson::StringBuffer> json(buffer);
     json.StartObject();
     write_string(json, "date", s.date.iso());
-    write_string(json, "status", s.failed ? "failed" : "announced");
+    write_string(json, "status", s.failed ? "failed" : s.status);
+    if (!s.failed && !s.reason.empty()) write_string(json, "reason", s.reason);
     write_string(json, "title", s.site_title);
     write_string(json, "url", s.day_url);
     if (s.failed) {
@@ -173,6 +177,8 @@ DayMessage summarize_day(const Day& day, const Config& site, int top_n) {
     s.date = day.date;
     s.failed = day.status == DayStatus::failed;
     if (s.failed) s.error = "the run for this day failed";
+    s.status = to_string(day.status);
+    s.reason = one_line(day.reason);
     s.site_title = one_line(site.title);
     s.day_url = SiteUrls(site.base_url).absolute(day_path_of(day.date));
     s.count = static_cast<int>(day.papers.size());
@@ -252,6 +258,7 @@ Result<Message> render_message(const DayMessage& summary, const NotifyTemplates&
     Message message;
     std::string subject = subject_template;
     if (summary.failed) subject = "{{title}}: the run for {{date}} failed";
+    else if (summary.status == "partial" || summary.status == "stale") subject = "[{{status}}] " + subject;
     auto rendered_subject = render(subject, "notify.email.subject", data, TextFormat::plain);
     if (!rendered_subject) return std::unexpected(rendered_subject.error());
     message.subject = one_line(*rendered_subject);

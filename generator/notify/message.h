@@ -40,6 +40,8 @@ struct DayMessage {
     Date date;
     bool failed = false;           // a failure notice instead of the picks
     std::string error;             // why the run failed (failure notices)
+    std::string status = "announced"; // the day's status: announced, partial, stale or failed
+    std::string reason;            // why it is partial or stale (one line)
     std::string site_title;
     std::string day_url;           // the day's page under base_url
     int count = 0;                 // papers on the day

@@ -6,7 +6,9 @@
 
 #include "config/config.h"
 #include "core/paper.h"
+#include "fetch/arxiv_calendar.h"
 #include "score/learned_scorer.h"
+#include "util/clock.h"
 #include "util/files.h"
 
 #include <functional>
@@ -22,6 +24,7 @@ struct RunRequest {
     bool offline = false;                // the saved sample feed and the embedded scorer
     bool resume = false;                 // with `date`: score only the unscored papers of that (partial) day
     std::optional<Date> today;           // the clock (UTC day); today_utc() when absent
+    Clock* clock = nullptr;              // times waits (backoff, rate limits, arXiv's interval); nullptr: real_clock()
     fs::path content_dir = "content";
     fs::path config_path = "paperpress.yaml";
     // Until paperpress.yaml has scoring.embedded and scoring.prefilter (issue 16): the scorer
@@ -59,8 +62,15 @@ Date expected_announcement(const Date& today);
 
 RunResult run_nightly(const RunRequest& request, const Config& config);
 
-// The submission window the back-fill of `day` asks the API for: from the
-// previous weekday to the day before (the reference system's remedial runs).
-std::pair<Date, Date> backfill_window(const Date& day);
+// The submission window the back-fill of `day` asks the API for: between
+// the 14:00 US-Eastern deadlines of the announcement before it and of its
+// own (submission_window in fetch/arxiv_calendar.h).
+SubmissionWindow backfill_window(const Date& day);
+
+// The days a nightly run (no --date) back-fills before the feed's: the
+// announcement days among the `look_back` weekdays before `expected` that
+// have no day file, oldest first. None for an archive without any day (a
+// new site starts with tonight's).
+std::vector<Date> catch_up_days(const fs::path& content, const Date& expected, int look_back);
 
 } // namespace pp

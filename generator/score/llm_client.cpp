@@ -19,7 +19,9 @@ const char* type_name(const rapidjson::Value& value) {
     return names[value.GetType()];
 }
 
-std::string request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages) {
+} // namespace
+
+std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages) {
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> json(buffer);
     json.StartObject();
@@ -40,6 +42,10 @@ std::string request_body(const LlmEndpoint& endpoint, const std::vector<ChatMess
         json.Key("temperature");
         json.Double(*endpoint.temperature);
     }
+    if (endpoint.seed) {
+        json.Key("seed");
+        json.Int64(*endpoint.seed);
+    }
     if (endpoint.max_tokens > 0) {
         json.Key(endpoint.max_completion_tokens ? "max_completion_tokens" : "max_tokens");
         json.Int(endpoint.max_tokens);
@@ -47,6 +53,27 @@ std::string request_body(const LlmEndpoint& endpoint, const std::vector<ChatMess
     json.EndObject();
     return escape_control_bytes({buffer.GetString(), buffer.GetSize()});
 }
+
+bool accepts_temperature(const std::string& model) {
+    std::string name = to_lower(model.substr(model.rfind('/') == std::string::npos ? 0 : model.rfind('/') + 1));
+    for (std::string_view reasoning : {"o1", "o3", "o4"})
+        if (name.starts_with(reasoning) && (name.size() == 2 || name[2] == '-')) return false;
+    return !(name.starts_with("gpt-5") && !name.starts_with("gpt-5-chat"));
+}
+
+std::string chat_url(const LlmEndpoint& endpoint) {
+    std::string url = endpoint.base_url;
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    return url + "/chat/completions";
+}
+
+std::vector<std::string> chat_headers(const LlmEndpoint& endpoint) {
+    std::vector<std::string> headers = {"Content-Type: application/json"};
+    if (!endpoint.api_key.empty()) headers.push_back("Authorization: Bearer " + endpoint.api_key);
+    return headers;
+}
+
+namespace {
 
 // A usage count as a whole number from 0 to max_reply_tokens; anything else
 // is clamped (a number) or taken as 0, and noted.
@@ -93,19 +120,20 @@ Tokens usage_of(const rapidjson::Value& envelope, std::vector<std::string>& warn
 
 Result<ChatReply> chat_completion(HttpClient& http, const LlmEndpoint& endpoint,
                                   const std::vector<ChatMessage>& messages) {
-    std::string url = endpoint.base_url;
-    while (!url.empty() && url.back() == '/') url.pop_back();
-    url += "/chat/completions";
-    std::vector<std::string> headers = {"Content-Type: application/json"};
-    if (!endpoint.api_key.empty()) headers.push_back("Authorization: Bearer " + endpoint.api_key);
-
-    auto response = http.post(url, request_body(endpoint, messages), headers);
+    auto response = http.post(chat_url(endpoint), chat_request_body(endpoint, messages), chat_headers(endpoint));
     if (!response) return std::unexpected(response.error());
-
     return parse_chat_reply(response->body);
 }
 
 Result<ChatReply> parse_chat_reply(std::string_view body) {
+    auto reply = read_chat_reply(body);
+    if (reply && reply->empty)
+        return fail("the LLM's reply was empty" +
+                    (reply->finish_reason.empty() ? std::string() : " (finish_reason: " + excerpt(reply->finish_reason) + ")"));
+    return reply;
+}
+
+Result<ChatReply> read_chat_reply(std::string_view body) {
     rapidjson::Document doc;
     if (!parse_json(doc, body) || !doc.IsObject())
         return fail("expected the LLM endpoint to answer with a JSON object, got " + excerpt(body));
@@ -120,14 +148,11 @@ Result<ChatReply> parse_chat_reply(std::string_view body) {
         if (content != message->MemberEnd() && content->value.IsString())
             reply.content.assign(content->value.GetString(), content->value.GetStringLength());
     }
-    if (reply.content.find_first_not_of(" \t\r\n") == std::string::npos) {
-        // null or blank content: a refusal, a tool call, or a reasoning model
-        // that spent its tokens thinking. A failure to re-ask, not a reply.
-        auto finish = choice.FindMember("finish_reason");
-        const bool named = finish != choice.MemberEnd() && finish->value.IsString();
-        return fail("the LLM's reply was empty" +
-                    (named ? " (finish_reason: " + excerpt(finish->value.GetString()) + ")" : std::string()));
-    }
+    auto finish = choice.FindMember("finish_reason");
+    if (finish != choice.MemberEnd() && finish->value.IsString()) reply.finish_reason = std::string(finish->value.GetString()).substr(0, 40);
+    // null or blank content: a refusal, a tool call, or a reasoning model
+    // that spent its tokens thinking. A failure to re-ask, not a reply.
+    reply.empty = reply.content.find_first_not_of(" \t\r\n") == std::string::npos;
     auto usage = doc.FindMember("usage");
     reply.usage_known = usage != doc.MemberEnd() && usage->value.IsObject();
     reply.usage = usage_of(doc, reply.warnings);

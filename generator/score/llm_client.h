@@ -20,9 +20,10 @@ struct LlmEndpoint {
     std::string base_url;               // e.g. https://api.openai.com/v1 (OPENAI_BASE_URL)
     std::string api_key;                // never logged, never written
     std::string model;
-    std::optional<double> temperature;  // not sent when absent (some models refuse it)
+    std::optional<double> temperature;  // not sent when absent (reasoning models refuse it)
     int max_tokens = 0;                 // 0: not sent
     bool max_completion_tokens = false; // send the limit as max_completion_tokens (o-series, gpt-5)
+    std::optional<long long> seed{};    // not sent when absent
 };
 
 struct ChatReply {
@@ -30,6 +31,8 @@ struct ChatReply {
     Tokens usage;                      // whole numbers from 0 to max_reply_tokens
     std::vector<std::string> warnings; // what in the envelope was ignored or clamped
     bool usage_known = false; // the reply had a usage block: its cost can be known
+    bool empty = false;       // no content (null, "" or blanks): billed, but no answer
+    std::string finish_reason; // "stop", "length", ... when given
 };
 
 // Token counts above this are taken for garbage (and clamped), so sums over
@@ -42,6 +45,20 @@ inline constexpr long long max_reply_tokens = 1'000'000'000'000;
 // max_reply_tokens is clamped (or taken as 0), with a warning.
 Result<ChatReply> parse_chat_reply(std::string_view body);
 
+// As parse_chat_reply, but a reply without content is a reply (`empty`),
+// with its usage: the tokens of an empty or truncated reply are billed.
+Result<ChatReply> read_chat_reply(std::string_view body);
+
+// One request's parts: <base_url>/chat/completions, the JSON body, the headers.
+std::string chat_url(const LlmEndpoint& endpoint);
+std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages);
+std::vector<std::string> chat_headers(const LlmEndpoint& endpoint);
+
+// False for the reasoning models that refuse `temperature` (o1, o3, o4-mini,
+// gpt-5 but not gpt-5-chat), whatever the provider prefix ("openai/o3").
+bool accepts_temperature(const std::string& model);
+
+// POSTs and reads the reply, retrying as `http` does; an empty reply is an error.
 Result<ChatReply> chat_completion(HttpClient& http, const LlmEndpoint& endpoint,
                                   const std::vector<ChatMessage>& messages);
 

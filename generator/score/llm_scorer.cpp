@@ -5,23 +5,9 @@
 #include <atomic>
 #include <thread>
 
+using namespace std::chrono_literals;
+
 namespace pp {
-
-RateLimiter::RateLimiter(int per_minute)
-    : interval_(per_minute > 0 ? std::chrono::steady_clock::duration(std::chrono::minutes(1)) / per_minute
-                               : std::chrono::steady_clock::duration::zero()) {}
-
-void RateLimiter::acquire() {
-    if (interval_ == std::chrono::steady_clock::duration::zero()) return;
-    std::chrono::steady_clock::time_point slot;
-    {
-        std::lock_guard lock(mutex_);
-        auto now = std::chrono::steady_clock::now();
-        slot = std::max(now, next_);
-        next_ = slot + interval_;
-    }
-    std::this_thread::sleep_until(slot);
-}
 
 namespace {
 
@@ -89,94 +75,224 @@ std::vector<Paper> copies(const Batch& batch) {
     return out;
 }
 
+// Retries of one request. Server errors and timeouts may be billed: few
+// retries. A 429 is not billed and says to wait: waited out, up to minutes.
+constexpr int transient_retries = 2;
+constexpr auto max_rate_limit_wait = std::chrono::milliseconds(10min);
+
+std::string milliseconds_text(Clock::duration length) {
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(length).count()) + " ms";
+}
+
+// One scoring run's shared state: the result, the endpoint (which adapts
+// once to a rejected parameter), the limits, the log.
+class Session {
+public:
+    Session(const LlmScorerOptions& options, LlmScoring& into)
+        : result(into), options_(options), endpoint_(options.endpoint),
+          limiter_(options.settings.requests_per_minute, options.settings.tokens_per_minute, clock()) {}
+
+    Clock& clock() const { return options_.clock ? *options_.clock : real_clock(); }
+    const LlmScorerOptions& options() const { return options_; }
+
+    void log(const std::string& line) {
+        std::lock_guard lock(log_mutex_);
+        if (options_.on_log) options_.on_log(line);
+    }
+
+    // One request for `papers` papers, retried as its failure deserves.
+    Result<ChatReply> call(const std::vector<ChatMessage>& messages, size_t papers, HttpClient& http);
+
+    LlmScoring& result;
+    std::mutex mutex; // guards `result` and the endpoint
+    std::atomic<bool> stop{false};
+
+private:
+    LlmEndpoint current_endpoint();
+    void learn_limits(const HttpResponse& response);
+    void count_failure(const std::string& message);
+    bool adapt_to_rejection(const LlmEndpoint& sent, const std::string& message);
+    void stop_with(const std::string& why);
+    Result<ChatReply> account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers, long long charged);
+    std::optional<Clock::duration> rate_limit_wait(const HttpResponse& response, Backoff& backoff,
+                                                   Clock::duration& waited);
+
+    const LlmScorerOptions& options_;
+    LlmEndpoint endpoint_;
+    RateLimiter limiter_;
+    TokenEstimate estimate_;
+    std::mutex log_mutex_;
+};
+
+LlmEndpoint Session::current_endpoint() {
+    std::lock_guard lock(mutex);
+    result.sent = endpoint_;
+    result.sent.api_key.clear(); // the record never holds the key
+    return endpoint_;
+}
+
+// OpenAI-style endpoints tell their token budget in every reply's headers.
+void Session::learn_limits(const HttpResponse& response) {
+    auto limit = parse_int(response.header("x-ratelimit-limit-tokens"));
+    auto remaining = parse_int(response.header("x-ratelimit-remaining-tokens"));
+    if (limit && remaining) limiter_.learn_token_budget(*limit, *remaining);
+}
+
+void Session::count_failure(const std::string& message) {
+    std::lock_guard lock(mutex);
+    ++result.failed_requests;
+    if (timed_out(message)) ++result.unknown_cost_calls; // possibly billed, tokens unknown
+}
+
+// A 400 that names a parameter the endpoint can do without: asks again
+// without it (max_tokens becomes max_completion_tokens). Once each.
+bool Session::adapt_to_rejection(const LlmEndpoint& sent, const std::string& message) {
+    std::lock_guard lock(mutex);
+    if (rejects_max_tokens(message) && !sent.max_completion_tokens) {
+        if (!endpoint_.max_completion_tokens) {
+            endpoint_.max_completion_tokens = true;
+            log("the model does not take max_tokens: asking again with max_completion_tokens");
+        }
+        return true;
+    }
+    if (http_status(message) != 400) return false;
+    const std::string parameter = rejected_parameter(message);
+    if (parameter == "temperature" && sent.temperature) {
+        if (endpoint_.temperature) {
+            endpoint_.temperature.reset();
+            log("the model does not take temperature: asking again without it");
+        }
+        return true;
+    }
+    if (parameter == "seed" && sent.seed) {
+        if (endpoint_.seed) {
+            endpoint_.seed.reset();
+            log("the model does not take seed: asking again without it");
+        }
+        return true;
+    }
+    return false;
+}
+
+void Session::stop_with(const std::string& why) {
+    std::lock_guard lock(mutex);
+    if (result.stopped.empty()) {
+        result.stopped = why;
+        log(why);
+    }
+    stop = true;
+}
+
+// Counts a 2xx reply's tokens, even an empty reply's (they are billed),
+// and corrects the budget and the estimate with them.
+Result<ChatReply> Session::account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers,
+                                         long long charged) {
+    auto reply = read_chat_reply(response.body);
+    if (!reply) {
+        count_failure(reply.error().message);
+        return reply;
+    }
+    const long long used = reply->usage.prompt + reply->usage.completion;
+    limiter_.settle(charged, reply->usage_known ? used : charged);
+    if (reply->usage_known) estimate_.learn(prompt_bytes, papers, reply->usage.prompt, reply->usage.completion);
+    {
+        std::lock_guard lock(mutex);
+        result.tokens.prompt += reply->usage.prompt;
+        result.tokens.completion += reply->usage.completion;
+        result.tokens.cached += reply->usage.cached;
+        if (!reply->usage_known) ++result.unknown_cost_calls;
+        for (const auto& warning : reply->warnings) log("warning: the LLM reply's " + warning);
+    }
+    if (reply->empty) {
+        std::string why = "the LLM's reply was empty" +
+                          (reply->finish_reason.empty() ? std::string() : " (finish_reason: " + excerpt(reply->finish_reason) + ")");
+        count_failure(why);
+        return fail(why);
+    }
+    return reply;
+}
+
+// How long to wait after a 429: what the endpoint asked (with a little
+// jitter), else the jittered backoff; nothing once the waits for this
+// request would pass max_rate_limit_wait.
+std::optional<Clock::duration> Session::rate_limit_wait(const HttpResponse& response, Backoff& backoff,
+                                                        Clock::duration& waited) {
+    auto fallback = backoff.next();
+    Clock::duration wait = fallback;
+    if (auto asked = server_retry_delay(response)) wait = *asked + std::min<Clock::duration>(fallback / 8, 2s);
+    if (waited + wait > max_rate_limit_wait) return std::nullopt;
+    waited += wait;
+    return wait;
+}
+
+Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t papers, HttpClient& http) {
+    Backoff transient(1s, 60s), throttled(2s, 2min);
+    int transient_failures = 0;
+    Clock::duration rate_limited_for{};
+    for (;;) {
+        const LlmEndpoint endpoint = current_endpoint();
+        const std::string url = chat_url(endpoint), body = chat_request_body(endpoint, messages);
+        const long long charged = limiter_.acquire(estimate_.estimate(body.size(), papers));
+        auto response = http.send(url, &body, chat_headers(endpoint));
+        {
+            std::lock_guard lock(mutex);
+            ++result.requests;
+        }
+        if (response) learn_limits(*response);
+        if (response && response->status >= 200 && response->status < 300)
+            return account_reply(*response, body.size(), papers, charged);
+        Error error = response ? http_status_error(*response, url) : response.error();
+        count_failure(error.message);
+        if (response && response->status == 429) {
+            limiter_.settle(charged, 0); // refused, not billed
+            {
+                std::lock_guard lock(mutex);
+                ++result.rate_limited;
+            }
+            auto wait = rate_limit_wait(*response, throttled, rate_limited_for);
+            if (!wait)
+                return fail(error.message + " (still rate limited after waiting " + milliseconds_text(rate_limited_for) + ")");
+            limiter_.hold_off(*wait); // every worker waits: the limit is the endpoint's, not this request's
+            log("HTTP 429 from the LLM endpoint (rate limited); asking again in " + milliseconds_text(*wait));
+            continue;
+        }
+        if (!response || response->status >= 500) {
+            if (transient_failures >= transient_retries) return std::unexpected(error);
+            auto wait = transient.next();
+            log(error.message + "; retry " + std::to_string(++transient_failures) + " of " +
+                std::to_string(transient_retries) + " in " + milliseconds_text(wait));
+            clock().sleep_for(wait);
+            continue;
+        }
+        if (adapt_to_rejection(endpoint, error.message)) continue;
+        if (std::string fatal = fatal_llm_error(error.message); !fatal.empty()) stop_with(fatal);
+        return std::unexpected(error);
+    }
+}
+
 // Runs `work(batch, http)` for every batch on `workers` threads, each with
-// its own HTTP connection.
-void run_batches(const std::vector<Batch>& batches, int workers, const LlmScorerOptions& options,
-                 const std::function<void(const std::string&)>& log, const std::atomic<bool>& stop,
-                 const std::function<void()>& on_timeout,
+// its own HTTP connection (one attempt per send: Session::call retries).
+void run_batches(const std::vector<Batch>& batches, Session& session,
                  const std::function<void(const Batch&, HttpClient&)>& work) {
+    const auto& settings = session.options().settings;
     std::atomic<size_t> next{0};
     auto worker = [&] {
         HttpOptions http_options;
         http_options.user_agent = "paperpress/0.1";
-        http_options.timeout = std::chrono::seconds(static_cast<long>(options.settings.timeout));
-        http_options.max_attempts = 3;
-        http_options.backoff = std::chrono::milliseconds(1000);
-        http_options.on_retry = [&](const std::string& line) {
-            if (timed_out(line)) on_timeout();
-            log(line);
-        };
+        http_options.timeout = std::chrono::milliseconds(static_cast<long long>(settings.timeout * 1000));
+        http_options.max_attempts = 1;
+        http_options.clock = &session.clock();
         HttpClient http(http_options);
-        for (size_t i = next++; i < batches.size() && !stop; i = next++) work(batches[i], http);
+        for (size_t i = next++; i < batches.size() && !session.stop; i = next++) work(batches[i], http);
     };
     std::vector<std::thread> threads;
-    int count = std::max(1, std::min<int>(workers, static_cast<int>(batches.size())));
+    int count = std::max(1, std::min<int>(settings.concurrency, static_cast<int>(batches.size())));
     for (int t = 0; t < count; ++t) threads.emplace_back(worker);
     for (auto& thread : threads) thread.join();
 }
 
-} // namespace
-
-LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts,
-                          const LlmScorerOptions& options, ScoreCache* cache) {
-    LlmScoring result;
-    std::mutex mutex; // guards result
-    std::mutex log_mutex; // workers log too: one line at a time
-    auto log = [&](const std::string& line) {
-        std::lock_guard lock(log_mutex);
-        if (options.on_log) options.on_log(line);
-    };
-    if (cache)
-        for (const auto& warning : cache->warnings()) log("warning: " + warning);
-    RateLimiter limiter(options.settings.requests_per_minute);
-    const auto& settings = options.settings;
-
-    LlmEndpoint endpoint = options.endpoint; // guarded by mutex: switches once to max_completion_tokens
-    std::atomic<bool> stop{false};
-    auto on_timeout = [&] {
-        std::lock_guard lock(mutex);
-        ++result.unknown_cost_calls;
-    };
-    auto call = [&](const std::vector<ChatMessage>& messages, HttpClient& http) -> Result<ChatReply> {
-        for (;;) {
-            limiter.acquire();
-            LlmEndpoint current;
-            {
-                std::lock_guard lock(mutex);
-                current = endpoint;
-            }
-            auto reply = chat_completion(http, current, messages);
-            std::lock_guard lock(mutex);
-            ++result.requests;
-            if (reply) {
-                result.tokens.prompt += reply->usage.prompt;
-                result.tokens.completion += reply->usage.completion;
-                result.tokens.cached += reply->usage.cached;
-                if (!reply->usage_known) ++result.unknown_cost_calls;
-                for (const auto& warning : reply->warnings) log("warning: the LLM reply's " + warning);
-                return reply;
-            }
-            ++result.failed_requests;
-            if (timed_out(reply.error().message)) ++result.unknown_cost_calls;
-            if (rejects_max_tokens(reply.error().message) && !current.max_completion_tokens) {
-                if (!endpoint.max_completion_tokens) {
-                    endpoint.max_completion_tokens = true;
-                    log("the model does not take max_tokens: asking again with max_completion_tokens");
-                }
-                continue; // once: the endpoint now sends max_completion_tokens
-            }
-            if (std::string fatal = fatal_llm_error(reply.error().message); !fatal.empty()) {
-                if (result.stopped.empty()) {
-                    result.stopped = fatal;
-                    log(fatal);
-                }
-                stop = true;
-            }
-            return reply;
-        }
-    };
-
-    // Cached scores first: they cost nothing.
+// Cached scores first: they cost nothing. Returns the papers still to score.
+std::vector<const Paper*> take_cached(const std::vector<Paper>& papers, ScoreCache* cache, LlmScoring& result) {
     std::vector<const Paper*> pending;
     for (const auto& paper : papers) {
         if (cache)
@@ -187,70 +303,102 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
             }
         pending.push_back(&paper);
     }
-    const size_t total = papers.size();
+    return pending;
+}
+
+// The optional title pre-filter: a cheap pass that drops clearly off-topic
+// titles. A failed call drops nothing.
+void filter_titles(Session& session, const PromptSet& prompts, std::vector<const Paper*>& pending) {
+    std::set<std::string> drop;
+    const size_t batch_size = static_cast<size_t>(session.options().settings.batch_size) * 4;
+    run_batches(make_batches(pending, batch_size), session, [&](const Batch& batch, HttpClient& http) {
+        auto reply = session.call(title_filter_messages(prompts, copies(batch)), batch.size(), http);
+        if (!reply) return;
+        std::set<std::string> in_batch;
+        for (const Paper* p : batch) in_batch.insert(p->id);
+        std::lock_guard lock(session.mutex);
+        for (const auto& id : parse_id_list_reply(reply->content))
+            if (in_batch.contains(id)) drop.insert(id);
+    });
+    session.result.dropped_by_titles = drop;
+    std::erase_if(pending, [&](const Paper* p) { return drop.contains(p->id); });
+}
+
+// Takes the scores a reply holds for `batch`; the others get their problem.
+void record_reply(const Batch& batch, const ChatReply& reply, LlmScoring& result, ScoreCache* cache,
+                  std::map<std::string, std::string>& last_problem) {
+    std::map<std::string, std::string> problems; // this reply's, by ID
+    for (const Paper* p : batch) problems[p->id] = "missing from the LLM's reply";
+    for (const auto& score : parse_score_reply(reply.content)) {
+        if (!problems.contains(score.id)) continue; // an ID we did not ask about
+        if (!score.relevance || !score.novelty) {
+            problems[score.id] = "the reply had no relevance and novelty for it";
+            continue;
+        }
+        result.scores[score.id] = score;
+        problems.erase(score.id);
+        if (cache) cache->store(score);
+    }
+    for (auto& [id, problem] : problems) last_problem[id] = problem;
+}
+
+// One pass over `pending` in batches of `batch_size`.
+void scoring_pass(Session& session, const PromptSet& prompts, const std::vector<const Paper*>& pending,
+                  size_t batch_size, ScoreCache* cache, std::map<std::string, std::string>& last_problem) {
+    run_batches(make_batches(pending, batch_size), session, [&](const Batch& batch, HttpClient& http) {
+        auto reply = session.call(scoring_messages(prompts, copies(batch)), batch.size(), http);
+        std::lock_guard lock(session.mutex);
+        if (!reply) {
+            for (const Paper* p : batch) last_problem[p->id] = reply.error().message;
+            session.log("LLM request failed: " + reply.error().message);
+            return;
+        }
+        record_reply(batch, *reply, session.result, cache, last_problem);
+    });
+}
+
+// Why each paper still pending has no score.
+void record_unscored(const std::vector<const Paper*>& pending, int tries,
+                     std::map<std::string, std::string>& last_problem, LlmScoring& result) {
+    for (const Paper* p : pending) {
+        if (!result.stopped.empty()) result.unscored[p->id] = result.stopped;
+        else if (last_problem.contains(p->id))
+            result.unscored[p->id] = last_problem[p->id] + " (after " + std::to_string(tries) + " tries)";
+        else result.unscored[p->id] = "not scored";
+    }
+}
+
+} // namespace
+
+LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts,
+                          const LlmScorerOptions& options, ScoreCache* cache) {
+    LlmScoring result;
+    Session session(options, result);
+    if (cache)
+        for (const auto& warning : cache->warnings()) session.log("warning: " + warning);
+    const auto& settings = options.settings;
+    std::vector<const Paper*> pending = take_cached(papers, cache, result);
     auto progress = [&] {
-        if (options.on_progress) options.on_progress(result.scores.size() + result.dropped_by_titles.size(), total);
+        if (options.on_progress) options.on_progress(result.scores.size() + result.dropped_by_titles.size(), papers.size());
     };
     progress();
-
-    // Optional title pre-filter: a cheap pass that drops clearly off-topic
-    // titles. A failed call drops nothing.
     if (settings.title_prefilter && !pending.empty()) {
-        std::set<std::string> drop;
-        run_batches(make_batches(pending, static_cast<size_t>(settings.batch_size) * 4), settings.concurrency, options, log, stop, on_timeout,
-                    [&](const Batch& batch, HttpClient& http) {
-                        auto reply = call(title_filter_messages(prompts, copies(batch)), http);
-                        if (!reply) return;
-                        std::set<std::string> in_batch;
-                        for (const Paper* p : batch) in_batch.insert(p->id);
-                        std::lock_guard lock(mutex);
-                        for (const auto& id : parse_id_list_reply(reply->content))
-                            if (in_batch.contains(id)) drop.insert(id);
-                    });
-        result.dropped_by_titles = drop;
-        std::erase_if(pending, [&](const Paper* p) { return drop.contains(p->id); });
+        filter_titles(session, prompts, pending);
         progress();
     }
-
-    // Scoring passes: each pass re-asks, in half-size batches, for the papers
-    // the previous pass did not get a score for.
+    // Each pass re-asks, in half-size batches, for the papers the previous pass did not get a score for.
     std::map<std::string, std::string> last_problem;
     size_t batch_size = static_cast<size_t>(settings.batch_size);
-    for (int pass = 0; pass <= settings.retries && !pending.empty() && !stop; ++pass) {
-        run_batches(make_batches(pending, batch_size), settings.concurrency, options, log, stop, on_timeout,
-                    [&](const Batch& batch, HttpClient& http) {
-                        auto reply = call(scoring_messages(prompts, copies(batch)), http);
-                        std::lock_guard lock(mutex);
-                        if (!reply) {
-                            for (const Paper* p : batch) last_problem[p->id] = reply.error().message;
-                            log("LLM request failed: " + reply.error().message);
-                            return;
-                        }
-                        std::map<std::string, std::string> problems; // this reply's, by ID
-                        for (const Paper* p : batch) problems[p->id] = "missing from the LLM's reply";
-                        for (const auto& score : parse_score_reply(reply->content)) {
-                            if (!problems.contains(score.id)) continue; // an ID we did not ask about
-                            if (!score.relevance || !score.novelty) {
-                                problems[score.id] = "the reply had no relevance and novelty for it";
-                                continue;
-                            }
-                            result.scores[score.id] = score;
-                            problems.erase(score.id);
-                            if (cache) cache->store(score);
-                        }
-                        for (auto& [id, problem] : problems) last_problem[id] = problem;
-                    });
+    for (int pass = 0; pass <= settings.retries && !pending.empty() && !session.stop; ++pass) {
+        scoring_pass(session, prompts, pending, batch_size, cache, last_problem);
         std::erase_if(pending, [&](const Paper* p) { return result.scores.contains(p->id); });
-        if (!pending.empty() && pass < settings.retries && !stop)
-            log(std::to_string(pending.size()) + " papers had no score; asking again in batches of " +
-                           std::to_string(std::max<size_t>(1, batch_size / 2)));
         batch_size = std::max<size_t>(1, batch_size / 2);
+        if (!pending.empty() && pass < settings.retries && !session.stop)
+            session.log(std::to_string(pending.size()) + " papers had no score; asking again in batches of " +
+                        std::to_string(batch_size));
         progress();
     }
-    for (const Paper* p : pending)
-        result.unscored[p->id] = !result.stopped.empty() ? result.stopped : last_problem.count(p->id) ? last_problem[p->id] + " (after " +
-                                                                 std::to_string(settings.retries + 1) + " tries)"
-                                                           : "not scored";
+    record_unscored(pending, settings.retries + 1, last_problem, result);
     return result;
 }
 

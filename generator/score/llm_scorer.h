@@ -1,12 +1,14 @@
-// Scores papers with an LLM: batches sent several at once under a
-// requests-per-minute limit, replies matched by ID, papers missing from a
-// reply asked again in smaller batches, and after the retries a paper with
-// no score is reported with the reason (never silently dropped).
+// Scores papers with an LLM: batches sent several at once under the
+// endpoint's limits (requests and tokens per minute, and every wait the
+// endpoint asks for), replies matched by ID, papers missing from a reply
+// asked again in smaller batches, and after the retries a paper with no
+// score is reported with the reason (never silently dropped).
 #pragma once
 
 #include "config/config.h"
 #include "score/llm_client.h"
 #include "score/prompt.h"
+#include "score/rate_limit.h"
 #include "score/reply_parser.h"
 #include "score/score_cache.h"
 
@@ -27,7 +29,9 @@ struct LlmScoring {
     int failed_requests = 0;
     int cache_hits = 0;
     int unknown_cost_calls = 0;  // replies without usage and timed-out attempts: possibly billed, tokens unknown
+    int rate_limited = 0;        // 429 answers (not billed), each waited out
     std::string stopped;         // why scoring stopped at once (401/403, a rejected parameter); empty if it did not
+    LlmEndpoint sent;            // the parameters the last requests went with (temperature, seed, ...)
 };
 
 // Why a failed call means no later call can succeed (a refused key, a
@@ -44,22 +48,10 @@ struct LlmScorerOptions {
     // Called after each batch: papers settled so far, out of all.
     std::function<void(size_t done, size_t total)> on_progress;
     std::function<void(const std::string&)> on_log; // retries and failures
+    Clock* clock = nullptr; // times backoff and rate limits; nullptr: real_clock()
 };
 
 LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts,
                           const LlmScorerOptions& options, ScoreCache* cache);
-
-// Spaces request starts evenly: at most `per_minute` in any minute. Shared
-// by all workers.
-class RateLimiter {
-public:
-    explicit RateLimiter(int per_minute);
-    void acquire();
-
-private:
-    std::mutex mutex_;
-    std::chrono::steady_clock::duration interval_;
-    std::chrono::steady_clock::time_point next_{};
-};
 
 } // namespace pp

@@ -1,0 +1,126 @@
+#include "score/rate_limit.h"
+
+#include <algorithm>
+
+namespace pp {
+
+namespace {
+
+double seconds(Clock::duration length) { return std::chrono::duration<double>(length).count(); }
+
+Clock::duration from_seconds(double value) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(value));
+}
+
+} // namespace
+
+RateLimiter::RateLimiter(int requests_per_minute, long long tokens_per_minute, Clock& clock)
+    : clock_(clock),
+      interval_(requests_per_minute > 0 ? Clock::duration(std::chrono::minutes(1)) / requests_per_minute
+                                        : Clock::duration::zero()),
+      budget_configured_(tokens_per_minute > 0),
+      tokens_per_second_(tokens_per_minute > 0 ? static_cast<double>(tokens_per_minute) / 60.0 : 0.0),
+      capacity_(static_cast<double>(std::max<long long>(0, tokens_per_minute))),
+      available_(capacity_),
+      counted_at_(clock.now()),
+      next_start_(counted_at_),
+      paused_until_(counted_at_) {}
+
+void RateLimiter::refill_to(Clock::time_point when) {
+    if (when <= counted_at_) return;
+    available_ = std::min(capacity_, available_ + tokens_per_second_ * seconds(when - counted_at_));
+    counted_at_ = when;
+}
+
+// The earliest start for a request of `tokens`, its slot and tokens taken.
+Clock::time_point RateLimiter::reserve(long long tokens, bool& charged) {
+    Clock::time_point start = std::max({clock_.now(), next_start_, paused_until_});
+    charged = tokens_per_second_ > 0;
+    if (charged) {
+        // Tokens are reserved in order: never start before the last reservation.
+        start = std::max(start, counted_at_);
+        refill_to(start);
+        // A tenth of the budget stays in hand: requests reach the endpoint a little after their
+        // start (queues, retries), and it counts them on arrival.
+        double need = std::min(static_cast<double>(tokens) + capacity_ / 10, capacity_);
+        if (available_ < need) {
+            start += from_seconds((need - available_) / tokens_per_second_);
+            refill_to(start);
+        }
+        available_ -= static_cast<double>(tokens);
+    }
+    next_start_ = start + interval_;
+    return start;
+}
+
+long long RateLimiter::acquire(long long tokens) {
+    for (;;) {
+        bool charged = false;
+        unsigned long long generation;
+        Clock::time_point start;
+        {
+            std::lock_guard lock(mutex_);
+            generation = generation_;
+            start = reserve(tokens, charged);
+        }
+        clock_.sleep_until(start);
+        std::lock_guard lock(mutex_);
+        if (generation == generation_) return charged ? tokens : 0;
+        // A 429 or a learnt budget came in while this request waited: queue again.
+        if (charged) available_ = std::min(capacity_, available_ + static_cast<double>(tokens));
+    }
+}
+
+void RateLimiter::settle(long long charged, long long used) {
+    if (tokens_per_second_ <= 0) return;
+    std::lock_guard lock(mutex_);
+    available_ = std::min(capacity_, available_ + static_cast<double>(charged - used));
+}
+
+void RateLimiter::hold_off(Clock::duration delay) {
+    std::lock_guard lock(mutex_);
+    paused_until_ = std::max(paused_until_, clock_.now() + delay);
+    ++generation_;
+}
+
+void RateLimiter::learn_token_budget(long long per_minute, long long remaining) {
+    if (budget_configured_ || per_minute <= 0) return;
+    std::lock_guard lock(mutex_);
+    if (tokens_per_second_ > 0) return; // learnt already
+    capacity_ = static_cast<double>(per_minute);
+    tokens_per_second_ = capacity_ / 60.0;
+    counted_at_ = std::max(counted_at_, clock_.now());
+    available_ = std::clamp(static_cast<double>(remaining), 0.0, capacity_);
+    ++generation_;
+}
+
+long long TokenEstimate::estimate(size_t prompt_bytes, size_t papers) {
+    std::lock_guard lock(mutex_);
+    // Until replies say otherwise: about 3 bytes a token (English is nearer 4), 150 reply tokens a paper.
+    double bytes_per_token = prompt_tokens_ > 0 ? std::clamp(prompt_bytes_ / prompt_tokens_, 1.0, 8.0) : 3.0;
+    double per_paper = papers_ > 0 ? completion_tokens_ / papers_ : 150.0;
+    // 10% over the learnt rates: charging a little too much costs a short wait, too little a 429.
+    return static_cast<long long>(1.1 * (static_cast<double>(prompt_bytes) / bytes_per_token +
+                                         per_paper * static_cast<double>(papers))) + 1;
+}
+
+void TokenEstimate::learn(size_t prompt_bytes, size_t papers, long long prompt_tokens, long long completion_tokens) {
+    if (prompt_tokens <= 0) return; // no usage: nothing to learn from
+    std::lock_guard lock(mutex_);
+    prompt_bytes_ += static_cast<double>(prompt_bytes);
+    prompt_tokens_ += static_cast<double>(prompt_tokens);
+    papers_ += static_cast<double>(papers);
+    completion_tokens_ += static_cast<double>(completion_tokens);
+}
+
+Backoff::Backoff(std::chrono::milliseconds first, std::chrono::milliseconds cap)
+    : step_(first), cap_(cap), random_(std::random_device{}()) {}
+
+std::chrono::milliseconds Backoff::next() {
+    auto step = std::min(step_, cap_);
+    step_ = std::min(step_ * 2, cap_);
+    std::uniform_int_distribution<long long> spread(step.count() / 2, std::max<long long>(step.count() / 2, step.count()));
+    return std::chrono::milliseconds(spread(random_));
+}
+
+} // namespace pp
