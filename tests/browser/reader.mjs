@@ -85,7 +85,7 @@ const browser = await chromium.launch({
 // A page that records script errors and failed requests (a /favicon.ico outside /sub/ among them).
 async function open(context, problems) {
   const page = await context.newPage();
-  page.setDefaultTimeout(10000);
+  page.setDefaultTimeout(30000); // a loaded 2-core machine
   page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
   page.on("response", (response) => {
     if (response.status() >= 400 && !response.url().includes("/no-such-page/"))
@@ -134,7 +134,7 @@ try {
       for (const [kind, where] of Object.entries(kinds)) {
         await page.goto(base + where, { waitUntil: "load" });
         if (kind === "search") await page.locator(".search-result").first().waitFor();
-        await page.screenshot({ path: path.join(shots, `${theme}-${kind}.png`), fullPage: true });
+        await page.screenshot({ path: path.join(shots, `${theme}-${kind}.png`), fullPage: true, timeout: 60000 });
         const extra = await overflow(page);
         if (extra > 0) wide.push(`${kind} (${where}) by ${extra} px`);
       }
