@@ -4,6 +4,7 @@
 #include "content/content_tree.h"
 #include "content/month_summary.h"
 #include "core/tex.h"
+#include "notify/message.h"
 #include "pipeline/month_summary.h"
 #include "site/render_markdown.h"
 #include "test_support.h"
@@ -229,6 +230,14 @@ TEST_CASE("reader: names, titles and search words show TeX as letters; the day f
     CHECK(read_text(site.content() / "2026/07/2026-07-27.md").find("Schütze") == std::string::npos);
     const auto shard = read_text(site.dir / "site/search/2026-07.json");
     CHECK(shard.find("Schütze") != std::string::npos);
+}
+
+TEST_CASE("reader: notifications name the authors as letters") {
+    Day day = reader_day("2026-07-27", {reader_paper("2607.00001", "Best of July", 10, 9)});
+    day.papers[0].authors = {"Fran\\c{c}ois-Xavier Briol", "Hinrich Sch\\\"utze"};
+    const auto message = summarize_day(day, Config{}, 5);
+    REQUIRE(message.top.size() == 1);
+    CHECK(message.top[0].authors == "François-Xavier Briol, Hinrich Schütze");
 }
 
 TEST_CASE("reader: KaTeX only on pages with math; without KaTeX's files math must be turned off") {
