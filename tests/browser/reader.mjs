@@ -140,6 +140,13 @@ try {
         await page.screenshot({ path: path.join(shots, `${theme}-${kind}.png`), fullPage: true, timeout: 60000 });
         const extra = await overflow(page);
         if (extra > 0) wide.push(`${kind} (${where}) by ${extra} px`);
+        if (kind === "month") { // the whole week shows, Saturday too (not scrolled out of the calendar's box)
+          const saturday = await page.evaluate(() => {
+            const cells = document.querySelectorAll(".calendar thead tr:last-child th");
+            return cells.length ? cells[cells.length - 1].getBoundingClientRect().right : 0;
+          });
+          expect(saturday > 0 && saturday <= 390, `Saturday's column ends at ${saturday} px`);
+        }
       }
       const index = JSON.parse(fs.readFileSync(path.join(sites[theme], "sub/data/index.json"), "utf8"));
       for (const day of index.days) {
