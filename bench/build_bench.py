@@ -103,7 +103,7 @@ def main():
     if not os.path.exists(os.path.join(PP_SITE, "themes")):
         os.symlink(os.path.join(ROOT, "themes"), os.path.join(PP_SITE, "themes"))
     with open(os.path.join(PP_SITE, "paperpress.yaml"), "w") as f:
-        f.write("title: Bench digest\nbase_url: https://example.github.io/arxiv-digest/\n")
+        f.write("title: Bench digest\nbase_url: https://example.github.io/arxiv-digest/\nmath: false\n")  # no KaTeX beside it
     for name in ("hugo.toml", "layouts"):
         src, dst = os.path.join(HERE, "hugo", name), os.path.join(HUGO_SITE, name)
         if os.path.isdir(src):

@@ -4,6 +4,7 @@
 #include "content/content_tree.h"
 #include "content/month_summary.h"
 #include "core/tex.h"
+#include "notify/message.h"
 #include "pipeline/month_summary.h"
 #include "site/render_markdown.h"
 #include "test_support.h"
@@ -231,6 +232,14 @@ TEST_CASE("reader: names, titles and search words show TeX as letters; the day f
     CHECK(shard.find("Schütze") != std::string::npos);
 }
 
+TEST_CASE("reader: notifications name the authors as letters") {
+    Day day = reader_day("2026-07-27", {reader_paper("2607.00001", "Best of July", 10, 9)});
+    day.papers[0].authors = {"Fran\\c{c}ois-Xavier Briol", "Hinrich Sch\\\"utze"};
+    const auto message = summarize_day(day, Config{}, 5);
+    REQUIRE(message.top.size() == 1);
+    CHECK(message.top[0].authors == "François-Xavier Briol, Hinrich Schütze");
+}
+
 TEST_CASE("reader: KaTeX only on pages with math; without KaTeX's files math must be turned off") {
     ReaderSite site;
     site.build();
@@ -263,7 +272,8 @@ TEST_CASE("reader: the month page ranks its best papers, keeps author matches an
         REQUIRE(followed != std::string::npos);
         CHECK(best < second);
         CHECK(second < followed);                             // author matches have no score: kept, ranked last
-        CHECK(month.find(">Middling<") == std::string::npos); // month_best: 3
+        const auto list = month.substr(month.find("best-list"), month.find("</ol>", month.find("best-list")) - month.find("best-list"));
+        CHECK(list.find(">Middling<") == std::string::npos); // month_best: 3
         CHECK(month.find("<td>Theory</td><td>2</td>") != std::string::npos);
         CHECK(month.find("<td>Scaling laws</td><td>2</td>") != std::string::npos);
     }

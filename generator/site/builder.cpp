@@ -742,16 +742,17 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
             key.add(month_id(m)).add(static_cast<std::uint64_t>(graph_.years[graph_.year_of_month(m)].year));
             key.add(date_or_none(m > 0 ? std::optional(m - 1) : std::nullopt, month_id));
             key.add(date_or_none(m + 1 < graph_.months.size() ? std::optional(m + 1) : std::nullopt, month_id));
+            const bool best_of = config.month_best > 0; // reads the month's whole days
             for (auto d : month.days) {
                 add_summary(key, graph_.days[d]);
-                key.add(live[d]->record.hash); // the best-of reads the whole days
+                if (best_of) key.add(live[d]->record.hash);
             }
             key.add(static_cast<std::uint64_t>(config.month_best));
             auto overview = month_overview(month.year, month.month);
             key.add(overview.html).add(overview.model).add(overview.cost);
             produce_page("month", month_path_of(month.year, month.month), key.value(), [&] {
                 std::vector<Day> days;
-                for (auto d : month.days) {
+                for (auto d : best_of ? month.days : std::vector<std::size_t>{}) {
                     auto day = rendered_day(*live[d]);
                     if (day) days.push_back(std::move(*day));
                     else error(day.error());

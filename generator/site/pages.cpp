@@ -424,7 +424,10 @@ TemplateData home_page(const SiteContext& site, const Day* latest, const std::st
 
 TemplateData month_page(const SiteContext& site, std::size_t index, const MonthBest& best, const MonthOverview& overview) {
     const auto& month = site.graph.months[index];
-    const bool math = std::any_of(best.papers.begin(), best.papers.end(), [](const auto& e) { return has_math(e.paper.title); });
+    // Math in the titles it shows: the best-of's and the day list's.
+    bool math = std::any_of(best.papers.begin(), best.papers.end(), [](const auto& e) { return has_math(e.paper.title); });
+    for (auto d : month.days)
+        for (const auto& title : site.graph.days[d].top_titles) math = math || has_math(title);
     auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month), math);
     TemplateData m;
     m.set("name", month_label(month.year, month.month));

@@ -274,7 +274,7 @@ std::optional<Link> tex_link(std::string_view text, std::size_t at) {
 // [label](U) at `at` (the '[').
 std::optional<Link> markdown_link(std::string_view text, std::size_t at) {
     const std::size_t middle = text.find("](", at);
-    if (middle == std::string_view::npos || text.substr(at, middle - at).find_first_of("[]\n") != std::string_view::npos)
+    if (middle == std::string_view::npos || text.substr(at + 1, middle - at - 1).find_first_of("[]\n") != std::string_view::npos)
         return std::nullopt;
     const std::size_t close = text.find(')', middle + 2);
     if (close == std::string_view::npos) return std::nullopt;

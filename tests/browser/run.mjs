@@ -101,7 +101,10 @@ async function open(context, problems) {
   page.on("response", (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
-  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()}`));
+  page.on("requestfailed", (request) => {
+    // A request cut short by the next navigation (the favicon, fetched after "load") is no fault.
+    if ((request.failure() || {}).errorText !== "net::ERR_ABORTED") problems.push(`request failed: ${request.url()}`);
+  });
   return page;
 }
 const pathOf = (page) => new URL(page.url()).pathname + new URL(page.url()).hash;

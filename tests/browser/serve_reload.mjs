@@ -25,7 +25,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "paperpress-serve-browser-"));
 const root = path.join(tmp, "site");
 fs.mkdirSync(root);
 fs.cpSync(path.join(options.source, "themes"), path.join(root, "themes"), { recursive: true });
-fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Serve reload digest\n");
+fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Serve reload digest\nmath: false\n" /* no KaTeX in this folder */);
 const dayFile = path.join(root, "content/2025/05/2025-05-20.md");
 fs.mkdirSync(path.dirname(dayFile), { recursive: true });
 const dayText = (title) => `---

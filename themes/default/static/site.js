@@ -45,7 +45,7 @@
     window.renderMathInElement(element, options);
   }
   window.paperpressTypeset = typeset;
-  document.querySelectorAll(".paper, .toc, .titles, .math").forEach(typeset);
+  document.querySelectorAll(".paper, .toc, .titles, .best-list, .math").forEach(typeset);
 
   // Keyboard: ←/k previous, →/j next (the page's rel=prev/next links), "/"
   // search; not while typing in a field or with a modifier held.
