@@ -11,6 +11,7 @@
 #include "score/pricing.h"
 #include "score/prompt.h"
 #include "score/selection.h"
+#include "score/topics.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -283,6 +284,7 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
     }
 
     day.papers = select_papers(candidates, verdicts, {config.scoring.relevance_cutoff, config.scoring.novelty_cutoff});
+    assign_topics(day.papers, verdicts.scores, TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates));
     long long relevant = 0;
     for (const auto& p : day.papers)
         if (p.unscored.empty()) ++relevant;
@@ -361,6 +363,7 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
     verdicts.unscored = pass->scoring.unscored;
     const auto& config = ctx.config;
     day.papers = select_papers(candidates, verdicts, {config.scoring.relevance_cutoff, config.scoring.novelty_cutoff});
+    assign_topics(day.papers, verdicts.scores, TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates));
     long long relevant = 0;
     for (const auto& p : day.papers)
         if (p.unscored.empty()) ++relevant;
@@ -415,9 +418,11 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
                        "); set " + config.llm.api_key_env + " or llm.base_url, or set llm.required to false";
         return result;
     }
-    ctx.log(ctx.use_llm ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url + " (" + ctx.scorer_reason + ")"
-                        : "scorer: embedded (" + ctx.scorer_reason + "; set " + config.llm.api_key_env +
-                              " or OPENAI_BASE_URL to use an LLM)");
+    ctx.log(ctx.use_llm ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url + " (" + ctx.scorer_reason + ")" +
+                              (request.prefilter == PrefilterKind::none ? ""
+                                                                        : "; pre-filter: " + describe(request.prefilter))
+                        : "scorer: embedded, " + describe(request.embedded) + "; no LLM: " + ctx.scorer_reason +
+                              (request.offline ? "" : " (set " + config.llm.api_key_env + " or OPENAI_BASE_URL to use one)"));
 
     ArxivSource source(config.arxiv, [&](const std::string& line) { ctx.log(line); });
     auto finish = [&](const Result<Date>& written) {

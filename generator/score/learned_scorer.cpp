@@ -130,10 +130,14 @@ TasteIndex assemble_taste_index(const std::vector<IndexSource>& sources) {
         const auto& picked = picked_on[days_since_epoch(source.date)];
         for (const auto& paper : source.papers)
             if (!picked.contains(paper.id)) index.background.push_back(paper);
+        if (!picked.empty() && source.candidates > 0)
+            index.feed_shares.push_back({source.date, static_cast<int>(source.candidates), static_cast<int>(picked.size())});
     }
     auto by_date = [](const IndexedPaper& a, const IndexedPaper& b) { return a.date < b.date; };
     std::stable_sort(index.picks.begin(), index.picks.end(), by_date);
     std::stable_sort(index.background.begin(), index.background.end(), by_date);
+    std::stable_sort(index.feed_shares.begin(), index.feed_shares.end(),
+                     [](const auto& a, const auto& b) { return a.date < b.date; });
     return index;
 }
 
@@ -148,6 +152,7 @@ IndexSource day_source(const Day& day) {
 IndexSource feed_source(const PastFeed& feed) {
     IndexSource source{true, feed.date, {}, {}};
     for (const auto& paper : feed.papers) source.papers.push_back(indexed(feed.date, paper));
+    source.candidates = static_cast<std::uint32_t>(feed.candidates ? feed.candidates : feed.papers.size());
     return source;
 }
 
@@ -163,6 +168,15 @@ double usual_daily_picks(const TasteIndex& index, int recent_days) {
     if (counts.empty()) return 0;
     size_t n = std::min(counts.size(), static_cast<size_t>(std::max(recent_days, 1)));
     return std::accumulate(counts.end() - static_cast<long>(n), counts.end(), 0.0) / static_cast<double>(n);
+}
+
+double expected_picks(const TasteIndex& index, std::size_t feed_size, const LearnedScorerOptions& options) {
+    const auto& shares = index.feed_shares;
+    size_t n = std::min(shares.size(), static_cast<size_t>(std::max(options.share_days, 0)));
+    if (n == 0) return usual_daily_picks(index, options.usual_days);
+    double candidates = 0, picked = 0;
+    for (auto it = shares.end() - static_cast<long>(n); it != shares.end(); ++it) candidates += it->candidates, picked += it->picked;
+    return picked / candidates * static_cast<double>(feed_size);
 }
 
 std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double fraction) {
@@ -453,6 +467,10 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     if (options.classifier_weight > 0)
         classifier = pick_classifier(picks, recency, negatives, terms, options.classifier_epochs);
 
+    // The topics prompt's keywords are a prior for a young archive; the
+    // reader's own picks say more once there are many.
+    const double prior_weight =
+        options.prior_weight * options.prior_fade_picks / (options.prior_fade_picks + static_cast<double>(picks.size()));
     std::vector<LearnedScore> out(feed.size());
     std::vector<double> scratch(picks.size(), 0.0);
     std::vector<std::uint32_t> touched;
@@ -461,20 +479,20 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
         double knn = 0;
         for (const auto& n : neighbours) knn += n.similarity;
         knn /= std::max(options.neighbours, 1);
-        double keyword = (embedded_score(feed[i], prior).relevance - 1) / 9.0;
+        double keyword = prior_weight * (embedded_score(feed[i], prior).relevance - 1) / 9.0;
         double learned = 0;
         if (!classifier.empty()) learned = std::tanh((dot(papers[i], classifier) + classifier[terms]) / 4);
         out[i].score = knn + options.centroid_weight * dot(papers[i], taste) -
-                       options.background_weight * dot(papers[i], against) + options.prior_weight * keyword +
+                       options.background_weight * dot(papers[i], against) + keyword +
                        options.classifier_weight * learned;
         out[i].comment = neighbour_comment(neighbours, pick_papers);
     }
 
-    // Ratings by rank: the reader's usual number of picks rate 7 or more.
+    // Ratings by rank: a multiple of the picks expected today rate 7 or more.
     std::vector<size_t> order(feed.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].score > out[b].score; });
-    double keep = options.keep_multiple * usual_daily_picks(index, options.usual_days);
+    double keep = options.keep_multiple * expected_picks(index, feed.size(), options);
     for (size_t rank = 0; rank < order.size(); ++rank) out[order[rank]].relevance = relevance_for_rank(rank, keep);
     return out;
 }
@@ -482,10 +500,26 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
 LearnedRanking rank_by_taste(const std::vector<Paper>& feed, const TasteSources& sources, const TopicKeywords& prior,
                              const Date& today, const LearnedScorerOptions& options, std::vector<std::string>& warnings) {
     TasteIndex index = load_taste_index(sources, today, warnings);
+    if (index.picks.empty() && sources.log)
+        sources.log("learned scorer: the archive holds no earlier picks yet, so the topics prompt's keywords rate the papers");
     LearnedRanking ranking;
     ranking.scores = learned_scores(feed, index, prior, today, options);
     ranking.cascade = cascade_size(feed.size(), index, options.cascade_fraction);
     return ranking;
+}
+
+std::string describe(EmbeddedScorerKind kind) {
+    return kind == EmbeddedScorerKind::learned ? "learned from the archive's picks (scoring.embedded: learned)"
+                                               : "the topics prompt's keywords (scoring.embedded: keywords)";
+}
+
+std::string describe(PrefilterKind kind) {
+    switch (kind) {
+    case PrefilterKind::none: return "none (scoring.prefilter: none)";
+    case PrefilterKind::keywords: return "papers matching no topic keyword are dropped (scoring.prefilter: keywords or scoring.embedded_prefilter)";
+    case PrefilterKind::learned: return "the top of the learned ranking (scoring.prefilter: learned)";
+    }
+    return {};
 }
 
 std::vector<Paper> best_papers(const std::vector<Paper>& papers, const std::vector<LearnedScore>& scores, std::size_t count) {

@@ -15,7 +15,7 @@ namespace pp {
 
 namespace {
 
-constexpr std::string_view cache_magic = "paperpress taste index 2\n"; // bump when paper_terms() changes
+constexpr std::string_view cache_magic = "paperpress taste index 3\n"; // bump when paper_terms() changes
 constexpr std::size_t cache_read_limit = 1u << 30;
 
 // FNV-1a over 8-byte words (a checksum against damage, not against an
@@ -95,6 +95,7 @@ std::string serialize(const Sources& sources) {
         put_date(out, source.date);
         put(out, source.stamp.size);
         put(out, source.stamp.mtime_ns);
+        put(out, source.candidates);
         put(out, static_cast<std::uint32_t>(source.papers.size()));
         for (const auto& paper : source.papers) {
             put_string(out, paper.id);
@@ -126,6 +127,7 @@ std::optional<Sources> deserialize(std::string_view bytes) {
         source.date = get_date(in);
         source.stamp.size = in.get<std::uint64_t>();
         source.stamp.mtime_ns = in.get<std::int64_t>();
+        source.candidates = in.get<std::uint32_t>();
         auto papers = in.get<std::uint32_t>();
         if (papers > in.bytes.size()) in.ok = false;
         else source.papers.reserve(papers);
@@ -233,8 +235,11 @@ TasteIndex load_taste_index(const TasteSources& where, const Date& before, std::
             warnings.push_back("learned scorer: skipped a past feed it cannot read: " + feed.error().to_string());
             continue;
         }
-        PastFeed past{date, {}};
-        for (auto& entry : feed->entries) past.papers.push_back(std::move(entry.paper));
+        PastFeed past{date, {}, 0};
+        for (auto& entry : feed->entries) {
+            if (!entry.announce_type.starts_with("replace")) ++past.candidates; // a replaced paper is not new
+            past.papers.push_back(std::move(entry.paper));
+        }
         IndexSource source = feed_source(past);
         source.stamp = stamp.value_or(FileStamp{});
         current.emplace(key, std::move(source));

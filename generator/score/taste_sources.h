@@ -12,6 +12,7 @@ struct IndexSource {
     Date date;
     FileStamp stamp;                  // of the file it was read from
     std::vector<IndexedPaper> papers; // a day's picks, or every paper of a feed
+    std::uint32_t candidates = 0;     // a feed's papers that could be picked: new and cross-listed, not replaced
 };
 
 IndexSource day_source(const Day& day);
