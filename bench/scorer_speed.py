@@ -49,14 +49,16 @@ def main():
     ap.add_argument("--topics", default=os.path.join(ROOT, "prompts", "topics.md"))
     ap.add_argument("--feed", type=int, default=1000, help="papers in today's feed")
     ap.add_argument("--repeat", type=int, default=7, help="repetitions (the first builds the cache)")
+    ap.add_argument("--work", help="working folder, kept (default: a temporary one)")
     args = ap.parse_args()
 
     rng = random.Random(2024)
     last = last_day(args.content)
     today = last + dt.timedelta(days=1)
-    with tempfile.TemporaryDirectory() as work:
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.work or tmp
         feeds = os.path.join(work, "rss")
-        os.makedirs(feeds)
+        os.makedirs(feeds, exist_ok=True)
         for back in range(20):
             date = last - dt.timedelta(days=back)
             write_feed_xml(os.path.join(feeds, date.isoformat() + ".xml"),

@@ -256,7 +256,7 @@ TasteIndex load_taste_index(const TasteSources& where, const Date& before, std::
     std::vector<IndexSource> sources;
     sources.reserve(current.size());
     for (auto& [key, source] : current) sources.push_back(std::move(source));
-    return assemble_taste_index(sources);
+    return assemble_taste_index(std::move(sources));
 }
 
 } // namespace pp

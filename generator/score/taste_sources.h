@@ -17,7 +17,7 @@ struct IndexSource {
 
 IndexSource day_source(const Day& day);
 IndexSource feed_source(const PastFeed& feed);
-TasteIndex assemble_taste_index(const std::vector<IndexSource>& sources);
+TasteIndex assemble_taste_index(std::vector<IndexSource> sources);
 
 long days_since_epoch(const Date& date);
 IndexedPaper indexed(const Date& date, const Paper& paper);
