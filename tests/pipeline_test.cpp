@@ -968,7 +968,7 @@ TEST_CASE("run: each kept paper gets a topic from the numbered sections of the t
             REQUIRE_FALSE(day.papers.empty());
             std::set<std::string> seen;
             for (const auto& p : day.papers) {
-                CHECK_MESSAGE(sections.contains(p.topic), p.id + ": '" + p.topic + "'");
+                CHECK_MESSAGE(sections.contains(p.topic), std::string(p.id + ": '" + p.topic + "'"));
                 CHECK_FALSE(p.topic_note.empty());
                 seen.insert(p.topic);
             }
