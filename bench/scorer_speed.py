@@ -4,8 +4,9 @@
 Scores a 1,000-paper feed against the content tree of bench/gen_archive.py
 (3,650 days of 40 picks; the scorer reads the last year), with 20 past feeds
 of 250 papers as background, as `run` would the day after the archive's last
-day. The first repetition builds the index cache from the day files; the
-others load it from the cache, as every later night does. Prints the CPU
+day. Each repetition is a process of its own, as each night's run is; the
+first builds the index cache from the day files, the others load it from the
+cache, as every later night does. Prints the CPU
 time (one thread) of each repetition and the median and spread of the warm ones.
 
   python3 bench/gen_archive.py --out bench/out/archive
@@ -66,13 +67,20 @@ def main():
         day = json.dumps({"date": today.isoformat(), "papers": papers(rng, today, args.feed, 70000)})
         days = os.path.join(work, "days.jsonl")
         with open(days, "w") as f:
-            f.write((day + "\n") * args.repeat)
-        run = subprocess.run([args.bench, "--content", args.content, "--topics", args.topics, "--days", days,
-                              "--work", work, "--feeds", feeds], capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit("bench_scorer_quality failed:\n" + run.stderr)
+            f.write(day + "\n")
+        cache = os.path.join(work, "taste-index.bin")
+        if os.path.exists(cache):
+            os.remove(cache)
+        # A process per repetition, as each night's run is one: nothing is warm but the cache file.
+        stderr = ""
+        for _ in range(args.repeat):
+            run = subprocess.run([args.bench, "--content", args.content, "--topics", args.topics, "--days", days,
+                                  "--work", work, "--feeds", feeds], capture_output=True, text=True)
+            if run.returncode != 0:
+                sys.exit("bench_scorer_quality failed:\n" + run.stderr)
+            stderr += run.stderr
     pattern = re.compile(r"index ([\d.]+) s CPU \((\d+) picks, (\d+) background\), scoring ([\d.]+) s CPU")
-    times = [tuple(float(x) for x in m.groups()) for m in map(pattern.search, run.stderr.splitlines()) if m]
+    times = [tuple(float(x) for x in m.groups()) for m in map(pattern.search, stderr.splitlines()) if m]
     for n, (index, picks, background, scoring) in enumerate(times):
         print("%-5s index %.3f s + scoring %.3f s = %.3f s CPU (%d picks, %d background, %d papers scored)" % (
             "cold" if n == 0 else "warm", index, scoring, index + scoring, picks, background, args.feed))

@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <sys/mman.h>
+
 namespace pp {
 
 namespace {
@@ -187,6 +189,34 @@ std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double 
 
 namespace {
 
+// The run's large arrays, on transparent huge pages where the kernel offers
+// them (madvise): a run touches a few hundred megabytes once, and faulting
+// them in 4 KB at a time cost nearly as much as the scoring itself.
+template <class T>
+struct HugePages {
+    using value_type = T;
+    static constexpr std::size_t threshold = std::size_t{4} << 20;
+    HugePages() = default;
+    template <class U>
+    HugePages(const HugePages<U>&) {}
+    T* allocate(std::size_t n) {
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes < threshold) return static_cast<T*>(::operator new(bytes));
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        madvise(p, bytes, MADV_HUGEPAGE); // a hint: without it, ordinary pages
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t n) {
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes < threshold) ::operator delete(p);
+        else munmap(p, bytes);
+    }
+    friend bool operator==(const HugePages&, const HugePages&) { return true; }
+};
+template <class T>
+using BigVector = std::vector<T, HugePages<T>>;
+
 // A TF-IDF vector of unit length: (dense term id, weight), a view into the
 // run's one array of weights.
 using Weight = std::pair<std::uint32_t, float>;
@@ -196,9 +226,9 @@ using Vector = std::span<const Weight>;
 // entries [start[p], start[p + 1])): a few large arrays instead of a vector
 // per paper, which cost more in allocation than all the arithmetic.
 struct FlatTerms {
-    std::vector<std::uint32_t> start{0};
-    std::vector<std::uint32_t> hash;   // by entry
-    std::vector<std::uint16_t> count;  // by entry
+    BigVector<std::uint32_t> start{0};
+    BigVector<std::uint32_t> hash;   // by entry
+    BigVector<std::uint16_t> count;  // by entry
 
     void reserve(std::size_t papers, std::size_t entries) {
         start.reserve(papers + 1);
@@ -219,7 +249,7 @@ struct FlatTerms {
 // other paper and get none (they still count in a paper's length).
 struct TermIds {
     static constexpr std::uint32_t none = 0xffffffffu;
-    std::unique_ptr<std::uint32_t[]> id; // by entry (every entry is written: no fill needed)
+    BigVector<std::uint32_t> id;         // by entry
     std::vector<float> idf;              // by id; 0: in too much of the background to carry a signal
     float single_idf[2] = {0, 0};  // a term only one paper holds: a pick's, a background paper's
 };
@@ -238,11 +268,11 @@ TermIds term_ids(const FlatTerms& flat, std::uint32_t first_background, double b
     ids.single_idf[0] = idf_of(0);
     ids.single_idf[1] = idf_of(1);
     const std::size_t entries = flat.hash.size();
-    ids.id = std::make_unique_for_overwrite<std::uint32_t[]>(entries);
+    ids.id.resize(entries);
     std::vector<std::uint32_t> offset(65537, 0);
     for (std::uint32_t h : flat.hash) ++offset[(h >> 16) + 1];
     for (size_t d = 1; d < offset.size(); ++d) offset[d] += offset[d - 1];
-    auto bucketed = std::make_unique_for_overwrite<std::uint32_t[]>(entries);
+    BigVector<std::uint32_t> bucketed(entries);
     {
         std::vector<std::uint32_t> next(offset.begin(), offset.end() - 1);
         for (std::uint32_t e = 0; e < entries; ++e) bucketed[next[flat.hash[e] >> 16]++] = e;
@@ -270,7 +300,7 @@ TermIds term_ids(const FlatTerms& flat, std::uint32_t first_background, double b
 
 // Every paper's TF-IDF vector, of unit length, as views into `weights`.
 std::vector<Vector> weigh_all(const FlatTerms& flat, std::uint32_t first_background, const TermIds& ids,
-                              std::vector<Weight>& weights) {
+                              BigVector<Weight>& weights) {
     weights.clear();
     weights.reserve(flat.hash.size());
     std::vector<std::uint32_t> begin(flat.papers() + 1, 0);
@@ -479,7 +509,7 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
                                  options.max_df_fraction);
     const size_t terms = ids.idf.size();
 
-    std::vector<Weight> weights;
+    BigVector<Weight> weights;
     const std::vector<Vector> all = weigh_all(flat, background_entries, ids, weights);
     const std::vector<Vector> picks(all.begin(), all.begin() + static_cast<long>(first_background));
     const std::vector<Vector> background(all.begin() + static_cast<long>(first_background), all.begin() + static_cast<long>(first_feed));
