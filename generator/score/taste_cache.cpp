@@ -247,6 +247,7 @@ TasteIndex load_taste_index(const TasteSources& where, const Date& before, std::
             past.papers.push_back(std::move(entry.paper));
         }
         IndexSource source = feed_source(past);
+        source.candidates = static_cast<std::uint32_t>(past.candidates); // 0 when every entry is a replacement
         source.stamp = stamp.value_or(FileStamp{});
         current.emplace(key, std::move(source));
         ++reread;
