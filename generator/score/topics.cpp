@@ -4,7 +4,7 @@
 
 #include <cctype>
 #include <cmath>
-#include <set>
+#include <algorithm>
 
 namespace pp {
 
