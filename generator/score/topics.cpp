@@ -2,9 +2,9 @@
 
 #include "util/text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <algorithm>
 
 namespace pp {
 
