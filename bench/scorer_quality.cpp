@@ -10,7 +10,8 @@
 //                        [--feeds DIR] [--content DIR] and the options of LearnedScorerOptions:
 //                        [--cascade-fraction F] [--neighbours N] [--half-life DAYS] [--window DAYS]
 //                        [--centroid W] [--background W] [--prior W] [--classifier W] [--epochs N]
-//                        [--max-df F] [--keep-multiple M] [--usual-days N] [--background-days N]
+//                        [--max-df F] [--keep-multiple M] [--share-days N] [--usual-days N]
+//                        [--prior-fade PICKS] [--background-days N]
 #include "content/importer.h"
 #include "score/embedded_scorer.h"
 #include "score/learned_scorer.h"
@@ -52,7 +53,8 @@ std::vector<Paper> papers_of(const rapidjson::Value& list) {
 }
 
 void print_day(const Date& date, const std::vector<Paper>& feed, const std::vector<int>& keyword,
-               const std::vector<LearnedScore>& learned, double usual, std::size_t cascade, double seconds) {
+               const std::vector<LearnedScore>& learned, double usual, double expected, std::size_t cascade,
+               double seconds) {
     rapidjson::StringBuffer out;
     rapidjson::Writer<rapidjson::StringBuffer> w(out);
     w.StartObject();
@@ -60,6 +62,8 @@ void print_day(const Date& date, const std::vector<Paper>& feed, const std::vect
     w.String(date.iso().c_str());
     w.Key("usual");
     w.Double(usual);
+    w.Key("expected");
+    w.Double(expected);
     w.Key("cascade");
     w.Uint64(cascade);
     w.Key("seconds");
@@ -127,6 +131,8 @@ int main(int argc, char** argv) {
     options.usual_days = static_cast<int>(number("usual-days", options.usual_days));
     options.neighbour_window_days = static_cast<int>(number("window", options.neighbour_window_days));
     options.keep_multiple = number("keep-multiple", options.keep_multiple);
+    options.share_days = static_cast<int>(number("share-days", options.share_days));
+    options.prior_fade_picks = number("prior-fade", options.prior_fade_picks);
     options.cascade_fraction = number("cascade-fraction", options.cascade_fraction);
 
     TasteSources sources;
@@ -160,6 +166,7 @@ int main(int argc, char** argv) {
                      seconds - (loaded - start));
         for (const auto& w : warnings) std::fprintf(stderr, "%s: %s\n", date->iso().c_str(), w.c_str());
         print_day(*date, feed, keyword, learned, usual_daily_picks(index, options.usual_days),
+                  expected_picks(index, feed.size(), options),
                   cascade_size(feed.size(), index, options.cascade_fraction), seconds);
     }
     return 0;

@@ -178,6 +178,7 @@ def main():
     ap.add_argument("--cascade-fraction", type=float, default=0.35, help="share of the feed the cascade sends on")
     ap.add_argument("--per-day", action="store_true", help="print every day's figures")
     ap.add_argument("--json", help="write all figures to this file")
+    ap.add_argument("--save-scores", help="write every day's labels and scores (JSON lines) to this file")
     ap.add_argument("option", nargs="*", help="scorer options passed to the bench binary, e.g. neighbours=5")
     args = ap.parse_args()
 
@@ -209,6 +210,10 @@ def main():
         if run.returncode != 0:
             sys.exit("bench_scorer_quality failed:\n" + run.stderr)
         results = {r["date"]: r for r in map(json.loads, run.stdout.splitlines())}
+    if args.save_scores:
+        with open(args.save_scores, "w") as f:
+            for day in days:
+                f.write(json.dumps({"picks": sorted(day["picks"]), **results[day["date"]]}) + "\n")
 
     evaluated = [evaluate(day, results[day["date"]], args.cascade_fraction, fixed_tokens) for day in days]
     report = {"per_day": evaluated, "spans": {}}

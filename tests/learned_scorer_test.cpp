@@ -204,3 +204,49 @@ TEST_CASE("the cascade sends the top of the learned ranking, a share of the feed
     REQUIRE(best.size() == 2);
     CHECK(best[0].id == "2503.10002");
 }
+
+TEST_CASE("the learned scorer keeps a multiple of the share of recent past feeds the reader picked, not of the usual picks") {
+    TempDir dir;
+    auto days = graph_reader_days(); // one pick a day, 2025-03-03 .. 06
+    save_all(dir / "content", days);
+    // Each past feed: the day's pick, 9 papers not picked, and 10 replacements (never candidates).
+    const char* weekdays[] = {"Mon", "Tue", "Wed", "Thu"};
+    for (int d = 0; d < 4; ++d) {
+        auto item = [](const std::string& id, const std::string& title, const std::string& type) {
+            return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id + "</link><description>arXiv:" +
+                   id + "v1 Announce Type: " + type + " \nAbstract: About it.</description><arxiv:announce_type>" + type +
+                   "</arxiv:announce_type></item>";
+        };
+        std::string items = item(days[d].papers[0].id, days[d].papers[0].title, "new");
+        for (int k = 0; k < 19; ++k)
+            items += item("2503.1" + std::to_string(d) + "0" + std::to_string(10 + k), "Other study " + std::to_string(k) + " of crops",
+                          k < 9 ? "new" : "replace");
+        write_text(dir / ("rss/" + days[d].date.iso() + ".xml"),
+                   "<?xml version=\"1.0\"?><rss xmlns:arxiv=\"http://arxiv.org/schemas/atom\" version=\"2.0\"><channel>"
+                   "<title>cs.LG</title><pubDate>" + std::string(weekdays[d]) + ", 0" + std::to_string(3 + d) +
+                   " Mar 2025 00:00:00 -0500</pubDate>" + items + "</channel></rss>");
+    }
+    std::vector<std::string> warnings;
+    const Date today = *parse_iso_date("2025-03-10");
+    auto index = load_taste_index({dir / "content", dir / "rss", {}, 20, {}}, today, warnings);
+    CHECK_MESSAGE(warnings.empty(), warnings.front());
+    REQUIRE(index.feed_shares.size() == 4);
+    CHECK(index.feed_shares[0].candidates == 10);
+    CHECK(index.feed_shares[0].picked == 1);
+
+    // 4 picks of 40 candidates: a tenth. Today's 60 papers: 6 expected, 1.4 x 6 = 8.4 kept.
+    std::vector<Paper> feed;
+    for (int i = 0; i < 60; ++i)
+        feed.push_back(paper("2503.2" + std::to_string(1000 + i), "Study " + std::to_string(i) + " of graph crops",
+                             "Message passing over fields of crops, number " + std::to_string(i) + "."));
+    CHECK(expected_picks(index, feed.size(), {}) == doctest::Approx(6.0));
+    CHECK(usual_daily_picks(index, 20) == doctest::Approx(1.0)); // what set the count before
+    auto scores = learned_scores(feed, index, keywords, today);
+    CHECK(std::ranges::count_if(scores, [](const LearnedScore& s) { return s.relevance >= 7; }) == 8);
+
+    // Without past feeds, the usual daily picks set it: 1.4 x 1.
+    auto no_feeds = load_taste_index({dir / "content", {}, {}, 20, {}}, today, warnings);
+    CHECK(no_feeds.feed_shares.empty());
+    auto fewer = learned_scores(feed, no_feeds, keywords, today);
+    CHECK(std::ranges::count_if(fewer, [](const LearnedScore& s) { return s.relevance >= 7; }) == 1);
+}

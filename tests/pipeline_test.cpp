@@ -79,6 +79,7 @@ struct FakeLlm {
     double budget = -1;
     Clock::time_point budget_at{};
     int rate_limited = 0;
+    std::string topic;                             // when set, every answer's TOPIC
     std::vector<std::string> bodies;               // every request's body
     std::string seen_authorization;
     std::atomic<int> arrivals{0}; // requests received, counted before any latency
@@ -163,7 +164,8 @@ struct FakeLlm {
                     continue;
                 }
                 content += "{\"ARXIVID\": \"" + id + "\", \"COMMENT\": \"Matches <b>MoE</b> & sparsity\", \"RELEVANCE\": " +
-                           std::to_string(relevance_of(id)) + ", \"NOVELTY\": " + std::to_string(novelty_of(id)) + "},\n";
+                           std::to_string(relevance_of(id)) + ", \"NOVELTY\": " + std::to_string(novelty_of(id)) +
+                           (topic.empty() ? "" : ", \"TOPIC\": \"" + topic + "\"") + "},\n";
             }
             content += "```";
         }
@@ -859,8 +861,29 @@ TEST_CASE("run: llm.required makes a missing key fail the run; the log says whic
     unsetenv("PAPERPRESS_TEST_KEY");
     SUBCASE("not required: the embedded scorer, and why") {
         REQUIRE(f.run().outcome == RunOutcome::written);
-        CHECK(f.log.front() == "scorer: embedded (no PAPERPRESS_TEST_KEY and no llm.base_url or OPENAI_BASE_URL; "
-                               "set PAPERPRESS_TEST_KEY or OPENAI_BASE_URL to use an LLM)");
+        CHECK(f.log.front() == "scorer: embedded, learned from the archive's picks (scoring.embedded: learned); no LLM: "
+                               "no PAPERPRESS_TEST_KEY and no llm.base_url or OPENAI_BASE_URL (set PAPERPRESS_TEST_KEY "
+                               "or OPENAI_BASE_URL to use one)");
+        // The archive is empty: the learned scorer says what it falls back to.
+        CHECK(std::ranges::count(f.log, "learned scorer: the archive holds no earlier picks yet, so the topics prompt's "
+                                        "keywords rate the papers") == 1);
+    }
+    SUBCASE("scoring.embedded: keywords is named as the reason") {
+        f.embedded = EmbeddedScorerKind::keywords;
+        REQUIRE(f.run().outcome == RunOutcome::written);
+        CHECK(f.log.front().starts_with("scorer: embedded, the topics prompt's keywords (scoring.embedded: keywords); no LLM: "
+                                        "no PAPERPRESS_TEST_KEY"));
+    }
+    SUBCASE("with an LLM, the log names the key and the pre-filter") {
+        FakeLlm llm;
+        f.use(llm);
+        setenv("PAPERPRESS_TEST_KEY", "sk-test-SECRET-1234", 1);
+        f.prefilter = PrefilterKind::learned;
+        REQUIRE(f.run().outcome == RunOutcome::written);
+        unsetenv("PAPERPRESS_TEST_KEY");
+        CHECK(f.log.front() == "scorer: LLM gpt-4o at " + llm.http.url("/v1") + " (PAPERPRESS_TEST_KEY is set); "
+                               "pre-filter: the top of the learned ranking (scoring.prefilter: learned)");
+        for (const auto& line : f.log) CHECK(line.find("SECRET") == std::string::npos);
     }
     SUBCASE("required") {
         f.config.llm.required = true;
@@ -875,7 +898,7 @@ TEST_CASE("run: llm.required makes a missing key fail the run; the log says whic
         f.config.arxiv.offline_feed = (source_dir() / "samples/arxiv-feed.xml").string();
         RunResult result = f.run(std::nullopt, true);
         CHECK_MESSAGE(result.outcome == RunOutcome::written, result.error);
-        CHECK(f.log.front().starts_with("scorer: embedded (--offline"));
+        CHECK(f.log.front() == "scorer: embedded, learned from the archive's picks (scoring.embedded: learned); no LLM: --offline");
     }
 }
 
@@ -1284,4 +1307,43 @@ TEST_CASE("paperpress ls (text and --json) and check carry a partial day's statu
     CHECK(checked.exit_code == 0); // worth a look, not wrong
     CHECK(checked.err.find("2025-05-28 is partial: " + reason) != std::string::npos);
     CHECK(checked.out.find("1 warnings") != std::string::npos);
+}
+
+TEST_CASE("run: each kept paper gets a topic from the numbered sections of the topics prompt (issue 20)") {
+    Fixture f;
+    unsetenv("PAPERPRESS_TEST_KEY");
+    const std::set<std::string> sections = {"Model architecture", "Efficiency and compression",
+                                            "Representation learning and theory"}; // prompts/topics.md
+    SUBCASE("offline: the embedded scorers pick the nearest section") {
+        f.config.arxiv.offline_feed = (source_dir() / "samples/arxiv-feed.xml").string();
+        for (auto kind : {EmbeddedScorerKind::learned, EmbeddedScorerKind::keywords}) {
+            f.embedded = kind;
+            RunResult result = f.run(std::nullopt, true);
+            REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+            Day day = f.day(result.days.front().iso().c_str());
+            REQUIRE_FALSE(day.papers.empty());
+            std::set<std::string> seen;
+            for (const auto& p : day.papers) {
+                CHECK_MESSAGE(sections.contains(p.topic), std::string(p.id + ": '" + p.topic + "'"));
+                CHECK_FALSE(p.topic_note.empty());
+                seen.insert(p.topic);
+            }
+            CHECK(seen.size() >= 2); // not one label for everything
+            fs::remove_all(f.dir / "content");
+        }
+    }
+    SUBCASE("with an LLM: the topic it answers, by the section's number") {
+        FakeLlm llm;
+        f.use(llm);
+        llm.topic = "2";
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(llm.bodies.front().find("TOPIC") != std::string::npos); // the prompt asks for it
+        Day day = f.day("2025-05-28");
+        REQUIRE_FALSE(day.papers.empty());
+        for (const auto& p : day.papers) {
+            if (p.author_match) CHECK(p.topic.empty()); // not scored, and "Paper number 3" shares no word with a section
+            else CHECK(p.topic == "Efficiency and compression");
+        }
+    }
 }

@@ -8,6 +8,7 @@
 #include "score/reply_parser.h"
 #include "score/score_cache.h"
 #include "score/selection.h"
+#include "score/topics.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
@@ -323,4 +324,109 @@ TEST_CASE("control bytes in a paper reach the LLM and the score cache as valid J
     CHECK(loaded.warnings().empty());
     REQUIRE(loaded.find("2505.00001").has_value());
     CHECK(loaded.find("2505.00001")->comment == text);
+}
+
+namespace {
+
+const char* numbered_topics = R"(## Topics
+
+Keep papers that advance the foundations of machine learning.
+
+1. Model architecture
+   - Relevant: Mixture of Experts (MoE), Transformers, attention mechanisms, state-space models.
+   - Irrelevant: using an existing architecture for a task.
+
+2. **Efficiency and compression**
+   - Relevant: sparsity, pruning, quantization, low-rank methods, KV cache.
+
+3. Representation learning and theory
+   - Relevant: training dynamics, scaling laws, learning theory.
+
+## Keywords
+
+- Relevant: interpretability
+)";
+
+Paper topic_paper(const std::string& id, const std::string& title, const std::string& abstract) {
+    Paper p;
+    p.id = id;
+    p.title = title;
+    p.abstract = abstract;
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("topics: the numbered sections of the topics prompt, with their own keywords") {
+    auto sections = parse_topic_sections(numbered_topics);
+    REQUIRE(sections.size() == 3);
+    CHECK(sections[0].number == 1);
+    CHECK(sections[0].name == "Model architecture");
+    CHECK(sections[1].name == "Efficiency and compression"); // Markdown emphasis is not part of the name
+    CHECK(sections[2].name == "Representation learning and theory");
+    REQUIRE(sections[1].keywords.relevant.size() == 5);
+    CHECK(sections[1].keywords.relevant[2].front() == "quantization");
+    // The keywords after the list belong to no section.
+    for (const auto& section : sections)
+        for (const auto& keyword : section.keywords.relevant) CHECK(keyword.front() != "interpretability");
+    CHECK(parse_topic_sections("- Relevant: pruning\n").empty());
+}
+
+TEST_CASE("topics: a paper gets the nearest section, and why; an LLM's answer names a section by number or name") {
+    std::vector<Paper> day = {
+        topic_paper("2505.00001", "Post-training quantization of large language models",
+                    "We quantize weights to four bits and prune the KV cache."),
+        topic_paper("2505.00002", "Routing in sparse mixture of experts transformers",
+                    "A new router for MoE layers with attention."),
+        topic_paper("2505.00003", "Scaling laws for training dynamics of deep networks",
+                    "We derive scaling laws from the training dynamics."),
+        topic_paper("2505.00004", "A benchmark of crop yield prediction", "Satellite images of farms."),
+    };
+    TopicAssigner assigner(parse_topic_sections(numbered_topics), day);
+    auto quantized = assigner.nearest(day[0]);
+    CHECK(quantized.topic == "Efficiency and compression");
+    CHECK(quantized.note.find("quantization") != std::string::npos);
+    CHECK(assigner.nearest(day[1]).topic == "Model architecture");
+    CHECK(assigner.nearest(day[2]).topic == "Representation learning and theory");
+    CHECK(assigner.nearest(day[3]).topic.empty()); // shares no word with any section
+
+    CHECK(assigner.resolve("2") == "Efficiency and compression");
+    CHECK(assigner.resolve("2.000000") == "Efficiency and compression"); // a JSON number, as the parser reads it
+    CHECK(assigner.resolve(" 3. Representation learning and theory") == "Representation learning and theory");
+    CHECK(assigner.resolve("Topic 1") == "Model architecture");
+    CHECK(assigner.resolve("model ARCHITECTURE") == "Model architecture");
+    CHECK(assigner.resolve("7").empty());
+    CHECK(assigner.resolve("cooking").empty());
+    CHECK(assigner.resolve("").empty());
+
+    // The LLM's answer wins; a paper it gave none (or nonsense) for gets the nearest section.
+    std::map<std::string, ScoreReply> scores;
+    scores["2505.00001"] = ScoreReply{"2505.00001", 9, 8, "Quantization.", "3"};
+    scores["2505.00002"] = ScoreReply{"2505.00002", 9, 8, "MoE.", "42"};
+    std::vector<Paper> kept = {day[0], day[1], day[2]};
+    assign_topics(kept, scores, assigner);
+    CHECK(kept[0].topic == "Representation learning and theory");
+    CHECK(kept[0].topic_note.empty());
+    CHECK(kept[1].topic == "Model architecture");
+    CHECK(kept[2].topic == "Representation learning and theory");
+    CHECK_FALSE(kept[2].topic_note.empty());
+}
+
+TEST_CASE("topics: the reply's TOPIC is read, and the score cache keeps it") {
+    auto replies = parse_score_reply(R"({"ARXIVID": "2505.00001", "RELEVANCE": 8, "NOVELTY": 7, "COMMENT": "c", "TOPIC": 2}
+{"ARXIVID": "2505.00002", "RELEVANCE": 8, "NOVELTY": 7, "topic": "1. Model architecture"})");
+    REQUIRE(replies.size() == 2);
+    CHECK(replies[0].topic == "2.000000");
+    CHECK(replies[1].topic == "1. Model architecture");
+
+    TempDir dir;
+    {
+        ScoreCache cache(dir.path(), "gpt-4o", "prompt");
+        cache.store(replies[1]);
+        REQUIRE(cache.save().has_value());
+    }
+    ScoreCache again(dir.path(), "gpt-4o", "prompt");
+    auto found = again.find("2505.00002");
+    REQUIRE(found.has_value());
+    CHECK(found->topic == "1. Model architecture");
 }

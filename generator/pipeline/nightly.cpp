@@ -11,6 +11,7 @@
 #include "score/pricing.h"
 #include "score/prompt.h"
 #include "score/selection.h"
+#include "score/topics.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -357,6 +358,8 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
     }
     const auto& scoring = ctx.config.scoring;
     day.papers = select_papers(candidates.all, candidates.verdicts, {scoring.relevance_cutoff, scoring.novelty_cutoff});
+    assign_topics(day.papers, candidates.verdicts.scores,
+                  TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates.all));
     day.counts.relevant = count_selected(day);
 
     settle_status(day, {input.stale_reason, candidates.repeated}, {input.partial_reason, unscored_reason});
@@ -443,10 +446,8 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
     verdicts.unscored = pass->scoring.unscored;
     const auto& config = ctx.config;
     day.papers = select_papers(candidates, verdicts, {config.scoring.relevance_cutoff, config.scoring.novelty_cutoff});
-    long long relevant = 0;
-    for (const auto& p : day.papers)
-        if (p.unscored.empty()) ++relevant;
-    day.counts.relevant = relevant;
+    assign_topics(day.papers, verdicts.scores, TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates));
+    day.counts.relevant = count_selected(day);
     Tokens tokens = day.tokens.value_or(Tokens{});
     tokens.prompt += pass->scoring.tokens.prompt;
     tokens.completion += pass->scoring.tokens.completion;
@@ -470,7 +471,7 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
             std::to_string(verdicts.unscored.size()) + " still unscored; the day is " + to_string(day.status));
     if (ctx.request.after_write)
         ctx.request.after_write({day_path(ctx.request.content_dir, day.date)},
-                                "Complete " + date.iso() + ": " + std::to_string(relevant) + " papers");
+                                "Complete " + date.iso() + ": " + std::to_string(*day.counts.relevant) + " papers");
     return date;
 }
 
@@ -498,9 +499,11 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
                        "); set " + config.llm.api_key_env + " or llm.base_url, or set llm.required to false";
         return result;
     }
-    ctx.log(ctx.use_llm ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url + " (" + ctx.scorer_reason + ")"
-                        : "scorer: embedded (" + ctx.scorer_reason + "; set " + config.llm.api_key_env +
-                              " or OPENAI_BASE_URL to use an LLM)");
+    ctx.log(ctx.use_llm ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url + " (" + ctx.scorer_reason + ")" +
+                              (request.prefilter == PrefilterKind::none ? ""
+                                                                        : "; pre-filter: " + describe(request.prefilter))
+                        : "scorer: embedded, " + describe(request.embedded) + "; no LLM: " + ctx.scorer_reason +
+                              (request.offline ? "" : " (set " + config.llm.api_key_env + " or OPENAI_BASE_URL to use one)"));
 
     ArxivSource source(config.arxiv, [&](const std::string& line) { ctx.log(line); },
                        request.clock ? *request.clock : real_clock());

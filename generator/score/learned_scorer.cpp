@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <set>
 #include <span>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+
+#include <sys/mman.h>
 
 namespace pp {
 
@@ -114,26 +117,30 @@ TermCounts paper_terms(const Paper& paper) {
     return count_terms(hashes);
 }
 
-TasteIndex assemble_taste_index(const std::vector<IndexSource>& sources) {
+TasteIndex assemble_taste_index(std::vector<IndexSource> sources) {
     TasteIndex index;
     std::unordered_map<long, std::set<std::string>> picked_on;
-    for (const auto& source : sources) {
+    for (auto& source : sources) {
         if (source.is_feed) continue;
-        for (const auto& pick : source.papers) {
-            index.picks.push_back(pick);
-            picked_on[days_since_epoch(source.date)].insert(pick.id);
-        }
         if (!source.papers.empty()) index.picks_per_day.push_back(static_cast<int>(source.papers.size()));
+        for (auto& pick : source.papers) {
+            picked_on[days_since_epoch(source.date)].insert(pick.id);
+            index.picks.push_back(std::move(pick)); // moved, not copied: the index is large
+        }
     }
-    for (const auto& source : sources) {
+    for (auto& source : sources) {
         if (!source.is_feed) continue;
         const auto& picked = picked_on[days_since_epoch(source.date)];
-        for (const auto& paper : source.papers)
-            if (!picked.contains(paper.id)) index.background.push_back(paper);
+        for (auto& paper : source.papers)
+            if (!picked.contains(paper.id)) index.background.push_back(std::move(paper));
+        if (!picked.empty() && source.candidates > 0)
+            index.feed_shares.push_back({source.date, static_cast<int>(source.candidates), static_cast<int>(picked.size())});
     }
     auto by_date = [](const IndexedPaper& a, const IndexedPaper& b) { return a.date < b.date; };
     std::stable_sort(index.picks.begin(), index.picks.end(), by_date);
     std::stable_sort(index.background.begin(), index.background.end(), by_date);
+    std::stable_sort(index.feed_shares.begin(), index.feed_shares.end(),
+                     [](const auto& a, const auto& b) { return a.date < b.date; });
     return index;
 }
 
@@ -148,6 +155,7 @@ IndexSource day_source(const Day& day) {
 IndexSource feed_source(const PastFeed& feed) {
     IndexSource source{true, feed.date, {}, {}};
     for (const auto& paper : feed.papers) source.papers.push_back(indexed(feed.date, paper));
+    source.candidates = static_cast<std::uint32_t>(feed.candidates ? feed.candidates : feed.papers.size());
     return source;
 }
 
@@ -155,7 +163,7 @@ TasteIndex build_taste_index(const std::vector<Day>& days, const std::vector<Pas
     std::vector<IndexSource> sources;
     for (const auto& day : days) sources.push_back(day_source(day));
     for (const auto& feed : feeds) sources.push_back(feed_source(feed));
-    return assemble_taste_index(sources);
+    return assemble_taste_index(std::move(sources));
 }
 
 double usual_daily_picks(const TasteIndex& index, int recent_days) {
@@ -165,6 +173,15 @@ double usual_daily_picks(const TasteIndex& index, int recent_days) {
     return std::accumulate(counts.end() - static_cast<long>(n), counts.end(), 0.0) / static_cast<double>(n);
 }
 
+double expected_picks(const TasteIndex& index, std::size_t feed_size, const LearnedScorerOptions& options) {
+    const auto& shares = index.feed_shares;
+    size_t n = std::min(shares.size(), static_cast<size_t>(std::max(options.share_days, 0)));
+    if (n == 0) return usual_daily_picks(index, options.usual_days);
+    double candidates = 0, picked = 0;
+    for (auto it = shares.end() - static_cast<long>(n); it != shares.end(); ++it) candidates += it->candidates, picked += it->picked;
+    return picked / candidates * static_cast<double>(feed_size);
+}
+
 std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double fraction) {
     if (index.picks.empty()) return feed_size;
     return std::min(feed_size, static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(feed_size))));
@@ -172,106 +189,141 @@ std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double 
 
 namespace {
 
-// A TF-IDF vector of unit length: (dense term id, weight).
-using Vector = std::vector<std::pair<std::uint32_t, float>>;
+// The run's large arrays, on transparent huge pages where the kernel offers
+// them (madvise): a run touches a few hundred megabytes once, and faulting
+// them in 4 KB at a time cost nearly as much as the scoring itself.
+template <class T>
+struct HugePages {
+    using value_type = T;
+    static constexpr std::size_t threshold = std::size_t{4} << 20;
+    HugePages() = default;
+    template <class U>
+    HugePages(const HugePages<U>&) {}
+    T* allocate(std::size_t n) {
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes < threshold) return static_cast<T*>(::operator new(bytes));
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        madvise(p, bytes, MADV_HUGEPAGE); // a hint: without it, ordinary pages
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t n) {
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes < threshold) ::operator delete(p);
+        else munmap(p, bytes);
+    }
+    friend bool operator==(const HugePages&, const HugePages&) { return true; }
+};
+template <class T>
+using BigVector = std::vector<T, HugePages<T>>;
 
-// Every paper of one scoring run with its terms as dense ids, so weights,
-// centroids and postings are arrays. Term hashes map to ids through an
-// open-addressing table: a std::unordered_map's node per term cost more
-// than all the arithmetic.
-struct Corpus {
-    static constexpr std::uint32_t empty = 0xffffffffu;
-    std::vector<std::uint32_t> slots_hash, slots_id = std::vector<std::uint32_t>(1u << 16, empty);
-    std::vector<std::uint32_t> df; // background papers holding the term, by id
-    double background_papers = 0;
+// A TF-IDF vector of unit length: (dense term id, weight), a view into the
+// run's one array of weights.
+using Weight = std::pair<std::uint32_t, float>;
+using Vector = std::span<const Weight>;
 
-    Corpus() { slots_hash.resize(slots_id.size()); }
+// Every paper of one scoring run, its terms in one flat array (paper p's are
+// entries [start[p], start[p + 1])): a few large arrays instead of a vector
+// per paper, which cost more in allocation than all the arithmetic.
+struct FlatTerms {
+    BigVector<std::uint32_t> start{0};
+    BigVector<std::uint32_t> hash;   // by entry
+    BigVector<std::uint16_t> count;  // by entry
 
-    std::uint32_t id_of(std::uint32_t hash) {
-        if ((df.size() + 1) * 2 > slots_id.size()) grow();
-        std::size_t mask = slots_id.size() - 1;
-        for (std::size_t i = (hash * 0x9E3779B1u) & mask;; i = (i + 1) & mask) {
-            if (slots_id[i] == empty) {
-                slots_hash[i] = hash;
-                slots_id[i] = static_cast<std::uint32_t>(df.size());
-                df.push_back(0);
-                return slots_id[i];
-            }
-            if (slots_hash[i] == hash) return slots_id[i];
+    void reserve(std::size_t papers, std::size_t entries) {
+        start.reserve(papers + 1);
+        hash.reserve(entries);
+        count.reserve(entries);
+    }
+    void add(const TermCounts& terms) {
+        for (auto [h, n] : terms) {
+            hash.push_back(h);
+            count.push_back(n);
         }
+        start.push_back(static_cast<std::uint32_t>(hash.size()));
     }
-    void grow() {
-        std::vector<std::uint32_t> old_hash = std::move(slots_hash), old_id = std::move(slots_id);
-        slots_id.assign(old_id.size() * 2, empty);
-        slots_hash.assign(old_id.size() * 2, 0);
-        std::size_t mask = slots_id.size() - 1;
-        for (std::size_t j = 0; j < old_id.size(); ++j) {
-            if (old_id[j] == empty) continue;
-            std::size_t i = (old_hash[j] * 0x9E3779B1u) & mask;
-            while (slots_id[i] != empty) i = (i + 1) & mask;
-            slots_hash[i] = old_hash[j];
-            slots_id[i] = old_id[j];
-        }
-    }
-    std::vector<std::pair<std::uint32_t, std::uint16_t>> dense(const TermCounts& terms) {
-        std::vector<std::pair<std::uint32_t, std::uint16_t>> out;
-        out.reserve(terms.size());
-        for (auto [hash, count] : terms) out.emplace_back(id_of(hash), count);
-        return out;
-    }
-    void count_background(const std::vector<std::pair<std::uint32_t, std::uint16_t>>& terms) {
-        for (auto [id, count] : terms) ++df[id];
-        ++background_papers;
-    }
+    std::size_t papers() const { return start.size() - 1; }
 };
 
-// idf over the background; terms in more than `max_df_fraction` of it weigh 0.
-std::vector<float> inverse_frequencies(const Corpus& corpus, double max_df_fraction) {
-    const double n = corpus.background_papers;
-    const double max_df = std::max(2.0, max_df_fraction * n);
-    std::vector<float> idf(corpus.df.size());
-    for (size_t t = 0; t < idf.size(); ++t)
-        idf[t] = corpus.df[t] > max_df ? 0.0f : static_cast<float>(std::log((n + 1) / (corpus.df[t] + 1.0)) + 1);
-    return idf;
-}
-
-// Terms that only one paper of the run holds count in that paper's length
-// but can match no other paper: they get no id of their own (`shared`
-// maps dense ids to the ids of the terms two or more papers share).
-struct SharedTerms {
+// The run's terms as dense ids: terms that only one paper holds can match no
+// other paper and get none (they still count in a paper's length).
+struct TermIds {
     static constexpr std::uint32_t none = 0xffffffffu;
-    std::vector<std::uint32_t> id;
-    std::uint32_t count = 0;
+    BigVector<std::uint32_t> id;         // by entry
+    std::vector<float> idf;              // by id; 0: in too much of the background to carry a signal
+    float single_idf[2] = {0, 0};  // a term only one paper holds: a pick's, a background paper's
 };
 
-using DenseTerms = std::vector<std::pair<std::uint32_t, std::uint16_t>>;
-
-SharedTerms shared_terms(size_t terms, const std::vector<const std::vector<DenseTerms>*>& groups) {
-    std::vector<std::uint8_t> seen(terms, 0);
-    for (const auto* group : groups)
-        for (const auto& paper : *group)
-            for (auto [id, count] : paper) seen[id] = static_cast<std::uint8_t>(std::min(seen[id] + 1, 2));
-    SharedTerms shared;
-    shared.id.assign(terms, SharedTerms::none);
-    for (size_t t = 0; t < terms; ++t)
-        if (seen[t] == 2) shared.id[t] = shared.count++;
-    return shared;
+// Dense ids in hash order, and idf over the background: the entries from
+// `first_background` on (past feeds' unpicked papers and today's feed,
+// `background_papers` of them). Terms in more than `max_df_fraction` of the
+// background weigh 0. Equal terms are found without a hash table: entries
+// are bucketed by the top 16 bits of their hash (one pass over 4-byte
+// indices), and each small bucket is sorted in cache.
+TermIds term_ids(const FlatTerms& flat, std::uint32_t first_background, double background_papers, double max_df_fraction) {
+    const double n = background_papers;
+    const double max_df = std::max(2.0, max_df_fraction * n);
+    auto idf_of = [&](double df) { return df > max_df ? 0.0f : static_cast<float>(std::log((n + 1) / (df + 1.0)) + 1); };
+    TermIds ids;
+    ids.single_idf[0] = idf_of(0);
+    ids.single_idf[1] = idf_of(1);
+    const std::size_t entries = flat.hash.size();
+    ids.id.resize(entries);
+    std::vector<std::uint32_t> offset(65537, 0);
+    for (std::uint32_t h : flat.hash) ++offset[(h >> 16) + 1];
+    for (size_t d = 1; d < offset.size(); ++d) offset[d] += offset[d - 1];
+    BigVector<std::uint32_t> bucketed(entries);
+    {
+        std::vector<std::uint32_t> next(offset.begin(), offset.end() - 1);
+        for (std::uint32_t e = 0; e < entries; ++e) bucketed[next[flat.hash[e] >> 16]++] = e;
+    }
+    std::vector<std::uint64_t> bucket; // (hash, entry), sorted: equal terms together, entries in order
+    for (size_t b = 0; b + 1 < offset.size(); ++b) {
+        bucket.clear();
+        for (std::uint32_t k = offset[b]; k < offset[b + 1]; ++k)
+            bucket.push_back((std::uint64_t{flat.hash[bucketed[k]]} << 32) | bucketed[k]);
+        std::sort(bucket.begin(), bucket.end());
+        for (size_t i = 0, j = 0; i < bucket.size(); i = j) {
+            double df = 0;
+            for (j = i; j < bucket.size() && (bucket[j] >> 32) == (bucket[i] >> 32); ++j)
+                if (static_cast<std::uint32_t>(bucket[j]) >= first_background) ++df;
+            std::uint32_t id = TermIds::none; // a paper holds a term once: one entry, one paper
+            if (j - i >= 2) {
+                id = static_cast<std::uint32_t>(ids.idf.size());
+                ids.idf.push_back(idf_of(df));
+            }
+            for (size_t k = i; k < j; ++k) ids.id[static_cast<std::uint32_t>(bucket[k])] = id;
+        }
+    }
+    return ids;
 }
 
-Vector weigh(const std::vector<std::pair<std::uint32_t, std::uint16_t>>& terms, const std::vector<float>& idf,
-             const SharedTerms& shared) {
-    Vector v;
-    v.reserve(terms.size());
-    double norm = 0;
-    for (auto [id, count] : terms) {
-        if (idf[id] <= 0) continue;
-        float x = (1.0f + std::log(static_cast<float>(count))) * idf[id];
-        norm += static_cast<double>(x) * x;
-        if (shared.id[id] != SharedTerms::none) v.emplace_back(shared.id[id], x);
+// Every paper's TF-IDF vector, of unit length, as views into `weights`.
+std::vector<Vector> weigh_all(const FlatTerms& flat, std::uint32_t first_background, const TermIds& ids,
+                              BigVector<Weight>& weights) {
+    weights.clear();
+    weights.reserve(flat.hash.size());
+    std::vector<std::uint32_t> begin(flat.papers() + 1, 0);
+    for (size_t p = 0; p < flat.papers(); ++p) {
+        begin[p] = static_cast<std::uint32_t>(weights.size());
+        double norm = 0;
+        for (std::uint32_t e = flat.start[p]; e < flat.start[p + 1]; ++e) {
+            const std::uint32_t id = ids.id[e];
+            const float idf = id != TermIds::none ? ids.idf[id] : ids.single_idf[e >= first_background];
+            if (idf <= 0) continue;
+            float x = (1.0f + std::log(static_cast<float>(flat.count[e]))) * idf;
+            norm += static_cast<double>(x) * x;
+            if (id != TermIds::none) weights.emplace_back(id, x);
+        }
+        if (norm > 0)
+            for (size_t w = begin[p]; w < weights.size(); ++w)
+                weights[w].second = static_cast<float>(weights[w].second / std::sqrt(norm));
     }
-    if (norm > 0)
-        for (auto& [id, x] : v) x = static_cast<float>(x / std::sqrt(norm));
-    return v;
+    begin[flat.papers()] = static_cast<std::uint32_t>(weights.size());
+    std::vector<Vector> vectors;
+    vectors.reserve(flat.papers());
+    for (size_t p = 0; p < flat.papers(); ++p) vectors.emplace_back(weights.data() + begin[p], begin[p + 1] - begin[p]);
+    return vectors;
 }
 
 double dot(const Vector& a, const std::vector<double>& b) {
@@ -332,8 +384,31 @@ struct Neighbour {
     double similarity; // recency-weighted cosine
 };
 
-// Earlier picks by term, for the nearest-neighbour search.
-using Postings = std::vector<std::vector<std::pair<std::uint32_t, float>>>; // term -> (pick, weight)
+// Earlier picks by term, for the nearest-neighbour search: term t's
+// (pick, weight) pairs are items[start[t] .. start[t + 1]).
+struct Postings {
+    std::vector<std::uint32_t> start;
+    std::vector<std::pair<std::uint32_t, float>> items;
+    std::span<const std::pair<std::uint32_t, float>> operator[](std::uint32_t term) const {
+        return {items.data() + start[term], start[term + 1] - start[term]};
+    }
+};
+
+// Two passes (count, then fill) so each term's list is one slice of one array.
+Postings postings_of(const std::vector<Vector>& picks, const std::vector<bool>& in_window, std::uint32_t terms) {
+    Postings postings;
+    postings.start.assign(terms + 1, 0);
+    for (std::uint32_t i = 0; i < picks.size(); ++i)
+        if (in_window[i])
+            for (auto [id, x] : picks[i]) ++postings.start[id + 1];
+    for (size_t t = 1; t <= terms; ++t) postings.start[t] += postings.start[t - 1];
+    postings.items.resize(postings.start[terms]);
+    std::vector<std::uint32_t> next(postings.start.begin(), postings.start.end() - 1);
+    for (std::uint32_t i = 0; i < picks.size(); ++i)
+        if (in_window[i])
+            for (auto [id, x] : picks[i]) postings.items[next[id]++] = {i, x};
+    return postings;
+}
 
 // The `k` most similar earlier picks, best first.
 std::vector<Neighbour> nearest(const Vector& paper, const Postings& postings, const std::vector<double>& recency,
@@ -410,41 +485,42 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     auto age = [&](const Date& d) { return static_cast<double>(std::max(0L, now - days_since_epoch(d))); };
 
     // Picks older than eight half-lives weigh under 1/256: left out.
-    Corpus corpus;
     std::vector<const IndexedPaper*> pick_papers;
-    std::vector<std::vector<std::pair<std::uint32_t, std::uint16_t>>> pick_terms, background_terms, feed_terms;
-    for (const auto& pick : index.picks) {
-        if (age(pick.date) > 8 * half_life) continue;
-        pick_papers.push_back(&pick);
-        pick_terms.push_back(corpus.dense(pick.terms));
-    }
+    for (const auto& pick : index.picks)
+        if (age(pick.date) <= 8 * half_life) pick_papers.push_back(&pick);
     const size_t skipped = index.background.size() - std::min(index.background.size(), options.max_background);
-    for (const auto& paper : std::span(index.background).subspan(skipped)) {
-        background_terms.push_back(corpus.dense(paper.terms));
-        corpus.count_background(background_terms.back());
-    }
-    for (const auto& paper : feed) {
-        feed_terms.push_back(corpus.dense(paper_terms(paper)));
-        corpus.count_background(feed_terms.back()); // today's feed is mostly background too
-    }
-    const auto idf = inverse_frequencies(corpus, options.max_df_fraction);
-    const auto shared = shared_terms(corpus.df.size(), {&pick_terms, &background_terms, &feed_terms});
-    const size_t terms = shared.count;
+    const auto past_background = std::span(index.background).subspan(skipped);
+    std::vector<TermCounts> feed_terms;
+    for (const auto& paper : feed) feed_terms.push_back(paper_terms(paper));
+    size_t entries = 0;
+    for (const IndexedPaper* pick : pick_papers) entries += pick->terms.size();
+    for (const auto& paper : past_background) entries += paper.terms.size();
+    for (const auto& terms : feed_terms) entries += terms.size();
 
-    std::vector<Vector> picks, background, papers;
+    FlatTerms flat;
+    flat.reserve(pick_papers.size() + past_background.size() + feed.size(), entries);
+    for (const IndexedPaper* pick : pick_papers) flat.add(pick->terms);
+    const size_t first_background = flat.papers();
+    for (const auto& paper : past_background) flat.add(paper.terms);
+    const size_t first_feed = flat.papers();
+    for (const auto& terms : feed_terms) flat.add(terms); // today's feed is mostly background too
+    const std::uint32_t background_entries = flat.start[first_background];
+    const TermIds ids = term_ids(flat, background_entries, static_cast<double>(flat.papers() - first_background),
+                                 options.max_df_fraction);
+    const size_t terms = ids.idf.size();
+
+    BigVector<Weight> weights;
+    const std::vector<Vector> all = weigh_all(flat, background_entries, ids, weights);
+    const std::vector<Vector> picks(all.begin(), all.begin() + static_cast<long>(first_background));
+    const std::vector<Vector> background(all.begin() + static_cast<long>(first_background), all.begin() + static_cast<long>(first_feed));
+    const std::vector<Vector> papers(all.begin() + static_cast<long>(first_feed), all.end());
     std::vector<double> recency;
-    for (size_t i = 0; i < pick_terms.size(); ++i) {
-        picks.push_back(weigh(pick_terms[i], idf, shared));
-        recency.push_back(std::exp2(-age(pick_papers[i]->date) / half_life));
+    std::vector<bool> in_window;
+    for (const IndexedPaper* pick : pick_papers) {
+        recency.push_back(std::exp2(-age(pick->date) / half_life));
+        in_window.push_back(age(pick->date) <= options.neighbour_window_days);
     }
-    for (const auto& t : background_terms) background.push_back(weigh(t, idf, shared));
-    for (const auto& t : feed_terms) papers.push_back(weigh(t, idf, shared));
-
-    Postings postings(terms);
-    for (std::uint32_t i = 0; i < picks.size(); ++i) {
-        if (age(pick_papers[i]->date) > options.neighbour_window_days) continue;
-        for (auto [id, x] : picks[i]) postings[id].emplace_back(i, x);
-    }
+    const Postings postings = postings_of(picks, in_window, static_cast<std::uint32_t>(terms));
     const auto taste = centroid(picks, recency, terms);
     // The background: past feeds' unpicked papers, or else today's feed.
     const auto& negatives = background.empty() ? papers : background;
@@ -453,6 +529,10 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     if (options.classifier_weight > 0)
         classifier = pick_classifier(picks, recency, negatives, terms, options.classifier_epochs);
 
+    // The topics prompt's keywords are a prior for a young archive; the
+    // reader's own picks say more once there are many.
+    const double prior_weight =
+        options.prior_weight * options.prior_fade_picks / (options.prior_fade_picks + static_cast<double>(picks.size()));
     std::vector<LearnedScore> out(feed.size());
     std::vector<double> scratch(picks.size(), 0.0);
     std::vector<std::uint32_t> touched;
@@ -461,20 +541,20 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
         double knn = 0;
         for (const auto& n : neighbours) knn += n.similarity;
         knn /= std::max(options.neighbours, 1);
-        double keyword = (embedded_score(feed[i], prior).relevance - 1) / 9.0;
+        double keyword = prior_weight * (embedded_score(feed[i], prior).relevance - 1) / 9.0;
         double learned = 0;
         if (!classifier.empty()) learned = std::tanh((dot(papers[i], classifier) + classifier[terms]) / 4);
         out[i].score = knn + options.centroid_weight * dot(papers[i], taste) -
-                       options.background_weight * dot(papers[i], against) + options.prior_weight * keyword +
+                       options.background_weight * dot(papers[i], against) + keyword +
                        options.classifier_weight * learned;
         out[i].comment = neighbour_comment(neighbours, pick_papers);
     }
 
-    // Ratings by rank: the reader's usual number of picks rate 7 or more.
+    // Ratings by rank: a multiple of the picks expected today rate 7 or more.
     std::vector<size_t> order(feed.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].score > out[b].score; });
-    double keep = options.keep_multiple * usual_daily_picks(index, options.usual_days);
+    double keep = options.keep_multiple * expected_picks(index, feed.size(), options);
     for (size_t rank = 0; rank < order.size(); ++rank) out[order[rank]].relevance = relevance_for_rank(rank, keep);
     return out;
 }
@@ -482,10 +562,26 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
 LearnedRanking rank_by_taste(const std::vector<Paper>& feed, const TasteSources& sources, const TopicKeywords& prior,
                              const Date& today, const LearnedScorerOptions& options, std::vector<std::string>& warnings) {
     TasteIndex index = load_taste_index(sources, today, warnings);
+    if (index.picks.empty() && sources.log)
+        sources.log("learned scorer: the archive holds no earlier picks yet, so the topics prompt's keywords rate the papers");
     LearnedRanking ranking;
     ranking.scores = learned_scores(feed, index, prior, today, options);
     ranking.cascade = cascade_size(feed.size(), index, options.cascade_fraction);
     return ranking;
+}
+
+std::string describe(EmbeddedScorerKind kind) {
+    return kind == EmbeddedScorerKind::learned ? "learned from the archive's picks (scoring.embedded: learned)"
+                                               : "the topics prompt's keywords (scoring.embedded: keywords)";
+}
+
+std::string describe(PrefilterKind kind) {
+    switch (kind) {
+    case PrefilterKind::none: return "none (scoring.prefilter: none)";
+    case PrefilterKind::keywords: return "papers matching no topic keyword are dropped (scoring.prefilter: keywords or scoring.embedded_prefilter)";
+    case PrefilterKind::learned: return "the top of the learned ranking (scoring.prefilter: learned)";
+    }
+    return {};
 }
 
 std::vector<Paper> best_papers(const std::vector<Paper>& papers, const std::vector<LearnedScore>& scores, std::size_t count) {

@@ -39,6 +39,14 @@ struct TasteIndex {
     std::vector<IndexedPaper> picks;      // by date
     std::vector<IndexedPaper> background; // by date
     std::vector<int> picks_per_day;       // of each archive day with picks, oldest first
+    // The share of a past feed the reader picked, for each past feed whose day
+    // the archive holds with picks, oldest first.
+    struct FeedShare {
+        Date date;
+        int candidates = 0; // the feed's new and cross-listed papers
+        int picked = 0;     // the day's picks
+    };
+    std::vector<FeedShare> feed_shares;
 };
 
 // Builds the index from days (papers that could not be scored are not
@@ -46,6 +54,7 @@ struct TasteIndex {
 struct PastFeed {
     Date date;
     std::vector<Paper> papers;
+    std::size_t candidates = 0; // papers that could be picked (new and cross-listed); 0: all of them
 };
 TasteIndex build_taste_index(const std::vector<Day>& days, const std::vector<PastFeed>& feeds);
 
@@ -75,8 +84,10 @@ struct LearnedScorerOptions {
     double classifier_weight = 1.0;  // a logistic regression of picks against the background
     int classifier_epochs = 8;
     double max_df_fraction = 0.25;   // terms in more of the background than this carry no signal
-    double keep_multiple = 1.4;      // rated >= 7: this many times the reader's usual daily picks
-    int usual_days = 20;             // the recent days that set the usual daily picks
+    double prior_fade_picks = 50;    // the prior's weight halves at this many earlier picks, and fades with more
+    double keep_multiple = 1.4;      // rated >= 7: this many times the picks expected today
+    int share_days = 10;             // the recent past feeds whose picked share predicts today's picks
+    int usual_days = 20;             // without past feeds: the recent days that set the usual daily picks
     std::size_t max_background = 5000; // the most recent background papers used
     double cascade_fraction = 0.35;  // as a pre-filter: the LLM sees this share of the feed, the best first
 };
@@ -95,6 +106,11 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
 // The reader's usual number of picks a day (mean of the recent days), 0 for an empty archive.
 double usual_daily_picks(const TasteIndex& index, int recent_days);
 
+// How many of a `feed_size`-paper feed the reader is expected to pick today:
+// the share of the feed picked on the recent past feeds (`share_days` of them),
+// pooled; without past feeds, the usual daily picks.
+double expected_picks(const TasteIndex& index, std::size_t feed_size, const LearnedScorerOptions& options);
+
 // The cascade: how many of the learned ranking's top papers go to the LLM,
 // `fraction` of the feed (all of it when the archive is empty, since the
 // ranking then knows only keywords).
@@ -103,6 +119,9 @@ std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double 
 // Which scorer serves without an LLM, and what filters papers before one.
 enum class EmbeddedScorerKind { learned, keywords };
 enum class PrefilterKind { none, keywords, learned };
+// What `run` logs: the scorer and the configuration key that chose it.
+std::string describe(EmbeddedScorerKind kind);
+std::string describe(PrefilterKind kind);
 
 // The learned scorer as the nightly run uses it: the archive's index (from
 // its cache), then the feed's scores, and how many of the best the cascade

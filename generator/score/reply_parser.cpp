@@ -149,6 +149,7 @@ void collect(const rapidjson::Value& value, std::vector<ScoreReply>& out, int de
     reply.relevance = score_value(member(value, {"RELEVANCE"}));
     reply.novelty = score_value(member(value, {"NOVELTY"}));
     reply.comment = std::string(trim(string_value(member(value, {"COMMENT", "REASON"}))));
+    reply.topic = std::string(trim(string_value(member(value, {"TOPIC"}))));
     out.push_back(std::move(reply));
 }
 

@@ -33,6 +33,11 @@ std::optional<ScoreReply> read_entry(std::string_view id, const rapidjson::Value
         if (!comment->value.IsString()) return std::nullopt;
         reply.comment.assign(comment->value.GetString(), comment->value.GetStringLength());
     }
+    auto topic = entry.FindMember("topic");
+    if (topic != entry.MemberEnd()) {
+        if (!topic->value.IsString()) return std::nullopt;
+        reply.topic.assign(topic->value.GetString(), topic->value.GetStringLength());
+    }
     return reply;
 }
 
@@ -93,6 +98,7 @@ Result<void> ScoreCache::save() const {
             if (reply.novelty) json.Key("novelty"), json.Int(*reply.novelty);
             json.Key("comment");
             json.String(reply.comment.c_str());
+            if (!reply.topic.empty()) json.Key("topic"), json.String(reply.topic.c_str());
             json.EndObject();
         }
         json.EndObject();

@@ -12,11 +12,12 @@ struct IndexSource {
     Date date;
     FileStamp stamp;                  // of the file it was read from
     std::vector<IndexedPaper> papers; // a day's picks, or every paper of a feed
+    std::uint32_t candidates = 0;     // a feed's papers that could be picked: new and cross-listed, not replaced
 };
 
 IndexSource day_source(const Day& day);
 IndexSource feed_source(const PastFeed& feed);
-TasteIndex assemble_taste_index(const std::vector<IndexSource>& sources);
+TasteIndex assemble_taste_index(std::vector<IndexSource> sources);
 
 long days_since_epoch(const Date& date);
 IndexedPaper indexed(const Date& date, const Paper& paper);
