@@ -43,6 +43,7 @@ struct BuildArgs {
     std::string theme;
     std::string base_url;
     bool force = false;
+    unsigned jobs = 0; // --jobs; 0: $PAPERPRESS_JOBS, else the CPUs this process may use
 };
 int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args);
 int cmd_theme_new(const GlobalOptions& global, const std::string& name);
@@ -54,6 +55,7 @@ struct RunArgs {
     bool resume = false;
     bool no_build = false;
     std::string out = "site";
+    unsigned jobs = 0;
 };
 int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args);
 struct NotifyArgs {
@@ -75,6 +77,7 @@ struct ServeArgs {
     std::string host = "127.0.0.1";
     std::string out = ".cache/serve/site";
     bool no_watch = false;
+    unsigned jobs = 0;
 };
 int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& args);
 

@@ -38,6 +38,7 @@ int run_cli(int argc, char** argv) {
     build->add_flag("--force", build_args.force,
                     "Build even when that removes more than half of the pages the last build made (a content tree "
                     "that shrank on purpose)");
+    build->add_option("--jobs,-j", build_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 
     RunArgs run_args;
     auto* run = app.add_subcommand(
@@ -53,6 +54,7 @@ int run_cli(int argc, char** argv) {
                   "With --date: score only the unscored papers of that partial day (exit 3 if some stay unscored)");
     run->add_flag("--no-build", run_args.no_build, "Write the day but do not build the site");
     run->add_option("--out", run_args.out, "Site output folder")->capture_default_str();
+    run->add_option("--jobs,-j", run_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 
     PublishArgs publish_args;
     auto* publish = app.add_subcommand(
@@ -85,6 +87,7 @@ int run_cli(int argc, char** argv) {
                       "Output folder of the preview build (apart from site/, which publish commits)")
         ->capture_default_str();
     serve->add_flag("--no-watch", serve_args.no_watch, "Build and serve once; do not watch for changes");
+    serve->add_option("--jobs,-j", serve_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 
     std::string theme_name;
     auto* theme = app.add_subcommand("theme", "Work with themes (see docs/themes.md)");

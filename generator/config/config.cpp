@@ -20,6 +20,7 @@ Result<void> read_root(const Section& s, const YAML::Node& root, Config& c) {
         {"title", s.text(c.title)}, {"description", s.text(c.description)}, {"base_url", s.text(c.base_url)},
         {"theme", s.text(c.theme)}, {"author", s.text(c.author)}, {"feed_days", s.number(c.feed_days, 1, 1000)},
         {"home_days", s.number(c.home_days, 0, 1000)},
+        {"data", s.text(c.data, "day or none", [](const std::string& v) { return v == "day" || v == "none"; })},
         {"arxiv", section("arxiv", read_arxiv, c.arxiv)},
         {"scoring", section("scoring", read_scoring, c.scoring)},
         {"llm", section("llm", read_llm, c.llm)},

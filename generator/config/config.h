@@ -121,6 +121,7 @@ struct Config {
     int feed_days = 20;  // days in feed.xml
     int home_days = 10;  // recent days linked from the home page
     std::string author;  // feed author, optional
+    std::string data = "day"; // JSON data: "day" (data/days/DATE.json for every day) or "none" (data/index.json only)
 
     ArxivSettings arxiv;
     ScoringSettings scoring;

@@ -21,7 +21,8 @@ std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vec
 // Every HTML page of the site (home, days, months, years, archive).
 std::string sitemap(const SiteUrls& urls, const SiteGraph& graph);
 
-// data/index.json: {"title", "base_url", "days": [{date, url, data, status, papers, remedial, counts}]}.
+// data/index.json: {"title", "base_url", "days": [{date, url, data, status, papers, remedial, counts}]};
+// `data` only with config.data "day".
 std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph);
 
 // data/days/YYYY-MM-DD.json: the whole day, every paper's fields.
