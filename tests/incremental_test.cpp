@@ -148,6 +148,21 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     CHECK(report.removed == 0);
 }
 
+TEST_CASE("incremental: with data: none, switching removes the days' JSON, and an append equals a clean build") {
+    Site site;
+    REQUIRE(site.build().ok());
+    site.config.data = "none";
+    auto switched = site.check_equals_clean("data: none");
+    CHECK(switched.removed == 6); // data/days/*.json, one per day
+    CHECK_FALSE(fs::exists(site.out() / "data/days"));
+    site.save(make_day("2025-02-05", 2));
+    auto report = site.check_equals_clean("append with data: none");
+    CHECK(as_set(report.written_files) ==
+          std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/", "archive/", "", "feed.xml",
+                                "sitemap.xml", "data/index.json", "search/2025-02.json", "search/index.json"});
+    CHECK(read_text(site.out() / "feed.xml").find("2025-02-05") != std::string::npos);
+}
+
 TEST_CASE("incremental: editing a day re-renders it and what lists it") {
     Site site;
     REQUIRE(site.build().ok());

@@ -380,7 +380,8 @@ TEST_CASE("site: the Atom feed parses, holds the latest feed_days days, and the 
     for (auto url : map.child("urlset").children("url")) listed.insert(url.child_value("loc"));
     std::set<std::string> pages;
     for (const auto& file : files_under(fixture.site()))
-        if (file.filename() == "index.html" && !file.generic_string().starts_with("search/")) { // search: not for crawlers
+        if (file.filename() == "index.html" && !file.generic_string().starts_with("search/") &&
+            !file.generic_string().starts_with("prompts/")) { // search and the prompt pages: not for crawlers
             std::string dir = file.parent_path().generic_string();
             pages.insert(base_url + (dir.empty() ? "" : dir + "/"));
         }

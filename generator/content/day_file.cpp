@@ -330,13 +330,13 @@ Result<void> read_metadata_entry(const YAML::Node& key_node, const YAML::Node& v
     if (key == "prompt") return read_text(value, key, day.prompt);
     if (key == "tokens") {
         day.tokens = Tokens{};
-        return read_numbers(value, key, {"prompt", "completion", "cached"},
-                            {&day.tokens->prompt, &day.tokens->completion, &day.tokens->cached});
+        return read_numbers<long long>(value, key, {"prompt", "completion", "cached"},
+                                       {&day.tokens->prompt, &day.tokens->completion, &day.tokens->cached});
     }
     if (key == "cost") return read_cost(value, day.cost);
     if (key == "counts") {
-        return read_numbers(value, key, {"arxiv", "scanned", "relevant"},
-                            {&day.counts.arxiv, &day.counts.scanned, &day.counts.relevant});
+        return read_numbers<std::optional<long long>>(value, key, {"arxiv", "scanned", "relevant"},
+                                                      {&day.counts.arxiv, &day.counts.scanned, &day.counts.relevant});
     }
     if (key == "remedial") return read_remedial(value, day);
     return fail("unknown key " + excerpt(key) + "; expected date, status, reason, model, tokens, cost, counts, remedial or prompt",

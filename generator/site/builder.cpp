@@ -194,10 +194,11 @@ private:
     Result<Day> rendered_day(const DayTask& task) {
         const std::string site_path = day_data_path(task.file.date);
         const std::uint64_t recorded = recorded_bytes(site_path);
-        if (auto json = read_file(output_file(site_path)); json && recorded != 0) {
-            if (hash_bytes(*json) != recorded) {
-                tampered_ = true;
-            } else if (auto day = day_from_json(*json)) {
+        auto json = recorded != 0 ? read_file(output_file(site_path)) : fail("no JSON data recorded");
+        if (json && hash_bytes(*json) != recorded) {
+            tampered_ = true;
+        } else if (json) {
+            if (auto day = day_from_json(*json)) {
                 day->prompt = task.record.prompt;
                 return day;
             }
@@ -567,6 +568,10 @@ void Build::prepare_output() {
             report_.warnings.push_back("the last build of " + shown + " was interrupted: removed its " +
                                        std::to_string(removed.size()) + " temporary files");
     }
+    // The state's tables are most of what this thread allocates before the
+    // days: its heap is populated once, sized to them (about three times the file).
+    if (auto stamp = stamp_of(state_path(options_.out_dir)))
+        populate_heap(static_cast<std::size_t>(std::min<std::uint64_t>(3 * stamp->size, 16u << 20)));
     state_ = load_state(options_.out_dir);
     if (!state_.rejected.empty())
         report_.warnings.push_back("the build state " + state_path(options_.out_dir).string() + " " + state_.rejected +
@@ -711,8 +716,8 @@ Build::ListOutput Build::feed_output(const std::vector<DayTask*>& live) {
     ListInputs in;
     const auto wanted = static_cast<std::size_t>(std::max(0, options_.config.feed_days));
     for (auto it = live.rbegin(); it != live.rend() && in.days.size() < wanted; ++it) in.days.push_back(*it);
-    return data_output("feed", feed_path(), std::move(in), [this](const ListInputs& in) -> std::optional<std::string> {
-        const std::vector<Day> days = full_days(in);
+    return data_output("feed", feed_path(), std::move(in), [this](const ListInputs& inputs) -> std::optional<std::string> {
+        const std::vector<Day> days = full_days(inputs);
         std::vector<const Day*> feed_days;
         for (const auto& day : days) feed_days.push_back(&day);
         return atom_feed(options_.config, urls_, feed_days);
@@ -741,11 +746,11 @@ Build::ListOutput Build::home_output(const std::vector<DayTask*>& live) {
     }
     const auto shown = std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(0, options_.config.home_days)));
     for (std::size_t i = 0; i < shown; ++i) in.summaries.push_back(&live[live.size() - 1 - i]->record.summary);
-    return page_output("home", home_path(), std::move(in), [this](const ListInputs& in) {
-        std::vector<Day> days = full_days(in);
+    return page_output("home", home_path(), std::move(in), [this](const ListInputs& inputs) {
+        std::vector<Day> days = full_days(inputs);
         const Day* latest = days.empty() ? nullptr : &days.front();
         if (!latest) return home_page(*site_, nullptr, {});
-        const Prompt& prompt = prompts_.get(in.days.front()->record.prompt);
+        const Prompt& prompt = prompts_.get(inputs.days.front()->record.prompt);
         return prompt_pages_ ? home_page(*site_, latest, {}, prompt_href(prompt)) : home_page(*site_, latest, prompt.html);
     });
 }

@@ -18,7 +18,8 @@ namespace pp {
 // `days`: the newest first, at most config.feed_days of them.
 std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vector<const Day*>& days);
 
-// Every HTML page of the site (home, days, months, years, archive).
+// Every HTML page of the site (home, days, months, years, archive); not the search page
+// or the selection prompts' pages, which are not for crawlers.
 std::string sitemap(const SiteUrls& urls, const SiteGraph& graph);
 
 // data/index.json: {"title", "base_url", "days": [{date, url, data, status, papers, remedial, counts}]};
