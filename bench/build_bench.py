@@ -149,6 +149,7 @@ class Tee:
 
 
 def cell(m):
+    if m is None: return "not timed (= full build)"
     return f"{m['wall']:.3f} ({m['min']:.3f}-{m['max']:.3f})"
 
 
@@ -157,6 +158,10 @@ def main():
     ap.add_argument("--runs", type=int, default=int(os.environ.get("RUNS", 3)))
     ap.add_argument("--skip-hugo", action="store_true")
     ap.add_argument("--skip-tmpfs", action="store_true")
+    ap.add_argument("--skip-disk", action="store_true")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed runs before each measurement")
+    ap.add_argument("--hugo-no-change", action=argparse.BooleanOptionalAction, default=True,
+                    help="also time Hugo's no-change build (it has no incremental mode: a full build again)")
     ap.add_argument("--binary", default=os.path.join(ROOT, "build-speed", "generator", "paperpress"))
     ap.add_argument("--config", default="", help="extra lines for the bench site's paperpress.yaml (e.g. 'data: none')")
     a = ap.parse_args()
@@ -187,7 +192,7 @@ def main():
 
     cores = os.cpu_count()
     core_counts = [2, cores] if cores > 2 else [cores]
-    places = [("disk", OUT)]
+    places = [] if a.skip_disk else [("disk", OUT)]
     tmpfs = None if a.skip_tmpfs else mount_tmpfs(os.path.join(OUT, "tmpfs"))
     if tmpfs: places.append(("tmpfs", tmpfs))
     sys.stdout = Tee(os.path.join(OUT, "last-run.txt"))
@@ -218,17 +223,18 @@ def main():
                     tools.append(("hugo", hugo, HUGO_SITE, lambda: aside(hugo_out), hugo_out))
                 for tool, cmd, cwd, clean, out in tools:
                     label = f"{tool} {place} {n} cores"
-                    full = measure(label + " full", cmd, cwd, a.runs, pre=clean)
+                    full = measure(label + " full", cmd, cwd, a.runs, pre=clean, warmup=a.warmup)
                     size, files, folders = tree_size(out)
                     if not any(r[2] == tool for r in rows):  # once per tool: where the bytes go
                         print(f"where {tool}'s {size / 1e6:.0f} MB go:")
                         for kind, (kind_bytes, count) in breakdown(out):
                             print(f"  {kind:45} {kind_bytes / 1e6:8.1f} MB {count:6} files {kind_bytes / count / 1e3:8.1f} KB each")
-                    same = measure(label + " no-change", cmd, cwd, a.runs)
+                    skip = tool == "hugo" and not a.hugo_no_change
+                    same = None if skip else measure(label + " no-change", cmd, cwd, a.runs, warmup=a.warmup)
                     # paperpress builds again after the day is removed, so the next append starts from the
                     # same state; Hugo keeps none.
                     restore = (lambda: (unappend(), timed(cmd, cwd))) if tool == "paperpress" else unappend
-                    appended = measure(label + " append", cmd, cwd, a.runs, pre=append, post=restore)
+                    appended = measure(label + " append", cmd, cwd, a.runs, pre=append, post=restore, warmup=a.warmup)
                     rows.append((place, n, tool, full, same, appended, size, files, folders))
     finally:  # the set-aside outputs take a few GB
         shutil.rmtree(SET_ASIDE, ignore_errors=True)

@@ -301,16 +301,17 @@ TEST_CASE("hash: XXH3, and a sequence's boundaries count") {
     CHECK(Hasher().add(std::uint64_t{1}).value() != Hasher().add(std::uint64_t{2}).value());
 }
 
+// CpuLimits: {affinity, cgroup v2 cpu.max, cgroup v1 quota, cgroup v1 period}
 TEST_CASE("usable_cpus: the affinity mask, lowered to a cgroup v2 or v1 CPU quota rounded up") {
-    CHECK(usable_cpus({.affinity = 1, .cgroup2_max = "max 100000\n"}) == 1);
-    CHECK(usable_cpus({.affinity = 16, .cgroup2_max = "max 100000\n"}) == 16);
-    CHECK(usable_cpus({.affinity = 16, .cgroup2_max = "150000 100000\n"}) == 2);
-    CHECK(usable_cpus({.affinity = 16, .cgroup2_max = "400000 100000"}) == 4);
-    CHECK(usable_cpus({.affinity = 2, .cgroup2_max = "400000 100000"}) == 2);
-    CHECK(usable_cpus({.affinity = 16, .cgroup2_max = "20000 100000"}) == 1); // a fifth of a CPU: still one thread
-    CHECK(usable_cpus({.affinity = 8, .cgroup1_quota = "-1\n", .cgroup1_period = "100000\n"}) == 8);
-    CHECK(usable_cpus({.affinity = 8, .cgroup1_quota = "300000\n", .cgroup1_period = "100000\n"}) == 3);
-    CHECK(usable_cpus({.affinity = 8, .cgroup2_max = "garbage", .cgroup1_quota = "x"}) == 8);
+    CHECK(usable_cpus({1, "max 100000\n", "", ""}) == 1);
+    CHECK(usable_cpus({16, "max 100000\n", "", ""}) == 16);
+    CHECK(usable_cpus({16, "150000 100000\n", "", ""}) == 2);
+    CHECK(usable_cpus({16, "400000 100000", "", ""}) == 4);
+    CHECK(usable_cpus({2, "400000 100000", "", ""}) == 2);
+    CHECK(usable_cpus({16, "20000 100000", "", ""}) == 1); // a fifth of a CPU: still one thread
+    CHECK(usable_cpus({8, "", "-1\n", "100000\n"}) == 8);
+    CHECK(usable_cpus({8, "", "300000\n", "100000\n"}) == 3);
+    CHECK(usable_cpus({8, "garbage", "x", ""}) == 8);
 }
 
 TEST_CASE("job_count: --jobs, then PAPERPRESS_JOBS, then the CPUs this thread may run on") {
