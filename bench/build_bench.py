@@ -4,22 +4,32 @@
   python3 bench/build_bench.py               # generate (once), then time both; RUNS=3 by default
   python3 bench/build_bench.py --runs 5 --skip-hugo
 
-Each measurement: one untimed warm-up, then the median of --runs runs: wall
-time from start to exit of the tool's process (to the millisecond; no
-wrapper such as /usr/bin/time, whose output rounds to 10 ms), and its peak
-RSS as wait4() reports it. Full builds start with no output folder (and, for
-paperpress, no build state). The last run's output is renamed aside, not
-deleted, and the set-aside trees are deleted when the measurements are done:
-on ext4 without a journal (as on these VMs), every new file's inode search
-steps over the inodes deleted in the last minute, or the last six while
-their inode table is not yet written back (find_inode_bit ->
-recently_deleted), which made the kernel time of a build just after deleting
-its last output vary from 1 to 4.5 CPU-seconds; that measures the file
-system's bookkeeping, not the tools. Before each run, sync() writes the
-last run's files to disk, so no run shares the cores with the kernel's
-write-back of the one before. Both tools are measured the same way.
-"Append" adds day 3651 (2024-12-29) to both trees, builds, and removes it
-again, each run. Everything lives under bench/out/ (gitignored).
+For each place the output goes (the real disk under bench/out/, and a tmpfs
+mounted for the run when the script may mount one: root), and each CPU
+count (2 cores and all cores, pinned with taskset; one row when the machine
+has 2), both tools run the same builds:
+  full       no output folder (and, for paperpress, no build state);
+  no-change  the same content again;
+  append     day 3651 (2024-12-29) added to both trees, built, and removed
+             again (and built again, untimed), each run.
+Each: one untimed warm-up, then --runs runs; the table gives the median and
+the spread (min-max) of the wall time from start to exit of the tool's
+process (to the millisecond; no wrapper such as /usr/bin/time, whose output
+rounds to 10 ms) and the peak RSS as wait4() reports it; for full builds,
+the output's bytes (sum of file sizes) and its files and folders.
+
+Full builds start with no output folder. The last run's output is renamed
+aside, not deleted, and the set-aside trees are deleted when the
+measurements are done: on ext4 without a journal (as on these VMs), every
+new file's inode search steps over the inodes deleted in the last minute
+(find_inode_bit -> recently_deleted), which made the kernel time of a build
+just after deleting its last output vary from 1 to 4.5 CPU-seconds; that
+measures the file system's bookkeeping, not the tools. Before each run,
+sync() writes the last run's files to disk, so no run shares the cores with
+the kernel's write-back of the one before. The load average is printed
+before and after: on a shared machine, other work skews every figure.
+Everything lives under bench/out/ (gitignored); the table is also written
+to bench/out/last-run.txt.
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -62,6 +72,7 @@ def set_aside(path):
 
 
 def measure(label, cmd, cwd, runs, pre=None, post=None, warmup=1):
+    """Median and spread of wall time (s) and peak RSS (MB) over `runs` runs after `warmup`."""
     results = []
     for i in range(warmup + runs):
         if pre: pre()
@@ -71,10 +82,58 @@ def measure(label, cmd, cwd, runs, pre=None, post=None, warmup=1):
         if i >= warmup:
             results.append((wall, rss))
             print(f"  {label} run {i - warmup + 1}: {wall:.3f} s, {rss:.0f} MB  {last}", file=sys.stderr)
-    wall = statistics.median(w for w, _ in results)
-    rss = statistics.median(r for _, r in results)
-    print(f"{label}: median of {runs}: wall {wall:.3f} s, peak RSS {rss:.0f} MB")
-    return wall, rss
+    walls = [w for w, _ in results]
+    rsses = [r for _, r in results]
+    return {"wall": statistics.median(walls), "min": min(walls), "max": max(walls), "rss": statistics.median(rsses)}
+
+
+def tree_size(path):
+    """Bytes (sum of file sizes), files and folders under `path`."""
+    size = files = folders = 0
+    for root, dirs, names in os.walk(path):
+        folders += len(dirs)
+        for name in names:
+            files += 1
+            size += os.lstat(os.path.join(root, name)).st_size
+    return size, files, folders
+
+
+def page_kind(relative):
+    """The kind of output a site path is: day, month, year, data/days, search, prompts, ..."""
+    parts = relative.split("/")
+    if parts[0].isdigit():
+        return {2: "year pages", 3: "month pages", 4: "day pages"}.get(len(parts), "other")
+    if parts[0] == "data":
+        return "data/days/*.json" if len(parts) > 2 else "data/index.json"
+    if parts[0] == "search":
+        return "search/*.json shards" if parts[-1] not in ("index.json", "index.html") else "search index and page"
+    return parts[0] if len(parts) > 1 else "top-level files (home, feed, sitemap, 404)"
+
+
+def breakdown(path):
+    """Bytes and files per kind of output, largest first."""
+    kinds = {}
+    for root, _, names in os.walk(path):
+        for name in names:
+            full = os.path.join(root, name)
+            kind = page_kind(os.path.relpath(full, path))
+            size, count = kinds.get(kind, (0, 0))
+            kinds[kind] = (size + os.lstat(full).st_size, count + 1)
+    return sorted(kinds.items(), key=lambda item: -item[1][0])
+
+
+def mount_tmpfs(path):
+    """A tmpfs at `path` for this run, if this process may mount one; else None."""
+    os.makedirs(path, exist_ok=True)
+    if os.geteuid() != 0:
+        return None
+    if subprocess.call(["mount", "-t", "tmpfs", "-o", "size=3g", "tmpfs", path], stderr=subprocess.DEVNULL) != 0:
+        return None
+    return path
+
+
+def load():
+    return open("/proc/loadavg").read().split()[:3]
 
 
 class Tee:
@@ -89,11 +148,22 @@ class Tee:
         self.file.flush()
 
 
+def cell(m):
+    if m is None: return "not timed (= full build)"
+    return f"{m['wall']:.3f} ({m['min']:.3f}-{m['max']:.3f})"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=int(os.environ.get("RUNS", 3)))
     ap.add_argument("--skip-hugo", action="store_true")
+    ap.add_argument("--skip-tmpfs", action="store_true")
+    ap.add_argument("--skip-disk", action="store_true")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed runs before each measurement")
+    ap.add_argument("--hugo-no-change", action=argparse.BooleanOptionalAction, default=True,
+                    help="also time Hugo's no-change build (it has no incremental mode: a full build again)")
     ap.add_argument("--binary", default=os.path.join(ROOT, "build-speed", "generator", "paperpress"))
+    ap.add_argument("--config", default="", help="extra lines for the bench site's paperpress.yaml (e.g. 'data: none')")
     a = ap.parse_args()
     if not a.skip_hugo and not shutil.which("hugo"):
         sh("apt-get install -y hugo >/dev/null")
@@ -103,7 +173,8 @@ def main():
     if not os.path.exists(os.path.join(PP_SITE, "themes")):
         os.symlink(os.path.join(ROOT, "themes"), os.path.join(PP_SITE, "themes"))
     with open(os.path.join(PP_SITE, "paperpress.yaml"), "w") as f:
-        f.write("title: Bench digest\nbase_url: https://example.github.io/arxiv-digest/\nmath: false\n")  # no KaTeX beside it
+        f.write("title: Bench digest\nbase_url: https://example.github.io/arxiv-digest/\nmath: false\n" +  # no KaTeX beside it
+                 a.config.replace("\\n", "\n") + "\n")
     for name in ("hugo.toml", "layouts"):
         src, dst = os.path.join(HERE, "hugo", name), os.path.join(HUGO_SITE, name)
         if os.path.isdir(src):
@@ -111,12 +182,6 @@ def main():
             shutil.copytree(src, dst)
         else:
             shutil.copy(src, dst)
-    site = os.path.join(OUT, "pp-site")
-    pp = [a.binary, "build", "--out", site]
-
-    def clean_pp():
-        set_aside(site)
-        set_aside(os.path.join(OUT, ".pp-site.paperpress-state"))
 
     def append():
         sh(f"python3 {HERE}/gen_archive.py --out {ARCHIVE} --only-day {APPEND_DAY} >/dev/null")
@@ -126,27 +191,72 @@ def main():
             p = os.path.join(ARCHIVE, tree, "content", "2024", "12", "2024-12-29.md")
             if os.path.exists(p): os.remove(p)
 
+    cores = os.cpu_count()
+    core_counts = [2, cores] if cores > 2 else [cores]
+    places = [] if a.skip_disk else [("disk", OUT)]
+    tmpfs = None if a.skip_tmpfs else mount_tmpfs(os.path.join(OUT, "tmpfs"))
+    if tmpfs: places.append(("tmpfs", tmpfs))
     sys.stdout = Tee(os.path.join(OUT, "last-run.txt"))
-    print(f"== {os.cpu_count()} cores; content {subprocess.check_output(['du', '-sh', os.path.join(PP_SITE, 'content')], text=True).split()[0]}")
+    print(f"== {cores} cores ({'all cores = 2: one row per place' if cores <= 2 else 'rows at 2 and at all cores'}); "
+          f"content {subprocess.check_output(['du', '-sh', os.path.join(PP_SITE, 'content')], text=True).split()[0]}; "
+          f"load average before: {' '.join(load())}")
+    if not tmpfs and not a.skip_tmpfs: print("== no tmpfs (not root, or mount failed): real disk only")
+    if a.config: print(f"== paperpress.yaml adds: {a.config}")
+    if not a.skip_hugo: print(f"== {subprocess.check_output(['hugo', 'version'], text=True).strip()}")
+    rows = []
     try:
         unappend()
-        figures = {}
-        figures["pp_full"] = measure("paperpress full build", pp, PP_SITE, a.runs, pre=clean_pp)
-        measure("paperpress no-op rebuild", pp, PP_SITE, a.runs)
-        figures["pp_append"] = measure("paperpress append one day", pp, PP_SITE, a.runs, pre=append,
-                                       post=lambda: (unappend(), timed(pp, PP_SITE)))
-        if not a.skip_hugo:
-            print(f"== {subprocess.check_output(['hugo', 'version'], text=True).strip()}")
-            hugo = ["hugo", "--quiet"]
-            figures["hugo_full"] = measure("hugo full build", hugo, HUGO_SITE, a.runs,
-                                           pre=lambda: set_aside(os.path.join(HUGO_SITE, "public")))
-            figures["hugo_append"] = measure("hugo append one day", hugo, HUGO_SITE, a.runs, pre=append, post=unappend)
-            (pw, pr), (hw, hr) = figures["pp_full"], figures["hugo_full"]
-            print(f"ratios, full build: wall {pw / hw:.3f} x Hugo (goal <= 0.2), peak RSS {pr / hr:.4f} x Hugo (goal <= 0.1)")
-            print(f"append one day: paperpress {figures['pp_append'][0] * 1000:.0f} ms (goal <= 100 ms), "
-                  f"hugo {figures['hugo_append'][0]:.2f} s")
+        for place, where in places:
+            for n in core_counts:
+                pin = ["taskset", "-c", f"0-{n - 1}"]
+                site = os.path.join(where, "pp-site")
+                pp = pin + [a.binary, "build", "--out", site]
+                hugo_out = os.path.join(where, "hugo-public")
+                hugo = pin + ["hugo", "--quiet", "--destination", hugo_out]
+                aside = lambda path: set_aside(path) if where == OUT else shutil.rmtree(path, ignore_errors=True)
+
+                def clean_pp():
+                    aside(site)
+                    aside(os.path.join(where, ".pp-site.paperpress-state"))
+
+                tools = [("paperpress", pp, PP_SITE, clean_pp, site)]
+                if not a.skip_hugo:
+                    tools.append(("hugo", hugo, HUGO_SITE, lambda: aside(hugo_out), hugo_out))
+                for tool, cmd, cwd, clean, out in tools:
+                    label = f"{tool} {place} {n} cores"
+                    full = measure(label + " full", cmd, cwd, a.runs, pre=clean, warmup=a.warmup)
+                    size, files, folders = tree_size(out)
+                    if not any(r[2] == tool for r in rows):  # once per tool: where the bytes go
+                        print(f"where {tool}'s {size / 1e6:.0f} MB go:")
+                        for kind, (kind_bytes, count) in breakdown(out):
+                            print(f"  {kind:45} {kind_bytes / 1e6:8.1f} MB {count:6} files {kind_bytes / count / 1e3:8.1f} KB each")
+                    skip = tool == "hugo" and not a.hugo_no_change
+                    same = None if skip else measure(label + " no-change", cmd, cwd, a.runs, warmup=a.warmup)
+                    # paperpress builds again after the day is removed, so the next append starts from the
+                    # same state; Hugo keeps none.
+                    restore = (lambda: (unappend(), timed(cmd, cwd))) if tool == "paperpress" else unappend
+                    appended = measure(label + " append", cmd, cwd, a.runs, pre=append, post=restore, warmup=a.warmup)
+                    rows.append((place, n, tool, full, same, appended, size, files, folders))
     finally:  # the set-aside outputs take a few GB
         shutil.rmtree(SET_ASIDE, ignore_errors=True)
+        if tmpfs: subprocess.call(["umount", tmpfs])
+    print(f"load average after: {' '.join(load())}")
+    print()
+    print("| output on | cores | tool | full build, s | no-change, s | append one day, s | peak RSS (full), MB | output MB | files | folders |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for place, n, tool, full, same, appended, size, files, folders in rows:
+        print(f"| {place} | {n}{' (all)' if n == cores else ''} | {tool} | {cell(full)} | {cell(same)} | {cell(appended)} | "
+              f"{full['rss']:.0f} | {size / 1e6:.0f} | {files} | {folders} |")
+    print()
+    by = {(p, n, t): (f, s_, ap, size) for p, n, t, f, s_, ap, size, _, _ in rows}
+    for place, _ in places:
+        for n in core_counts:
+            if (place, n, "hugo") in by:
+                pf, hf = by[(place, n, "paperpress")][0], by[(place, n, "hugo")][0]
+                pb, hb = by[(place, n, "paperpress")][3], by[(place, n, "hugo")][3]
+                print(f"{place}, {n} cores: full build {pf['wall'] / hf['wall']:.2f} x Hugo (goal <= 0.2); "
+                      f"bytes {pb / hb:.2f} x Hugo (goal <= 1); peak RSS {pf['rss']:.0f} MB (goal <= 64)")
+    print("goals at 2 cores: append <= 60 ms, no-change <= 40 ms (medians above)")
 
 
 if __name__ == "__main__":

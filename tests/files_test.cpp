@@ -1,12 +1,20 @@
 // util/files: atomic writes, unchanged files left alone, mapped reads, reads
-// confined to a tree, removals that never leave it; util/lock.
+// confined to a tree, removals that never leave it, the directory walker;
+// util/lock; util/hash; util/thread_pool (how many threads a job gets).
 #include "util/files.h"
+#include "util/hash.h"
 #include "util/lock.h"
+#include "util/thread_pool.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <csignal>
+#include <cstdlib>
+
+#include <sched.h>
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -243,4 +251,100 @@ TEST_CASE("TreeLock: a lock whose holder was killed is free, and says its holder
     REQUIRE(next);
     CHECK(waited_for == -1); // the kernel dropped the dead holder's lock
     CHECK(next->last_holder_died());
+}
+
+TEST_CASE("walk_tree: entries in name order, folders entered when the visitor says so, never through a link") {
+    TempDir dir;
+    for (const char* name : {"b/2.md", "b/1.md", "a.md", "skip/x.md", "b/deep/3.md"}) write_text(dir / "root" / name, "x");
+    write_text(dir / "outside/secret.md", "x");
+    fs::create_directory_symlink(dir / "outside", dir / "root/linked");
+    fs::create_symlink(dir / "root/a.md", dir / "root/c.md");
+    std::vector<std::string> seen;
+    auto errors = walk_tree(dir / "root", [&](const TreeEntry& entry) {
+        const char* kind = entry.kind == TreeEntry::Kind::folder ? "/" : entry.kind == TreeEntry::Kind::link ? "@" : "";
+        seen.push_back(entry.relative + kind + (entry.links_to_file() ? "->file" : ""));
+        CHECK(entry.path == (dir / "root" / entry.relative).string());
+        return entry.name != "skip";
+    }, {.sorted = true});
+    CHECK(errors.empty());
+    CHECK(seen == std::vector<std::string>{"a.md", "b/", "b/1.md", "b/2.md", "b/deep/", "b/deep/3.md", "c.md@->file",
+                                           "linked@", "skip/"});
+}
+
+TEST_CASE("walk_tree names the folders it cannot list, and a missing root, and walks the rest") {
+    TempDir dir;
+    write_text(dir / "root/open/a.md", "x");
+    write_text(dir / "root/closed/b.md", "x");
+    fs::permissions(dir / "root/closed", fs::perms::none);
+    std::vector<std::string> seen;
+    auto errors = walk_tree(dir / "root", [&](const TreeEntry& entry) {
+        seen.push_back(entry.relative);
+        return true;
+    }, {.sorted = true});
+    fs::permissions(dir / "root/closed", fs::perms::owner_all);
+    if (::geteuid() != 0) { // root lists any folder
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].file == (dir / "root/closed").string());
+        CHECK(errors[0].message.starts_with("cannot list this folder: "));
+    }
+    CHECK(std::find(seen.begin(), seen.end(), "open/a.md") != seen.end());
+    auto missing = walk_tree(dir / "none", [](const TreeEntry&) { return true; });
+    REQUIRE(missing.size() == 1);
+    CHECK(missing[0].file == (dir / "none").string());
+}
+
+TEST_CASE("hash: XXH3, and a sequence's boundaries count") {
+    CHECK(hash_bytes("") == 0x2D06800538D394C2ull); // XXH3_64bits of nothing, as xxhsum -H3 prints it
+    CHECK(hash_hex("") == "2d06800538d394c2");
+    CHECK(Hasher().add("ab").add("c").value() != Hasher().add("a").add("bc").value());
+    CHECK(Hasher().add("ab").value() == Hasher().add("ab").value());
+    CHECK(Hasher().add(std::uint64_t{1}).value() != Hasher().add(std::uint64_t{2}).value());
+}
+
+// CpuLimits: {affinity, cgroup v2 cpu.max, cgroup v1 quota, cgroup v1 period}
+TEST_CASE("usable_cpus: the affinity mask, lowered to a cgroup v2 or v1 CPU quota rounded up") {
+    CHECK(usable_cpus({1, "max 100000\n", "", ""}) == 1);
+    CHECK(usable_cpus({16, "max 100000\n", "", ""}) == 16);
+    CHECK(usable_cpus({16, "150000 100000\n", "", ""}) == 2);
+    CHECK(usable_cpus({16, "400000 100000", "", ""}) == 4);
+    CHECK(usable_cpus({2, "400000 100000", "", ""}) == 2);
+    CHECK(usable_cpus({16, "20000 100000", "", ""}) == 1); // a fifth of a CPU: still one thread
+    CHECK(usable_cpus({8, "", "-1\n", "100000\n"}) == 8);
+    CHECK(usable_cpus({8, "", "300000\n", "100000\n"}) == 3);
+    CHECK(usable_cpus({8, "garbage", "x", ""}) == 8);
+}
+
+TEST_CASE("job_count: --jobs, then PAPERPRESS_JOBS, then the CPUs this thread may run on") {
+    cpu_set_t before;
+    REQUIRE(::sched_getaffinity(0, sizeof before, &before) == 0);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &before)) {
+            CPU_SET(cpu, &one);
+            break;
+        }
+    const char* saved = std::getenv("PAPERPRESS_JOBS");
+    const std::string saved_value = saved ? saved : "";
+    ::unsetenv("PAPERPRESS_JOBS");
+    REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);
+    CHECK(job_count() == 1); // taskset -c 0: one worker, whatever the machine has
+    CHECK(job_count(3) == 3);
+    ::setenv("PAPERPRESS_JOBS", "5", 1);
+    CHECK(job_count() == 5);
+    CHECK(job_count(2) == 2);
+    ::setenv("PAPERPRESS_JOBS", "many", 1);
+    CHECK(job_count() == 1);
+    ::sched_setaffinity(0, sizeof before, &before);
+    if (saved) ::setenv("PAPERPRESS_JOBS", saved_value.c_str(), 1);
+    else ::unsetenv("PAPERPRESS_JOBS");
+}
+
+TEST_CASE("ThreadPool: every index once, on as many threads as asked") {
+    ThreadPool pool(3, 0);
+    CHECK(pool.size() == 3);
+    std::vector<std::atomic<int>> hits(1000);
+    pool.parallel_for(hits.size(), [&](std::size_t i) { ++hits[i]; });
+    pool.parallel_for(0, [&](std::size_t) { FAIL("no work"); });
+    CHECK(std::all_of(hits.begin(), hits.end(), [](const auto& n) { return n == 1; }));
 }

@@ -26,6 +26,9 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -149,6 +152,21 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     CHECK(report.removed == 0);
 }
 
+TEST_CASE("incremental: with data: none, switching removes the days' JSON, and an append equals a clean build") {
+    Site site;
+    REQUIRE(site.build().ok());
+    site.config.data = "none";
+    auto switched = site.check_equals_clean("data: none");
+    CHECK(switched.removed == 6); // data/days/*.json, one per day
+    CHECK_FALSE(fs::exists(site.out() / "data/days"));
+    site.save(make_day("2025-02-05", 2));
+    auto report = site.check_equals_clean("append with data: none");
+    CHECK(as_set(report.written_files) ==
+          std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/", "archive/", "", "feed.xml",
+                                "sitemap.xml", "data/index.json", "search/2025-02.json", "search/index.json"});
+    CHECK(read_text(site.out() / "feed.xml").find("2025-02-05") != std::string::npos);
+}
+
 TEST_CASE("incremental: editing a day re-renders it and what lists it") {
     Site site;
     REQUIRE(site.build().ok());
@@ -172,7 +190,12 @@ TEST_CASE("incremental: deleting a day removes its outputs and relinks its neigh
     REQUIRE(site.build().ok());
     fs::remove(day_path(site.content(), date("2025-01-03")));
     auto report = site.check_equals_clean("delete a day");
-    CHECK(as_set(report.removed_files) == std::set<std::string>{"2025/01/03/", "data/days/2025-01-03.json"});
+    // The only day that used the prompt: its page goes too.
+    std::string prompt_page;
+    for (const auto& removed : report.removed_files)
+        if (removed.starts_with("prompts/")) prompt_page = removed;
+    CHECK(as_set(report.removed_files) == std::set<std::string>{"2025/01/03/", "data/days/2025-01-03.json", prompt_page});
+    CHECK(prompt_page.ends_with("/"));
     CHECK_FALSE(fs::exists(site.out() / "2025/01/03"));
 
     // The last day of a month and of a year: the month and year pages go too.
@@ -230,7 +253,10 @@ TEST_CASE("incremental: changing the base URL, the title or the prompt") {
     auto prompts = site.content() / "prompts";
     for (const auto& entry : fs::directory_iterator(prompts)) write_text(entry.path(), "Edited prompt.\n");
     auto report = site.check_equals_clean("prompt edited");
-    CHECK(as_set(report.written_files).contains("2025/01/03/"));
+    // The prompt's own page shows it; the day page that links to it stays as it was.
+    CHECK(std::count_if(report.written_files.begin(), report.written_files.end(),
+                        [](const std::string& f) { return f.starts_with("prompts/"); }) == 1);
+    CHECK_FALSE(as_set(report.written_files).contains("2025/01/03/"));
 }
 
 TEST_CASE("incremental: switching the theme removes the old theme's files") {
@@ -338,11 +364,53 @@ TEST_CASE("incremental: a month's shard takes unchanged days from the old shard,
     CHECK(report.parsed == 3); // the new day and its two neighbours (2025-01-08, 2025-02-03), nothing else
 }
 
+namespace {
+
+// Drops the capabilities that let root read any folder, so a folder with
+// mode 000 cannot be listed (for a process that is not root this changes nothing).
+void drop_dac_override() {
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (::syscall(SYS_capget, &header, data) != 0) return;
+    for (int cap : {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH}) data[cap / 32].effective &= ~(1u << (cap % 32));
+    ::syscall(SYS_capset, &header, data);
+}
+
+} // namespace
+
 TEST_CASE("incremental: a content folder that cannot be listed is an error, and the build removes nothing") {
     Site site;
     REQUIRE(site.build().ok());
-    // A folder whose path is longer than PATH_MAX cannot be opened by path
-    // (root ignores permissions, so a chmod would not do): made with mkdirat.
+    fs::create_directories(site.content() / "2025/locked");
+    fs::permissions(site.content() / "2025/locked", fs::perms::none);
+    fs::remove(day_path(site.content(), date("2025-01-03"))); // and a day goes
+
+    // The build runs in a child process that may not read the folder; its
+    // exit status says which of the checks held (all four: 15).
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        drop_dac_override();
+        auto report = site.build();
+        const bool one_error = report.errors.size() == 1;
+        const bool named = one_error && report.errors[0].message.starts_with("cannot list this folder: ") &&
+                           report.errors[0].file.ends_with("2025/locked");
+        const bool kept = fs::exists(site.out() / "2025/01/03/index.html"); // kept while the archive cannot be read whole
+        ::_exit(int(one_error) | int(named) << 1 | int(report.removed == 0) << 2 | int(kept) << 3);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 15);
+
+    fs::permissions(site.content() / "2025/locked", fs::perms::owner_all);
+    fs::remove(site.content() / "2025/locked");
+    auto fixed = site.check_equals_clean("the folder is gone again");
+    CHECK(as_set(fixed.removed_files).contains("2025/01/03/"));
+}
+
+TEST_CASE("incremental: content folders deeper than PATH_MAX are listed (each folder is opened below its parent)") {
+    Site site;
     const std::string name(200, 'd');
     int dir = ::open((site.content() / "2025").c_str(), O_RDONLY | O_DIRECTORY);
     REQUIRE(dir >= 0);
@@ -354,17 +422,10 @@ TEST_CASE("incremental: a content folder that cannot be listed is an error, and 
         dir = inner;
     }
     ::close(dir);
-    fs::remove(day_path(site.content(), date("2025-01-03"))); // and a day goes
-
     auto report = site.build();
-    REQUIRE(report.errors.size() == 1);
-    CHECK(report.errors[0].message.starts_with("cannot list this folder: "));
-    CHECK(report.removed == 0);
-    CHECK(fs::exists(site.out() / "2025/01/03/index.html")); // kept while the archive cannot be read whole
-
+    CHECK(report.ok());
+    CHECK(report.days == 6);
     REQUIRE(std::system(("rm -rf '" + (site.content() / "2025" / name).string() + "'").c_str()) == 0);
-    auto fixed = site.check_equals_clean("the folder is gone again");
-    CHECK(as_set(fixed.removed_files).contains("2025/01/03/"));
 }
 
 TEST_CASE("incremental: a day that stops parsing drops out, and comes back when fixed") {

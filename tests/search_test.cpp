@@ -88,16 +88,39 @@ struct Archive {
 
 } // namespace
 
-TEST_CASE("search: abstract words are distinct, lowercased, without stop words or LaTeX commands") {
+TEST_CASE("search: abstract words are distinct, lowercased, sorted, without stop words or LaTeX commands") {
     CHECK(search_words("We propose a Self-Supervised method; the method uses $\\mathcal{O}(n)$ memory. We win.") ==
-          "self-supervised uses memory win");
+          "memory self-supervised uses win");
     CHECK(search_words("Graphs, graphs and GRAPHS") == "graphs");
-    CHECK(search_words("3D scenes in RL") == "3d scenes rl");
-    CHECK(search_words("Über große Modelle") == "Über große modelle"); // UTF-8 bytes are word bytes (the browser lowercases them)
+    CHECK(search_words("3D scenes in RL") == "3d rl scenes");
+    CHECK(search_words("Über große Modelle") == "große modelle Über"); // UTF-8 bytes are word bytes (the browser lowercases them)
+}
+
+TEST_CASE("search: the whole abstract is indexed, not its first few hundred bytes") {
     std::string many;
     for (int i = 0; i < 500; ++i) many += "word" + std::to_string(i) + " ";
-    CHECK(search_words(many).size() <= search_words_limit);
-    CHECK(search_words(many).starts_with("word0 word1 word2"));
+    many += "zebrafish";
+    const auto words = search_words(many);
+    CHECK(words.find("word499") != std::string::npos);
+    CHECK(words.ends_with("zebrafish"));
+    Day day = make_day("2025-02-03", {paper("2502.00001", "Long", many)});
+    auto read = read_search_shard(search_shard_json(2025, 2, search_entries(day)));
+    REQUIRE(read);
+    REQUIRE(read->size() == 1);
+    CHECK(read->front().words.ends_with("zebrafish")); // the last word of a 4,000-byte abstract
+}
+
+TEST_CASE("search: word positions are gap-coded in base-32 digits and read back") {
+    CHECK(encode_positions({}) == "");
+    CHECK(encode_positions({0, 1, 2}) == "011");
+    CHECK(encode_positions({31}) == "v");
+    CHECK(encode_positions({32}) == "x0"); // 1·32 + 0: 'x' is 1, going on
+    CHECK(encode_positions({5, 5 + 1025}) == "5xw1"); // 1025 = 1·1024 + 0·32 + 1: x(1) w(0) go on, 1 ends
+    std::vector<std::uint32_t> positions;
+    for (std::uint32_t p = 0; p < 100000; p += 1 + p % 977) positions.push_back(p);
+    positions.push_back(0xffffffffu);
+    CHECK(decode_positions(encode_positions(positions)).value() == positions);
+    for (const char* bad : {"w", "0!", "x"}) CHECK_FALSE(decode_positions(bad));
 }
 
 TEST_CASE("search: a shard is sorted newest day first, in page order, and escaped") {
@@ -118,7 +141,9 @@ TEST_CASE("search: a shard is sorted newest day first, in page order, and escape
     CHECK(std::string(list[1][1].GetString()) == "2502.00001");
     CHECK(std::string(list[2][1].GetString()) == "2502.00002");
     CHECK(std::string(list[1][3].GetString()) == "Ada Lovelace, Alan Turing");
-    CHECK(std::string(list[2][4].GetString()) == "beta");
+    const std::string vocabulary = doc["vocabulary"].GetString();
+    CHECK(vocabulary == "alpha beta gamma"); // the month's words, once
+    CHECK(std::string(list[2][4].GetString()) == "1"); // "beta": position 1
     // The same entries in another order give the same bytes.
     std::reverse(entries.begin(), entries.end());
     std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.date < b.date; });
@@ -131,7 +156,7 @@ TEST_CASE("search: the build writes an index of monthly shards, newest first, an
     Archive archive;
     archive.build();
     auto index = parse(archive.file("search/index.json"));
-    CHECK(index["version"].GetInt() == 1);
+    CHECK(index["version"].GetInt() == 2);
     CHECK(index["papers"].GetInt() == 151);
     const auto& shards = index["shards"];
     REQUIRE(shards.Size() == 4);
@@ -157,7 +182,8 @@ TEST_CASE("search: the build writes an index of monthly shards, newest first, an
     CHECK(std::string(entry[1].GetString()) == "2502.00001");
     CHECK(std::string(entry[2].GetString()) == "Quantum <b>widgets</b> & \"gadgets\"");
     CHECK(std::string(entry[3].GetString()) == "Ada Lovelace, Alan Turing");
-    CHECK(std::string(entry[4].GetString()) == "self-supervised widgets bound work");
+    CHECK(std::string(shard["vocabulary"].GetString()) == "bound self-supervised widgets work");
+    CHECK(std::string(entry[4].GetString()) == "0111"); // all four words
     CHECK(first.find('<') == std::string::npos);
     CHECK(first.find('&') == std::string::npos);
 

@@ -4,6 +4,7 @@
 // the way a visitor or a feed reader would see it.
 #include "content/content_tree.h"
 #include "content/prompt_store.h"
+#include "site/builder.h"
 #include "site/feeds.h"
 #include "site/theme.h"
 #include "site/urls.h"
@@ -14,10 +15,13 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
 #include <vector>
+
+#include <sched.h>
 
 using namespace pp;
 using namespace pp::test;
@@ -61,6 +65,7 @@ Day announced(const char* iso, std::vector<Paper> papers) {
 //   2025-02-03  unknown cost         month change, last day
 struct Fixture {
     TempDir dir;
+    std::string prompt_reference; // the selection prompt the 2025-01-02 day names
     fs::path root() const { return dir.path(); }
 
     Fixture() {
@@ -69,6 +74,7 @@ struct Fixture {
         const fs::path content = dir / "content";
         auto prompt = store_prompt(content, "Pick papers about *learning*.\n\n" + hostile + "\n");
         REQUIRE(prompt);
+        prompt_reference = *prompt;
 
         std::vector<Day> days;
         days.push_back(announced("2024-12-30", {paper("2412.00001", "Winter paper", 9, 8),
@@ -313,9 +319,11 @@ TEST_CASE("site: a day page shows what the reference page shows") {
 
     auto with_prompt = fixture.page("2025/01/02/");
     CHECK(with_prompt.find("Author match") != std::string::npos);
-    auto details = with_prompt.find("<details");
-    REQUIRE(details != std::string::npos);
-    CHECK(with_prompt.find("<em>learning</em>", details) != std::string::npos); // the prompt is Markdown
+    // The selection prompt has its own page, linked from the day.
+    const std::string prompt_page = prompt_path_of(fixture.prompt_reference);
+    CHECK(with_prompt.find("href=\"" + base_path + prompt_page + "\"") != std::string::npos);
+    CHECK(with_prompt.find("<em>learning</em>") == std::string::npos);
+    CHECK(fixture.page(prompt_page).find("<em>learning</em>") != std::string::npos); // the prompt is Markdown
     // LaTeX stays intact for a math renderer.
     CHECK(with_prompt.find("$x_1 &lt; y^2$") != std::string::npos);
     CHECK(with_prompt.find("\\[ a*b*c \\]") != std::string::npos);
@@ -374,7 +382,8 @@ TEST_CASE("site: the Atom feed parses, holds the latest feed_days days, and the 
     std::set<std::string> pages;
     for (const auto& file : files_under(fixture.site()))
         if (file.filename() == "index.html" && !file.generic_string().starts_with("search/") &&
-            !file.generic_string().starts_with("starred/")) { // search, starred: not for crawlers
+            !file.generic_string().starts_with("starred/") &&
+            !file.generic_string().starts_with("prompts/")) { // search, starred, prompt pages: not for crawlers
             std::string dir = file.parent_path().generic_string();
             pages.insert(base_url + (dir.empty() ? "" : dir + "/"));
         }
@@ -454,6 +463,87 @@ TEST_CASE("site: every day's JSON data reads back as the day it was made from") 
     REQUIRE_FALSE(wrong);
     CHECK(wrong.error().message == "expected 'relevance' to be a number");
     CHECK_FALSE(day_from_json("{not json"));
+}
+
+TEST_CASE("site: under an affinity mask of one CPU the build runs on one thread; --jobs overrides it") {
+    Fixture fixture;
+    BuildOptions options;
+    options.content_dir = fixture.root() / "content";
+    options.out_dir = fixture.site();
+    options.site_dir = fixture.root();
+    options.themes_dir = fixture.root() / "themes";
+    options.config.base_url = base_url;
+    cpu_set_t before, one;
+    REQUIRE(::sched_getaffinity(0, sizeof before, &before) == 0);
+    CPU_ZERO(&one);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &before)) {
+            CPU_SET(cpu, &one);
+            break;
+        }
+    REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0); // as under `taskset -c 0`
+    const char* env = std::getenv("PAPERPRESS_JOBS");
+    const std::string saved = env ? env : "";
+    ::unsetenv("PAPERPRESS_JOBS");
+    auto pinned = build_site(options);
+    options.jobs = 3;
+    auto asked = build_site(options);
+    ::sched_setaffinity(0, sizeof before, &before);
+    if (env) ::setenv("PAPERPRESS_JOBS", saved.c_str(), 1);
+    CHECK(pinned.ok());
+    CHECK(pinned.jobs == 1);
+    CHECK(asked.jobs == 3);
+    CHECK(asked.rendered == 0); // the second build found everything up to date
+}
+
+TEST_CASE("site: a partial day's reason is in its JSON data and reads back") {
+    Day partial = announced("2025-03-05", {paper("2503.00002", "Half-scored paper", 5, 5)});
+    partial.status = DayStatus::partial;
+    partial.reason = "the LLM timed out on 12 of 40 papers";
+    const std::string json = day_json(SiteUrls(base_url), partial);
+    CHECK(json.find("\"reason\":\"the LLM timed out on 12 of 40 papers\"") != std::string::npos);
+    auto back = day_from_json(json);
+    REQUIRE(back);
+    CHECK(back->reason == partial.reason);
+    CHECK(*back == partial);
+}
+
+TEST_CASE("site: the selection prompt is one page, linked from every day that used it, not repeated on each") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    const std::string prompt_page = prompt_path_of(fixture.prompt_reference);
+    CHECK(prompt_page.starts_with("prompts/"));
+    auto prompt = fixture.page(prompt_page);
+    CHECK(prompt.find("<em>learning</em>") != std::string::npos);
+    CHECK(prompt.find(hostile) == std::string::npos); // escaped
+    auto day = fixture.page("2025/01/02/");
+    CHECK(day.find("<details") == std::string::npos);
+    const auto files = files_under(fixture.site());
+    CHECK(std::count_if(files.begin(), files.end(), [](const fs::path& p) {
+              return p.generic_string().starts_with("prompts/");
+          }) == 1);
+    // The day page's pager is there once, not repeated at the bottom.
+    std::size_t pagers = 0;
+    for (auto at = day.find("class=\"pager\""); at != std::string::npos; at = day.find("class=\"pager\"", at + 1)) ++pagers;
+    CHECK(pagers == 1);
+}
+
+TEST_CASE("site: data: none leaves out the per-day JSON and its links; the feed still has every day in full") {
+    Fixture fixture;
+    write_text(fixture.root() / "paperpress.yaml",
+               "title: Test digest\nbase_url: " + base_url + "\nfeed_days: 3\ndata: none\n");
+    REQUIRE(fixture.build().exit_code == 0);
+    CHECK_FALSE(fs::exists(fixture.site() / "data/days"));
+    auto index = fixture.page(data_index_path());
+    CHECK(index.find("\"data\"") == std::string::npos);
+    CHECK(index.find("2025-02-03") != std::string::npos);
+    auto feed = fixture.page(feed_path());
+    CHECK(feed.find("February paper") != std::string::npos);
+    CHECK(fixture.page("").find("February paper") != std::string::npos); // the home page's latest day
+    write_text(fixture.root() / "paperpress.yaml", "base_url: /\ndata: monthly\n");
+    auto wrong = fixture.build();
+    CHECK(wrong.exit_code != 0);
+    CHECK(wrong.err.find("day or none") != std::string::npos);
 }
 
 TEST_CASE("site: hostile text in the feed is HTML-escaped inside the XML") {
@@ -582,7 +672,7 @@ TEST_CASE("site: the real sample archive builds and every internal link resolves
                                              << (broken.empty() ? 0 : broken.size() - 1) << " more)");
     auto remedial = read_text(out / "site/2025/05/20/index.html");
     CHECK(remedial.find("Remedial run") != std::string::npos);
-    CHECK(remedial.find("<details") != std::string::npos);
+    CHECK(remedial.find("Selection prompt</a>") != std::string::npos); // a link to the prompt's page
     auto feed = parse_xml(out / "site/feed.xml");
     auto entries = feed.child("feed").children("entry");
     CHECK(std::distance(entries.begin(), entries.end()) == 20); // the default feed_days

@@ -43,6 +43,7 @@ struct BuildArgs {
     std::string theme;
     std::string base_url;
     bool force = false;
+    unsigned jobs = 0; // --jobs; 0: $PAPERPRESS_JOBS, else the CPUs this process may use
 };
 int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args);
 int cmd_theme_new(const GlobalOptions& global, const std::string& name);
@@ -56,6 +57,7 @@ struct RunArgs {
     std::string out = "site";
     int push_every_days = -1; // -1: publish.push_every_days
     std::string summary; // YYYY-MM: write that month's overview again (pipeline/month_summary.h)
+    unsigned jobs = 0;
 };
 int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args);
 struct NotifyArgs {
@@ -77,6 +79,7 @@ struct ServeArgs {
     std::string host = "127.0.0.1";
     std::string out = ".cache/serve/site";
     bool no_watch = false;
+    unsigned jobs = 0;
 };
 int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& args);
 

@@ -38,6 +38,7 @@ int run_cli(int argc, char** argv) {
     build->add_flag("--force", build_args.force,
                     "Build even when that removes more than half of the pages the last build made (a content tree "
                     "that shrank on purpose)");
+    build->add_option("--jobs,-j", build_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 
     RunArgs run_args;
     auto* run = app.add_subcommand(
@@ -60,6 +61,7 @@ int run_cli(int argc, char** argv) {
                     "With publish.commit_content: build, commit and push the site after every N days written "
                     "(overrides publish.push_every_days; 0: only at the end)")
         ->check(CLI::Range(0, 366));
+    run->add_option("--jobs,-j", run_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 
     PublishArgs publish_args;
     auto* publish = app.add_subcommand(
@@ -92,6 +94,7 @@ int run_cli(int argc, char** argv) {
                       "Output folder of the preview build (apart from site/, which publish commits)")
         ->capture_default_str();
     serve->add_flag("--no-watch", serve_args.no_watch, "Build and serve once; do not watch for changes");
+    serve->add_option("--jobs,-j", serve_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 
     std::string theme_name;
     auto* theme = app.add_subcommand("theme", "Work with themes (see docs/themes.md)");

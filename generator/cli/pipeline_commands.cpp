@@ -259,7 +259,7 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     // The site is built whatever the outcome: a run killed between writing
     // the day and building leaves a site that the next run brings up to date
     // (the build is incremental: nothing to do costs a few milliseconds).
-    int status = args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}});
+    int status = args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}, false, args.jobs});
     if (result.outcome != RunOutcome::written) return status != exit_ok ? status : outcome_code;
     for (const Date& date : result.days) {
         auto day = load_day(day_path(global.content, date));

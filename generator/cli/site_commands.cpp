@@ -21,6 +21,7 @@ int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args)
     options.themes_dir = themes_dir(global.config);
     options.config = std::move(config);
     options.force = args.force;
+    options.jobs = args.jobs;
     auto report = build_site(options);
     for (const auto& warning : report.warnings) print_warning(warning);
     for (const auto& error : report.errors) print_error(error);

@@ -3,11 +3,7 @@
 #include "content/day_file.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <dirent.h>
-#include <sys/stat.h>
 
 namespace pp {
 
@@ -21,56 +17,26 @@ fs::path day_path(const fs::path& root, const Date& date) { return root / day_re
 
 namespace {
 
-// A directory walk with readdir's file types: no stat per entry and no
-// fs::path per entry (listing a 10-year archive is on every build's path).
+// Collects the day files a walk of the content tree meets: every *.md
+// outside dot folders and the top-level prompts/ folder. Links are followed
+// to files, not into folders; load_day refuses the ones that lead out of
+// the tree.
 class ContentWalk {
 public:
     explicit ContentWalk(const fs::path& root) : root_(root) {}
 
-    void walk(const std::string& dir, const std::string& relative, int depth) {
-        DIR* handle = ::opendir(dir.c_str());
-        if (!handle) return unreadable(dir);
-        for (;;) {
-            errno = 0;
-            const dirent* entry = ::readdir(handle);
-            if (!entry) {
-                if (errno != 0) unreadable(dir);
-                break;
-            }
-            const std::string_view name = entry->d_name;
-            if (name == "." || name == "..") continue;
-            const std::string path = dir + "/" + std::string(name);
-            const std::string rel = relative.empty() ? std::string(name) : relative + "/" + std::string(name);
-            unsigned char type = entry->d_type;
-            struct stat info {};
-            if (type == DT_UNKNOWN) // some file systems do not say
-                type = ::lstat(path.c_str(), &info) != 0 ? DT_UNKNOWN : S_ISDIR(info.st_mode) ? DT_DIR
-                                                                     : S_ISLNK(info.st_mode) ? DT_LNK
-                                                                     : S_ISREG(info.st_mode) ? DT_REG
-                                                                                             : DT_UNKNOWN;
-            if (type == DT_DIR) {
-                if (name.starts_with(".") || (depth == 0 && name == "prompts")) continue;
-                walk(path, rel, depth + 1);
-                continue;
-            }
-            if (name.size() <= 3 || !name.ends_with(".md")) continue;
-            if (depth == 2 && name == "summary.md") continue; // a month's overview (content/month_summary.h)
-            // Links are followed to files, not into folders; load_day refuses
-            // the ones that lead out of the tree.
-            if (type == DT_LNK && (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))) continue;
-            if (type != DT_LNK && type != DT_REG) continue;
-            add(name, rel);
-        }
-        ::closedir(handle);
+    bool visit(const TreeEntry& entry) {
+        if (entry.kind == TreeEntry::Kind::folder)
+            return !entry.name.starts_with(".") && !(entry.depth == 0 && entry.name == "prompts");
+        if (entry.name.size() <= 3 || !entry.name.ends_with(".md")) return false;
+        if (entry.depth == 2 && entry.name == "summary.md") return false; // a month's overview (content/month_summary.h)
+        if (entry.kind == TreeEntry::Kind::file || entry.links_to_file()) add(entry.name, entry.relative);
+        return false;
     }
 
     ContentScan take() { return std::move(scan_); }
 
 private:
-    void unreadable(const std::string& dir) {
-        scan_.unreadable.push_back({dir, 0, std::string("cannot list this folder: ") + std::strerror(errno)});
-    }
-
     void add(std::string_view name, const std::string& relative) {
         auto date = parse_iso_date(name.substr(0, name.size() - 3));
         if (date && relative == day_relative_path(*date)) {
@@ -91,8 +57,9 @@ ContentScan scan_content(const fs::path& root) {
     std::error_code ec;
     if (!fs::is_directory(root, ec)) return {};
     ContentWalk walk(root);
-    walk.walk(root.string(), "", 0);
+    auto unreadable = walk_tree(root, [&](const TreeEntry& entry) { return walk.visit(entry); });
     ContentScan scan = walk.take();
+    scan.unreadable = std::move(unreadable);
     std::sort(scan.days.begin(), scan.days.end(), [](const DayFile& a, const DayFile& b) { return a.date < b.date; });
     std::sort(scan.misplaced.begin(), scan.misplaced.end(),
               [](const Error& a, const Error& b) { return a.file < b.file; });

@@ -7,6 +7,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
@@ -213,8 +214,164 @@ Result<FrontMatter> split_front_matter(std::string_view text) {
     return fail("expected a line '---' closing the front matter", {}, 1);
 }
 
-// Reads the front matter map into `day`. Lines are file lines (the YAML
-// starts on line 2).
+// Readers of front matter values. Lines are file lines (the YAML starts
+// on line 2).
+int yaml_line(const YAML::Node& node) { return node.Mark().line + 2; }
+
+Result<std::string> yaml_scalar(const YAML::Node& node, const std::string& key) {
+    if (!node.IsScalar()) return fail("expected '" + key + "' to be a single value", {}, yaml_line(node));
+    return node.Scalar();
+}
+
+Result<Date> yaml_date(const YAML::Node& node, const std::string& key) {
+    auto text = yaml_scalar(node, key);
+    if (!text) return std::unexpected(text.error());
+    auto date = parse_iso_date(*text);
+    if (!date) return fail("expected '" + key + "' to be a date YYYY-MM-DD, got " + excerpt(*text), {}, yaml_line(node));
+    return *date;
+}
+
+Result<long long> yaml_whole_number(const YAML::Node& node, const std::string& key) {
+    auto text = yaml_scalar(node, key);
+    if (!text) return std::unexpected(text.error());
+    auto number = parse_int(*text);
+    if (!number || *number < 0)
+        return fail("expected '" + key + "' to be a whole number, got " + excerpt(*text), {}, yaml_line(node));
+    return *number;
+}
+
+Result<double> yaml_money(const YAML::Node& node, const std::string& key) {
+    auto text = yaml_scalar(node, key);
+    if (!text) return std::unexpected(text.error());
+    auto number = parse_double(*text);
+    if (!number || !std::isfinite(*number) || *number < 0) // from_chars reads "nan" and "inf" too
+        return fail("expected '" + key + "' to be an amount in dollars, got " + excerpt(*text), {}, yaml_line(node));
+    return *number;
+}
+
+// Applies `each` to every key of a nested map, rejecting unknown keys.
+Result<void> read_nested(const YAML::Node& node, const std::string& key, const std::set<std::string>& allowed,
+                         const std::function<Result<void>(const std::string&, const YAML::Node&)>& each) {
+    if (!node.IsMap()) return fail("expected '" + key + "' to be a map", {}, yaml_line(node));
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        std::string name = it->first.Scalar();
+        if (!allowed.contains(name)) return fail("unknown key " + excerpt(key + "." + name), {}, yaml_line(it->first));
+        if (auto r = each(name, it->second); !r) return r;
+    }
+    return {};
+}
+
+// A nested map of three whole numbers (tokens, counts) into their fields.
+template <class Field>
+Result<void> read_numbers(const YAML::Node& node, const std::string& key, const std::array<const char*, 3>& names,
+                          const std::array<Field*, 3>& fields) {
+    return read_nested(node, key, {names[0], names[1], names[2]},
+                       [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+                           auto n = yaml_whole_number(v, key + "." + name);
+                           if (!n) return std::unexpected(n.error());
+                           const std::size_t k = name == names[0] ? 0 : name == names[1] ? 1 : 2;
+                           *fields[k] = *n;
+                           return {};
+                       });
+}
+
+Result<void> read_cost(const YAML::Node& node, Cost& cost) {
+    return read_nested(node, "cost", {"prompt", "completion", "total"},
+                       [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+                           auto n = yaml_money(v, "cost." + name);
+                           if (!n) return std::unexpected(n.error());
+                           (name == "prompt" ? cost.prompt : name == "completion" ? cost.completion : cost.total) = *n;
+                           return {};
+                       });
+}
+
+Result<void> read_remedial(const YAML::Node& node, Day& day) {
+    Remedial remedial;
+    bool from = false, to = false;
+    auto ok = read_nested(node, "remedial", {"from", "to", "generated"},
+                          [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+                              auto d = yaml_date(v, "remedial." + name);
+                              if (!d) return std::unexpected(d.error());
+                              if (name == "from") remedial.from = *d, from = true;
+                              else if (name == "to") remedial.to = *d, to = true;
+                              else remedial.generated = *d;
+                              return {};
+                          });
+    if (!ok) return ok;
+    if (!from || !to) return fail("expected 'remedial' to have both 'from' and 'to'", {}, yaml_line(node));
+    day.remedial = remedial;
+    return {};
+}
+
+// The LLM's sampling parameters as sent: temperature (0 to 2) and seed.
+Result<void> read_sampling(const YAML::Node& node, Day& day) {
+    return read_nested(node, "sampling", {"temperature", "seed"},
+                       [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+                           if (name == "seed") {
+                               auto n = yaml_whole_number(v, "sampling.seed");
+                               if (!n) return std::unexpected(n.error());
+                               day.seed = *n;
+                               return {};
+                           }
+                           auto text = yaml_scalar(v, "sampling.temperature");
+                           if (!text) return std::unexpected(text.error());
+                           auto number = parse_double(*text);
+                           if (!number || !std::isfinite(*number) || *number < 0 || *number > 2)
+                               return fail("expected 'sampling.temperature' to be a number from 0 to 2, got " +
+                                               excerpt(*text), {}, yaml_line(v));
+                           day.temperature = *number;
+                           return {};
+                       });
+}
+
+Result<void> read_status(const YAML::Node& node, Day& day) {
+    auto text = yaml_scalar(node, "status");
+    if (!text) return std::unexpected(text.error());
+    auto status = parse_day_status(*text);
+    if (!status)
+        return fail("expected 'status' to be announced, partial, stale or failed, got " + excerpt(*text), {},
+                    yaml_line(node));
+    day.status = *status;
+    return {};
+}
+
+Result<void> read_text(const YAML::Node& node, const std::string& key, std::string& into) {
+    auto text = yaml_scalar(node, key);
+    if (!text) return std::unexpected(text.error());
+    into = std::move(*text);
+    return {};
+}
+
+// One front matter entry into `day`.
+Result<void> read_metadata_entry(const YAML::Node& key_node, const YAML::Node& value, Day& day) {
+    const std::string key = key_node.Scalar();
+    if (key == "date") {
+        auto date = yaml_date(value, key);
+        if (!date) return std::unexpected(date.error());
+        day.date = *date;
+        return {};
+    }
+    if (key == "status") return read_status(value, day);
+    if (key == "reason") return read_text(value, key, day.reason);
+    if (key == "model") return read_text(value, key, day.model);
+    if (key == "prompt") return read_text(value, key, day.prompt);
+    if (key == "tokens") {
+        day.tokens = Tokens{};
+        return read_numbers<long long>(value, key, {"prompt", "completion", "cached"},
+                                       {&day.tokens->prompt, &day.tokens->completion, &day.tokens->cached});
+    }
+    if (key == "cost") return read_cost(value, day.cost);
+    if (key == "sampling") return read_sampling(value, day);
+    if (key == "counts") {
+        return read_numbers<std::optional<long long>>(value, key, {"arxiv", "scanned", "relevant"},
+                                                      {&day.counts.arxiv, &day.counts.scanned, &day.counts.relevant});
+    }
+    if (key == "remedial") return read_remedial(value, day);
+    return fail("unknown key " + excerpt(key) + "; expected date, status, reason, model, sampling, tokens, cost, counts, remedial or prompt",
+                {}, yaml_line(key_node));
+}
+
+// Reads the front matter map into `day`.
 Result<void> read_metadata(const std::string& yaml, Day& day) {
     YAML::Node root;
     try {
@@ -223,134 +380,10 @@ Result<void> read_metadata(const std::string& yaml, Day& day) {
         return fail("front matter is not valid YAML: " + e.msg, {}, e.mark.line + 2);
     }
     if (!root.IsMap()) return fail("expected the front matter to be a map of keys", {}, 2);
-
-    auto line_of = [](const YAML::Node& node) { return node.Mark().line + 2; };
-    auto scalar = [&](const YAML::Node& node, const std::string& key) -> Result<std::string> {
-        if (!node.IsScalar()) return fail("expected '" + key + "' to be a single value", {}, line_of(node));
-        return node.Scalar();
-    };
-    auto date_of = [&](const YAML::Node& node, const std::string& key) -> Result<Date> {
-        auto text = scalar(node, key);
-        if (!text) return std::unexpected(text.error());
-        auto date = parse_iso_date(*text);
-        if (!date) return fail("expected '" + key + "' to be a date YYYY-MM-DD, got " + excerpt(*text), {}, line_of(node));
-        return *date;
-    };
-    auto integer_of = [&](const YAML::Node& node, const std::string& key) -> Result<long long> {
-        auto text = scalar(node, key);
-        if (!text) return std::unexpected(text.error());
-        auto number = parse_int(*text);
-        if (!number || *number < 0) return fail("expected '" + key + "' to be a whole number, got " + excerpt(*text), {}, line_of(node));
-        return *number;
-    };
-    auto money_of = [&](const YAML::Node& node, const std::string& key) -> Result<double> {
-        auto text = scalar(node, key);
-        if (!text) return std::unexpected(text.error());
-        auto number = parse_double(*text);
-        if (!number || !std::isfinite(*number) || *number < 0) // from_chars reads "nan" and "inf" too
-            return fail("expected '" + key + "' to be an amount in dollars, got " + excerpt(*text), {}, line_of(node));
-        return *number;
-    };
-    // Applies `each` to every key of a nested map, rejecting unknown keys.
-    auto nested = [&](const YAML::Node& node, const std::string& key, std::set<std::string> allowed,
-                      const std::function<Result<void>(const std::string&, const YAML::Node&)>& each) -> Result<void> {
-        if (!node.IsMap()) return fail("expected '" + key + "' to be a map", {}, line_of(node));
-        for (auto it = node.begin(); it != node.end(); ++it) {
-            std::string name = it->first.Scalar();
-            if (!allowed.contains(name))
-                return fail("unknown key " + excerpt(key + "." + name), {}, line_of(it->first));
-            if (auto r = each(name, it->second); !r) return r;
-        }
-        return {};
-    };
-
     bool have_date = false;
     for (auto it = root.begin(); it != root.end(); ++it) {
-        const std::string key = it->first.Scalar();
-        const YAML::Node value = it->second;
-        Result<void> ok;
-        if (key == "date") {
-            auto date = date_of(value, key);
-            if (!date) return std::unexpected(date.error());
-            day.date = *date;
-            have_date = true;
-        } else if (key == "status") {
-            auto text = scalar(value, key);
-            if (!text) return std::unexpected(text.error());
-            auto status = parse_day_status(*text);
-            if (!status)
-                return fail("expected 'status' to be announced, partial, stale or failed, got " + excerpt(*text), {},
-                            line_of(value));
-            day.status = *status;
-        } else if (key == "reason") {
-            auto text = scalar(value, key);
-            if (!text) return std::unexpected(text.error());
-            day.reason = *text;
-        } else if (key == "model") {
-            auto text = scalar(value, key);
-            if (!text) return std::unexpected(text.error());
-            day.model = *text;
-        } else if (key == "prompt") {
-            auto text = scalar(value, key);
-            if (!text) return std::unexpected(text.error());
-            day.prompt = *text;
-        } else if (key == "tokens") {
-            day.tokens = Tokens{};
-            ok = nested(value, key, {"prompt", "completion", "cached"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
-                auto n = integer_of(v, "tokens." + name);
-                if (!n) return std::unexpected(n.error());
-                (name == "prompt" ? day.tokens->prompt : name == "completion" ? day.tokens->completion : day.tokens->cached) = *n;
-                return {};
-            });
-        } else if (key == "sampling") {
-            ok = nested(value, key, {"temperature", "seed"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
-                if (name == "seed") {
-                    auto n = integer_of(v, "sampling.seed");
-                    if (!n) return std::unexpected(n.error());
-                    day.seed = *n;
-                    return {};
-                }
-                auto text = scalar(v, "sampling.temperature");
-                if (!text) return std::unexpected(text.error());
-                auto number = parse_double(*text);
-                if (!number || !std::isfinite(*number) || *number < 0 || *number > 2)
-                    return fail("expected 'sampling.temperature' to be a number from 0 to 2, got " + excerpt(*text), {},
-                                line_of(v));
-                day.temperature = *number;
-                return {};
-            });
-        } else if (key == "cost") {
-            ok = nested(value, key, {"prompt", "completion", "total"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
-                auto n = money_of(v, "cost." + name);
-                if (!n) return std::unexpected(n.error());
-                (name == "prompt" ? day.cost.prompt : name == "completion" ? day.cost.completion : day.cost.total) = *n;
-                return {};
-            });
-        } else if (key == "counts") {
-            ok = nested(value, key, {"arxiv", "scanned", "relevant"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
-                auto n = integer_of(v, "counts." + name);
-                if (!n) return std::unexpected(n.error());
-                (name == "arxiv" ? day.counts.arxiv : name == "scanned" ? day.counts.scanned : day.counts.relevant) = *n;
-                return {};
-            });
-        } else if (key == "remedial") {
-            Remedial remedial;
-            bool from = false, to = false;
-            ok = nested(value, key, {"from", "to", "generated"}, [&](const std::string& name, const YAML::Node& v) -> Result<void> {
-                auto d = date_of(v, "remedial." + name);
-                if (!d) return std::unexpected(d.error());
-                if (name == "from") remedial.from = *d, from = true;
-                else if (name == "to") remedial.to = *d, to = true;
-                else remedial.generated = *d;
-                return {};
-            });
-            if (ok && (!from || !to)) return fail("expected 'remedial' to have both 'from' and 'to'", {}, line_of(value));
-            day.remedial = remedial;
-        } else {
-            return fail("unknown key " + excerpt(key) + "; expected date, status, reason, model, sampling, tokens, cost, counts, remedial or prompt",
-                        {}, line_of(it->first));
-        }
-        if (!ok) return ok;
+        if (auto ok = read_metadata_entry(it->first, it->second, day); !ok) return ok;
+        have_date = have_date || it->first.Scalar() == "date";
     }
     if (!have_date) return fail("expected a 'date: YYYY-MM-DD' key in the front matter", {}, 2);
     return {};

@@ -43,22 +43,25 @@ std::map<Date, SourceDay> collect_sources(const fs::path& source, ImportReport& 
         return days;
     }
     int skipped = 0;
-    for (auto it = fs::recursive_directory_iterator(source, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-        if (!it->is_regular_file()) continue;
-        auto dated = dated_name(it->path());
+    // Sorted: when two folders hold a page for the same day, the same one wins on every import.
+    auto unreadable = walk_tree(source, [&](const TreeEntry& entry) {
+        if (entry.kind == TreeEntry::Kind::folder) return true;
+        if (entry.kind != TreeEntry::Kind::file && !entry.links_to_file()) return false;
+        const fs::path path = entry.path;
+        auto dated = dated_name(path);
         if (!dated) {
             ++skipped;
-            continue;
+            return false;
         }
         auto& [date, kind] = *dated;
         SourceDay& day = days[date];
-        if (kind == "latest.md" || (kind == "output.md" && day.markdown.empty())) day.markdown = it->path();
-        else if (kind == "output.json") day.output_json = it->path();
-        else if (kind == "daily-papers.json") day.daily_json = it->path();
+        if (kind == "latest.md" || (kind == "output.md" && day.markdown.empty())) day.markdown = path;
+        else if (kind == "output.json") day.output_json = path;
+        else if (kind == "daily-papers.json") day.daily_json = path;
         else ++skipped;
-    }
-    if (ec) report.errors.push_back({source.string(), 0, "cannot read folder: " + ec.message()});
+        return false;
+    }, {.sorted = true});
+    report.errors.insert(report.errors.end(), unreadable.begin(), unreadable.end());
     if (skipped)
         report.warnings.push_back(std::to_string(skipped) +
                                   " files are not daily pages and were left out (month listings, hotspot JSON, ...)");

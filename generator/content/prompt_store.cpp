@@ -1,5 +1,6 @@
 #include "content/prompt_store.h"
 
+#include "util/hash.h"
 #include "util/text.h"
 
 namespace pp {
@@ -7,7 +8,7 @@ namespace pp {
 Result<std::string> store_prompt(const fs::path& root, std::string_view text) {
     std::string body(text);
     if (!body.ends_with('\n')) body += '\n';
-    std::string reference = "prompts/" + fnv1a_hex(body) + ".md";
+    std::string reference = "prompts/" + hash_hex(body) + ".md";
     remove_dead_temp_files_of(root / reference); // left by a run or import that was killed
     auto written = write_file_if_changed(root / reference, body);
     if (!written) return std::unexpected(written.error());

@@ -1,6 +1,7 @@
 #include "notify/smtp.h"
 
 #include "fetch/http_client.h"
+#include "util/hash.h"
 #include "util/text.h"
 
 #include <curl/curl.h>
@@ -212,7 +213,7 @@ std::string build_mime(const Message& message, const std::string& from, const st
     std::string html_part = quoted_printable(message.html);
     std::string recipients = join(to, ",");
     // "=_" never occurs in quoted-printable text, so the boundary cannot either.
-    std::string hash = fnv1a_hex(message.subject + "\n" + message.text + "\n" + message.html + "\n" + recipients);
+    std::string hash = hash_hex(message.subject + "\n" + message.text + "\n" + message.html + "\n" + recipients);
     std::string boundary = "=_paperpress_" + date.iso() + "_" + hash;
     std::vector<std::string> to_headers;
     for (const auto& address : to) to_headers.push_back(mailbox_header(address));

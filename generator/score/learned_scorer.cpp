@@ -1,5 +1,6 @@
 #include "score/learned_scorer.h"
 #include "score/taste_sources.h"
+#include "util/hash.h"
 
 #include <algorithm>
 #include <cctype>
@@ -50,14 +51,11 @@ std::string_view singular(std::string_view word, std::string& scratch) {
     return word;
 }
 
-std::uint32_t fnv1a32(std::string_view s, std::uint32_t hash = 2166136261u) {
-    for (unsigned char c : s) hash = (hash ^ c) * 16777619u;
-    return hash;
-}
+std::uint32_t term_hash(std::string_view term) { return static_cast<std::uint32_t>(hash_bytes(term)); }
 
 // Unigram and adjacent-word bigram hashes of `text`, appended to `out`.
 void add_terms(std::string_view text, std::vector<std::uint32_t>& out) {
-    std::string word, scratch, previous;
+    std::string word, scratch, previous, bigram;
     auto flush = [&] {
         if (word.size() < 2 || stopwords().contains(word)) {
             if (!word.empty()) previous.clear(); // a stopword breaks a bigram
@@ -65,9 +63,11 @@ void add_terms(std::string_view text, std::vector<std::uint32_t>& out) {
             return;
         }
         std::string_view w = singular(word, scratch);
-        std::uint32_t unigram = fnv1a32(w);
-        out.push_back(unigram);
-        if (!previous.empty()) out.push_back(fnv1a32(w, fnv1a32(" ", fnv1a32(previous))));
+        out.push_back(term_hash(w));
+        if (!previous.empty()) {
+            bigram.assign(previous).append(" ").append(w);
+            out.push_back(term_hash(bigram));
+        }
         previous.assign(w);
         word.clear();
     };

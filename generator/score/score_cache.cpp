@@ -1,6 +1,7 @@
 #include "score/score_cache.h"
 
 #include "core/arxiv_id.h"
+#include "util/hash.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -44,7 +45,7 @@ std::optional<ScoreReply> read_entry(std::string_view id, const rapidjson::Value
 } // namespace
 
 ScoreCache::ScoreCache(const fs::path& dir, const std::string& model, const std::string& prompt_text)
-    : path_(dir / (fnv1a_hex(model + "\n" + prompt_text) + ".json")), model_(model) {
+    : path_(dir / (hash_hex(model + "\n" + prompt_text) + ".json")), model_(model) {
     std::error_code missing;
     if (!fs::exists(path_, missing)) return; // no cache yet
     auto text = read_file(path_);

@@ -7,6 +7,7 @@
 #include "fetch/arxiv_feed.h"
 #include "score/learned_scorer.h"
 #include "score/taste_sources.h"
+#include "util/hash.h"
 
 #include <cstring>
 #include <map>
@@ -18,19 +19,8 @@ namespace {
 constexpr std::string_view cache_magic = "paperpress taste index 3\n"; // bump when paper_terms() changes
 constexpr std::size_t cache_read_limit = 1u << 30;
 
-// FNV-1a over 8-byte words (a checksum against damage, not against an
-// adversary): a word at a time keeps a large index's check fast.
-std::uint64_t checksum_of(std::string_view bytes) {
-    std::uint64_t hash = 14695981039346656037ull;
-    size_t i = 0;
-    for (; i + 8 <= bytes.size(); i += 8) {
-        std::uint64_t word;
-        std::memcpy(&word, bytes.data() + i, 8);
-        hash = (hash ^ word) * 1099511628211ull;
-    }
-    for (; i < bytes.size(); ++i) hash = (hash ^ static_cast<unsigned char>(bytes[i])) * 1099511628211ull;
-    return hash;
-}
+// A checksum against damage (not against an adversary).
+std::uint64_t checksum_of(std::string_view bytes) { return hash_bytes(bytes); }
 
 template <class T>
 void put(std::string& out, T value) {
@@ -180,12 +170,12 @@ std::vector<std::pair<Date, fs::path>> past_feed_files(const fs::path& dir, cons
     std::vector<std::pair<Date, fs::path>> files;
     std::error_code ec;
     if (dir.empty() || !fs::is_directory(dir, ec)) return files;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        const auto& path = it->path();
-        if (path.extension() != ".xml") continue;
-        auto date = parse_iso_date(path.stem().string());
-        if (date && *date < before) files.emplace_back(*date, path);
-    }
+    walk_tree(dir, [&](const TreeEntry& entry) {
+        if (!entry.name.ends_with(".xml")) return false;
+        auto date = parse_iso_date(entry.name.substr(0, entry.name.size() - 4));
+        if (date && *date < before) files.emplace_back(*date, entry.path);
+        return false;
+    }, {.recursive = false});
     std::sort(files.begin(), files.end());
     if (files.size() > static_cast<size_t>(std::max(count, 0)))
         files.erase(files.begin(), files.end() - std::max(count, 0));

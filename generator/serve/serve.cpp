@@ -36,6 +36,7 @@ public:
             build.site_dir = site_root(options_.config_path);
             build.themes_dir = themes_dir(options_.config_path);
             build.config = std::move(*config);
+            build.jobs = options_.jobs;
             BuildReport report;
             try {
                 report = build_site(build);

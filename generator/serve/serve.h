@@ -22,6 +22,7 @@ struct ServeOptions {
     std::string host = "127.0.0.1";
     int port = 8000; // 0: any free port
     bool watch = true;
+    unsigned jobs = 0; // build threads; 0: job_count() (util/thread_pool.h)
     std::chrono::milliseconds poll_interval{300};
     std::function<void(const std::string&)> log;       // progress, one line at a time
     std::function<void(const std::string&)> log_error; // errors and warnings

@@ -17,9 +17,9 @@ bool under(const fs::path& path, const fs::path& folder) {
     return true;
 }
 
-void add_file(Snapshot& snapshot, const fs::path& path, const fs::file_status& status) {
-    if (!fs::is_regular_file(status)) return;
-    if (auto stamp = stamp_of(path)) snapshot[path.generic_string()] = *stamp; // else vanished since listed
+// A regular file (or a link to one) with its stamp; nothing for others.
+void add_file(Snapshot& snapshot, const fs::path& path) {
+    if (auto stamp = stamp_of(path)) snapshot[path.generic_string()] = *stamp; // else vanished, or not a file
 }
 
 } // namespace
@@ -55,22 +55,17 @@ Snapshot Watcher::snapshot() const {
             continue;
         }
         if (!fs::is_directory(status)) {
-            if (!excluded(root)) add_file(result, root, status);
+            if (!excluded(root)) add_file(result, root);
             ec.clear();
             continue;
         }
         if (excluded(root)) continue;
-        fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-        while (!ec && it != end) {
-            const fs::path& path = it->path();
-            if (ignored_by_watcher(path) || (it->is_directory(ec) && excluded(path))) {
-                if (it->is_directory(ec)) it.disable_recursion_pending();
-            } else {
-                add_file(result, path, it->status(ec));
-            }
-            ec.clear();
-            it.increment(ec);
-        }
+        walk_tree(root, [&](const TreeEntry& entry) { // unreadable folders are skipped
+            if (ignored_by_watcher(fs::path(std::string(entry.name)))) return false;
+            if (entry.kind == TreeEntry::Kind::folder) return !excluded(entry.path);
+            if (entry.kind == TreeEntry::Kind::file || entry.kind == TreeEntry::Kind::link) add_file(result, entry.path);
+            return false;
+        });
         ec.clear();
     }
     return result;

@@ -13,31 +13,8 @@ namespace pp {
 
 namespace {
 
-constexpr std::string_view header = "paperpress build state 2\n";
-constexpr std::uint64_t k1 = 0x9e3779b97f4a7c15ull;
-constexpr std::uint64_t k2 = 0xc2b2ae3d27d4eb4full;
-
-std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-std::uint64_t mix(std::uint64_t h, std::uint64_t word) { return rotl(h ^ (word * k1), 29) * k2; }
-
-std::uint64_t finish(std::uint64_t h) {
-    h ^= h >> 31;
-    h *= k1;
-    h ^= h >> 29;
-    h *= k2;
-    h ^= h >> 32;
-    return h;
-}
-
-std::string hex(std::uint64_t value) {
-    char buffer[17];
-    for (int i = 15; i >= 0; --i) {
-        buffer[i] = "0123456789abcdef"[value & 15];
-        value >>= 4;
-    }
-    return std::string(buffer, 16);
-}
+constexpr std::string_view header = "paperpress build state 3\n";
+std::string hex(std::uint64_t value) { return hex64(value); }
 
 void escape_field(std::string& out, std::string_view text) {
     static constexpr ByteSet specials("\\\t\n\r");
@@ -123,38 +100,6 @@ bool parse_output(const std::vector<std::string_view>& f, BuildState& state) {
 }
 
 } // namespace
-
-Hasher& Hasher::add(std::string_view bytes) {
-    add(static_cast<std::uint64_t>(bytes.size()));
-    const char* p = bytes.data();
-    std::size_t n = bytes.size();
-    while (n >= 8) {
-        std::uint64_t word;
-        std::memcpy(&word, p, 8);
-        h_ = mix(h_, word);
-        p += 8;
-        n -= 8;
-    }
-    if (n > 0) {
-        std::uint64_t word = 0;
-        std::memcpy(&word, p, n);
-        h_ = mix(h_, word ^ (static_cast<std::uint64_t>(n) << 59));
-    }
-    return *this;
-}
-
-Hasher& Hasher::add(std::uint64_t value) {
-    h_ = mix(h_, value + ++n_);
-    return *this;
-}
-
-Hasher& Hasher::add(const Date& date) {
-    return add(static_cast<std::uint64_t>(date.year * 10000 + date.month * 100 + date.day));
-}
-
-std::uint64_t Hasher::value() const { return finish(h_); }
-
-std::uint64_t hash_bytes(std::string_view bytes) { return Hasher().add(bytes).value(); }
 
 fs::path state_path(const fs::path& out_dir) {
     fs::path out = out_dir.lexically_normal();

@@ -25,6 +25,7 @@
 
 #include "site/site_graph.h"
 #include "util/files.h"
+#include "util/hash.h"
 
 #include <cstdint>
 #include <functional>
@@ -34,20 +35,10 @@
 
 namespace pp {
 
-// A fast 64-bit hash for change detection (not for security).
-class Hasher {
-public:
-    Hasher& add(std::string_view bytes);
-    Hasher& add(std::uint64_t value);
-    Hasher& add(const Date& date);
-    std::uint64_t value() const;
-
-private:
-    std::uint64_t h_ = 0x6a09e667f3bcc909ull;
-    std::uint64_t n_ = 0;
-};
-
-std::uint64_t hash_bytes(std::string_view bytes);
+// A date as one number, for a Hasher (util/hash.h).
+inline std::uint64_t date_number(const Date& date) {
+    return static_cast<std::uint64_t>(date.year * 10000 + date.month * 100 + date.day);
+}
 
 struct DayRecord {
     std::uint64_t size = 0;

@@ -13,13 +13,14 @@
 #include "site/theme.h"
 #include "site/urls.h"
 #include "util/lock.h"
+#include "util/memory.h"
 #include "util/program.h"
 #include "util/text.h"
+#include "util/thread_pool.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -28,115 +29,10 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <thread>
-
-#include <malloc.h>
-#include <sys/mman.h>
 
 namespace pp {
 
 namespace {
-
-// Memory for a thread's heap, mapped in one call: where a page fault costs
-// about 10 µs (small virtual machines), faulting the heap in page by page
-// cost a no-change build more than its work. keep_freed_memory() keeps the
-// pages in the heap for reuse.
-void populate_heap(std::size_t bytes) {
-    void* block = std::malloc(bytes);
-    if (!block) return;
-    const std::uintptr_t page = 4096;
-    const std::uintptr_t start = (reinterpret_cast<std::uintptr_t>(block) + page - 1) & ~(page - 1);
-    const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(block) + bytes) & ~(page - 1);
-#ifdef MADV_POPULATE_WRITE
-    if (end > start) ::madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_WRITE); // Linux 5.14+
-#endif
-    std::free(block);
-}
-
-// hardware_concurrency() threads for one build, the caller being one of
-// them. The others live as long as the build, so each one's heap (glibc
-// gives every thread its own) is populated once, while the caller loads the
-// state, rather than faulted in by every parallel loop.
-class Workers {
-public:
-    Workers() {
-        const unsigned n = std::max(1u, std::thread::hardware_concurrency());
-        for (unsigned k = 1; k < n; ++k)
-            threads_.emplace_back([this] {
-                populate_heap(8 << 20);
-                serve();
-            });
-    }
-    ~Workers() {
-        {
-            std::lock_guard lock(mutex_);
-            stopping_ = true;
-        }
-        wake_.notify_all();
-    }
-
-    // Runs f(0..n-1) on every thread; returns when all are done. Not nested.
-    void parallel_for(std::size_t n, const std::function<void(std::size_t)>& f) {
-        {
-            std::lock_guard lock(mutex_);
-            job_ = &f;
-            size_ = n;
-            next_ = 0;
-            busy_ = threads_.size();
-            ++round_;
-        }
-        wake_.notify_all();
-        work(f, n);
-        std::unique_lock lock(mutex_);
-        done_.wait(lock, [this] { return busy_ == 0; });
-        job_ = nullptr;
-    }
-
-private:
-    void work(const std::function<void(std::size_t)>& f, std::size_t n) {
-        for (std::size_t i; (i = next_.fetch_add(1)) < n;) f(i);
-    }
-
-    void serve() {
-        std::uint64_t seen = 0;
-        std::unique_lock lock(mutex_);
-        for (;;) {
-            wake_.wait(lock, [&] { return stopping_ || round_ != seen; });
-            if (stopping_) return;
-            seen = round_;
-            const auto* f = job_;
-            const std::size_t n = size_;
-            lock.unlock();
-            work(*f, n);
-            lock.lock();
-            if (--busy_ == 0) done_.notify_one();
-        }
-    }
-
-    std::mutex mutex_;
-    std::condition_variable wake_, done_;
-    const std::function<void(std::size_t)>* job_ = nullptr;
-    std::size_t size_ = 0;
-    std::atomic<std::size_t> next_{0};
-    std::size_t busy_ = 0;        // threads still on this round
-    std::uint64_t round_ = 0;
-    bool stopping_ = false;
-    std::vector<std::jthread> threads_; // last: joined before the rest is destroyed
-};
-
-// A build allocates and frees many page-sized strings on several threads.
-// glibc's defaults hand freed memory back to the kernel and fault it in again
-// page by page, which cost a full build more time than rendering; keeping it
-// for reuse costs a few MB of peak memory.
-void keep_freed_memory() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        mallopt(M_MMAP_THRESHOLD, 64 << 20);
-        mallopt(M_TRIM_THRESHOLD, 256 << 20);
-        mallopt(M_TOP_PAD, 16 << 20);
-        populate_heap(16 << 20);
-    });
-}
 
 // Whatever changes how this program renders: its code (util/program.h).
 std::uint64_t program_key() {
@@ -146,7 +42,7 @@ std::uint64_t program_key() {
 }
 
 void add_summary(Hasher& h, const DaySummary& s) {
-    h.add(s.date).add(static_cast<std::uint64_t>(s.status)).add(static_cast<std::uint64_t>(s.papers));
+    h.add(date_number(s.date)).add(static_cast<std::uint64_t>(s.status)).add(static_cast<std::uint64_t>(s.papers));
     h.add(static_cast<std::uint64_t>(s.remedial));
     for (const auto& count : {s.counts.arxiv, s.counts.scanned, s.counts.relevant})
         h.add(count ? static_cast<std::uint64_t>(*count) : ~0ull).add(static_cast<std::uint64_t>(count.has_value()));
@@ -157,6 +53,7 @@ void add_summary(Hasher& h, const DaySummary& s) {
 struct Prompt {
     std::string text;
     std::string html;
+    std::string site_path; // its page's (prompt_path_of)
     std::uint64_t hash = 0;
     std::optional<Error> error;
 };
@@ -175,6 +72,7 @@ public:
             else prompt.error = text.error();
         }
         prompt.hash = hash_bytes(prompt.text);
+        prompt.site_path = prompt_path_of(reference);
         prompt.html = render_prompt(prompt.text);
         return prompts_.emplace(reference, std::move(prompt)).first->second;
     }
@@ -298,10 +196,11 @@ private:
     Result<Day> rendered_day(const DayTask& task) {
         const std::string site_path = day_data_path(task.file.date);
         const std::uint64_t recorded = recorded_bytes(site_path);
-        if (auto json = read_file(output_file(site_path)); json && recorded != 0) {
-            if (hash_bytes(*json) != recorded) {
-                tampered_ = true;
-            } else if (auto day = day_from_json(*json)) {
+        auto json = recorded != 0 ? read_file(output_file(site_path)) : fail("no JSON data recorded");
+        if (json && hash_bytes(*json) != recorded) {
+            tampered_ = true;
+        } else if (json) {
+            if (auto day = day_from_json(*json)) {
                 day->prompt = task.record.prompt;
                 return day;
             }
@@ -324,6 +223,13 @@ private:
     }
 
     bool check_content(const ContentScan& scan);
+    bool open_theme_and_output();
+    void note_scan(const ContentScan& scan);
+    std::map<std::string, std::string> write_assets();
+    void set_keys(const std::map<std::string, std::string>& versioned);
+    void start_workers();
+    void build_graph(const std::vector<DayTask*>& live);
+    void report_prompt_errors(const std::vector<DayTask*>& live);
     void prepare_output();
     Result<std::string> read_asset(const fs::path& source) const;
     bool removal_allowed();
@@ -335,7 +241,42 @@ private:
     std::vector<DayTask*> process_days(std::vector<DayTask>& tasks);
     void write_search_shard(const std::vector<DayTask*>& month, const std::vector<std::optional<Day>>& parsed);
     std::map<Date, std::vector<SearchEntry>> previous_shard(const std::string& site_path);
+    // --- lists: outputs made from the site graph -------------------------
+    // What a list output is made from, declared once per kind: its key is
+    // the hash of these inputs, and its render is handed them.
+    struct ListInputs {
+        std::vector<const DaySummary*> summaries; // days shown by their summary
+        std::vector<const DayTask*> days;         // days shown in full
+        std::vector<std::uint64_t> numbers;       // months, years, neighbours, prompt hashes
+    };
+    struct ListOutput {
+        std::string kind; // the layout, for a page
+        std::string site_path;
+        bool page = false;
+        ListInputs inputs;
+        std::function<std::optional<std::string>(const ListInputs&)> render; // data files
+        std::function<TemplateData(const ListInputs&)> data;                  // pages
+    };
     void write_lists(const std::vector<DayTask*>& live);
+    std::uint64_t list_key(const ListOutput& out) const;
+    void produce_list(const ListOutput& out);
+    static ListOutput page_output(std::string kind, std::string site_path, ListInputs inputs,
+                                  std::function<TemplateData(const ListInputs&)> data);
+    static ListOutput data_output(std::string kind, std::string site_path, ListInputs inputs,
+                                  std::function<std::optional<std::string>(const ListInputs&)> render);
+    ListInputs all_summaries() const;
+    std::vector<Day> full_days(const ListInputs& in);
+    ListOutput feed_output(const std::vector<DayTask*>& live);
+    ListOutput data_index_output();
+    ListOutput sitemap_output();
+    ListOutput home_output(const std::vector<DayTask*>& live);
+    ListOutput month_output(const std::vector<DayTask*>& live, std::size_t m);
+    ListOutput year_output(std::size_t y);
+    ListOutput archive_output();
+    std::vector<ListOutput> prompt_outputs(const std::vector<DayTask*>& live);
+    std::string prompt_href(const Prompt& prompt) const;
+    std::uint64_t month_number(std::size_t m) const;
+    void add_month_size(ListInputs& in, std::size_t m) const;
     void remove_stale();
     void finish(std::int64_t start);
 
@@ -355,11 +296,12 @@ private:
     bool complete_scan_ = true; // every content folder could be listed
     std::uint64_t global_key_ = 0;
     std::uint64_t data_key_ = 0; // JSON, feed, sitemap: the config, not the theme
+    bool prompt_pages_ = false; // the theme has a `prompt` layout: days link to their prompt's page
     const bool distrust_outputs_;
     std::atomic<bool> tampered_{false};
     std::optional<TreeLock> lock_;
     std::mutex mutex_;
-    Workers workers_;
+    std::optional<ThreadPool> workers_; // started once the work is known (start_workers)
 };
 
 // Brings the day's record up to date and renders its outputs that are out
@@ -404,8 +346,8 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
     const Prompt& prompt = prompts_.get(task.record.prompt);
     const Date date = task.file.date;
     Hasher page = page_key("day");
-    page.add(task.record.hash).add(prompt.hash);
-    page.add(prev.value_or(Date{0, 0, 0})).add(next.value_or(Date{0, 0, 0}));
+    page.add(task.record.hash).add(prompt.hash).add(task.record.prompt);
+    page.add(date_number(prev.value_or(Date{0, 0, 0}))).add(date_number(next.value_or(Date{0, 0, 0})));
     const std::uint64_t page_key_value = page.value();
     const std::uint64_t json_key = Hasher().add(data_key_).add(std::string_view("day json")).add(task.record.hash).value();
     const std::string page_path = day_path_of(date);
@@ -423,8 +365,10 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
     };
     produce_page("day", page_path, page_key_value, [&] {
         const Day* d = load();
-        return d ? day_page(*site_, *d, prompt.html) : TemplateData();
+        if (!d) return TemplateData();
+        return prompt_pages_ ? day_page(*site_, *d, {}, prompt_href(prompt)) : day_page(*site_, *d, prompt.html);
     });
+    if (options_.config.data != "day") return day; // the feed and the home page parse their days instead
     produce(json_path, json_key, [&]() -> std::optional<std::string> {
         const Day* d = load();
         if (!d) return std::nullopt;
@@ -433,29 +377,56 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
     return day;
 }
 
+// The build, step by step: inputs, static files, keys, days (with their
+// search shards), the lists made from the site graph, then the state.
 void Build::run() {
     const std::int64_t start = now_ns();
     auto scan = scan_content(options_.content_dir);
-    if (!check_content(scan)) return;
+    if (!check_content(scan) || !open_theme_and_output()) return;
+    note_scan(scan);
+    const auto versioned = write_assets();
+    set_keys(versioned);
+    start_workers();
+    std::vector<DayTask> tasks;
+    tasks.reserve(scan.days.size());
+    for (auto& file : scan.days) tasks.push_back(DayTask{std::move(file), false, false, {}, false, {}, {}});
+    auto live = process_days(tasks);
+    build_graph(live);
+    write_lists(live);
+    report_prompt_errors(live);
+    std::map<Date, DayRecord> days;
+    for (DayTask* task : live) days.emplace_hint(days.end(), task->file.date, std::move(task->record));
+    state_.days = std::move(days);
+    finish(start);
+}
+
+// The theme, then the output folder's lock and the last build's state.
+bool Build::open_theme_and_output() {
     auto theme = load_theme(options_.themes_dir, options_.config.theme, options_.site_dir);
     if (!theme) {
         report_.errors.push_back(theme.error());
-        return;
+        return false;
     }
     theme_ = std::move(*theme);
     prepare_output();
-    if (!lock_) return;
+    if (!lock_) return false;
     out_prefix_ = (options_.out_dir / "").string(); // "site/"; "" for the current folder
     out_dir_ = open_directory(options_.out_dir.empty() ? fs::path(".") : options_.out_dir);
     content_dir_ = open_directory(options_.content_dir.empty() ? fs::path(".") : options_.content_dir);
+    return true;
+}
 
+void Build::note_scan(const ContentScan& scan) {
     for (const auto& misplaced : scan.misplaced) report_.warnings.push_back(misplaced.to_string());
     // Days in a folder that cannot be listed are not gone: nothing is removed.
     report_.errors.insert(report_.errors.end(), scan.unreadable.begin(), scan.unreadable.end());
     complete_scan_ = scan.unreadable.empty();
+}
 
-    // Static files first; the links to the stylesheet and scripts carry a
-    // hash of their bytes, so browsers fetch them again exactly when they change.
+// Static files first; the links to the stylesheet and scripts carry a
+// hash of their bytes, so browsers fetch them again exactly when they
+// change. Returns site path -> href?v=hash.
+std::map<std::string, std::string> Build::write_assets() {
     std::vector<std::pair<std::string, std::string>> assets;
     for (const auto& asset : theme_->assets) {
         auto bytes = read_asset(asset.source);
@@ -466,39 +437,44 @@ void Build::run() {
         assets.emplace_back(asset.site_path, std::move(*bytes));
     }
     if (theme_->math && options_.config.math) collect_katex(assets);
-    std::map<std::string, std::string> versioned; // site path -> href?v=hash
+    std::map<std::string, std::string> versioned;
     for (const auto& [site_path, bytes] : assets) {
-        versioned[site_path] = urls_.href(site_path) + "?v=" + fnv1a_hex(bytes).substr(0, 10);
+        versioned[site_path] = urls_.href(site_path) + "?v=" + hash_hex(bytes).substr(0, 10);
         write(site_path, hash_bytes(bytes), bytes, false);
     }
+    write(".nojekyll", 0, "", false);
+    return versioned;
+}
+
+// The site context the pages share, and the keys every page's and every
+// data file's inputs start from.
+void Build::set_keys(const std::map<std::string, std::string>& versioned) {
     auto href_of = [&](const std::string& site_path) {
         auto it = versioned.find(site_path);
         return it == versioned.end() ? std::string() : it->second;
     };
-    std::string stylesheet = href_of("static/style.css");
-    write(".nojekyll", 0, "", false);
-
     const Config& config = options_.config;
     program_ = program_key();
+    SiteContext context{config, urls_, graph_, href_of("static/style.css")};
+    context.script = href_of("static/site.js");
+    context.search_script = href_of("static/search.js");
+    context.search_page = theme_->layouts.contains("search");
+    context.starred_page = theme_->layouts.contains("starred");
+    prompt_pages_ = theme_->layouts.contains("prompt");
+    context.katex_css = href_of("static/katex/katex.min.css");
+    context.katex_js = href_of("static/katex/katex.min.js");
+    context.katex_auto_render = href_of("static/katex/contrib/auto-render.min.js");
     Hasher global;
     global.add(program_).add(theme_->name);
     for (const auto* files : {&theme_->layouts, &theme_->partials})
         for (const auto& [name, file] : *files) global.add(name).add(file.text);
     global.add(config.title).add(config.description).add(config.author).add(config.base_url);
-    global.add(static_cast<std::uint64_t>(config.home_days)).add(stylesheet);
-    SiteContext context{config, urls_, graph_, stylesheet};
-    context.script = href_of("static/site.js");
-    context.search_script = href_of("static/search.js");
-    context.search_page = theme_->layouts.contains("search");
-    context.starred_page = theme_->layouts.contains("starred");
-    context.katex_css = href_of("static/katex/katex.min.css");
-    context.katex_js = href_of("static/katex/katex.min.js");
-    context.katex_auto_render = href_of("static/katex/contrib/auto-render.min.js");
+    global.add(static_cast<std::uint64_t>(config.home_days)).add(context.stylesheet);
     for (const auto* href : {&context.script, &context.search_script, &context.katex_css, &context.katex_js,
                              &context.katex_auto_render})
         global.add(*href);
-    global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(context.starred_page));
-    global.add(static_cast<std::uint64_t>(config.group_by_topic));
+    global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(prompt_pages_));
+    global.add(static_cast<std::uint64_t>(context.starred_page)).add(static_cast<std::uint64_t>(config.group_by_topic));
     global_key_ = global.value();
     data_key_ = Hasher()
                     .add(program_)
@@ -507,14 +483,25 @@ void Build::run() {
                     .add(config.author)
                     .add(config.base_url)
                     .add(static_cast<std::uint64_t>(config.feed_days))
+                    .add(config.data)
                     .value();
-
-    std::vector<DayTask> tasks;
-    tasks.reserve(scan.days.size());
-    for (auto& file : scan.days) tasks.push_back(DayTask{std::move(file), false, false, {}, false, {}, {}});
     site_.emplace(std::move(context));
-    auto live = process_days(tasks);
+}
 
+// The workers, each with a heap sized to a month of days (the unit of work),
+// as the last build recorded them; nothing pre-faulted for a first build.
+void Build::start_workers() {
+    std::map<int, std::uint64_t> month_bytes;
+    for (const auto& [date, day] : state_.days) month_bytes[date.year * 100 + date.month] += day.size;
+    std::uint64_t largest = 0;
+    for (const auto& [month, bytes] : month_bytes) largest = std::max(largest, bytes);
+    // Parsed days and rendered pages take about three times the file's bytes.
+    const std::size_t heap = static_cast<std::size_t>(std::min<std::uint64_t>(3 * largest, 8u << 20));
+    workers_.emplace(job_count(options_.jobs ? std::optional(options_.jobs) : std::nullopt), heap);
+    report_.jobs = workers_->size();
+}
+
+void Build::build_graph(const std::vector<DayTask*>& live) {
     std::vector<DaySummary> summaries;
     summaries.reserve(live.size());
     for (const DayTask* task : live) {
@@ -523,19 +510,16 @@ void Build::run() {
     }
     report_.days = static_cast<int>(live.size());
     graph_ = build_site_graph(std::move(summaries));
-    write_lists(live);
+}
 
-    // A prompt that cannot be read is reported once, at the first day that names it.
+// A prompt that cannot be read is reported once, at the first day that names it.
+void Build::report_prompt_errors(const std::vector<DayTask*>& live) {
     std::set<std::string> reported;
     for (const DayTask* task : live) {
         const Prompt& prompt = prompts_.get(task->record.prompt);
         if (prompt.error && reported.insert(task->record.prompt).second)
             report_.errors.push_back(in_file(*prompt.error, day_path(options_.content_dir, task->file.date).string()));
     }
-    std::map<Date, DayRecord> days;
-    for (DayTask* task : live) days.emplace_hint(days.end(), task->file.date, std::move(task->record));
-    state_.days = std::move(days);
-    finish(start);
 }
 
 // A content folder that is missing or a file is a mistake (a typo in
@@ -578,16 +562,21 @@ void Build::prepare_output() {
         // Its temporary files: in the output folder, and the state's beside it.
         auto removed = remove_temp_files(options_.out_dir);
         const fs::path state = state_path(options_.out_dir);
-        for (const auto& entry : fs::directory_iterator(state.parent_path().empty() ? "." : state.parent_path(), ec)) {
-            const std::string name = entry.path().filename().string();
-            if (name.starts_with(state.filename().string() + ".tmp.") && is_temp_file_name(name) &&
-                fs::remove(entry.path(), ec))
-                removed.push_back(name);
-        }
+        const std::string prefix = state.filename().string() + ".tmp.";
+        walk_tree(state.parent_path(), [&](const TreeEntry& entry) {
+            if (entry.name.starts_with(prefix) && is_temp_file_name(entry.name) &&
+                ::unlinkat(entry.folder_fd, std::string(entry.name).c_str(), 0) == 0)
+                removed.emplace_back(entry.name);
+            return false;
+        }, {.recursive = false});
         if (!removed.empty())
             report_.warnings.push_back("the last build of " + shown + " was interrupted: removed its " +
                                        std::to_string(removed.size()) + " temporary files");
     }
+    // The state's tables are most of what this thread allocates before the
+    // days: its heap is populated once, sized to them (about three times the file).
+    if (auto stamp = stamp_of(state_path(options_.out_dir)))
+        populate_heap(static_cast<std::size_t>(std::min<std::uint64_t>(3 * stamp->size, 16u << 20)));
     state_ = load_state(options_.out_dir);
     if (!state_.rejected.empty())
         report_.warnings.push_back("the build state " + state_path(options_.out_dir).string() + " " + state_.rejected +
@@ -642,7 +631,7 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
         // Newest month first: a nightly append's work is all in the last month,
         // and then overlaps the other workers' checks of the unchanged months.
         std::reverse(months.begin(), months.end());
-        workers_.parallel_for(months.size(), [&](std::size_t m) {
+        workers_->parallel_for(months.size(), [&](std::size_t m) {
             std::vector<std::optional<Day>> parsed;
             for (DayTask* task : months[m]) {
                 parsed.push_back(process_day(*task, task->prev, task->next));
@@ -659,139 +648,200 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
 // on each other, so they are made in parallel, the heaviest first (and
 // without nested parallel loops: each new thread's heap faults in afresh).
 void Build::write_lists(const std::vector<DayTask*>& live) {
-    const SiteContext& site = *site_;
-    const Config& config = options_.config;
-    auto date_or_none = [](std::optional<std::size_t> i, auto&& date_of) -> std::uint64_t {
-        return i ? date_of(*i) : 0;
-    };
-    auto month_id = [&](std::size_t m) {
-        return static_cast<std::uint64_t>(graph_.months[m].year * 100 + graph_.months[m].month);
-    };
-    auto year_id = [&](std::size_t y) { return static_cast<std::uint64_t>(graph_.years[y].year); };
-    std::vector<std::function<void()>> lists;
+    std::vector<ListOutput> lists;
+    lists.push_back(feed_output(live));
+    lists.push_back(data_index_output());
+    lists.push_back(sitemap_output());
+    lists.push_back(home_output(live));
+    for (std::size_t m = graph_.months.size(); m-- > 0;) lists.push_back(month_output(live, m));
+    for (std::size_t y = 0; y < graph_.years.size(); ++y) lists.push_back(year_output(y));
+    lists.push_back(archive_output());
+    if (prompt_pages_)
+        for (auto& out : prompt_outputs(live)) lists.push_back(std::move(out));
+    lists.push_back(page_output("404", not_found_path(), {}, [this](const ListInputs&) { return not_found_page(*site_); }));
+    if (site_->search_page)
+        lists.push_back(page_output("search", search_page_path(), {}, [this](const ListInputs&) { return search_page(*site_); }));
+    if (site_->starred_page)
+        lists.push_back(page_output("starred", starred_page_path(), {}, [this](const ListInputs&) { return starred_page(*site_); }));
+    workers_->parallel_for(lists.size() + 1, [&](std::size_t i) {
+        if (i == lists.size()) return write_search_index();
+        produce_list(lists[i]);
+    });
+}
 
-    // Feed: the newest feed_days days in full.
-    lists.emplace_back([&] {
-        std::vector<const DayTask*> newest;
-        for (auto i : feed_days(graph_.days, config.feed_days)) newest.push_back(live[i]);
-        Hasher key;
-        key.add(data_key_).add(std::string_view("feed"));
-        for (const DayTask* task : newest) key.add(task->file.date).add(task->record.hash);
-        produce(feed_path(), key.value(), [&]() -> std::optional<std::string> {
-            std::vector<Day> days;
-            for (const DayTask* task : newest) {
-                auto day = rendered_day(*task);
-                if (day) days.push_back(std::move(*day));
-                else error(day.error());
-            }
-            std::vector<const Day*> feed_days;
-            for (const auto& day : days) feed_days.push_back(&day);
-            return atom_feed(config, urls_, feed_days);
-        });
-    });
-    lists.emplace_back([&] {
-        Hasher key;
-        key.add(data_key_).add(std::string_view("index"));
-        for (const auto& day : graph_.days) add_summary(key, day);
-        produce(data_index_path(), key.value(),
-                [&]() -> std::optional<std::string> { return index_json(config, urls_, graph_); });
-    });
-    lists.emplace_back([&] {
-        Hasher key;
-        key.add(data_key_).add(std::string_view("sitemap"));
-        for (const auto& day : graph_.days) key.add(day.date);
-        produce(sitemap_path(), key.value(), [&]() -> std::optional<std::string> { return sitemap(urls_, graph_); });
-    });
+// The key of everything a list output is made from: its kind and path, the
+// theme and settings (pages) or the settings (data), and its inputs.
+std::uint64_t Build::list_key(const ListOutput& out) const {
+    Hasher key;
+    key.add(out.page ? global_key_ : data_key_).add(out.kind).add(out.site_path);
+    key.add(static_cast<std::uint64_t>(out.inputs.summaries.size()));
+    for (const DaySummary* summary : out.inputs.summaries) add_summary(key, *summary);
+    key.add(static_cast<std::uint64_t>(out.inputs.days.size()));
+    for (const DayTask* task : out.inputs.days)
+        key.add(date_number(task->file.date)).add(task->record.hash).add(task->record.prompt);
+    key.add(static_cast<std::uint64_t>(out.inputs.numbers.size()));
+    for (std::uint64_t n : out.inputs.numbers) key.add(n);
+    return key.value();
+}
 
-    // Home: the latest day in full, plus the recent days' summaries.
-    lists.emplace_back([&] {
-        Hasher key = page_key("home");
-        // The newest day with papers (else the newest day); the newer ones are noted above it.
-        auto shown_day = live.size();
-        while (shown_day > 0 && live[shown_day - 1]->record.summary.papers == 0) --shown_day;
-        if (shown_day == 0) shown_day = live.size();
-        const DayTask* latest = live.empty() ? nullptr : live[shown_day - 1];
-        if (latest) {
-            key.add(latest->record.hash).add(prompts_.get(latest->record.prompt).hash);
-            if (shown_day > 1) key.add(live[shown_day - 2]->file.date);
-            for (auto i = shown_day; i < live.size(); ++i) add_summary(key, live[i]->record.summary);
-        }
-        const auto shown = std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(0, config.home_days)));
-        for (std::size_t i = 0; i < shown; ++i) add_summary(key, live[live.size() - 1 - i]->record.summary);
-        std::optional<Day> day;
-        std::string prompt;
-        produce_page("home", home_path(), key.value(), [&] {
-            if (latest) {
-                auto parsed = rendered_day(*latest);
-                if (parsed) {
-                    day = std::move(*parsed);
-                    prompt = prompts_.get(latest->record.prompt).html;
-                } else {
-                    error(parsed.error());
-                }
-            }
-            return home_page(site, day ? &*day : nullptr, prompt);
-        });
-    });
+void Build::produce_list(const ListOutput& out) {
+    const std::uint64_t key = list_key(out);
+    if (!out.page) return produce(out.site_path, key, [&] { return out.render(out.inputs); });
+    produce_page(out.kind, out.site_path, key, [&] { return out.data(out.inputs); });
+}
 
-    // Months, years, archive, 404, search: from the summaries only.
-    for (std::size_t m = graph_.months.size(); m-- > 0;)
-        lists.emplace_back([&, m] {
-            const auto& month = graph_.months[m];
-            Hasher key = page_key("month");
-            key.add(month_id(m)).add(static_cast<std::uint64_t>(graph_.years[graph_.year_of_month(m)].year));
-            key.add(date_or_none(m > 0 ? std::optional(m - 1) : std::nullopt, month_id));
-            key.add(date_or_none(m + 1 < graph_.months.size() ? std::optional(m + 1) : std::nullopt, month_id));
-            const bool best_of = config.month_best > 0; // reads the month's whole days
-            for (auto d : month.days) {
-                add_summary(key, graph_.days[d]);
-                if (best_of) key.add(live[d]->record.hash);
-            }
-            key.add(static_cast<std::uint64_t>(config.month_best));
-            auto overview = month_overview(month.year, month.month);
-            key.add(overview.html).add(overview.model).add(overview.cost);
-            produce_page("month", month_path_of(month.year, month.month), key.value(), [&] {
-                std::vector<Day> days;
-                for (auto d : best_of ? month.days : std::vector<std::size_t>{}) {
-                    auto day = rendered_day(*live[d]);
-                    if (day) days.push_back(std::move(*day));
-                    else error(day.error());
-                }
-                return month_page(site, m, month_best(days, config.month_best), overview);
-            });
-        });
-    lists.emplace_back([&] {
-        for (std::size_t y = 0; y < graph_.years.size(); ++y) {
-            Hasher key = page_key("year");
-            key.add(year_id(y));
-            key.add(date_or_none(y > 0 ? std::optional(y - 1) : std::nullopt, year_id));
-            key.add(date_or_none(y + 1 < graph_.years.size() ? std::optional(y + 1) : std::nullopt, year_id));
-            for (auto m : graph_.years[y].months) {
-                key.add(month_id(m)).add(graph_.months[m].days.size()).add(static_cast<std::uint64_t>(graph_.months[m].papers));
-                for (auto d : graph_.months[m].days) key.add(static_cast<std::uint64_t>(graph_.days[d].status));
-            }
-            produce_page("year", year_path_of(graph_.years[y].year), key.value(), [&] { return year_page(site, y); });
-        }
-        Hasher key = page_key("archive");
-        for (const auto& year : graph_.years) {
-            key.add(static_cast<std::uint64_t>(year.year)).add(static_cast<std::uint64_t>(year.days));
-            key.add(static_cast<std::uint64_t>(year.papers));
-            for (auto m : year.months)
-                key.add(static_cast<std::uint64_t>(graph_.months[m].month)).add(graph_.months[m].days.size())
-                    .add(static_cast<std::uint64_t>(graph_.months[m].papers));
-            for (auto m : year.months)
-                for (auto d : graph_.months[m].days) key.add(static_cast<std::uint64_t>(graph_.days[d].status));
-        }
-        produce_page("archive", archive_path(), key.value(), [&] { return archive_page(site); });
-        produce_page("404", not_found_path(), page_key("404").value(), [&] { return not_found_page(site); });
-        if (site.search_page)
-            produce_page("search", search_page_path(), page_key("search").value(), [&] { return search_page(site); });
-        if (site.starred_page)
-            produce_page("starred", starred_page_path(), page_key("starred").value(), [&] { return starred_page(site); });
-        write_search_index();
-    });
+Build::ListOutput Build::page_output(std::string kind, std::string site_path, ListInputs inputs,
+                                     std::function<TemplateData(const ListInputs&)> data) {
+    ListOutput out{std::move(kind), std::move(site_path), true, std::move(inputs), {}, std::move(data)};
+    return out;
+}
 
-    workers_.parallel_for(lists.size(), [&](std::size_t i) { lists[i](); });
+Build::ListOutput Build::data_output(std::string kind, std::string site_path, ListInputs inputs,
+                                     std::function<std::optional<std::string>(const ListInputs&)> render) {
+    return ListOutput{std::move(kind), std::move(site_path), false, std::move(inputs), std::move(render), {}};
+}
+
+Build::ListInputs Build::all_summaries() const {
+    ListInputs in;
+    for (const auto& day : graph_.days) in.summaries.push_back(&day);
+    return in;
+}
+
+// The days in `in.days`, read back (a day that cannot be read is an error and left out).
+std::vector<Day> Build::full_days(const ListInputs& in) {
+    std::vector<Day> days;
+    for (const DayTask* task : in.days) {
+        auto day = rendered_day(*task);
+        if (day) days.push_back(std::move(*day));
+        else error(day.error());
+    }
+    return days;
+}
+
+// Feed: the newest feed_days days with papers in full, and the newer
+// failed or quiet days as short notices (feed_days()).
+Build::ListOutput Build::feed_output(const std::vector<DayTask*>& live) {
+    ListInputs in;
+    for (auto i : feed_days(graph_.days, options_.config.feed_days)) in.days.push_back(live[i]);
+    return data_output("feed", feed_path(), std::move(in), [this](const ListInputs& inputs) -> std::optional<std::string> {
+        const std::vector<Day> days = full_days(inputs);
+        std::vector<const Day*> feed_days;
+        for (const auto& day : days) feed_days.push_back(&day);
+        return atom_feed(options_.config, urls_, feed_days);
+    });
+}
+
+Build::ListOutput Build::data_index_output() {
+    return data_output("index", data_index_path(), all_summaries(), [this](const ListInputs&) -> std::optional<std::string> {
+        return index_json(options_.config, urls_, graph_);
+    });
+}
+
+Build::ListOutput Build::sitemap_output() {
+    return data_output("sitemap", sitemap_path(), all_summaries(),
+                       [this](const ListInputs&) -> std::optional<std::string> { return sitemap(urls_, graph_); });
+}
+
+// Home: the newest day with papers in full (else the newest day), with its
+// prompt and the link to the day before; the newer days (failed, quiet or
+// partial) noted above it; and the recent days' summaries.
+Build::ListOutput Build::home_output(const std::vector<DayTask*>& live) {
+    ListInputs in;
+    auto shown_day = live.size();
+    while (shown_day > 0 && live[shown_day - 1]->record.summary.papers == 0) --shown_day;
+    if (shown_day == 0) shown_day = live.size();
+    if (shown_day > 0) {
+        const DayTask* latest = live[shown_day - 1];
+        in.days.push_back(latest);
+        in.numbers.push_back(prompts_.get(latest->record.prompt).hash);
+        if (shown_day > 1) in.numbers.push_back(date_number(live[shown_day - 2]->file.date));
+        for (auto i = shown_day; i < live.size(); ++i) in.summaries.push_back(&live[i]->record.summary);
+    }
+    const auto shown = std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(0, options_.config.home_days)));
+    for (std::size_t i = 0; i < shown; ++i) in.summaries.push_back(&live[live.size() - 1 - i]->record.summary);
+    return page_output("home", home_path(), std::move(in), [this](const ListInputs& inputs) {
+        std::vector<Day> days = full_days(inputs);
+        const Day* latest = days.empty() ? nullptr : &days.front();
+        if (!latest) return home_page(*site_, nullptr, {});
+        const Prompt& prompt = prompts_.get(inputs.days.front()->record.prompt);
+        return prompt_pages_ ? home_page(*site_, latest, {}, prompt_href(prompt)) : home_page(*site_, latest, prompt.html);
+    });
+}
+
+// A month page: its days' summaries, its year, the months before and
+// after, its overview (summary.md), and with a best-of its days in full.
+Build::ListOutput Build::month_output(const std::vector<DayTask*>& live, std::size_t m) {
+    const auto& month = graph_.months[m];
+    const int best = options_.config.month_best;
+    ListInputs in;
+    for (auto d : month.days) {
+        in.summaries.push_back(&graph_.days[d]);
+        if (best > 0) in.days.push_back(live[d]);
+    }
+    auto overview = std::make_shared<MonthOverview>(month_overview(month.year, month.month));
+    in.numbers = {month_number(m), static_cast<std::uint64_t>(graph_.years[graph_.year_of_month(m)].year),
+                  m > 0 ? month_number(m - 1) : 0, m + 1 < graph_.months.size() ? month_number(m + 1) : 0,
+                  static_cast<std::uint64_t>(best),
+                  Hasher().add(overview->html).add(overview->model).add(overview->cost).value()};
+    return page_output("month", month_path_of(month.year, month.month), std::move(in),
+                       [this, m, best, overview](const ListInputs& inputs) {
+                           return month_page(*site_, m, month_best(full_days(inputs), best), *overview);
+                       });
+}
+
+// A year page: its months' sizes, and the years before and after.
+Build::ListOutput Build::year_output(std::size_t y) {
+    ListInputs in;
+    auto year_number = [&](std::size_t i) { return static_cast<std::uint64_t>(graph_.years[i].year); };
+    in.numbers = {year_number(y), y > 0 ? year_number(y - 1) : 0, y + 1 < graph_.years.size() ? year_number(y + 1) : 0};
+    for (auto m : graph_.years[y].months) add_month_size(in, m);
+    return page_output("year", year_path_of(graph_.years[y].year), std::move(in),
+                       [this, y](const ListInputs&) { return year_page(*site_, y); });
+}
+
+// The archive: every year's and month's sizes.
+Build::ListOutput Build::archive_output() {
+    ListInputs in;
+    for (const auto& year : graph_.years) {
+        in.numbers.insert(in.numbers.end(), {static_cast<std::uint64_t>(year.year), static_cast<std::uint64_t>(year.days),
+                                             static_cast<std::uint64_t>(year.papers)});
+        for (auto m : year.months) add_month_size(in, m);
+    }
+    return page_output("archive", archive_path(), std::move(in), [this](const ListInputs&) { return archive_page(*site_); });
+}
+
+// One page per selection prompt the days use, linked from their pages
+// instead of repeating it on each.
+std::vector<Build::ListOutput> Build::prompt_outputs(const std::vector<DayTask*>& live) {
+    std::set<std::string> references;
+    for (const DayTask* task : live) references.insert(task->record.prompt);
+    std::vector<ListOutput> pages;
+    for (const auto& reference : references) {
+        const Prompt& prompt = prompts_.get(reference);
+        if (reference.empty() || prompt.error) continue;
+        ListInputs in;
+        in.numbers.push_back(prompt.hash);
+        pages.push_back(page_output("prompt", prompt.site_path, std::move(in), [this, &prompt](const ListInputs&) {
+            return prompt_page(*site_, prompt.site_path, prompt.html);
+        }));
+    }
+    return pages;
+}
+
+// The link to a prompt's page; "" when the day names none or it cannot be read.
+std::string Build::prompt_href(const Prompt& prompt) const {
+    return prompt.text.empty() || prompt.error ? std::string() : urls_.href(prompt.site_path);
+}
+
+std::uint64_t Build::month_number(std::size_t m) const {
+    return static_cast<std::uint64_t>(graph_.months[m].year * 100 + graph_.months[m].month);
+}
+
+void Build::add_month_size(ListInputs& in, std::size_t m) const {
+    in.numbers.insert(in.numbers.end(), {month_number(m), graph_.months[m].days.size(),
+                                         static_cast<std::uint64_t>(graph_.months[m].papers)});
+    // Failed, quiet and partial days are counted and marked.
+    for (auto d : graph_.months[m].days) in.numbers.push_back(static_cast<std::uint64_t>(graph_.days[d].status));
 }
 
 // The month's summary.md rendered for its page; a file that cannot be read is an error.
@@ -837,9 +887,10 @@ void Build::collect_katex(std::vector<std::pair<std::string, std::string>>& asse
     }
     std::vector<std::string> files = {"katex.min.js", "katex.min.css", "contrib/auto-render.min.js"};
     std::vector<std::string> fonts;
-    for (const auto& entry : fs::directory_iterator(dist / "fonts", ec))
-        if (entry.is_regular_file()) fonts.push_back("fonts/" + entry.path().filename().string());
-    std::sort(fonts.begin(), fonts.end());
+    walk_tree(dist / "fonts", [&](const TreeEntry& entry) {
+        if (entry.kind == TreeEntry::Kind::file || entry.links_to_file()) fonts.push_back("fonts/" + std::string(entry.name));
+        return false;
+    }, {.recursive = false, .sorted = true});
     files.insert(files.end(), fonts.begin(), fonts.end());
     for (const auto& file : files) {
         const std::string site_path = "static/katex/" + file;
@@ -868,7 +919,7 @@ void Build::write_search_shard(const std::vector<DayTask*>& month, const std::ve
     bool any = false;
     for (const DayTask* task : month)
         if (!task->failed) {
-            key.add(task->file.date).add(task->record.hash);
+            key.add(date_number(task->file.date)).add(task->record.hash);
             any = true;
         }
     if (!any) return; // a month of unreadable days has no shard

@@ -10,7 +10,7 @@
 // cached; a page that needs a whole unchanged day reads it back from its
 // JSON data, and a month's shard keeps its unchanged days' entries). Days
 // are parsed, rendered and dropped a month at a time on
-// std::thread::hardware_concurrency() workers, each month ending with its
+// job_count() workers (the CPUs the process may use), each month ending with its
 // search shard; only the site graph of summaries stays in memory. An
 // incremental build gives the same bytes as a clean one. Every output goes
 // through write_file_if_changed.
@@ -49,6 +49,9 @@ struct BuildOptions {
     // A build that would remove more than half of the outputs the last build
     // made is refused (a wrong --content, a half-deleted tree) unless forced.
     bool force = false;
+    // Threads: 0 for job_count() (util/thread_pool.h: $PAPERPRESS_JOBS, else
+    // the CPUs this process may use).
+    unsigned jobs = 0;
     // Told when another process is building the same output folder and this
     // one waits for it; empty: a line on stderr.
     std::function<void(const std::string&)> on_wait;
@@ -62,6 +65,7 @@ struct BuildReport {
     int rendered = 0;  // outputs rendered (the others were up to date by their inputs)
     int removed = 0;   // outputs of the previous build that no longer exist
     int parsed = 0;    // day files read and parsed (the others came from the summary cache)
+    unsigned jobs = 0; // threads the build ran on (BuildOptions::jobs)
     std::vector<std::string> written_files; // site paths, sorted
     std::vector<std::string> removed_files; // site paths, sorted
     std::vector<Error> errors;     // days that could not be read, failed writes, theme problems

@@ -179,7 +179,7 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
         json.StartObject();
         json_string(json, "date", day.date.iso());
         json_string(json, "url", urls.absolute(day_path_of(day.date)));
-        json_string(json, "data", urls.absolute(day_data_path(day.date)));
+        if (config.data == "day") json_string(json, "data", urls.absolute(day_data_path(day.date)));
         json_string(json, "status", to_string(day.status));
         json.Key("papers");
         json.Int(day.papers);
@@ -200,6 +200,7 @@ std::string day_json(const SiteUrls& urls, const Day& day) {
     json_string(json, "date", day.date.iso());
     json_string(json, "url", urls.absolute(day_path_of(day.date)));
     json_string(json, "status", to_string(day.status));
+    if (!day.reason.empty()) json_string(json, "reason", day.reason); // why a day is partial, stale or failed
     json_string(json, "model", day.model);
     json.Key("tokens");
     if (day.tokens) {
@@ -360,6 +361,7 @@ Result<Day> day_from_json(std::string_view json) {
     in.text("status", status);
     if (auto parsed = parse_day_status(status)) day.status = *parsed;
     else return fail("expected 'status' to be announced or failed, got " + excerpt(status));
+    if (in.has("reason")) in.text("reason", day.reason);
     in.text("model", day.model);
     if (in.has("tokens")) {
         JsonReader tokens = in.object("tokens");

@@ -24,10 +24,12 @@ std::vector<std::size_t> feed_days(const std::vector<DaySummary>& days, int coun
 // `days`: the newest first, as feed_days() chooses them.
 std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vector<const Day*>& days);
 
-// Every HTML page of the site (home, days, months, years, archive).
+// Every HTML page of the site (home, days, months, years, archive); not the search page
+// or the selection prompts' pages, which are not for crawlers.
 std::string sitemap(const SiteUrls& urls, const SiteGraph& graph);
 
-// data/index.json: {"title", "base_url", "days": [{date, url, data, status, papers, remedial, counts}]}.
+// data/index.json: {"title", "base_url", "days": [{date, url, data, status, papers, remedial, counts}]};
+// `data` only with config.data "day".
 std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph);
 
 // data/days/YYYY-MM-DD.json: the whole day, every paper's fields.

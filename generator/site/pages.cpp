@@ -214,7 +214,8 @@ std::vector<std::size_t> days_of_year(const SiteGraph& graph, const YearNode& ye
 }
 
 // The day's whole content, shared by the day page and the home page.
-TemplateData day_data(const SiteContext& site, const Day& day, const std::string& prompt_html) {
+TemplateData day_data(const SiteContext& site, const Day& day, const std::string& prompt_html,
+                      const std::string& prompt_url) {
     TemplateData data;
     data.set("date", day.date.iso());
     data.set("long_date", long_date(day.date));
@@ -277,6 +278,7 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     set_moved(data, "topics", list_data(std::move(topics)));
     set_moved(data, "papers", list_data(std::move(papers)));
     put(data, "prompt_html", prompt_html);
+    put(data, "prompt_url", prompt_url);
     return data;
 }
 
@@ -390,17 +392,19 @@ MonthBest month_best(const std::vector<Day>& days, int limit) {
 
 std::string render_prompt(const std::string& prompt_markdown) { return markdown_to_html(prompt_markdown); }
 
-TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html) {
+TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html,
+                      const std::string& prompt_url) {
     auto data = page_base(site, "day", "arXiv papers for " + day.date.iso(), day_path_of(day.date), day_has_math(day));
-    set_moved(data, "day", day_data(site, day, prompt_html));
+    set_moved(data, "day", day_data(site, day, prompt_html, prompt_url));
     set_day_nav(site, data, day.date);
     return data;
 }
 
-TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_html) {
+TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_html,
+                       const std::string& prompt_url) {
     auto data = page_base(site, "home", site.config.title, home_path(), latest && day_has_math(*latest));
     if (latest) {
-        set_moved(data, "day", day_data(site, *latest, prompt_html));
+        set_moved(data, "day", day_data(site, *latest, prompt_html, prompt_url));
         set_day_nav(site, data, latest->date);
     }
     // The newer days without papers, newest first: why the home page shows an older day.
@@ -572,6 +576,12 @@ TemplateData starred_page(const SiteContext& site) {
 TemplateData search_page(const SiteContext& site) {
     auto data = page_base(site, "search", "Search", search_page_path());
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
+    return data;
+}
+
+TemplateData prompt_page(const SiteContext& site, const std::string& site_path, const std::string& prompt_html) {
+    auto data = page_base(site, "prompt", "Selection prompt", site_path);
+    put(data, "prompt_html", prompt_html);
     return data;
 }
 

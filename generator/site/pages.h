@@ -29,13 +29,20 @@ struct SiteContext {
 };
 
 // `prompt_html` is the selection prompt rendered (render_prompt()), empty when
-// unknown: the many days that share a prompt render it once.
-TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html);
+// unknown: the many days that share a prompt render it once. A theme with a
+// `prompt` layout gets `prompt_url` instead (the prompt's own page, shared
+// by every day that used it) and no `prompt_html`.
+TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html,
+                      const std::string& prompt_url = {});
 
 // `latest` is the newest day with papers (else the newest day; null for an
 // empty archive). The newer days (failed, quiet or partial) are listed in a
 // note above it.
-TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_html);
+TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_html,
+                       const std::string& prompt_url = {});
+
+// The page of one selection prompt, at `site_path` (prompt_path_of()).
+TemplateData prompt_page(const SiteContext& site, const std::string& site_path, const std::string& prompt_html);
 
 std::string render_prompt(const std::string& prompt_markdown);
 

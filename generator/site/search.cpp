@@ -113,10 +113,11 @@ const WordSet& stop_words() {
 
 } // namespace
 
-std::string search_words(std::string_view abstract, std::size_t limit) {
-    std::string out;
-    out.reserve(limit + 1);
-    WordSet seen(limit / 3 + 1); // words in `out`: two bytes or more, a space apart
+std::string search_words(std::string_view abstract) {
+    std::vector<std::string_view> words;
+    std::string text;                   // the distinct words, a space apart (words point into it)
+    text.reserve(abstract.size() + 1); // each word and its space take at most their bytes in the abstract, plus one
+    WordSet seen(abstract.size() / 3 + 1); // words of two bytes or more, a space apart: at most this many
     const WordSet& stop = stop_words();
     std::string word;
     std::size_t i = 0;
@@ -144,10 +145,17 @@ std::string search_words(std::string_view abstract, std::size_t limit) {
         }
         const std::uint32_t hash = hasher.finish();
         if (stop.contains(word, hash) || seen.contains(word, hash)) continue;
-        if (out.size() + 1 + word.size() > limit) break;
+        text += word;
+        text += ' ';
+        words.emplace_back(text.data() + text.size() - 1 - word.size(), word.size()); // reserve(): never moves
+        seen.insert(words.back(), hash);
+    }
+    std::sort(words.begin(), words.end());
+    std::string out;
+    out.reserve(text.size());
+    for (auto w : words) {
         if (!out.empty()) out += ' ';
-        out += word;
-        seen.insert(std::string_view(out).substr(out.size() - word.size()), hash);
+        out += w;
     }
     return out;
 }
@@ -172,22 +180,103 @@ std::string search_shard_name(int year, int month) {
 
 std::string search_shard_path(int year, int month) { return "search/" + search_shard_name(year, month) + ".json"; }
 
+namespace {
+
+constexpr std::string_view code_digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
+
+// Splits a space-separated word list.
+std::vector<std::string_view> words_of(std::string_view text) {
+    std::vector<std::string_view> words;
+    while (!text.empty()) {
+        const auto space = text.find(' ');
+        if (space != 0) words.push_back(text.substr(0, space));
+        if (space == std::string_view::npos) break;
+        text.remove_prefix(space + 1);
+    }
+    return words;
+}
+
+// The sorted distinct words of every entry.
+std::vector<std::string_view> vocabulary_of(const std::vector<SearchEntry>& entries) {
+    std::vector<std::string_view> all;
+    for (const auto& entry : entries) {
+        auto words = words_of(entry.words);
+        all.insert(all.end(), words.begin(), words.end());
+    }
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
+}
+
+} // namespace
+
+std::string encode_positions(const std::vector<std::uint32_t>& ascending) {
+    std::string out;
+    std::uint32_t previous = 0;
+    std::uint32_t digits[7]; // base 32, least significant first
+    for (std::uint32_t position : ascending) {
+        std::uint32_t gap = position - previous;
+        previous = position;
+        int n = 0;
+        do {
+            digits[n++] = gap & 31;
+            gap >>= 5;
+        } while (gap);
+        for (int k = n - 1; k >= 0; --k) out += code_digits[digits[k] + (k > 0 ? 32 : 0)]; // all but the last go on
+    }
+    return out;
+}
+
+Result<std::vector<std::uint32_t>> decode_positions(std::string_view code) {
+    std::vector<std::uint32_t> positions;
+    std::uint64_t value = 0, previous = 0;
+    for (char c : code) {
+        const auto digit = code_digits.find(c);
+        if (digit == std::string_view::npos) return fail("expected a shard entry's words in base-32 digits, got " + excerpt(code));
+        value = value * 32 + digit % 32;
+        if (value > 0xffffffffu) return fail("expected word positions below 2^32 in a shard entry");
+        if (digit >= 32) continue; // more digits of this number
+        previous += value;
+        if (previous > 0xffffffffu) return fail("expected word positions below 2^32 in a shard entry");
+        positions.push_back(static_cast<std::uint32_t>(previous));
+        value = 0;
+    }
+    if (value != 0 || (!code.empty() && code_digits.find(code.back()) >= 32))
+        return fail("expected a shard entry's words to end with a final digit");
+    return positions;
+}
+
 std::string search_shard_json(int year, int month, std::vector<SearchEntry> entries) {
     std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return b.date < a.date; });
+    const auto vocabulary = vocabulary_of(entries);
+    std::string vocabulary_text;
+    for (auto word : vocabulary) {
+        if (!vocabulary_text.empty()) vocabulary_text += ' ';
+        vocabulary_text += word;
+    }
     rapidjson::StringBuffer buffer;
     JsonWriter json(buffer);
     json.StartObject();
     json.Key("name");
     string(json, search_shard_name(year, month));
+    json.Key("vocabulary");
+    string(json, vocabulary_text);
     json.Key("entries");
     json.StartArray();
+    std::vector<std::uint32_t> positions;
     for (const auto& entry : entries) {
         json.StartArray();
         string(json, entry.date.iso());
         string(json, entry.id);
         string(json, entry.title);
         string(json, entry.authors);
-        string(json, entry.words);
+        positions.clear();
+        for (auto word : words_of(entry.words))
+            positions.push_back(static_cast<std::uint32_t>(
+                std::lower_bound(vocabulary.begin(), vocabulary.end(), word) - vocabulary.begin()));
+        std::sort(positions.begin(), positions.end());
+        positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+        string(json, encode_positions(positions));
         json.EndArray();
     }
     json.EndArray();
@@ -200,7 +289,7 @@ std::string search_index_json(const SiteGraph& graph) {
     JsonWriter json(buffer);
     json.StartObject();
     json.Key("version");
-    json.Int(1);
+    json.Int(2);
     json.Key("fields");
     json.StartArray();
     for (const char* field : {"date", "id", "title", "authors", "words"}) json.String(field);
@@ -230,8 +319,10 @@ std::string search_index_json(const SiteGraph& graph) {
 
 Result<std::vector<SearchEntry>> read_search_shard(std::string_view json) {
     rapidjson::Document doc;
-    if (!parse_json(doc, json) || !doc.IsObject() || !doc.HasMember("entries") || !doc["entries"].IsArray())
-        return fail("expected a search shard: an object with an 'entries' array");
+    if (!parse_json(doc, json) || !doc.IsObject() || !doc.HasMember("entries") || !doc["entries"].IsArray() ||
+        !doc.HasMember("vocabulary") || !doc["vocabulary"].IsString())
+        return fail("expected a search shard: an object with a 'vocabulary' string and an 'entries' array");
+    const auto vocabulary = words_of({doc["vocabulary"].GetString(), doc["vocabulary"].GetStringLength()});
     std::vector<SearchEntry> entries;
     entries.reserve(doc["entries"].Size());
     for (const auto& row : doc["entries"].GetArray()) {
@@ -243,8 +334,16 @@ Result<std::vector<SearchEntry>> read_search_shard(std::string_view json) {
         }
         auto date = parse_iso_date(fields[0]);
         if (!date) return fail("expected a date YYYY-MM-DD in a shard entry, got " + excerpt(fields[0]));
+        auto positions = decode_positions(fields[4]);
+        if (!positions) return std::unexpected(positions.error());
+        std::string words;
+        for (auto position : *positions) {
+            if (position >= vocabulary.size()) return fail("expected a shard entry's words inside the shard's vocabulary");
+            if (!words.empty()) words += ' ';
+            words += vocabulary[position];
+        }
         entries.push_back(SearchEntry{*date, std::string(fields[1]), std::string(fields[2]), std::string(fields[3]),
-                                      std::string(fields[4])});
+                                      std::move(words)});
     }
     return entries;
 }

@@ -22,7 +22,7 @@ const std::vector<std::string>& required_layouts() {
 }
 
 const std::vector<std::string>& optional_layouts() {
-    static const std::vector<std::string> names = {"search", "starred"};
+    static const std::vector<std::string> names = {"search", "starred", "prompt"};
     return names;
 }
 
@@ -36,9 +36,12 @@ Result<void> read_templates(const fs::path& dir, std::map<std::string, ThemeFile
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return {};
     std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (entry.is_regular_file() && entry.path().extension() == template_extension) files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
+    walk_tree(dir, [&](const TreeEntry& entry) {
+        if ((entry.kind == TreeEntry::Kind::file || entry.links_to_file()) && entry.name.ends_with(template_extension) &&
+            entry.name.size() > template_extension.size())
+            files.emplace_back(entry.path);
+        return false;
+    }, {.recursive = false, .sorted = true});
     for (const auto& file : files) {
         std::string name = file.stem().string();
         if (into.contains(name)) continue;
@@ -53,13 +56,14 @@ Result<void> read_templates(const fs::path& dir, std::map<std::string, ThemeFile
 void collect_assets(const fs::path& dir, std::vector<StaticAsset>& into) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return;
-    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-        if (!it->is_regular_file()) continue;
-        std::string site_path = "static/" + fs::relative(it->path(), dir).generic_string();
+    walk_tree(dir, [&](const TreeEntry& entry) {
+        if (entry.kind == TreeEntry::Kind::folder) return true;
+        if (entry.kind != TreeEntry::Kind::file && !entry.links_to_file()) return false;
+        std::string site_path = "static/" + entry.relative;
         bool known = std::any_of(into.begin(), into.end(), [&](const auto& a) { return a.site_path == site_path; });
-        if (!known) into.push_back(StaticAsset{site_path, it->path()});
-    }
+        if (!known) into.push_back(StaticAsset{site_path, entry.path});
+        return false;
+    }, {.sorted = true});
 }
 
 // What a template's tags add up to, read as kainjow reads them: each file

@@ -1,5 +1,8 @@
 #include "site/urls.h"
 
+#include "util/hash.h"
+
+#include <algorithm>
 #include <cstdio>
 
 namespace pp {
@@ -24,6 +27,15 @@ std::string feed_path() { return "feed.xml"; }
 std::string sitemap_path() { return "sitemap.xml"; }
 std::string data_index_path() { return "data/index.json"; }
 std::string day_data_path(const Date& date) { return "data/days/" + date.iso() + ".json"; }
+
+std::string prompt_path_of(std::string_view reference) {
+    std::string_view name = reference.substr(reference.rfind('/') + 1);
+    if (name.ends_with(".md")) name.remove_suffix(3);
+    const bool plain = !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+    return "prompts/" + (plain ? std::string(name) : hash_hex(reference)) + "/";
+}
 
 std::string output_file_of(std::string_view site_path) {
     std::string file(site_path);

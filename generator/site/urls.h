@@ -21,6 +21,9 @@ std::string feed_path();                             // "feed.xml"
 std::string sitemap_path();                          // "sitemap.xml"
 std::string data_index_path();                       // "data/index.json"
 std::string day_data_path(const Date& date);         // "data/days/2025-05-20.json"
+// The page of a day file's prompt reference: "prompts/<name>.md" -> "prompts/<name>/"
+// when <name> is letters, digits, '-' and '_'; else named by the reference's hash.
+std::string prompt_path_of(std::string_view reference);
 
 // The file under the output folder that serves a site path:
 // "2025/05/20/" -> "2025/05/20/index.html", "feed.xml" -> "feed.xml".

@@ -217,63 +217,128 @@ Result<bool> remove_file_inside(const fs::path& root, std::string_view relative)
     return removed;
 }
 
+bool TreeEntry::links_to_file() const {
+    struct stat info {};
+    return kind == Kind::link && ::fstatat(folder_fd, std::string(name).c_str(), &info, 0) == 0 &&
+           S_ISREG(info.st_mode);
+}
+
+namespace {
+
+struct ListedEntry {
+    std::string name;
+    TreeEntry::Kind kind;
+};
+
+TreeEntry::Kind kind_of(int folder, const char* name, unsigned char type) {
+    if (type == DT_UNKNOWN) { // some file systems do not say
+        struct stat info {};
+        if (::fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) != 0) return TreeEntry::Kind::other;
+        return S_ISDIR(info.st_mode) ? TreeEntry::Kind::folder : S_ISLNK(info.st_mode) ? TreeEntry::Kind::link
+               : S_ISREG(info.st_mode)                        ? TreeEntry::Kind::file
+                                                              : TreeEntry::Kind::other;
+    }
+    return type == DT_DIR ? TreeEntry::Kind::folder : type == DT_LNK ? TreeEntry::Kind::link
+           : type == DT_REG ? TreeEntry::Kind::file
+                            : TreeEntry::Kind::other;
+}
+
+class TreeWalk {
+public:
+    TreeWalk(const std::function<bool(const TreeEntry&)>& visit, WalkOptions options)
+        : visit_(visit), options_(options) {}
+
+    // Lists the folder `fd` (taken), then visits its entries, walking into folders.
+    void walk(Fd fd, const std::string& path, const std::string& relative, int depth) {
+        std::vector<ListedEntry> entries;
+        if (!list(fd, path, entries)) return;
+        if (options_.sorted)
+            std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+        for (const auto& entry : entries) {
+            const std::string child_path = path.empty() || path.ends_with('/') ? path + entry.name : path + "/" + entry.name;
+            const std::string child_relative = relative.empty() ? entry.name : relative + "/" + entry.name;
+            const TreeEntry visited{entry.name, child_path, child_relative, entry.kind, depth, fd.get()};
+            const bool enter = visit_(visited);
+            if (entry.kind != TreeEntry::Kind::folder || !enter || !options_.recursive) continue;
+            Fd child(::openat(fd.get(), entry.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+            if (child.get() < 0) {
+                failed(child_path);
+                continue;
+            }
+            walk(std::move(child), child_path, child_relative, depth + 1);
+        }
+    }
+
+    void failed(const std::string& path) { errors_.push_back({path, 0, errno_text("cannot list this folder")}); }
+    std::vector<Error> take_errors() { return std::move(errors_); }
+
+private:
+    bool list(const Fd& fd, const std::string& path, std::vector<ListedEntry>& entries) {
+        DIR* dir = ::fdopendir(::dup(fd.get()));
+        if (!dir) {
+            failed(path);
+            return false;
+        }
+        for (;;) {
+            errno = 0;
+            const dirent* entry = ::readdir(dir);
+            if (!entry) {
+                if (errno != 0) failed(path);
+                break;
+            }
+            const std::string_view name = entry->d_name;
+            if (name == "." || name == "..") continue;
+            entries.push_back({std::string(name), kind_of(fd.get(), entry->d_name, entry->d_type)});
+        }
+        ::closedir(dir);
+        return true;
+    }
+
+    const std::function<bool(const TreeEntry&)>& visit_;
+    WalkOptions options_;
+    std::vector<Error> errors_;
+};
+
+} // namespace
+
+std::vector<Error> walk_tree(const fs::path& root, const std::function<bool(const TreeEntry&)>& visit,
+                             WalkOptions options) {
+    TreeWalk walk(visit, options);
+    const std::string path = root.empty() ? "." : root.string();
+    Fd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | (options.root_may_be_link ? 0 : O_NOFOLLOW)));
+    if (fd.get() < 0) walk.failed(path);
+    else walk.walk(std::move(fd), root.empty() ? "" : path, "", 0);
+    return walk.take_errors();
+}
+
 bool is_temp_file_name(std::string_view name) {
     const auto at = name.rfind(".tmp.");
     if (at == std::string_view::npos || at == 0 || at + 5 == name.size()) return false;
     return name.substr(at + 5).find_first_not_of("0123456789") == std::string_view::npos;
 }
 
-namespace {
-
-void remove_temp_files_in(int parent, const std::string& name, const std::string& relative,
-                          std::vector<std::string>& removed) {
-    Fd fd(::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (fd.get() < 0) return;
-    DIR* dir = ::fdopendir(::dup(fd.get()));
-    if (!dir) return;
-    std::vector<std::pair<std::string, bool>> entries; // name, is a folder
-    while (const dirent* entry = ::readdir(dir)) {
-        const std::string_view entry_name = entry->d_name;
-        if (entry_name == "." || entry_name == "..") continue;
-        unsigned char type = entry->d_type;
-        if (type == DT_UNKNOWN) {
-            struct stat info {};
-            if (::fstatat(fd.get(), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0)
-                type = S_ISDIR(info.st_mode) ? DT_DIR : S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN;
-        }
-        if (type == DT_DIR || (type == DT_REG && is_temp_file_name(entry_name)))
-            entries.emplace_back(std::string(entry_name), type == DT_DIR);
-    }
-    ::closedir(dir);
-    for (const auto& [entry, folder] : entries) {
-        const std::string path = relative.empty() ? entry : relative + "/" + entry;
-        if (folder) remove_temp_files_in(fd.get(), entry, path, removed);
-        else if (::unlinkat(fd.get(), entry.c_str(), 0) == 0) removed.push_back(path);
-    }
-}
-
-} // namespace
-
 void remove_dead_temp_files_of(const fs::path& target) {
     const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
     const std::string prefix = target.filename().string() + ".tmp.";
-    DIR* dir = ::opendir(folder.c_str());
-    if (!dir) return;
-    std::vector<std::string> dead;
-    while (const dirent* entry = ::readdir(dir)) {
-        const std::string_view name = entry->d_name;
-        if (!name.starts_with(prefix) || !is_temp_file_name(name)) continue;
+    walk_tree(folder, [&](const TreeEntry& entry) {
+        const std::string_view name = entry.name;
+        if (!name.starts_with(prefix) || !is_temp_file_name(name)) return false;
         long pid = 0;
         std::from_chars(name.data() + prefix.size(), name.data() + name.size(), pid);
-        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) dead.emplace_back(name);
-    }
-    ::closedir(dir);
-    for (const auto& name : dead) ::unlink((folder / name).c_str());
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+            ::unlinkat(entry.folder_fd, std::string(name).c_str(), 0);
+        return false;
+    }, {.recursive = false});
 }
 
 std::vector<std::string> remove_temp_files(const fs::path& root) {
     std::vector<std::string> removed;
-    remove_temp_files_in(AT_FDCWD, root.empty() ? "." : root.string(), "", removed);
+    walk_tree(root, [&](const TreeEntry& entry) {
+        if (entry.kind == TreeEntry::Kind::file && is_temp_file_name(entry.name) &&
+            ::unlinkat(entry.folder_fd, std::string(entry.name).c_str(), 0) == 0)
+            removed.push_back(entry.relative);
+        return true;
+    }, {.root_may_be_link = false});
     std::sort(removed.begin(), removed.end());
     return removed;
 }

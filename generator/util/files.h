@@ -5,6 +5,7 @@
 #include "util/error.h"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,6 +60,37 @@ std::int64_t now_ns();
 // A folder to look files up in (O_PATH): fstatat() relative to it skips
 // walking the folder's own path on each lookup. -1 when it does not exist.
 Fd open_directory(const fs::path& path);
+
+// One entry of a folder walk_tree() lists.
+struct TreeEntry {
+    enum class Kind { file, folder, link, other };
+    std::string_view name;      // the entry's own name
+    const std::string& path;    // the root's path joined with `relative`
+    const std::string& relative; // '/'-separated, from the root
+    Kind kind;                  // as the folder listing says (a link is not followed)
+    int depth;                  // 0 for the root's own entries
+    int folder_fd;              // the entry's folder, for *at() calls (unlinkat, fstatat)
+    // For a link: whether it leads to a regular file (one stat).
+    bool links_to_file() const;
+};
+
+struct WalkOptions {
+    bool recursive = true;
+    bool sorted = false; // each folder's entries in name order (else the listing's)
+    bool root_may_be_link = true; // false: a root that is a link is not walked (an error)
+};
+
+// The one directory walker: calls `visit` for every entry under `root`
+// except "." and "..", a folder's entries before the next folder's. For a
+// folder, `visit` returns whether to walk into it. Never goes through a
+// link to a folder (links are reported as links), nor through a folder
+// replaced by a link while walking (each folder is opened O_NOFOLLOW below
+// its parent). One listing per folder and no stat per entry where the file
+// system gives entry types. Returns an error per folder that could not be
+// opened or listed ("cannot list this folder: ..."); a root that is not a
+// folder is one of them.
+std::vector<Error> walk_tree(const fs::path& root, const std::function<bool(const TreeEntry&)>& visit,
+                             WalkOptions options = {});
 
 // Every input paperpress reads has a size cap: a path that names a device
 // (/dev/zero), a FIFO or a runaway file gets an error naming the file, not a

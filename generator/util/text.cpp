@@ -168,15 +168,4 @@ const char* find_first_of(const char* p, const char* end, const ByteSet& set) {
     return p;
 }
 
-std::string fnv1a_hex(std::string_view s) {
-    std::uint64_t h = 14695981039346656037ull;
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    char buffer[17];
-    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(h));
-    return buffer;
-}
-
 } // namespace pp

@@ -81,7 +81,4 @@ void append_replacing(std::string& out, std::string_view text, const ByteSet& sp
     out.append(run, static_cast<std::size_t>(end - run));
 }
 
-// Stable 64-bit FNV-1a, as 16 hex digits: names content-addressed files.
-std::string fnv1a_hex(std::string_view s);
-
 } // namespace pp

@@ -11,7 +11,7 @@
 #include <filesystem>
 
 PAPERPRESS_FUZZ_TARGET(build_state) {
-    std::string text = "paperpress build state 2\n";
+    std::string text = "paperpress build state 3\n";
     text += input;
     if (!text.ends_with('\n')) text += '\n';
     pp::Hasher checksum;

@@ -2,8 +2,13 @@
 // search/index.json lists the shards newest first; a query loads shards one
 // by one, newest first, and stops once it has a page of results ("Search
 // older months" goes on). Every query word must occur in one of the fields
-// (date, arXiv ID, title, authors, abstract words); results link to the
-// paper on its day page. Shards are fetched once and kept for later queries.
+// (date, arXiv ID, title, authors) or in a word of the abstract; results
+// link to the paper on its day page. A query with a date (2025-02-03) or a
+// new-style arXiv ID (2502.01234) searches only the months it can be in: the
+// date's month, or the ID's month and later, oldest first. Shards are
+// fetched once and kept for later queries. A shard lists its month's words
+// once ("vocabulary"); each paper names its words by their positions in that
+// list, gap-coded in base-32 digits (site/search.h).
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -37,10 +42,13 @@
         if (!r.ok) throw new Error(shard.url + ": HTTP " + r.status);
         return r.json();
       }).then(function (data) {
-        return data.entries.map(function (e) {
-          return { date: e[0], id: e[1], title: e[2], authors: e[3],
-                   text: (e[0] + "\n" + e[1] + "\n" + e[2] + "\n" + e[3] + "\n" + e[4]).toLowerCase() };
-        });
+        return {
+          vocabulary: data.vocabulary ? data.vocabulary.split(" ") : [],
+          entries: data.entries.map(function (e) {
+            return { date: e[0], id: e[1], title: e[2], authors: e[3], words: decodePositions(e[4]),
+                     text: (e[0] + "\n" + e[1] + "\n" + e[2] + "\n" + e[3]).toLowerCase() };
+          })
+        };
       });
     }
     return shards[shard.name];
@@ -50,9 +58,54 @@
     return query.toLowerCase().replace(/\barxiv:/g, " ").split(/\s+/).filter(function (w) { return w.length > 0; });
   }
 
-  function matches(entry, words) {
-    for (var i = 0; i < words.length; ++i) if (entry.text.indexOf(words[i]) < 0) return false;
+  var DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
+
+  // "011" -> [0, 1, 2]: gaps in base 32, digits 32-63 going on to the next digit.
+  function decodePositions(code) {
+    var out = [], value = 0, previous = 0;
+    for (var i = 0; i < code.length; ++i) {
+      var digit = DIGITS.indexOf(code.charAt(i));
+      value = value * 32 + (digit & 31);
+      if (digit >= 32) continue;
+      previous += value;
+      out.push(previous);
+      value = 0;
+    }
+    return out;
+  }
+
+  // For each query word, which of the shard's words contain it.
+  function wordMarks(vocabulary, words) {
+    return words.map(function (word) {
+      var marks = new Uint8Array(vocabulary.length);
+      for (var i = 0; i < vocabulary.length; ++i) if (vocabulary[i].indexOf(word) >= 0) marks[i] = 1;
+      return marks;
+    });
+  }
+
+  function matches(entry, words, marks) {
+    for (var i = 0; i < words.length; ++i) {
+      if (entry.text.indexOf(words[i]) >= 0) continue;
+      var found = false;
+      for (var k = 0; k < entry.words.length && !found; ++k) found = marks[i][entry.words[k]] === 1;
+      if (!found) return false;
+    }
     return true;
+  }
+
+  // The shards a query can match: all, newest first; or only the month a date
+  // names; or, for an arXiv ID, its month and later, oldest first.
+  function shardsFor(words, shards) {
+    for (var i = 0; i < words.length; ++i) {
+      var date = /^(\d{4}-\d{2})(-\d{2})?$/.exec(words[i]);
+      if (date) return shards.filter(function (s) { return s.name === date[1]; });
+      var id = /^(\d{2})(\d{2})\.\d{4,5}(v\d+)?$/.exec(words[i]);
+      if (id) {
+        var month = "20" + id[1] + "-" + id[2];
+        return shards.filter(function (s) { return s.name >= month; }).reverse();
+      }
+    }
+    return shards;
   }
 
   function dayHref(entry) {
@@ -93,24 +146,29 @@
     more.hidden = true;
     return loadIndex().then(function (idx) {
       var target = state.shown + PAGE;
+      if (!state.shards) state.shards = shardsFor(state.words, idx.shards);
+      var shards = state.shards;
       function step() {
         if (token !== run) return;
         while (state.shown < state.found.length && state.shown < target) { show(state.found[state.shown]); state.shown += 1; }
-        if (state.found.length >= target || state.next >= idx.shards.length) {
-          var done = state.next >= idx.shards.length && state.shown >= state.found.length;
+        if (state.found.length >= target || state.next >= shards.length) {
+          var done = state.next >= shards.length && state.shown >= state.found.length;
           var n = state.found.length;
-          say(n === 0 && done ? "No paper matches every word." :
-              n + (n === 1 ? " paper" : " papers") + " found in " + state.next + " of " + idx.shards.length +
-              (idx.shards.length === 1 ? " month" : " months") + (state.next >= idx.shards.length ? "." : " so far."));
+          var searched = state.next + " of " + idx.shards.length + (idx.shards.length === 1 ? " month" : " months") +
+              (shards.length < idx.shards.length ? " (the only ones it can be in)" : "");
+          say(n === 0 && done ? "No paper matches every word (searched " + searched + ")." :
+              n + (n === 1 ? " paper" : " papers") + " found in " + searched + (state.next >= shards.length ? "." : " so far."));
           more.hidden = done;
           return;
         }
-        var shard = idx.shards[state.next];
+        var shard = shards[state.next];
         say("Searching " + shard.name + "…");
-        return loadShard(shard).then(function (entries) {
+        return loadShard(shard).then(function (data) {
           if (token !== run) return;
           state.next += 1;
-          for (var i = 0; i < entries.length; ++i) if (matches(entries[i], state.words)) state.found.push(entries[i]);
+          var marks = wordMarks(data.vocabulary, state.words);
+          for (var i = 0; i < data.entries.length; ++i)
+            if (matches(data.entries[i], state.words, marks)) state.found.push(data.entries[i]);
           return step();
         });
       }
@@ -123,7 +181,7 @@
     list.textContent = "";
     var words = queryWords(query);
     if (words.length === 0) { say("Type a title, an author, an arXiv ID or words of an abstract."); more.hidden = true; return; }
-    state = { words: words, next: 0, found: [], shown: 0 };
+    state = { words: words, next: 0, found: [], shown: 0, shards: null };
     return proceed(run);
   }
 
