@@ -692,8 +692,8 @@ TEST_CASE("publish --push: the same day file changed on both sides is an error, 
 TEST_CASE("run --push-every-days: a long back-fill pushes as it goes, and the next run resumes from the first missing day") {
     LoopbackServer arxiv;
     std::mutex seen;
-    std::vector<std::string> windows; // the submission days asked for
-    std::string failing_window = "20250514";
+    std::vector<std::string> windows; // the first submission day of each window asked for
+    std::string failing_window = "20250513"; // 2025-05-15's: submitted from Tuesday 14:00 US-Eastern
     arxiv.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
         const std::string query = req.get_param_value("search_query");
         const size_t at = query.find("submittedDate:[");
@@ -759,7 +759,7 @@ TEST_CASE("run --push-every-days: a long back-fill pushes as it goes, and the ne
     CHECK(resumed.out.find("2025-05-13: already in the archive") != std::string::npos);
     {
         std::lock_guard lock(seen);
-        CHECK(windows == std::vector<std::string>{"20250513", "20250514"}); // the windows of 05-14 and 05-15 only
+        CHECK(windows == std::vector<std::string>{"20250512", "20250513"}); // the windows of 05-14 and 05-15 only
     }
     REQUIRE(run_paperpress("build", second).exit_code == 0);
     auto published = run_paperpress_env(env, "publish --push", second);

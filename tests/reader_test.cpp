@@ -219,6 +219,18 @@ TEST_CASE("reader: the feed carries the days with papers; failed days only as sh
     CHECK(feed.find("2026-06-30") == std::string::npos);
     CHECK(feed.find("Sch\\\"utze") == std::string::npos);
     CHECK(feed.find("Schütze") != std::string::npos);
+
+    SUBCASE("a partial or stale day with papers says so, with its reason") {
+        Day partial = reader_day("2026-07-28", {reader_paper("2607.00004", "Second best $O(n)$", 9, 9, "Theory")},
+                                 DayStatus::partial);
+        partial.reason = "3 of 40 candidates unscored <rate limit>";
+        site.save(partial);
+        site.build();
+        const auto again = read_text(site.dir / "site/feed.xml");
+        CHECK(again.find("arXiv papers for 2026-07-28 (1 paper, partial)") != std::string::npos);
+        CHECK(again.find("This day is partial: 3 of 40 candidates unscored &amp;lt;rate limit&amp;gt;.") !=
+              std::string::npos);
+    }
 }
 
 TEST_CASE("reader: names, titles and search words show TeX as letters; the day file keeps arXiv's text") {

@@ -43,7 +43,11 @@ std::string save(const pugi::xml_document& doc) {
 std::string entry_html(const Day& day) {
     if (day.status == DayStatus::failed) return "<p>The run for this day failed; no papers were selected.</p>";
     if (day.papers.empty()) return "<p>No papers were selected this day.</p>";
-    std::string html = "<ol>";
+    std::string html;
+    if (day.status == DayStatus::partial || day.status == DayStatus::stale) // as the day page's banner says
+        html = "<p>This day is " + std::string(to_string(day.status)) + (day.reason.empty() ? "" : ": " + html_escape(day.reason)) +
+               ".</p>";
+    html += "<ol>";
     for (const auto& paper : day.papers) {
         html += "<li><a href=\"" + html_escape(arxiv_abs_url(paper.id)) + "\">" + html_escape(tex_to_unicode(paper.title)) + "</a>";
         if (!paper.authors.empty()) html += "<br>" + html_escape(tex_to_unicode(join(paper.authors, ", ")));
@@ -129,9 +133,11 @@ std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vec
     for (const Day* day : days) {
         auto entry = feed.append_child("entry");
         std::string title = "arXiv papers for " + day->date.iso();
+        const bool incomplete = day->status == DayStatus::partial || day->status == DayStatus::stale;
         title += day->status == DayStatus::failed ? " (run failed)"
                                                   : " (" + std::to_string(day->papers.size()) +
-                                                        (day->papers.size() == 1 ? " paper)" : " papers)");
+                                                        (day->papers.size() == 1 ? " paper" : " papers") +
+                                                        (incomplete ? ", " + std::string(to_string(day->status)) : "") + ")";
         text_child(entry, "title", title);
         text_child(entry, "id", urls.absolute(day_path_of(day->date)));
         auto link = entry.append_child("link");
@@ -360,7 +366,7 @@ Result<Day> day_from_json(std::string_view json) {
     std::string status;
     in.text("status", status);
     if (auto parsed = parse_day_status(status)) day.status = *parsed;
-    else return fail("expected 'status' to be announced or failed, got " + excerpt(status));
+    else return fail("expected 'status' to be announced, partial, stale or failed, got " + excerpt(status));
     if (in.has("reason")) in.text("reason", day.reason);
     in.text("model", day.model);
     if (in.has("tokens")) {
