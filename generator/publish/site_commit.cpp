@@ -12,7 +12,6 @@
 #include "publish/publish.h"
 #include "util/files.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -158,63 +157,34 @@ struct SiteFile {
     struct stat st {};
 };
 
-// Adds every file and symbolic link under the open folder `dir` (whose name
-// relative to the site is `prefix`) to `files`; folders named '.git' and
-// temporary files of an interrupted build are skipped. One fstatat per entry, and none for folders whose type readdir gives.
-Result<void> scan_folder(int dir, const fs::path& root, const std::string& prefix, std::vector<SiteFile>& files) {
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{dir};
-    std::vector<std::string> folders;
-    alignas(dirent64) char buffer[32768];
-    for (;;) {
-        ssize_t got = ::getdents64(dir, buffer, sizeof buffer);
-        if (got < 0) return fail("cannot read this folder", (root / prefix).string());
-        if (got == 0) break;
-        for (ssize_t at = 0; at < got;) {
-            const auto* entry = reinterpret_cast<const dirent64*>(buffer + at);
-            at += entry->d_reclen;
-            std::string_view name = entry->d_name;
-            if (name == "." || name == ".." || name == ".git") continue;
-            // A build's temporary file ("page.html.tmp.<pid>", util/files.h),
-            // left by a build that was killed: never part of the site.
-            if (entry->d_type != DT_DIR && is_temp_file_name(name)) continue;
-            std::string path = prefix.empty() ? std::string(name) : prefix + "/" + std::string(name);
-            if (entry->d_type == DT_DIR) {
-                folders.push_back(std::move(path));
-                continue;
-            }
-            SiteFile file;
-            if (::fstatat(dir, entry->d_name, &file.st, AT_SYMLINK_NOFOLLOW) != 0)
-                return fail("cannot read this file", (root / path).string());
-            if (S_ISDIR(file.st.st_mode)) {
-                folders.push_back(std::move(path));
-                continue;
-            }
-            if (!S_ISREG(file.st.st_mode) && !S_ISLNK(file.st.st_mode)) continue; // sockets, fifos: not content
-            if (path.find('\n') != std::string::npos)
-                return fail("expected file names without line breaks", (root / path).string());
-            file.name = std::move(path);
-            files.push_back(std::move(file));
-        }
-    }
-    for (const auto& folder : folders) {
-        std::string_view last = folder;
-        if (auto slash = last.rfind('/'); slash != std::string_view::npos) last.remove_prefix(slash + 1);
-        int sub = ::openat(dir, std::string(last).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (sub < 0) return fail("cannot open this folder", (root / folder).string());
-        if (auto ok = scan_folder(sub, root, folder, files); !ok) return ok;
-    }
-    return {};
-}
-
-// Every file and symbolic link under `root`, sorted by name.
+// Every file and symbolic link under `root`, sorted by name; folders named
+// '.git' and temporary files of an interrupted build are skipped, and so are
+// sockets and FIFOs (not content).
 Result<std::vector<SiteFile>> scan_site(const fs::path& root) {
     std::vector<SiteFile> files;
-    int dir = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir < 0) return fail("cannot open the site folder", root.string());
-    if (auto ok = scan_folder(dir, root, "", files); !ok) return std::unexpected(ok.error());
+    std::optional<Error> failed;
+    auto errors = walk_tree(root, [&](const TreeEntry& entry) {
+        if (failed) return false;
+        if (entry.kind == TreeEntry::Kind::folder) return entry.name != ".git";
+        // A build's temporary file ("page.html.tmp.<pid>", util/files.h),
+        // left by a build that was killed: never part of the site.
+        if (is_temp_file_name(entry.name)) return false;
+        SiteFile file;
+        const std::string name(entry.name);
+        if (::fstatat(entry.folder_fd, name.c_str(), &file.st, AT_SYMLINK_NOFOLLOW) != 0)
+            failed = Error{entry.path, 0, "cannot read this file"};
+        else if (!S_ISREG(file.st.st_mode) && !S_ISLNK(file.st.st_mode))
+            return false;
+        else if (entry.relative.find('\n') != std::string::npos)
+            failed = Error{entry.path, 0, "expected file names without line breaks"};
+        else {
+            file.name = entry.relative;
+            files.push_back(std::move(file));
+        }
+        return false;
+    }, {.root_may_be_link = true});
+    if (!errors.empty()) return std::unexpected(errors.front());
+    if (failed) return std::unexpected(*failed);
     std::sort(files.begin(), files.end(), [](const SiteFile& a, const SiteFile& b) { return a.name < b.name; });
     return files;
 }
