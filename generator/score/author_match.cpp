@@ -1,8 +1,8 @@
 #include "score/author_match.h"
 
+#include "core/tex.h"
 #include "util/text.h"
 
-#include <cctype>
 #include <cstdint>
 
 namespace pp {
@@ -20,38 +20,11 @@ std::uint32_t next_code_point(std::string_view s, size_t& i) {
     return cp;
 }
 
-// Removes TeX accent commands: \'a, \'{a}, {\"o}, \c{c}, \v s, \ss, \o, \l.
-std::string strip_tex_accents(std::string_view s) {
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        char c = s[i];
-        if (c == '{' || c == '}') continue;
-        if (c != '\\' || i + 1 >= s.size()) {
-            out += c;
-            continue;
-        }
-        char command = s[i + 1];
-        if (std::string_view("'`^\"~=.").find(command) != std::string_view::npos) {
-            ++i; // a symbol accent: drop it, keep the letter that follows
-        } else if (std::isalpha(static_cast<unsigned char>(command))) {
-            size_t end = i + 1;
-            while (end < s.size() && std::isalpha(static_cast<unsigned char>(s[end]))) ++end;
-            std::string_view word = s.substr(i + 1, end - i - 1);
-            if (word == "ss") out += "ss";
-            else if (word == "o" || word == "O" || word == "l" || word == "L" || word == "i" || word == "aa")
-                out += word.substr(0, 1);
-            // Otherwise an accent command (\c, \v, \u, \H, \k, ...): drop it.
-            i = end - 1;
-            if (i + 1 < s.size() && s[i + 1] == ' ') ++i;
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 std::string normalize_name(std::string_view name) {
-    const std::string folded = fold_for_matching(strip_tex_accents(name));
+    // TeX accents as letters (core/tex), then folded: Zdeborov\'a = Zdeborová = Zdeborova.
+    const std::string folded = fold_for_matching(tex_to_unicode(name));
     std::string out;
     bool space = false;
     for (size_t i = 0; i < folded.size();) {

@@ -44,3 +44,35 @@ export function setUp(label, script) {
   }
   return { options, chromium, chromiumPath, skip };
 }
+
+// Named checks: check(name, body) runs one and reports "ok"/"FAIL"; the
+// tally says how many passed and which failed; expect() fails a check.
+export function checks() {
+  const tally = { passed: 0, failures: [] };
+  async function check(name, body) {
+    const t0 = Date.now();
+    try {
+      await body();
+      ++tally.passed;
+      console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+    } catch (error) {
+      tally.failures.push(name);
+      console.log(`FAIL ${name}\n     ${String(error && error.stack || error).split("\n").slice(0, 4).join("\n     ")}`);
+    }
+  }
+  return { check, tally };
+}
+
+export function expect(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+// Headless Chromium with what makes it quiet and offline-safe on CI.
+export function launch(chromium, chromiumPath) {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync"],
+  });
+}

@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setUp } from "./harness.mjs";
+import { checks, expect, launch, setUp } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("reader browser test", "reader.mjs");
@@ -56,31 +56,11 @@ for (const theme of ["default", "classic"]) {
 const shots = path.join(tmp, "screenshots");
 fs.mkdirSync(shots);
 
-const failures = [];
-let passed = 0;
-async function check(name, body) {
-  const t0 = Date.now();
-  try {
-    await body();
-    ++passed;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (error) {
-    failures.push(name);
-    console.log(`FAIL ${name}\n     ${String(error && error.stack || error).split("\n").slice(0, 4).join("\n     ")}`);
-  }
-}
-function expect(condition, message) {
-  if (!condition) throw new Error(message);
-}
+const { check, tally } = checks();
 
 const servers = {};
 for (const [name, site] of Object.entries(sites)) servers[name] = await serve(fs.realpathSync(site));
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch(chromium, chromiumPath);
 
 // A page that records script errors and failed requests (a /favicon.ico outside /sub/ among them).
 async function open(context, problems) {
@@ -235,5 +215,5 @@ try {
   else console.log(`kept ${tmp} (screenshots in ${shots})`);
 }
 
-console.log(`reader browser test: ${passed} passed, ${failures.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-process.exit(failures.length === 0 ? 0 : 1);
+console.log(`reader browser test: ${tally.passed} passed, ${tally.failures.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(tally.failures.length === 0 ? 0 : 1);
