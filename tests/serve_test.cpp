@@ -501,13 +501,14 @@ TEST_CASE("serve: builds, serves, reloads after edits and survives a broken layo
 
 TEST_CASE("serve: SIGINT stops it too, and --no-watch serves without rebuilding") {
     Site site;
-    ServeProcess serve(site.dir.path(), {"serve", "--port", "0", "--no-watch", "--out", "preview"});
+    // Checks for edits every 10 ms if it (wrongly) watched: 500 ms is time to notice and rebuild.
+    ServeProcess serve(site.dir.path(), {"serve", "--port", "0", "--no-watch", "--out", "preview", "--poll-interval", "10"});
     const int port = serve.wait_for_port();
     REQUIRE_MESSAGE(port > 0, serve.err());
     CHECK(fs::exists(site.dir / "preview/index.html"));
     CHECK(serve.out().find("watching") == std::string::npos);
     REQUIRE(save_day(site.content(), day("2025-05-20", {paper("2505.00001", "Not picked up")})));
-    std::this_thread::sleep_for(1s);
+    std::this_thread::sleep_for(500ms);
     httplib::Client client("127.0.0.1", port);
     auto page = client.Get("/2025/05/20/");
     REQUIRE(page);
@@ -530,7 +531,7 @@ TEST_CASE("serve: a port in use is an error; a non-loopback host is warned about
     CHECK(bad.exit_code == 2);
     auto help = run_paperpress("serve --help", site.dir.path());
     CHECK(help.exit_code == 0);
-    for (const char* option : {"--port", "--host", "--out", "--no-watch", "--content", "--config"})
+    for (const char* option : {"--port", "--host", "--out", "--no-watch", "--poll-interval", "--content", "--config"})
         CHECK_MESSAGE(help.out.find(option) != std::string::npos, option);
 
     ServeProcess open(site.dir.path(), {"serve", "--port", "0", "--host", "0.0.0.0", "--no-watch"});

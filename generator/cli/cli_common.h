@@ -80,6 +80,7 @@ struct ServeArgs {
     std::string out = ".cache/serve/site";
     bool no_watch = false;
     unsigned jobs = 0;
+    int poll_ms = 300;
 };
 int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& args);
 

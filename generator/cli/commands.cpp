@@ -94,6 +94,9 @@ int run_cli(int argc, char** argv) {
                       "Output folder of the preview build (apart from site/, which publish commits)")
         ->capture_default_str();
     serve->add_flag("--no-watch", serve_args.no_watch, "Build and serve once; do not watch for changes");
+    serve->add_option("--poll-interval", serve_args.poll_ms,
+                      "Milliseconds between checks for edits (default 300; raise it on a slow network file system)")
+        ->check(CLI::Range(10, 60000));
     serve->add_option("--jobs,-j", serve_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 
     std::string theme_name;
