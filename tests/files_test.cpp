@@ -335,6 +335,9 @@ TEST_CASE("job_count: --jobs, then PAPERPRESS_JOBS, then the CPUs this thread ma
     CHECK(job_count(2) == 2);
     ::setenv("PAPERPRESS_JOBS", "many", 1);
     CHECK(job_count() == 1);
+    auto named = jobs_from_environment(); // which the command line prints as a warning
+    REQUIRE_FALSE(named.has_value());
+    CHECK(named.error().message == "expected PAPERPRESS_JOBS to be a whole number from 1, got 'many'");
     ::sched_setaffinity(0, sizeof before, &before);
     if (saved) ::setenv("PAPERPRESS_JOBS", saved_value.c_str(), 1);
     else ::unsetenv("PAPERPRESS_JOBS");

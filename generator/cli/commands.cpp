@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 
 #include "cli/cli_common.h"
+#include "util/thread_pool.h"
 
 #include <CLI/CLI.hpp>
 
@@ -136,6 +137,8 @@ int run_cli(int argc, char** argv) {
         if (check->parsed()) cmd_check(global);
         return exit_problems;
     }
+    if (auto jobs = jobs_from_environment(); !jobs)
+        print_warning(jobs.error().message + "; using the CPUs this process may use");
     if (import->parsed()) return cmd_import(global, sources);
     if (ls->parsed()) return cmd_ls(global, as_json);
     if (check->parsed()) return cmd_check(global);

@@ -101,15 +101,7 @@ bool parse_output(const std::vector<std::string_view>& f, BuildState& state) {
 
 } // namespace
 
-fs::path state_path(const fs::path& out_dir) {
-    fs::path out = out_dir.lexically_normal();
-    if (!out.has_filename()) out = out.parent_path(); // "site/" -> "site"
-    if (out.empty() || out == ".") out = fs::current_path();
-    std::string name = ".";
-    name += out.filename().string();
-    name += ".paperpress-state";
-    return out.parent_path() / name;
-}
+fs::path state_path(const fs::path& out_dir) { return beside_folder(out_dir, ".paperpress-state"); }
 
 namespace {
 

@@ -543,4 +543,11 @@ Result<WriteOutcome> FileUpdate::commit() {
     return WriteOutcome::written;
 }
 
+fs::path beside_folder(const fs::path& folder, std::string_view suffix) {
+    fs::path path = folder.lexically_normal();
+    if (!path.has_filename()) path = path.parent_path(); // "site/" -> "site"
+    if (path.empty() || path == ".") path = fs::current_path();
+    return path.parent_path() / ("." + path.filename().string() + std::string(suffix));
+}
+
 } // namespace pp

@@ -121,6 +121,10 @@ Result<bool> remove_file_inside(const fs::path& root, std::string_view relative)
 // Temporary files are named "<target>.tmp.<pid>" (see AtomicFile): a
 // process killed between creating and renaming one leaves it behind.
 bool is_temp_file_name(std::string_view name);
+
+// A hidden file beside a folder, never inside it (the folder may be
+// published): "site" or "site/" -> ".site<suffix>" in the same parent.
+fs::path beside_folder(const fs::path& folder, std::string_view suffix);
 // Removes such leftovers under `root` (recursively, not following links);
 // call it only while holding the lock of the tree's writers (util/lock.h).
 // Returns the paths removed, relative to `root`, sorted.

@@ -30,12 +30,7 @@ int flock_retrying(int fd, int operation) {
 
 } // namespace
 
-fs::path lock_path(const fs::path& tree) {
-    fs::path path = tree.lexically_normal();
-    if (!path.has_filename()) path = path.parent_path(); // "site/" -> "site"
-    if (path.empty() || path == ".") path = fs::current_path();
-    return path.parent_path() / ("." + path.filename().string() + ".paperpress-lock");
-}
+fs::path lock_path(const fs::path& tree) { return beside_folder(tree, ".paperpress-lock"); }
 
 Result<TreeLock> TreeLock::acquire(const fs::path& lock_file, const std::function<void(long pid)>& on_wait) {
     Fd fd(::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));

@@ -2,6 +2,7 @@
 
 #include "util/files.h"
 #include "util/memory.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -68,13 +69,7 @@ std::string_view trimmed(std::string_view text) {
     return text;
 }
 
-std::optional<long long> whole_number(std::string_view text) {
-    text = trimmed(text);
-    long long value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return value;
-}
+std::optional<long long> whole_number(std::string_view text) { return parse_int(trimmed(text)); }
 
 // CPUs a quota of `quota` µs per `period` µs allows, rounded up; none for no limit.
 std::optional<unsigned> quota_cpus(std::optional<long long> quota, std::optional<long long> period) {
@@ -105,11 +100,18 @@ unsigned usable_cpus(const CpuLimits& limits) {
     return std::max(1u, cpus);
 }
 
+Result<std::optional<unsigned>> jobs_from_environment() {
+    const char* env = std::getenv("PAPERPRESS_JOBS");
+    if (!env || !*env) return std::nullopt;
+    auto n = whole_number(env);
+    if (!n || *n < 1) return fail("expected PAPERPRESS_JOBS to be a whole number from 1, got " + excerpt(env));
+    return static_cast<unsigned>(std::min<long long>(*n, 256));
+}
+
 unsigned job_count(std::optional<unsigned> requested) {
     constexpr unsigned most = 256;
     if (requested && *requested > 0) return std::min(*requested, most);
-    if (const char* env = std::getenv("PAPERPRESS_JOBS"); env && *env)
-        if (auto n = whole_number(env); n && *n > 0) return static_cast<unsigned>(std::min<long long>(*n, most));
+    if (auto env = jobs_from_environment(); env && *env) return std::min(**env, most);
     cpu_set_t mask;
     CPU_ZERO(&mask);
     const unsigned affinity = ::sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;

@@ -2,6 +2,8 @@
 // build), the caller being one of them; and how many threads to start.
 #pragma once
 
+#include "util/error.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -57,6 +59,10 @@ struct CpuLimits {
 // The CPUs `limits` allow: the affinity mask's count, lowered to a CPU
 // quota rounded up (1.5 CPUs: 2), at least 1.
 unsigned usable_cpus(const CpuLimits& limits);
+
+// $PAPERPRESS_JOBS: none when unset, or an error naming a value that is not
+// a whole number from 1 (job_count() then ignores it; the CLI warns).
+Result<std::optional<unsigned>> jobs_from_environment();
 
 // The threads for a job: `requested` (--jobs) if given, else
 // $PAPERPRESS_JOBS if it is a whole number from 1, else the CPUs this process

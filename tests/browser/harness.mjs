@@ -76,3 +76,21 @@ export function launch(chromium, chromiumPath) {
            "--disable-component-update", "--disable-sync"],
   });
 }
+
+// A page that records script errors, HTTP errors and failed requests in
+// `problems`. A request cut short by the next navigation (a favicon fetched
+// after "load", or a page left at "load") is no fault; nor is an HTTP error
+// for a URL containing `expectedMissing`, when given.
+export async function openPage(context, problems, { timeout = 10000, expectedMissing = null } = {}) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeout);
+  page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400 && !(expectedMissing && response.url().includes(expectedMissing)))
+      problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on("requestfailed", (request) => {
+    if ((request.failure() || {}).errorText !== "net::ERR_ABORTED") problems.push(`request failed: ${request.url()}`);
+  });
+  return page;
+}

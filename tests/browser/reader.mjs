@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checks, expect, launch, setUp } from "./harness.mjs";
+import { checks, expect, launch, openPage, setUp } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("reader browser test", "reader.mjs");
@@ -62,21 +62,8 @@ const servers = {};
 for (const [name, site] of Object.entries(sites)) servers[name] = await serve(fs.realpathSync(site));
 const browser = await launch(chromium, chromiumPath);
 
-// A page that records script errors and failed requests (a /favicon.ico outside /sub/ among them).
-async function open(context, problems) {
-  const page = await context.newPage();
-  page.setDefaultTimeout(30000); // a loaded 2-core machine
-  page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
-  page.on("response", (response) => {
-    if (response.status() >= 400 && !response.url().includes("/no-such-page/"))
-      problems.push(`HTTP ${response.status()}: ${response.url()}`);
-  });
-  page.on("requestfailed", (request) => {
-    // A request cut short by the next navigation (the loop below moves on at "load") is no fault.
-    if ((request.failure() || {}).errorText !== "net::ERR_ABORTED") problems.push(`request failed: ${request.url()}`);
-  });
-  return page;
-}
+// Script errors and failed requests fail a check (a /favicon.ico outside /sub/ among them).
+const open = (context, problems) => openPage(context, problems, { timeout: 30000, expectedMissing: "/no-such-page/" });
 const dayPath = (iso) => `/sub/${iso.slice(0, 4)}/${iso.slice(5, 7)}/${iso.slice(8, 10)}/`;
 // The page's width beyond the viewport: 0 when nothing makes it scroll sideways.
 const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checks, expect, launch, setUp } from "./harness.mjs";
+import { checks, expect, launch, openPage, setUp } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("browser test", "run.mjs");
@@ -74,19 +74,7 @@ for (const [name, root] of Object.entries(sites)) servers[name] = await serve(fs
 const browser = await launch(chromium, chromiumPath);
 
 // A page that fails the check on any script error or failed request.
-async function open(context, problems) {
-  const page = await context.newPage();
-  page.setDefaultTimeout(10000);
-  page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
-  page.on("response", (response) => {
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-  });
-  page.on("requestfailed", (request) => {
-    // A request cut short by the next navigation (the favicon, fetched after "load") is no fault.
-    if ((request.failure() || {}).errorText !== "net::ERR_ABORTED") problems.push(`request failed: ${request.url()}`);
-  });
-  return page;
-}
+const open = openPage;
 const pathOf = (page) => new URL(page.url()).pathname + new URL(page.url()).hash;
 
 const latest = "/2026/04/30/";
