@@ -145,26 +145,39 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     site.save(make_day("2025-02-05", 2));
     auto report = site.check_equals_clean("append");
     CHECK(as_set(report.written_files) ==
-          std::set<std::string>{"2025/02/05/", "data/days/2025-02-05.json", "2025/02/04/", "2025/02/", "2025/",
-                                "archive/", "", "feed.xml", "sitemap.xml", "data/index.json",
-                                "search/2025-02.json", "search/index.json"});
-    CHECK(report.parsed <= 1 + 1 + 1 + 3); // the new day, the previous day, the home page's day, the feed's days
+          std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/", "archive/", "", "feed.xml",
+                                "sitemap.xml", "data/index.json", "data/2025-02.json.gz"});
+    // The new day, the previous day and the month's other day (2025-02-03), each once:
+    // the month data, the feed and the home page share what was parsed.
+    CHECK(report.parsed == 3);
     CHECK(report.removed == 0);
 }
 
-TEST_CASE("incremental: with data: none, switching removes the days' JSON, and an append equals a clean build") {
+TEST_CASE("incremental: switching `data` between day, month and none adds and removes its files; appends equal clean builds") {
     Site site;
+    site.config.data = "day";
     REQUIRE(site.build().ok());
-    site.config.data = "none";
-    auto switched = site.check_equals_clean("data: none");
-    CHECK(switched.removed == 6); // data/days/*.json, one per day
-    CHECK_FALSE(fs::exists(site.out() / "data/days"));
+    CHECK(fs::is_regular_file(site.out() / "data/days/2025-01-02.json"));
     site.save(make_day("2025-02-05", 2));
-    auto report = site.check_equals_clean("append with data: none");
+    auto report = site.check_equals_clean("append with data: day");
+    CHECK(as_set(report.written_files).contains("data/days/2025-02-05.json"));
+    CHECK(as_set(report.written_files).contains("data/2025-02.json.gz"));
+
+    site.config.data = "month";
+    auto switched = site.check_equals_clean("data: month");
+    CHECK(switched.removed == 7); // data/days/*.json, one per day
+    CHECK_FALSE(fs::exists(site.out() / "data/days"));
+
+    site.config.data = "none";
+    switched = site.check_equals_clean("data: none");
+    CHECK(as_set(switched.removed_files) ==
+          std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz", "data/2025-02.json.gz", "search/"});
+    site.save(make_day("2025-02-06", 2));
+    report = site.check_equals_clean("append with data: none");
     CHECK(as_set(report.written_files) ==
-          std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/", "archive/", "", "feed.xml",
-                                "sitemap.xml", "data/index.json", "search/2025-02.json", "search/index.json"});
-    CHECK(read_text(site.out() / "feed.xml").find("2025-02-05") != std::string::npos);
+          std::set<std::string>{"2025/02/06/", "2025/02/05/", "2025/02/", "2025/", "archive/", "", "feed.xml",
+                                "sitemap.xml", "data/index.json"});
+    CHECK(read_text(site.out() / "feed.xml").find("2025-02-06") != std::string::npos);
 }
 
 TEST_CASE("incremental: editing a day re-renders it and what lists it") {
@@ -194,7 +207,7 @@ TEST_CASE("incremental: deleting a day removes its outputs and relinks its neigh
     std::string prompt_page;
     for (const auto& removed : report.removed_files)
         if (removed.starts_with("prompts/")) prompt_page = removed;
-    CHECK(as_set(report.removed_files) == std::set<std::string>{"2025/01/03/", "data/days/2025-01-03.json", prompt_page});
+    CHECK(as_set(report.removed_files) == std::set<std::string>{"2025/01/03/", prompt_page});
     CHECK(prompt_page.ends_with("/"));
     CHECK_FALSE(fs::exists(site.out() / "2025/01/03"));
 
@@ -326,42 +339,28 @@ TEST_CASE("incremental: outputs deleted by hand are rebuilt") {
     site.check_equals_clean("state damaged");
 }
 
-TEST_CASE("incremental: a month's shard keeps its unchanged days' entries, unless the old shard is damaged") {
+TEST_CASE("incremental: a month's data file is remade from the day files, never from its damaged old version") {
     Site site;
     REQUIRE(site.build().ok());
+    const fs::path month = site.out() / "data/2025-02.json.gz";
+    const std::string bytes = read_text(month);
+    write_text(month, std::string(bytes.size(), ' ')); // same size, not gzip
     site.save(make_day("2025-02-05", 2));
-    site.check_equals_clean("append: shard from the old shard and the new day");
-
-    const fs::path shard = site.out() / "search/2025-02.json";
-    const std::string bytes = read_text(shard);
-    write_text(shard, std::string(bytes.size(), ' ')); // same size, not a shard
-    site.save(make_day("2025-02-06", 1));
-    site.check_equals_clean("append after the shard was overwritten in place");
-
-    // A well-formed shard edited by hand, same size: its entries are not taken.
-    std::string edited = read_text(shard);
-    const std::string title = "Paper 0 of 2025-02-03";
-    REQUIRE(edited.find(title) != std::string::npos);
-    edited.replace(edited.find(title), title.size(), std::string(title.size(), 'X'));
-    write_text(shard, edited);
-    site.save(make_day("2025-02-07", 1));
-    site.check_equals_clean("append after the shard was edited by hand");
+    site.check_equals_clean("append after the month file was overwritten in place");
 }
 
-TEST_CASE("incremental: a month's shard takes unchanged days from the old shard, without reading them") {
+TEST_CASE("incremental: an append parses the month's days once, and no day of another month") {
     Site site;
-    site.config.month_best = 0; // the month page's best-of reads the month's days: not here
     REQUIRE(site.build().ok());
-    // Spoil an unchanged day's JSON data (same size, so it still counts as
-    // made): a shard rebuilt from the days' data would have to parse that
-    // day's file instead. 2025-01-02 is in no feed and next to no new day.
-    const fs::path json = site.out() / "data/days/2025-01-02.json";
-    write_text(json, std::string(fs::file_size(json), ' '));
     site.save(make_day("2025-01-09", 2));
     auto report = site.build();
     REQUIRE(report.ok());
-    CHECK(as_set(report.written_files).contains("search/2025-01.json"));
-    CHECK(report.parsed == 3); // the new day and its two neighbours (2025-01-08, 2025-02-03), nothing else
+    CHECK(as_set(report.written_files).contains("data/2025-01.json.gz"));
+    CHECK_FALSE(as_set(report.written_files).contains("data/2025-02.json.gz"));
+    // January's four days (the new one among them), 2025-02-03, whose page
+    // links the new day, and 2025-02-04, which the new feed and home page
+    // show: each once.
+    CHECK(report.parsed == 6);
 }
 
 namespace {
@@ -650,14 +649,15 @@ TEST_CASE("build safety: a state line naming a path out of the output folder rem
 
 TEST_CASE("build safety: a same-size edit of a day's JSON data never reaches the feed") {
     Site site;
+    site.config.data = "day"; // the feed reads the days' JSON back
     REQUIRE(site.build().ok());
-    const auto json = site.out() / "data/days/2025-02-04.json";
+    const auto json = site.out() / "data/days/2025-01-08.json"; // in the feed, in a month that does not change
     std::string bytes = read_text(json);
-    const auto at = bytes.find("Paper 0 of 2025-02-04");
+    const auto at = bytes.find("Paper 0 of 2025-01-08");
     REQUIRE(at != std::string::npos);
     bytes.replace(at, 5, "Forge"); // same size, same second
     write_text(json, bytes);
-    Day day = make_day("2025-02-03", 3); // the feed is made again and reads 2025-02-04 back
+    Day day = make_day("2025-02-03", 3); // the feed is made again and reads 2025-01-08 back
     day.papers[0].title = "Edited";
     site.save(day);
     auto report = site.check_equals_clean("a forged day JSON");

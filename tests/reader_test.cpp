@@ -8,6 +8,7 @@
 #include "pipeline/month_summary.h"
 #include "site/render_markdown.h"
 #include "test_support.h"
+#include "util/gzip.h"
 
 #include <doctest/doctest.h>
 
@@ -240,8 +241,12 @@ TEST_CASE("reader: names, titles and search words show TeX as letters; the day f
     CHECK(day.find("Hinrich Schütze, Lenka Zdeborová") != std::string::npos);
     CHECK(day.find("Sch\\\"utze") == std::string::npos);
     CHECK(read_text(site.content() / "2026/07/2026-07-27.md").find("Schütze") == std::string::npos);
-    const auto shard = read_text(site.dir / "site/search/2026-07.json");
-    CHECK(shard.find("Schütze") != std::string::npos);
+    // The month data keeps arXiv's text, and the letters the search page shows and matches.
+    const auto month = gunzip(read_text(site.dir / "site/data/2026-07.json.gz"), 1 << 20);
+    REQUIRE(month.has_value());
+    CHECK(month->find("\"unicode\":{\"title\"") != std::string::npos);
+    CHECK(month->find("Schütze") != std::string::npos);
+    CHECK(month->find(R"(Sch\\\"utze)") != std::string::npos); // JSON-escaped Sch\"utze
 }
 
 TEST_CASE("reader: notifications name the authors as letters") {

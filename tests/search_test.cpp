@@ -1,12 +1,13 @@
-// site/search: the client-side search data. Shards are per month, newest
-// first, deterministic, escaped; the first shard a browser loads is small;
-// an incremental build remakes only the shards whose days changed.
+// The month data (site/feeds.h, util/gzip.h): one gzip'd JSON file a month
+// serves the data API and the search page. Listed newest first in
+// data/index.json, deterministic, escaped; the first month a browser loads
+// is small; an incremental build remakes only the months whose days changed.
 #include "content/content_tree.h"
 #include "site/builder.h"
 #include "site/feeds.h"
-#include "site/search.h"
 #include "site/urls.h"
 #include "test_support.h"
+#include "util/gzip.h"
 
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
@@ -84,172 +85,145 @@ struct Archive {
         return report;
     }
     std::string file(const std::string& site_path) const { return read_text(dir / "site" / site_path); }
+    // A month file's JSON.
+    std::string month(const std::string& name) const {
+        auto json = gunzip(file("data/" + name + ".json.gz"), 64 << 20);
+        REQUIRE_MESSAGE(json.has_value(), json.error().to_string());
+        return *json;
+    }
 };
 
 } // namespace
 
-TEST_CASE("search: abstract words are distinct, lowercased, sorted, without stop words or LaTeX commands") {
-    CHECK(search_words("We propose a Self-Supervised method; the method uses $\\mathcal{O}(n)$ memory. We win.") ==
-          "memory self-supervised uses win");
-    CHECK(search_words("Graphs, graphs and GRAPHS") == "graphs");
-    CHECK(search_words("3D scenes in RL") == "3d rl scenes");
-    CHECK(search_words("Über große Modelle") == "große modelle Über"); // UTF-8 bytes are word bytes (the browser lowercases them)
+TEST_CASE("data: gzip gives the same bytes each time and reads back; gunzip refuses what is not one gzip file within its limit") {
+    const std::string text = "{\"month\":\"2025-02\"} " + std::string(5000, 'x');
+    const std::string packed = gzip(text);
+    CHECK(packed == gzip(text)); // no time or name in the header
+    CHECK(packed.size() < text.size() / 10);
+    auto back = gunzip(packed, text.size());
+    REQUIRE(back.has_value());
+    CHECK(*back == text);
+    CHECK_FALSE(gunzip(packed, text.size() - 1).has_value()); // over the limit: refused before inflating
+    CHECK_FALSE(gunzip(text, 1 << 20).has_value());
+    CHECK_FALSE(gunzip(packed.substr(0, packed.size() - 9) + packed.substr(packed.size() - 8), 1 << 20).has_value());
+    CHECK_FALSE(gunzip(packed + packed, 1 << 20).has_value()); // two members: not what the build writes
+    std::string damaged = packed;
+    damaged[damaged.size() / 2] ^= 0x55;
+    CHECK_FALSE(gunzip(damaged, 1 << 20).has_value());
 }
 
-TEST_CASE("search: the whole abstract is indexed, not its first few hundred bytes") {
-    std::string many;
-    for (int i = 0; i < 500; ++i) many += "word" + std::to_string(i) + " ";
-    many += "zebrafish";
-    const auto words = search_words(many);
-    CHECK(words.find("word499") != std::string::npos);
-    CHECK(words.ends_with("zebrafish"));
-    Day day = make_day("2025-02-03", {paper("2502.00001", "Long", many)});
-    auto read = read_search_shard(search_shard_json(2025, 2, search_entries(day)));
-    REQUIRE(read);
-    REQUIRE(read->size() == 1);
-    CHECK(read->front().words.ends_with("zebrafish")); // the last word of a 4,000-byte abstract
-}
-
-TEST_CASE("search: word positions are gap-coded in base-32 digits and read back") {
-    CHECK(encode_positions({}) == "");
-    CHECK(encode_positions({0, 1, 2}) == "011");
-    CHECK(encode_positions({31}) == "v");
-    CHECK(encode_positions({32}) == "x0"); // 1·32 + 0: 'x' is 1, going on
-    CHECK(encode_positions({5, 5 + 1025}) == "5xw1"); // 1025 = 1·1024 + 0·32 + 1: x(1) w(0) go on, 1 ends
-    std::vector<std::uint32_t> positions;
-    for (std::uint32_t p = 0; p < 100000; p += 1 + p % 977) positions.push_back(p);
-    positions.push_back(0xffffffffu);
-    CHECK(decode_positions(encode_positions(positions)).value() == positions);
-    for (const char* bad : {"w", "0!", "x"}) CHECK_FALSE(decode_positions(bad));
-}
-
-TEST_CASE("search: a shard is sorted newest day first, in page order, and escaped") {
-    Day older = make_day("2025-02-03", {paper("2502.00001", "A", "alpha"), paper("2502.00002", "B", "beta")});
-    Day newer = make_day("2025-02-04", {paper("2502.00003", "<script>x</script>", "gamma")});
-    auto entries = search_entries(older);
-    auto more = search_entries(newer);
-    entries.insert(entries.end(), more.begin(), more.end());
-    const auto text = search_shard_json(2025, 2, entries);
-    CHECK(text.find("<script") == std::string::npos);
-    CHECK(text.find("\\u003cscript\\u003e") != std::string::npos);
-    auto doc = parse(text);
-    CHECK(std::string(doc["name"].GetString()) == "2025-02");
-    const auto& list = doc["entries"];
-    REQUIRE(list.Size() == 3);
-    CHECK(std::string(list[0][0].GetString()) == "2025-02-04");
-    CHECK(std::string(list[0][2].GetString()) == "<script>x</script>");
-    CHECK(std::string(list[1][1].GetString()) == "2502.00001");
-    CHECK(std::string(list[2][1].GetString()) == "2502.00002");
-    CHECK(std::string(list[1][3].GetString()) == "Ada Lovelace, Alan Turing");
-    const std::string vocabulary = doc["vocabulary"].GetString();
-    CHECK(vocabulary == "alpha beta gamma"); // the month's words, once
-    CHECK(std::string(list[2][4].GetString()) == "1"); // "beta": position 1
-    // The same entries in another order give the same bytes.
-    std::reverse(entries.begin(), entries.end());
-    std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.date < b.date; });
-    auto again = search_entries(older);
-    again.insert(again.end(), more.begin(), more.end());
-    CHECK(search_shard_json(2025, 2, again) == text);
-}
-
-TEST_CASE("search: the build writes an index of monthly shards, newest first, and the first shard is small") {
+TEST_CASE("data: the build writes one gzip'd file a month, listed newest first, and the first is small") {
     Archive archive;
     archive.build();
-    auto index = parse(archive.file("search/index.json"));
-    CHECK(index["version"].GetInt() == 2);
-    CHECK(index["papers"].GetInt() == 151);
-    const auto& shards = index["shards"];
-    REQUIRE(shards.Size() == 4);
+    auto index = parse(archive.file("data/index.json"));
+    const auto& months = index["months"];
+    REQUIRE(months.Size() == 4);
     std::vector<std::string> names;
-    for (const auto& shard : shards.GetArray()) names.push_back(shard["name"].GetString());
+    for (const auto& month : months.GetArray()) names.push_back(month["month"].GetString());
     CHECK(names == std::vector<std::string>{"2025-02", "2025-01", "2024-12", "2024-11"});
-    CHECK(std::string(shards[0]["url"].GetString()) == "2025-02.json");
-    CHECK(shards[0]["days"].GetInt() == 1);
-    CHECK(shards[0]["papers"].GetInt() == 1);
-    CHECK(shards[3]["days"].GetInt() == 2);
-    CHECK(shards[3]["papers"].GetInt() == 60);
+    CHECK(std::string(months[0]["url"].GetString()) == "2025-02.json.gz");
+    CHECK(months[0]["days"].GetInt() == 1);
+    CHECK(months[0]["papers"].GetInt() == 1);
+    CHECK(months[3]["days"].GetInt() == 2);
+    CHECK(months[3]["papers"].GetInt() == 60);
+    CHECK_FALSE(fs::exists(archive.dir / "site/data/days")); // per-day files only with `data: day`
+    CHECK_FALSE(fs::exists(archive.dir / "site/search/index.json"));
 
-    // The newest shard holds only its month: far less than the whole archive.
-    const auto first = archive.file("search/2025-02.json");
+    // The newest month holds only its month: far less than the whole archive.
+    const auto first = archive.file("data/2025-02.json.gz");
     std::size_t total = 0;
-    for (const auto& name : names) total += archive.file("search/" + name + ".json").size();
-    CHECK(first.size() < 600);
-    CHECK(first.size() * 20 < total);
-    auto shard = parse(first);
-    REQUIRE(shard["entries"].Size() == 1);
-    const auto& entry = shard["entries"][0];
-    CHECK(std::string(entry[0].GetString()) == "2025-02-03");
-    CHECK(std::string(entry[1].GetString()) == "2502.00001");
-    CHECK(std::string(entry[2].GetString()) == "Quantum <b>widgets</b> & \"gadgets\"");
-    CHECK(std::string(entry[3].GetString()) == "Ada Lovelace, Alan Turing");
-    CHECK(std::string(shard["vocabulary"].GetString()) == "bound self-supervised widgets work");
-    CHECK(std::string(entry[4].GetString()) == "0111"); // all four words
-    CHECK(first.find('<') == std::string::npos);
-    CHECK(first.find('&') == std::string::npos);
+    for (const auto& name : names) total += archive.file("data/" + name + ".json.gz").size();
+    CHECK(first.size() < 700);
+    CHECK(first.size() * 4 < total);
+    const auto json = archive.month("2025-02");
+    CHECK(json.find('<') == std::string::npos);
+    CHECK(json.find('&') == std::string::npos);
+    auto month = parse(json);
+    CHECK(std::string(month["month"].GetString()) == "2025-02");
+    REQUIRE(month["days"].Size() == 1);
+    auto day = day_from_json(json.substr(json.find("\"days\":[") + 8, json.size() - json.find("\"days\":[") - 8 - 3));
+    REQUIRE(day.has_value());
+    CHECK(day->date == date("2025-02-03"));
+    REQUIRE(day->papers.size() == 1);
+    CHECK(day->papers[0].title == "Quantum <b>widgets</b> & \"gadgets\"");
+    CHECK(day->papers[0].abstract.find("Self-supervised widgets") != std::string::npos); // the search reads abstracts
+    CHECK(day->papers[0].authors == std::vector<std::string>{"Ada Lovelace", "Alan Turing"});
 
-    auto november = parse(archive.file("search/2024-11.json"));
-    REQUIRE(november["entries"].Size() == 60);
-    CHECK(std::string(november["entries"][0][0].GetString()) == "2024-11-05"); // newest day first
-    CHECK(std::string(november["entries"][0][2].GetString()) == "Filler paper 0 of 2024-11-05");
-    CHECK(std::string(november["entries"][59][2].GetString()) == "Filler paper 29 of 2024-11-04");
+    auto november = parse(archive.month("2024-11"));
+    REQUIRE(november["days"].Size() == 2);
+    CHECK(std::string(november["days"][0]["date"].GetString()) == "2024-11-04"); // oldest day first
+    CHECK(std::string(november["days"][1]["papers"][29]["title"].GetString()) == "Filler paper 29 of 2024-11-05");
 
-    // The search page exists for the themes that have the layout, and links the index.
+    // The search page exists for the themes that have the layout, and reads the data index.
     const auto page = archive.file("search/index.html");
-    CHECK(page.find("/search/index.json") != std::string::npos);
+    CHECK(page.find("/data/index.json") != std::string::npos);
     CHECK(page.find("static/search.js?v=") != std::string::npos);
 }
 
-TEST_CASE("search: an incremental build remakes only the shards of changed months") {
+TEST_CASE("data: a clean build parses each day once; the month pages' best-of comes from the month data's days") {
+    Archive archive;
+    auto report = archive.build();
+    CHECK(report.parsed == 6);
+    CHECK(archive.file("2024/11/index.html").find("Filler paper 0 of 2024-11-04") != std::string::npos);
+}
+
+TEST_CASE("data: an incremental build remakes only the month files of changed months") {
     Archive archive;
     archive.build();
+    const auto january = archive.file("data/2025-01.json.gz");
     archive.save(make_day("2025-02-04", {paper("2502.00009", "Appended paper", "Brand new words.")}));
     auto report = archive.build();
     std::set<std::string> written(report.written_files.begin(), report.written_files.end());
-    CHECK(written.contains("search/2025-02.json"));
-    CHECK(written.contains("search/index.json"));
-    CHECK_FALSE(written.contains("search/2025-01.json"));
-    CHECK_FALSE(written.contains("search/2024-11.json"));
-    CHECK(report.parsed <= 5); // the new day, its neighbour, the home page, the feed: no day for the shards
-    auto shard = parse(archive.file("search/2025-02.json"));
-    REQUIRE(shard["entries"].Size() == 2);
-    CHECK(std::string(shard["entries"][0][2].GetString()) == "Appended paper");
+    CHECK(written.contains("data/2025-02.json.gz"));
+    CHECK(written.contains("data/index.json"));
+    CHECK_FALSE(written.contains("data/2025-01.json.gz"));
+    CHECK_FALSE(written.contains("data/2024-11.json.gz"));
+    CHECK(archive.file("data/2025-01.json.gz") == january);
+    auto month = parse(archive.month("2025-02"));
+    REQUIRE(month["days"].Size() == 2);
+    CHECK(std::string(month["days"][1]["papers"][0]["title"].GetString()) == "Appended paper");
 
-    // Removing the month's days removes its shard.
+    // A clean build gives the same bytes.
+    Archive clean;
+    clean.save(make_day("2025-02-04", {paper("2502.00009", "Appended paper", "Brand new words.")}));
+    clean.build();
+    CHECK(clean.file("data/2025-02.json.gz") == archive.file("data/2025-02.json.gz"));
+
+    // Removing the month's days removes its file.
     fs::remove(day_path(archive.dir / "content", date("2025-02-03")));
     fs::remove(day_path(archive.dir / "content", date("2025-02-04")));
     report = archive.build();
-    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "search/2025-02.json") !=
+    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "data/2025-02.json.gz") !=
           report.removed_files.end());
-    auto index = parse(archive.file("search/index.json"));
-    CHECK(std::string(index["shards"][0]["name"].GetString()) == "2025-01");
+    auto index = parse(archive.file("data/index.json"));
+    CHECK(std::string(index["months"][0]["month"].GetString()) == "2025-01");
 }
 
-TEST_CASE("search: a shard reads back into the entries it was made from") {
-    Day older = make_day("2025-02-03", {paper("2502.00001", "A <b>&", "alpha \"quoted\""), paper("2502.00002", "B", "beta")});
-    Day newer = make_day("2025-02-04", {paper("2502.00003", "Émile's\tpaper", "gamma")});
-    auto entries = search_entries(newer);
-    auto more = search_entries(older);
-    entries.insert(entries.end(), more.begin(), more.end()); // newest day first, as a shard keeps them
-    auto read = read_search_shard(search_shard_json(2025, 2, entries));
-    REQUIRE(read.has_value());
-    CHECK(*read == entries);
+TEST_CASE("data: `data: day` adds a file per day; `data: none` writes no month data and no search page") {
+    Archive day_files;
+    day_files.config.data = "day";
+    day_files.build();
+    CHECK(fs::is_regular_file(day_files.dir / "site/data/2025-02.json.gz"));
+    auto day = day_from_json(day_files.file("data/days/2025-02-03.json"));
+    REQUIRE(day.has_value());
+    CHECK(day->papers.at(0).id == "2502.00001");
 
-    for (const char* bad : {"", "[]", "{\"entries\":[[\"2025-02-03\",\"x\"]]}", "{\"entries\":[[\"Feb 3\",\"a\",\"b\",\"c\",\"d\"]]}"}) {
-        auto failed = read_search_shard(bad);
-        REQUIRE_FALSE(failed.has_value());
-        CHECK(failed.error().message.starts_with("expected"));
-    }
+    Archive none;
+    none.config.data = "none";
+    none.build();
+    CHECK_FALSE(fs::exists(none.dir / "site/data/2025-02.json.gz"));
+    CHECK_FALSE(parse(none.file("data/index.json")).HasMember("months")); // the list of days stays
+    CHECK_FALSE(fs::exists(none.dir / "site/search"));
+    CHECK(none.file("2025/02/03/index.html").find("role=\"search\"") == std::string::npos); // no search box to nowhere
 }
 
-TEST_CASE("search: a shard or a day's data nested 200,000 deep is an error, not a stack overflow") {
+TEST_CASE("data: a day's data nested 200,000 deep is an error, not a stack overflow") {
     for (const std::string& json : {std::string(200000, '['), std::string(200000, '{'),
-                                   "{\"entries\":" + std::string(200000, '[') + std::string(200000, ']') + "}"}) {
-        CHECK_FALSE(read_search_shard(json).has_value());
+                                   "{\"papers\":" + std::string(200000, '[') + std::string(200000, ']') + "}"})
         CHECK_FALSE(day_from_json(json).has_value());
-    }
 }
 
-TEST_CASE("search: a day's data read back refuses a score beyond int instead of wrapping it") {
+TEST_CASE("data: a day's data read back refuses a score beyond int instead of wrapping it") {
     Day day = make_day("2025-02-03", {paper("2502.00001", "A", "alpha")});
     std::string json = day_json(SiteUrls("/"), day);
     REQUIRE(day_from_json(json).has_value());
@@ -261,17 +235,17 @@ TEST_CASE("search: a day's data read back refuses a score beyond int instead of 
     CHECK(read.error().message == "expected 'relevance' to be a whole number");
 }
 
-TEST_CASE("search: control bytes in a title are escaped, so the shard and the day's data are JSON") {
+TEST_CASE("data: control bytes in a title are escaped, so the day's data and its month are JSON") {
     // rapidjson's SSE2 writer left 0x1A-0x1F raw: the browser's JSON.parse and the read-back refused the file.
     Day day = make_day("2025-02-03", {paper("2502.00001", "Red \x1b[31m title\x1f, long enough for SSE", "alpha")});
-    std::string shard = search_shard_json(2025, 2, search_entries(day));
-    CHECK(shard.find('\x1b') == std::string::npos);
+    const std::string json = day_json(SiteUrls("/"), day);
+    CHECK(json.find('\x1b') == std::string::npos);
     // rapidjson's plain writer spells it \u001B, the escape after its SSE2 writer \u001b: both are JSON.
-    CHECK((shard.find("\\u001b[31m") != std::string::npos || shard.find("\\u001B[31m") != std::string::npos));
-    auto entries = read_search_shard(shard);
-    REQUIRE(entries.has_value());
-    CHECK(entries->at(0).title == day.papers[0].title);
-    auto read = day_from_json(day_json(SiteUrls("/"), day));
+    CHECK((json.find("\\u001b[31m") != std::string::npos || json.find("\\u001B[31m") != std::string::npos));
+    auto read = day_from_json(json);
     REQUIRE(read.has_value());
     CHECK(read->papers.at(0).title == day.papers[0].title);
+    auto month = gunzip(month_data_file(2025, 2, {json}), 1 << 20);
+    REQUIRE(month.has_value());
+    CHECK(parse(*month)["days"][0]["papers"][0]["title"].GetString() == day.papers[0].title);
 }

@@ -9,6 +9,7 @@
 #include "site/theme.h"
 #include "site/urls.h"
 #include "test_support.h"
+#include "util/gzip.h"
 
 #include <doctest/doctest.h>
 #include <pugixml.hpp>
@@ -218,7 +219,7 @@ TEST_CASE("site: builds every page of the fixture archive, and every internal li
          {"index.html", "404.html", "archive/index.html", "2024/index.html", "2025/index.html",
           "2024/12/index.html", "2025/01/index.html", "2025/02/index.html", "2024/12/30/index.html",
           "2025/01/02/index.html", "2025/01/03/index.html", "2025/01/08/index.html", "2025/02/03/index.html",
-          "feed.xml", "sitemap.xml", ".nojekyll", "data/index.json", "data/days/2025-01-02.json",
+          "feed.xml", "sitemap.xml", ".nojekyll", "data/index.json", "data/2025-01.json.gz",
           "static/style.css"})
         CHECK_MESSAGE(fs::is_regular_file(fixture.site() / expected), expected);
     CHECK_FALSE(fs::exists(fixture.site() / "2025/01/06"));
@@ -411,9 +412,10 @@ TEST_CASE("site: hostile text shows as text in every output and survives in the 
     CHECK(day.find("O&apos;Brien &amp; &quot;Sons&quot;") != std::string::npos);
     CHECK(fixture.page("2025/01/").find(shown) != std::string::npos); // top titles
 
-    rapidjson::Document json;
-    json.Parse(read_text(fixture.site() / "data/days/2025-01-02.json").c_str());
-    REQUIRE_FALSE(json.HasParseError());
+    rapidjson::Document january;
+    january.Parse(gunzip(read_text(fixture.site() / "data/2025-01.json.gz"), 1 << 20).value().c_str());
+    REQUIRE_FALSE(january.HasParseError());
+    const auto& json = january["days"][0]; // 2025-01-02
     CHECK(json["model"].GetString() == hostile);
     const auto& evil = json["papers"][0];
     CHECK(evil["title"].GetString() == hostile);
@@ -424,9 +426,9 @@ TEST_CASE("site: hostile text shows as text in every output and survives in the 
     CHECK(evil["relevance"].GetInt() == 8);
     CHECK(json["papers"][1]["author_match"].GetBool());
     CHECK(json["papers"][1]["relevance"].IsNull());
-    rapidjson::Document unknown;
-    unknown.Parse(read_text(fixture.site() / "data/days/2025-02-03.json").c_str());
-    CHECK(unknown["cost"]["total"].IsNull()); // unknown, not $0
+    rapidjson::Document february;
+    february.Parse(gunzip(read_text(fixture.site() / "data/2025-02.json.gz"), 1 << 20).value().c_str());
+    CHECK(february["days"][0]["cost"]["total"].IsNull()); // unknown, not $0
 
 }
 
@@ -437,9 +439,12 @@ TEST_CASE("site: every day's JSON data reads back as the day it was made from") 
     for (const auto& file : scan_content(fixture.root() / "content").days) {
         auto day = load_day(file.path);
         REQUIRE(day);
-        auto json = read_text(fixture.site() / output_file_of(day_data_path(file.date)));
-        auto back = day_from_json(json);
-        REQUIRE_MESSAGE(back, (back ? "" : back.error().to_string()));
+        auto json = gunzip(read_text(fixture.site() / month_data_path(file.date.year, file.date.month)), 1 << 20);
+        REQUIRE(json);
+        auto month = month_days_from_json(*json);
+        REQUIRE_MESSAGE(month, (month ? "" : month.error().to_string()));
+        auto back = std::find_if(month->begin(), month->end(), [&](const Day& d) { return d.date == file.date; });
+        REQUIRE(back != month->end());
         day->prompt.clear(); // the JSON names no prompt
         CHECK_MESSAGE(*back == *day, file.date.iso());
         ++days;
@@ -528,12 +533,13 @@ TEST_CASE("site: the selection prompt is one page, linked from every day that us
     CHECK(pagers == 1);
 }
 
-TEST_CASE("site: data: none leaves out the per-day JSON and its links; the feed still has every day in full") {
+TEST_CASE("site: data: none leaves out the data files and their links; the feed still has every day in full") {
     Fixture fixture;
     write_text(fixture.root() / "paperpress.yaml",
                "title: Test digest\nbase_url: " + base_url + "\nfeed_days: 3\ndata: none\n");
     REQUIRE(fixture.build().exit_code == 0);
     CHECK_FALSE(fs::exists(fixture.site() / "data/days"));
+    CHECK_FALSE(fs::exists(fixture.site() / "data/2025-02.json.gz"));
     auto index = fixture.page(data_index_path());
     CHECK(index.find("\"data\"") == std::string::npos);
     CHECK(index.find("2025-02-03") != std::string::npos);
@@ -543,7 +549,7 @@ TEST_CASE("site: data: none leaves out the per-day JSON and its links; the feed 
     write_text(fixture.root() / "paperpress.yaml", "base_url: /\ndata: monthly\n");
     auto wrong = fixture.build();
     CHECK(wrong.exit_code != 0);
-    CHECK(wrong.err.find("day or none") != std::string::npos);
+    CHECK(wrong.err.find("month, day or none") != std::string::npos);
 }
 
 TEST_CASE("site: hostile text in the feed is HTML-escaped inside the XML") {
@@ -705,7 +711,7 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
         // The search box in the header, and the search page.
         CHECK(day.find("action=\"/repo/search/\"") != std::string::npos);
         CHECK(fs::is_regular_file(out / "search/index.html"));
-        CHECK(fs::is_regular_file(out / "search/index.json"));
+        CHECK(fs::is_regular_file(out / "data/2025-01.json.gz")); // what the search reads
         CHECK(fs::is_regular_file(out / "static/search.js"));
         CHECK(fs::is_regular_file(out / "static/site.js"));
         // KaTeX (the tests' stub) only on pages with math: this day has none.

@@ -128,7 +128,8 @@ struct Config {
     bool math = true;         // typeset $...$ with KaTeX (a build without KaTeX's files is then an error)
     int month_best = 20;      // papers in a month page's best-of
     bool group_by_topic = true; // day pages grouped by topic (false: one ranked list)
-    std::string data = "day"; // JSON data: "day" (data/days/DATE.json for every day) or "none" (data/index.json only)
+    std::string data = "month"; // JSON data: "month" (data/index.json and data/YYYY-MM.json.gz, which the search reads),
+                               // "day" (also data/days/DATE.json for every day) or "none" (no data files, no search)
 
     ArxivSettings arxiv;
     ScoringSettings scoring;

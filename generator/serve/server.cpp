@@ -65,6 +65,7 @@ std::string content_type_for(const fs::path& file) {
         {".otf", "font/otf"},
         {".map", "application/json"},
         {".pdf", "application/pdf"},
+        {".gz", "application/gzip"}, // as GitHub Pages serves the month data: no Content-Encoding
     };
     const std::string ext = to_lower(file.extension().string());
     for (const auto& [suffix, type] : types)

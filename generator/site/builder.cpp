@@ -8,7 +8,6 @@
 #include "site/feeds.h"
 #include "site/pages.h"
 #include "site/render_markdown.h"
-#include "site/search.h"
 #include "site/site_graph.h"
 #include "site/theme.h"
 #include "site/urls.h"
@@ -191,9 +190,21 @@ private:
 
     // --- days ----------------------------------------------------------
     // A day whose outputs this build has made or found up to date, read back
-    // from its JSON data; from the day file if that cannot be read.
-    // Only bytes that hash to what this build recorded for them are used.
+    // from its JSON data (`data: day`); from the day file if that cannot be
+    // read. Only bytes that hash to what this build recorded for them are
+    // used. The newest days are read once: the feed, the home page and the
+    // month data share them.
     Result<Day> rendered_day(const DayTask& task) {
+        const bool recent = task.file.date >= recent_from_;
+        std::unique_lock reading(recent_reading_, std::defer_lock);
+        if (recent) reading.lock(); // a second reader of the same day waits, then finds it
+        if (auto day = remembered(task.file.date)) return std::move(*day);
+        auto day = read_back(task);
+        if (recent && day) remember(*day);
+        return day;
+    }
+
+    Result<Day> read_back(const DayTask& task) {
         const std::string site_path = day_data_path(task.file.date);
         const std::uint64_t recorded = recorded_bytes(site_path);
         auto json = recorded != 0 ? read_file(output_file(site_path)) : fail("no JSON data recorded");
@@ -217,6 +228,17 @@ private:
         return it == added_.end() ? 0 : it->second.bytes;
     }
 
+    void remember(const Day& day) {
+        if (day.date < recent_from_) return;
+        std::lock_guard lock(mutex_);
+        recent_.emplace(day.date, day);
+    }
+    std::optional<Day> remembered(const Date& date) {
+        std::lock_guard lock(mutex_);
+        auto it = recent_.find(date);
+        return it == recent_.end() ? std::nullopt : std::optional(it->second);
+    }
+
     Result<Day> parse_day_file(const fs::path& path) {
         ++parsed_;
         return load_day(path);
@@ -236,11 +258,9 @@ private:
 
     void collect_katex(std::vector<std::pair<std::string, std::string>>& assets);
     MonthOverview month_overview(int year, int month);
-    void write_search_index();
     std::optional<Day> process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next);
     std::vector<DayTask*> process_days(std::vector<DayTask>& tasks);
-    void write_search_shard(const std::vector<DayTask*>& month, const std::vector<std::optional<Day>>& parsed);
-    std::map<Date, std::vector<SearchEntry>> previous_shard(const std::string& site_path);
+    void write_month_data(const std::vector<DayTask*>& month, std::vector<std::optional<Day>>& parsed);
     // --- lists: outputs made from the site graph -------------------------
     // What a list output is made from, declared once per kind: its key is
     // the hash of these inputs, and its render is handed them.
@@ -271,6 +291,7 @@ private:
     ListOutput sitemap_output();
     ListOutput home_output(const std::vector<DayTask*>& live);
     ListOutput month_output(const std::vector<DayTask*>& live, std::size_t m);
+    MonthBest best_of_month(int year, int month, const ListInputs& inputs, int limit);
     ListOutput year_output(std::size_t y);
     ListOutput archive_output();
     std::vector<ListOutput> prompt_outputs(const std::vector<DayTask*>& live);
@@ -301,11 +322,17 @@ private:
     std::atomic<bool> tampered_{false};
     std::optional<TreeLock> lock_;
     std::mutex mutex_;
+    std::map<int, MonthBest> month_bests_; // by YYYYMM: best-ofs made with the month data (mutex_)
+    // The newest days, as the month data parsed them: the feed and the home
+    // page read them (mutex_). From recent_from_ on.
+    std::map<Date, Day> recent_;
+    Date recent_from_{9999, 12, 31};
+    std::mutex recent_reading_;
     std::optional<ThreadPool> workers_; // started once the work is known (start_workers)
 };
 
 // Brings the day's record up to date and renders its outputs that are out
-// of date. Returns the day if it had to be parsed (for the search shard).
+// of date. Returns the day if it had to be parsed (for the month data).
 std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next) {
     const fs::path& path = task.file.path;
     std::optional<Day> day;
@@ -378,7 +405,7 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
 }
 
 // The build, step by step: inputs, static files, keys, days (with their
-// search shards), the lists made from the site graph, then the state.
+// month data), the lists made from the site graph, then the state.
 void Build::run() {
     const std::int64_t start = now_ns();
     auto scan = scan_content(options_.content_dir);
@@ -390,6 +417,9 @@ void Build::run() {
     std::vector<DayTask> tasks;
     tasks.reserve(scan.days.size());
     for (auto& file : scan.days) tasks.push_back(DayTask{std::move(file), false, false, {}, false, {}, {}});
+    // The feed's days and a few more (quiet or failed days among them), at most 64.
+    const auto recent = std::min<std::size_t>(static_cast<std::size_t>(std::max(options_.config.feed_days, 1)) + 4, 64);
+    if (!tasks.empty()) recent_from_ = tasks[tasks.size() - std::min(recent, tasks.size())].file.date;
     auto live = process_days(tasks);
     build_graph(live);
     write_lists(live);
@@ -458,7 +488,7 @@ void Build::set_keys(const std::map<std::string, std::string>& versioned) {
     SiteContext context{config, urls_, graph_, href_of("static/style.css")};
     context.script = href_of("static/site.js");
     context.search_script = href_of("static/search.js");
-    context.search_page = theme_->layouts.contains("search");
+    context.search_page = theme_->layouts.contains("search") && options_.config.data != "none"; // it reads the month data
     context.starred_page = theme_->layouts.contains("starred");
     prompt_pages_ = theme_->layouts.contains("prompt");
     context.katex_css = href_of("static/katex/katex.min.css");
@@ -596,7 +626,7 @@ Result<std::string> Build::read_asset(const fs::path& source) const {
 }
 
 // Renders every day whose outputs are out of date, in parallel, a month
-// at a time: each month ends with its search shard, made from the days just
+// at a time: each month ends with its data file, made from the days just
 // parsed, so no day is parsed twice and only a month of days is in memory
 // per worker. A day that cannot be read drops out of the site graph; its
 // neighbours are then rendered again with their new prev/next links, until
@@ -635,11 +665,12 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
             std::vector<std::optional<Day>> parsed;
             for (DayTask* task : months[m]) {
                 parsed.push_back(process_day(*task, task->prev, task->next));
+                if (parsed.back()) remember(*parsed.back());
                 task->done = true;
             }
             // The first round renders every day, so it meets every month once;
-            // later rounds only change neighbours' links, not the shards.
-            if (first) write_search_shard(months[m], parsed);
+            // later rounds only change neighbours' links, not the data.
+            if (first && options_.config.data != "none") write_month_data(months[m], parsed);
         });
     }
 }
@@ -663,10 +694,7 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
         lists.push_back(page_output("search", search_page_path(), {}, [this](const ListInputs&) { return search_page(*site_); }));
     if (site_->starred_page)
         lists.push_back(page_output("starred", starred_page_path(), {}, [this](const ListInputs&) { return starred_page(*site_); }));
-    workers_->parallel_for(lists.size() + 1, [&](std::size_t i) {
-        if (i == lists.size()) return write_search_index();
-        produce_list(lists[i]);
-    });
+    workers_->parallel_for(lists.size(), [&](std::size_t i) { produce_list(lists[i]); });
 }
 
 // The key of everything a list output is made from: its kind and path, the
@@ -785,8 +813,19 @@ Build::ListOutput Build::month_output(const std::vector<DayTask*>& live, std::si
                   Hasher().add(overview->html).add(overview->model).add(overview->cost).value()};
     return page_output("month", month_path_of(month.year, month.month), std::move(in),
                        [this, m, best, overview](const ListInputs& inputs) {
-                           return month_page(*site_, m, month_best(full_days(inputs), best), *overview);
+                           const auto& node = graph_.months[m];
+                           return month_page(*site_, m, best_of_month(node.year, node.month, inputs, best), *overview);
                        });
+}
+
+// The best-of that write_month_data made from the same days, else one made
+// from the days read back.
+MonthBest Build::best_of_month(int year, int month, const ListInputs& inputs, int limit) {
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = month_bests_.find(year * 100 + month); it != month_bests_.end()) return it->second;
+    }
+    return month_best(full_days(inputs), limit);
 }
 
 // A year page: its months' sizes, and the years before and after.
@@ -907,14 +946,13 @@ void Build::collect_katex(std::vector<std::pair<std::string, std::string>>& asse
     std::sort(assets.begin(), assets.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
-// The search shard of one month: `month` holds all its days, `parsed` the
-// ones process_day parsed (in the same order). The others have not changed
-// since the last build: their entries come from its shard, or else from
-// their JSON data.
-void Build::write_search_shard(const std::vector<DayTask*>& month, const std::vector<std::optional<Day>>& parsed) {
+// data/YYYY-MM.json.gz: one month's days (its days are all in `month`,
+// `parsed` holds the ones process_day parsed, in the same order). Made
+// again when a day of the month changed; its other days are parsed here.
+void Build::write_month_data(const std::vector<DayTask*>& month, std::vector<std::optional<Day>>& parsed) {
     const Date first = month.front()->file.date;
     Hasher key;
-    key.add(data_key_).add(std::string_view("search shard"));
+    key.add(data_key_).add(std::string_view("month data"));
     key.add(static_cast<std::uint64_t>(first.year * 100 + first.month));
     bool any = false;
     for (const DayTask* task : month)
@@ -922,56 +960,35 @@ void Build::write_search_shard(const std::vector<DayTask*>& month, const std::ve
             key.add(date_number(task->file.date)).add(task->record.hash);
             any = true;
         }
-    if (!any) return; // a month of unreadable days has no shard
-    const std::string path = search_shard_path(first.year, first.month);
-    produce(path, key.value(), [&]() -> std::optional<std::string> {
-        auto previous = previous_shard(path);
-        std::vector<SearchEntry> entries;
+    if (!any) return; // a month of unreadable days has no data
+    produce(month_data_path(first.year, first.month), key.value(), [&]() -> std::optional<std::string> {
+        std::vector<Day> days;
         for (std::size_t i = 0; i < month.size(); ++i) {
             if (month[i]->failed) continue;
-            std::optional<Day> read;
-            if (!parsed[i]) { // unchanged since the last build: from its shard, else from its data
-                if (auto kept = previous.find(month[i]->file.date); kept != previous.end()) {
-                    std::move(kept->second.begin(), kept->second.end(), std::back_inserter(entries));
-                    continue;
-                }
-                auto day = rendered_day(*month[i]);
-                if (!day) {
-                    error(day.error());
-                    return std::nullopt;
-                }
-                read = std::move(*day);
+            if (parsed[i]) {
+                days.push_back(std::move(*parsed[i]));
+                continue;
             }
-            auto day_entries = search_entries(parsed[i] ? *parsed[i] : *read);
-            std::move(day_entries.begin(), day_entries.end(), std::back_inserter(entries));
+            auto day = parse_day_file(month[i]->file.path);
+            if (!day) {
+                error(day.error());
+                return std::nullopt;
+            }
+            days.push_back(std::move(*day));
         }
-        return search_shard_json(first.year, first.month, std::move(entries));
-    }, Kept::key_and_bytes);
-}
-
-// The entries of the shard the last build wrote, by day, if this same
-// program wrote it and its bytes are still the ones written; otherwise none.
-std::map<Date, std::vector<SearchEntry>> Build::previous_shard(const std::string& site_path) {
-    std::map<Date, std::vector<SearchEntry>> by_day;
-    auto it = state_.outputs.find(site_path);
-    if (state_.program != program_ || it == state_.outputs.end() || it->second.bytes == 0) return by_day;
-    auto json = MappedFile::open(output_file(site_path));
-    if (!json || hash_bytes(json->bytes()) != it->second.bytes) return by_day;
-    auto entries = read_search_shard(json->bytes());
-    if (!entries) return by_day;
-    for (auto& entry : *entries) by_day[entry.date].push_back(std::move(entry));
-    return by_day;
-}
-
-// search/index.json: the list of shards.
-void Build::write_search_index() {
-    Hasher key;
-    key.add(data_key_).add(std::string_view("search index"));
-    for (const auto& month : graph_.months)
-        key.add(static_cast<std::uint64_t>(month.year * 100 + month.month))
-            .add(static_cast<std::uint64_t>(month.days.size()))
-            .add(static_cast<std::uint64_t>(month.papers));
-    produce(search_index_path(), key.value(), [&]() -> std::optional<std::string> { return search_index_json(graph_); });
+        std::vector<std::string> jsons;
+        for (const Day& day : days) {
+            jsons.push_back(day_json(urls_, day));
+            remember(day);
+        }
+        // The month page's best-of needs the same days: kept for it, so they are not parsed again.
+        if (options_.config.month_best > 0) {
+            auto best = month_best(days, options_.config.month_best);
+            std::lock_guard lock(mutex_);
+            month_bests_.emplace(first.year * 100 + first.month, std::move(best));
+        }
+        return month_data_file(first.year, first.month, jsons);
+    });
 }
 
 // Removes what the previous build wrote and this one did not: pages of

@@ -1,17 +1,17 @@
 // `paperpress build`: content tree + theme + config -> the static site.
 // Scans the content, builds the site graph, renders every page with the
-// theme, writes feeds and data, the search shards (site/search.h), copies
+// theme, writes feeds and data (one file a month, which the search reads), copies
 // the theme's static files and, for a theme that typesets math, KaTeX's.
 //
 // Incremental and parallel: the build state next to the output folder
 // (site/build_state.h) records what each output was made from, so only
 // outputs whose inputs changed are rendered, outputs of days that are gone
 // are removed, and unchanged days are not even parsed (their summaries are
-// cached; a page that needs a whole unchanged day reads it back from its
-// JSON data, and a month's shard keeps its unchanged days' entries). Days
-// are parsed, rendered and dropped a month at a time on
-// job_count() workers (the CPUs the process may use), each month ending with its
-// search shard; only the site graph of summaries stays in memory. An
+// cached; a page that needs a whole unchanged day parses it, or reads it
+// back from its JSON data with `data: day`). Days are parsed, rendered and
+// dropped a month at a time on job_count() workers (the CPUs the process
+// may use), each month ending with its data file; only the site graph of
+// summaries stays in memory. An
 // incremental build gives the same bytes as a clean one. Every output goes
 // through write_file_if_changed.
 //

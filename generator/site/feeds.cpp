@@ -3,6 +3,7 @@
 #include "core/arxiv_id.h"
 #include "core/tex.h"
 #include "site/render_markdown.h"
+#include "util/gzip.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -173,6 +174,28 @@ std::string sitemap(const SiteUrls& urls, const SiteGraph& graph) {
     return save(doc);
 }
 
+namespace {
+
+// "unicode": the title and authors as a reader sees them (TeX decoded, the
+// search page shows and matches these), only for a paper whose TeX changes them.
+void json_unicode(JsonWriter& json, const Paper& paper) {
+    if (!has_tex(paper.title) && std::none_of(paper.authors.begin(), paper.authors.end(), [](const std::string& a) { return has_tex(a); }))
+        return;
+    json.Key("unicode");
+    json.StartObject();
+    json_string(json, "title", tex_to_unicode(paper.title, true));
+    json.Key("authors");
+    json.StartArray();
+    for (const auto& author : paper.authors) {
+        const std::string name = tex_to_unicode(author);
+        json.String(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
+    }
+    json.EndArray();
+    json.EndObject();
+}
+
+} // namespace
+
 std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph) {
     rapidjson::StringBuffer buffer;
     JsonWriter json(buffer);
@@ -195,8 +218,35 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
         json.EndObject();
     }
     json.EndArray();
+    if (config.data != "none") {
+        json.Key("months");
+        json.StartArray();
+        for (auto it = graph.months.rbegin(); it != graph.months.rend(); ++it) {
+            json.StartObject();
+            json_string(json, "month", month_data_name(it->year, it->month));
+            json_string(json, "url", month_data_path(it->year, it->month).substr(std::string_view("data/").size()));
+            json.Key("days");
+            json.Uint64(it->days.size());
+            json.Key("papers");
+            json.Int(it->papers);
+            json.EndObject();
+        }
+        json.EndArray();
+    }
     json.EndObject();
     return harden_json({buffer.GetString(), buffer.GetSize()});
+}
+
+std::string month_data_file(int year, int month, const std::vector<std::string>& day_jsons) {
+    std::string json = "{\"month\":\"" + month_data_name(year, month) + "\",\"days\":[";
+    for (std::size_t i = 0; i < day_jsons.size(); ++i) {
+        if (i > 0) json += ',';
+        std::string_view day = day_jsons[i];
+        while (day.ends_with('\n')) day.remove_suffix(1); // harden_json's newline
+        json += day;
+    }
+    json += "]}\n";
+    return gzip(json);
 }
 
 std::string day_json(const SiteUrls& urls, const Day& day) {
@@ -250,6 +300,7 @@ std::string day_json(const SiteUrls& urls, const Day& day) {
         json.StartArray();
         for (const auto& author : paper.authors) json.String(author.c_str(), static_cast<rapidjson::SizeType>(author.size()));
         json.EndArray();
+        json_unicode(json, paper);
         json_string(json, "abstract", paper.abstract);
         json_string(json, "comment", paper.comment);
         json_optional(json, "relevance", paper.relevance);
@@ -355,12 +406,9 @@ Paper paper_from_json(JsonReader& in) {
     return paper;
 }
 
-} // namespace
-
-Result<Day> day_from_json(std::string_view json) {
-    rapidjson::Document doc;
-    if (!parse_json<rapidjson::kParseFullPrecisionFlag>(doc, json) || !doc.IsObject()) return fail("expected a day's JSON data (an object)");
-    JsonReader in(doc);
+Result<Day> day_from_value(const rapidjson::Value& object) {
+    if (!object.IsObject()) return fail("expected a day's JSON data (an object)");
+    JsonReader in(object);
     Day day;
     in.date("date", day.date);
     std::string status;
@@ -407,6 +455,28 @@ Result<Day> day_from_json(std::string_view json) {
     }
     if (!in.problem.empty()) return fail(in.problem);
     return day;
+}
+
+} // namespace
+
+Result<Day> day_from_json(std::string_view json) {
+    rapidjson::Document doc;
+    if (!parse_json<rapidjson::kParseFullPrecisionFlag>(doc, json)) return fail("expected a day's JSON data (an object)");
+    return day_from_value(doc);
+}
+
+Result<std::vector<Day>> month_days_from_json(std::string_view json) {
+    rapidjson::Document doc;
+    if (!parse_json<rapidjson::kParseFullPrecisionFlag>(doc, json) || !doc.IsObject() || !doc.HasMember("days") ||
+        !doc["days"].IsArray())
+        return fail("expected a month's JSON data (an object with a 'days' array)");
+    std::vector<Day> days;
+    for (const auto& item : doc["days"].GetArray()) {
+        auto day = day_from_value(item);
+        if (!day) return std::unexpected(day.error());
+        days.push_back(std::move(*day));
+    }
+    return days;
 }
 
 std::string harden_json(std::string_view json) {

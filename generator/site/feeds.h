@@ -28,18 +28,26 @@ std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vec
 // or the selection prompts' pages, which are not for crawlers.
 std::string sitemap(const SiteUrls& urls, const SiteGraph& graph);
 
-// data/index.json: {"title", "base_url", "days": [{date, url, data, status, papers, remedial, counts}]};
-// `data` only with config.data "day".
+// data/index.json: {"title", "base_url", "days": [{date, url, data, status, papers, remedial, counts}],
+// "months": [{month, url, days, papers}]}; `data` only with config.data "day"; months newest
+// first, `url` relative to data/index.json.
 std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph);
 
 // data/days/YYYY-MM-DD.json: the whole day, every paper's fields.
 std::string day_json(const SiteUrls& urls, const Day& day);
 
+// data/YYYY-MM.json.gz: {"month": "YYYY-MM", "days": [day_json of each day, oldest first]},
+// gzip'd. One file a month serves the data API and the search page.
+std::string month_data_file(int year, int month, const std::vector<std::string>& day_jsons);
+
 // Reads day_json's output back: the same day but for its prompt reference,
-// which the JSON does not hold. The build makes the search shards, the feed
-// and the home page from the JSON it wrote: one rapidjson pass instead of
-// yaml-cpp and cmark over the day file.
+// which the JSON does not hold. With config.data "day", the build makes the
+// feed, the home page and the month best-of from the JSON it wrote: one
+// rapidjson pass instead of yaml-cpp and cmark over the day file.
 Result<Day> day_from_json(std::string_view json);
+
+// A month file's days (gunzipped), read back the same way.
+Result<std::vector<Day>> month_days_from_json(std::string_view json);
 
 // JSON text from rapidjson with '<', '>' and '&' as \u escapes, and the
 // control bytes its SSE2 writer leaves raw escaped too (same data,

@@ -64,7 +64,7 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     put(s, "search_script", site.search_script);
     if (site.search_page) s.set("search", site.urls.href(search_page_path()));
     if (site.starred_page) s.set("starred", site.urls.href(starred_page_path()));
-    s.set("search_index", site.urls.href(search_index_path()));
+    s.set("search_index", site.urls.href(data_index_path())); // the search reads the month data it lists
     if (math && !site.katex_css.empty() && !site.katex_js.empty()) {
         TemplateData katex;
         katex.set("css", site.katex_css);
@@ -438,9 +438,9 @@ TemplateData month_page(const SiteContext& site, std::size_t index, const MonthB
     m.set("day_count", plural(static_cast<long long>(month.days.size()), "day", "days"));
     put(m, "states", state_counts(site.graph, month.days));
     m.set("paper_count", plural(month.papers, "paper", "papers"));
-    m.set("iso", search_shard_name(month.year, month.month)); // "2025-02"
+    m.set("iso", month_data_name(month.year, month.month)); // "2025-02"
     m.set("year", std::to_string(month.year));
-    m.set("month", search_shard_name(month.year, month.month).substr(5)); // "02"
+    m.set("month", month_data_name(month.year, month.month).substr(5)); // "02"
     data.set("month", m);
 
     // Sunday-first calendar: padding cells before the 1st and after the last day.

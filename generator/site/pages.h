@@ -6,7 +6,6 @@
 
 #include "config/config.h"
 #include "core/paper.h"
-#include "site/search.h"
 #include "site/site_graph.h"
 #include "site/theme.h"
 #include "site/urls.h"

@@ -7,7 +7,7 @@
 // with a one-file override in layouts/, into a temp folder; serves each
 // site on 127.0.0.1 (a random port); then clicks through it: home -> day ->
 // next day -> month -> year; a search finds a known paper and loads the
-// index's shards lazily; the light/dark choice persists across pages; a
+// archive's month data lazily; the light/dark choice persists across pages; a
 // formula is typeset by KaTeX; every link, script and stylesheet of the
 // main page kinds answers 200 in both themes; the override wins.
 //
@@ -187,29 +187,29 @@ try {
       await context.close();
     });
 
-    await check(`${theme}: search shards load lazily, newest first, only as far as needed`, async () => {
+    await check(`${theme}: search loads the month data lazily, newest first, only as far as needed`, async () => {
       const problems = [];
       const context = await browser.newContext();
       const page = await open(context, problems);
       const fetched = [];
       page.on("request", (request) => {
         const url = new URL(request.url());
-        if (url.pathname.startsWith("/search/") && url.pathname.endsWith(".json")) fetched.push(url.pathname);
+        if (url.pathname.startsWith("/data/")) fetched.push(url.pathname);
       });
       await page.goto(base + "/search/");
       await page.waitForLoadState("networkidle");
       expect(fetched.length === 0, `nothing is fetched before a query, got ${fetched.join(", ")}`);
-      const index = JSON.parse(fs.readFileSync(path.join(sites[theme], "search/index.json"), "utf8"));
-      expect(index.shards.length > 2, "the sample archive has several shards");
+      const index = JSON.parse(fs.readFileSync(path.join(sites[theme], "data/index.json"), "utf8"));
+      expect(index.months.length > 2, "the sample archive has several months");
       await page.fill("#search-query", "learning");
       await page.press("#search-query", "Enter");
       await page.locator("#search-status", { hasText: "so far" }).waitFor();
       expect(await page.locator(".search-result").count() === 50, "a first page of 50 results");
-      expect(JSON.stringify(fetched) === JSON.stringify(["/search/index.json", "/search/" + index.shards[0].url]),
-             `only the index and the newest shard, got ${fetched.join(", ")}`);
+      expect(JSON.stringify(fetched) === JSON.stringify(["/data/index.json", "/data/" + index.months[0].url]),
+             `only the index and the newest month, got ${fetched.join(", ")}`);
       await page.click("#search-more");
       await page.waitForFunction(() => document.querySelectorAll(".search-result").length === 100);
-      expect(fetched.length < index.shards.length + 1, `still not every shard: ${fetched.join(", ")}`);
+      expect(fetched.length < index.months.length + 1, `still not every month: ${fetched.join(", ")}`);
       expect(problems.length === 0, problems.join("; "));
       await context.close();
     });

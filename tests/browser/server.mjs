@@ -6,7 +6,7 @@ import path from "node:path";
 
 const types = {
   ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-  ".json": "application/json", ".xml": "application/xml", ".svg": "image/svg+xml", ".woff2": "font/woff2",
+  ".json": "application/json", ".gz": "application/gzip", ".xml": "application/xml", ".svg": "image/svg+xml", ".woff2": "font/woff2",
   ".woff": "font/woff", ".ttf": "font/ttf", ".png": "image/png",
 };
 

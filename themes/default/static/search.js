@@ -1,14 +1,12 @@
-// paperpress search: client-side, over the archive's monthly shards.
-// search/index.json lists the shards newest first; a query loads shards one
+// paperpress search: client-side, over the archive's month data files.
+// data/index.json lists the months newest first; a query loads months one
 // by one, newest first, and stops once it has a page of results ("Search
-// older months" goes on). Every query word must occur in one of the fields
-// (date, arXiv ID, title, authors) or in a word of the abstract; results
-// link to the paper on its day page. A query with a date (2025-02-03) or a
-// new-style arXiv ID (2502.01234) searches only the months it can be in: the
-// date's month, or the ID's month and later, oldest first. Shards are
-// fetched once and kept for later queries. A shard lists its month's words
-// once ("vocabulary"); each paper names its words by their positions in that
-// list, gap-coded in base-32 digits (site/search.h).
+// older months" goes on). Every query word must occur in the paper's date,
+// arXiv ID, title, authors or abstract; results link to the paper on its
+// day page. A query with a date (2025-02-03) or a new-style arXiv ID
+// (2502.01234) searches only the months it can be in: the date's month, or
+// the ID's month and later, oldest first. A month (data/YYYY-MM.json.gz,
+// gzip'd JSON: docs/data.md) is fetched once and kept for later queries.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -23,89 +21,74 @@
   var more = document.getElementById("search-more");
   if (!form || !input || !list) return;
 
-  var index = null;       // promise of the shard list
-  var shards = {};        // name -> promise of prepared entries
+  var index = null;       // promise of data/index.json
+  var months = {};        // name -> promise of prepared entries
   var run = 0;            // the current query; older ones stop
-  var state = null;       // {words, next, found, shown}
+  var state = null;       // {words, next, found, shown, months}
 
   function loadIndex() {
     if (!index) index = fetch(indexUrl).then(function (r) {
-      if (!r.ok) throw new Error("search index: HTTP " + r.status);
+      if (!r.ok) throw new Error("data index: HTTP " + r.status);
       return r.json();
     });
     return index;
   }
 
-  function loadShard(shard) {
-    if (!shards[shard.name]) {
-      shards[shard.name] = fetch(new URL(shard.url, indexUrl)).then(function (r) {
-        if (!r.ok) throw new Error(shard.url + ": HTTP " + r.status);
-        return r.json();
-      }).then(function (data) {
-        return {
-          vocabulary: data.vocabulary ? data.vocabulary.split(" ") : [],
-          entries: data.entries.map(function (e) {
-            return { date: e[0], id: e[1], title: e[2], authors: e[3], words: decodePositions(e[4]),
-                     text: (e[0] + "\n" + e[1] + "\n" + e[2] + "\n" + e[3]).toLowerCase() };
-          })
-        };
+  // A month file's JSON text: gunzipped here unless the server already did
+  // (a server that sends it with Content-Encoding: gzip).
+  function monthText(response) {
+    return response.arrayBuffer().then(function (bytes) {
+      var head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
+      if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return new TextDecoder().decode(bytes);
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      return new Response(stream).text();
+    });
+  }
+
+  // A month's papers, newest day first, each in page order.
+  function loadMonth(month) {
+    if (!months[month.month]) {
+      months[month.month] = fetch(new URL(month.url, indexUrl)).then(function (r) {
+        if (!r.ok) throw new Error(month.url + ": HTTP " + r.status);
+        return monthText(r);
+      }).then(function (text) {
+        var entries = [];
+        JSON.parse(text).days.slice().reverse().forEach(function (day) {
+          (day.papers || []).forEach(function (p) {
+            var shown = p.unicode || p; // TeX in names and titles decoded by the build
+            var authors = (shown.authors || []).join(", ");
+            entries.push({ date: day.date, id: p.id, title: shown.title, authors: authors,
+                           text: [day.date, p.id, p.title, authors, p.abstract || ""].join("\n").toLowerCase() });
+          });
+        });
+        return entries;
       });
     }
-    return shards[shard.name];
+    return months[month.month];
   }
 
   function queryWords(query) {
     return query.toLowerCase().replace(/\barxiv:/g, " ").split(/\s+/).filter(function (w) { return w.length > 0; });
   }
 
-  var DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
-
-  // "011" -> [0, 1, 2]: gaps in base 32, digits 32-63 going on to the next digit.
-  function decodePositions(code) {
-    var out = [], value = 0, previous = 0;
-    for (var i = 0; i < code.length; ++i) {
-      var digit = DIGITS.indexOf(code.charAt(i));
-      value = value * 32 + (digit & 31);
-      if (digit >= 32) continue;
-      previous += value;
-      out.push(previous);
-      value = 0;
-    }
-    return out;
-  }
-
-  // For each query word, which of the shard's words contain it.
-  function wordMarks(vocabulary, words) {
-    return words.map(function (word) {
-      var marks = new Uint8Array(vocabulary.length);
-      for (var i = 0; i < vocabulary.length; ++i) if (vocabulary[i].indexOf(word) >= 0) marks[i] = 1;
-      return marks;
-    });
-  }
-
-  function matches(entry, words, marks) {
-    for (var i = 0; i < words.length; ++i) {
-      if (entry.text.indexOf(words[i]) >= 0) continue;
-      var found = false;
-      for (var k = 0; k < entry.words.length && !found; ++k) found = marks[i][entry.words[k]] === 1;
-      if (!found) return false;
-    }
+  function matches(entry, words) {
+    for (var i = 0; i < words.length; ++i) if (entry.text.indexOf(words[i]) < 0) return false;
     return true;
   }
 
-  // The shards a query can match: all, newest first; or only the month a date
-  // names; or, for an arXiv ID, its month and later, oldest first.
-  function shardsFor(words, shards) {
+  // The months a query can match: all, newest first; or only the month a
+  // date names; or, for an arXiv ID, its month and later, oldest first.
+  function monthsFor(words, all) {
     for (var i = 0; i < words.length; ++i) {
       var date = /^(\d{4}-\d{2})(-\d{2})?$/.exec(words[i]);
-      if (date) return shards.filter(function (s) { return s.name === date[1]; });
+      if (date) return all.filter(function (m) { return m.month === date[1]; });
       var id = /^(\d{2})(\d{2})\.\d{4,5}(v\d+)?$/.exec(words[i]);
       if (id) {
-        var month = "20" + id[1] + "-" + id[2];
-        return shards.filter(function (s) { return s.name >= month; }).reverse();
+        var first = "20" + id[1] + "-" + id[2];
+        return all.filter(function (m) { return m.month >= first; }).reverse();
       }
     }
-    return shards;
+    return all;
   }
 
   function dayHref(entry) {
@@ -141,34 +124,34 @@
 
   function say(text) { if (status) status.textContent = text; }
 
-  // Scans shards from state.next on until PAGE more results or the end.
+  // Scans months from state.next on until PAGE more results or the end.
   function proceed(token) {
     more.hidden = true;
     return loadIndex().then(function (idx) {
+      var all = idx.months || [];
       var target = state.shown + PAGE;
-      if (!state.shards) state.shards = shardsFor(state.words, idx.shards);
-      var shards = state.shards;
+      if (!state.months) state.months = monthsFor(state.words, all);
+      var todo = state.months;
       function step() {
         if (token !== run) return;
         while (state.shown < state.found.length && state.shown < target) { show(state.found[state.shown]); state.shown += 1; }
-        if (state.found.length >= target || state.next >= shards.length) {
-          var done = state.next >= shards.length && state.shown >= state.found.length;
+        if (state.found.length >= target || state.next >= todo.length) {
+          var done = state.next >= todo.length && state.shown >= state.found.length;
           var n = state.found.length;
-          var searched = state.next + " of " + idx.shards.length + (idx.shards.length === 1 ? " month" : " months") +
-              (shards.length < idx.shards.length ? " (the only ones it can be in)" : "");
+          var searched = state.next + " of " + all.length + (all.length === 1 ? " month" : " months") +
+              (todo.length < all.length ? " (the only ones it can be in)" : "");
           say(n === 0 && done ? "No paper matches every word (searched " + searched + ")." :
-              n + (n === 1 ? " paper" : " papers") + " found in " + searched + (state.next >= shards.length ? "." : " so far."));
+              n + (n === 1 ? " paper" : " papers") + " found in " + searched + (state.next >= todo.length ? "." : " so far."));
           more.hidden = done;
           return;
         }
-        var shard = shards[state.next];
-        say("Searching " + shard.name + "…");
-        return loadShard(shard).then(function (data) {
+        var month = todo[state.next];
+        say("Searching " + month.month + "…");
+        return loadMonth(month).then(function (entries) {
           if (token !== run) return;
           state.next += 1;
-          var marks = wordMarks(data.vocabulary, state.words);
-          for (var i = 0; i < data.entries.length; ++i)
-            if (matches(data.entries[i], state.words, marks)) state.found.push(data.entries[i]);
+          for (var i = 0; i < entries.length; ++i)
+            if (matches(entries[i], state.words)) state.found.push(entries[i]);
           return step();
         });
       }
@@ -181,7 +164,7 @@
     list.textContent = "";
     var words = queryWords(query);
     if (words.length === 0) { say("Type a title, an author, an arXiv ID or words of an abstract."); more.hidden = true; return; }
-    state = { words: words, next: 0, found: [], shown: 0, shards: null };
+    state = { words: words, next: 0, found: [], shown: 0, months: null };
     return proceed(run);
   }
 

@@ -1,0 +1,50 @@
+#include "util/gzip.h"
+
+#include <libdeflate.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace pp {
+
+namespace {
+
+struct CompressorFree {
+    void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
+};
+struct DecompressorFree {
+    void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
+};
+
+libdeflate_compressor& compressor() {
+    thread_local std::unique_ptr<libdeflate_compressor, CompressorFree> c(libdeflate_alloc_compressor(1));
+    return *c;
+}
+
+} // namespace
+
+std::string gzip(std::string_view bytes) {
+    std::string out(libdeflate_gzip_compress_bound(&compressor(), bytes.size()), '\0');
+    out.resize(libdeflate_gzip_compress(&compressor(), bytes.data(), bytes.size(), out.data(), out.size()));
+    return out;
+}
+
+Result<std::string> gunzip(std::string_view file, std::size_t max_size) {
+    if (file.size() < 18 || static_cast<unsigned char>(file[0]) != 0x1f || static_cast<unsigned char>(file[1]) != 0x8b)
+        return fail("expected a gzip file");
+    // The trailer ends with the size, modulo 2^32, little-endian.
+    std::size_t size = 0;
+    for (std::size_t i = 1; i <= 4; ++i) size = (size << 8) | static_cast<unsigned char>(file[file.size() - i]);
+    if (size > max_size) return fail("a gzip file of " + std::to_string(size) + " bytes, over the limit of " +
+                                     std::to_string(max_size));
+    thread_local std::unique_ptr<libdeflate_decompressor, DecompressorFree> d(libdeflate_alloc_decompressor());
+    std::string out(size, '\0');
+    std::size_t in_used = 0, out_used = 0;
+    if (libdeflate_gzip_decompress_ex(d.get(), file.data(), file.size(), out.data(), out.size(), &in_used, &out_used) !=
+            LIBDEFLATE_SUCCESS ||
+        in_used != file.size() || out_used != size)
+        return fail("a damaged gzip file (or more than one member)");
+    return out;
+}
+
+} // namespace pp
