@@ -99,14 +99,15 @@ def tree_size(path):
 
 
 def page_kind(relative):
-    """The kind of output a site path is: day, month, year, data/days, search, prompts, ..."""
+    """The kind of output a site path is: day, month, year, data, search page, prompts, ..."""
     parts = relative.split("/")
     if parts[0].isdigit():
         return {2: "year pages", 3: "month pages", 4: "day pages"}.get(len(parts), "other")
     if parts[0] == "data":
-        return "data/days/*.json" if len(parts) > 2 else "data/index.json"
+        if len(parts) > 2: return "data/days/*.json"
+        return "data/index.json" if parts[1] == "index.json" else "data/YYYY-MM.json.gz (data and search)"
     if parts[0] == "search":
-        return "search/*.json shards" if parts[-1] not in ("index.json", "index.html") else "search index and page"
+        return "search page"
     return parts[0] if len(parts) > 1 else "top-level files (home, feed, sitemap, 404)"
 
 
