@@ -323,8 +323,8 @@ private:
     std::optional<TreeLock> lock_;
     std::mutex mutex_;
     std::map<int, MonthBest> month_bests_; // by YYYYMM: best-ofs made with the month data (mutex_)
-    // The newest days, as the month data parsed them: the feed and the home
-    // page read them (mutex_). From recent_from_ on.
+    // The newest days (from recent_from_ on) as this build parsed them, for
+    // the feed and the home page (mutex_).
     std::map<Date, Day> recent_;
     Date recent_from_{9999, 12, 31};
     std::mutex recent_reading_;
@@ -974,13 +974,11 @@ void Build::write_month_data(const std::vector<DayTask*>& month, std::vector<std
                 error(day.error());
                 return std::nullopt;
             }
+            remember(*day); // (process_days remembered the days it parsed)
             days.push_back(std::move(*day));
         }
         std::vector<std::string> jsons;
-        for (const Day& day : days) {
-            jsons.push_back(day_json(urls_, day));
-            remember(day);
-        }
+        for (const Day& day : days) jsons.push_back(day_json(urls_, day));
         // The month page's best-of needs the same days: kept for it, so they are not parsed again.
         if (options_.config.month_best > 0) {
             auto best = month_best(days, options_.config.month_best);
