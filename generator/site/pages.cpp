@@ -101,6 +101,21 @@ std::string paper_anchor(const std::string& id) {
     return anchor;
 }
 
+// The abstract's paragraphs without their `</p>`: HTML ends a paragraph at
+// the next one and at the end of its element, and a day page has ~60 of them.
+std::string lean_paragraphs(std::string html) {
+    std::string out;
+    out.reserve(html.size());
+    for (std::size_t at = 0; at < html.size();) {
+        const auto end = html.find("</p>\n", at);
+        out.append(html, at, end == std::string::npos ? std::string::npos : end - at);
+        if (end == std::string::npos) break;
+        at = end + 5;
+        if (at < html.size()) out += '\n';
+    }
+    return out;
+}
+
 TemplateData paper_data(const Paper& paper, std::size_t number) {
     TemplateData data;
     set_moved(data, "number", text_data(std::to_string(number)));
@@ -111,7 +126,7 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     set_moved(data, "pdf_url", text_data(arxiv_pdf_url(paper.id)));
     set_moved(data, "html_url", text_data(arxiv_html_url(paper.id)));
     put(data, "authors", tex_to_unicode(join(paper.authors, ", ")));
-    put(data, "abstract_html", abstract_to_html(paper.abstract));
+    put(data, "abstract_html", lean_paragraphs(abstract_to_html(paper.abstract)));
     put(data, "comment", paper.comment);
     if (paper.relevance) put(data, "relevance", std::to_string(*paper.relevance));
     if (paper.novelty) put(data, "novelty", std::to_string(*paper.novelty));
