@@ -14,7 +14,7 @@ import sys
 # (part, line-start pattern), first match wins; lines inside a block stay in it.
 PARTS = [
     ("blank lines", r"$"),
-    ("paper: heading", r"<(section|article)[^>]*\bid=\"?p-|<h2>(<span class=\"?num|\d+\. )?"),
+    ("paper: heading", r"<(section|article|h2)[^>]*\bid=\"?p-|<h2>(<span class=\"?num|\d+\. )?"),
     ("paper: meta line (ID, PDF, HTML)", r"<p class=\"?(meta|m)\b"),
     ("paper: authors", r"<p class=\"?(authors|au)\b"),
     ("paper: scores", r"<p class=\"?(scores|sc)\b"),
