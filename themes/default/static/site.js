@@ -19,6 +19,8 @@
       button.setAttribute("aria-label", "Switch to the " + next + " theme");
       button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false");
     }
+    // The head's script sets only a stored choice; the system's shows as such.
+    if (!root.getAttribute(attr)) root.setAttribute(attr, current());
     button.addEventListener("click", function () {
       var next = current() === "dark" ? "light" : "dark";
       root.setAttribute(attr, next);
@@ -93,7 +95,7 @@
       if (!list) toc.appendChild(list = document.createElement("ol"));
       var entry = item(list, "#" + element.id, link.textContent);
       var number = parseInt(element.textContent, 10);
-      if (topics && number > 0) entry.value = number;
+      if (number > 0) entry.value = number; // runs on across the topics' lists
       if (paperPart(element, ".meta .match")) {
         var star = document.createElement("span");
         star.className = "match";
