@@ -306,6 +306,24 @@ TEST_CASE("site: month calendar is Sunday-first and links the days that have a p
         CHECK_MESSAGE(archive.find(std::string("href=\"") + link + "\"") != std::string::npos, link);
 }
 
+// Issue 17: every byte of a day page earns its place.
+TEST_CASE("site: a day page is lean: each title once, no blank lines, no optional end tags") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    for (const char* path : {"2024/12/30/", "2025/01/02/", "2025/01/03/", "2025/02/03/"}) {
+        const auto day = fixture.page(path);
+        CAPTURE(path);
+        CHECK(day.find("\n\n") == std::string::npos);
+        for (const char* optional : {"</p>", "</li>", "</td>", "</tr>", "</th>", "</dt>", "</dd>"})
+            CHECK_MESSAGE(day.find(optional) == std::string::npos, optional);
+    }
+    // The title is the heading's link only: site.js lists the contents from the headings.
+    const auto day = fixture.page("2024/12/30/");
+    std::size_t titles = 0;
+    for (auto at = day.find(">Winter paper</a>"); at != std::string::npos; at = day.find(">Winter paper</a>", at + 1)) ++titles;
+    CHECK(titles == 1);
+}
+
 TEST_CASE("site: a day page shows what the reference page shows") {
     Fixture fixture;
     REQUIRE(fixture.build().exit_code == 0);
