@@ -94,10 +94,12 @@ void set_nav(TemplateData& data, std::optional<TemplateData> prev, std::optional
     if (any) set_moved(data, "nav", std::move(nav));
 }
 
+// "p-2501.00001", "p-hep-th-9901001": letters, digits, '.' and '-' only, so
+// themes may write it unquoted (id=p-…, href=#p-…).
 std::string paper_anchor(const std::string& id) {
     std::string anchor = "p-" + id;
     for (char& c : anchor)
-        if (c == '/') c = '-';
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '-';
     return anchor;
 }
 
