@@ -1,6 +1,6 @@
 // paperpress themes (default, and classic through static_from): the
-// light/dark toggle, KaTeX typesetting, keyboard shortcuts and the reading
-// list. The chosen scheme is set on <html> by a tiny script in <head> before
+// light/dark toggle, the day page's contents list, KaTeX typesetting, keyboard
+// shortcuts and the reading list. The chosen scheme is set on <html> by a tiny script in <head> before
 // the page paints (no flash).
 (function () {
   "use strict";
