@@ -147,14 +147,21 @@ std::string unescape_attribute(std::string value) {
 // Values of every `name="..."` attribute in the HTML.
 std::vector<std::string> attributes(const std::string& html, const std::string& name) {
     std::vector<std::string> values;
-    const std::string needle = " " + name + "=\"";
+    const std::string needle = " " + name + "=";
     for (auto at = html.find(needle); at != std::string::npos; at = html.find(needle, at + 1)) {
         auto start = at + needle.size();
-        auto end = html.find('"', start);
+        const bool quoted = start < html.size() && html[start] == '"'; // else unquoted, as HTML allows
+        if (quoted) ++start;
+        auto end = quoted ? html.find('"', start) : html.find_first_of(" \t\n>", start);
         if (end == std::string::npos) break;
         values.push_back(unescape_attribute(html.substr(start, end - start)));
     }
     return values;
+}
+
+bool has_attribute(const std::string& html, const std::string& name, const std::string& value) {
+    const auto values = attributes(html, name);
+    return std::find(values.begin(), values.end(), value) != values.end();
 }
 
 // Checks every internal href and src of every HTML file under `site`, served
@@ -192,11 +199,13 @@ std::vector<std::string> broken_links(const fs::path& site) {
 
 // The href of the navigation link with rel="<rel>", if the page has one.
 std::optional<std::string> rel_link(const std::string& html, const std::string& rel) {
-    const std::string needle = "rel=\"" + rel + "\" href=\"";
-    auto at = html.find(needle);
-    if (at == std::string::npos) return std::nullopt;
-    auto start = at + needle.size();
-    return html.substr(start, html.find('"', start) - start);
+    for (const std::string& needle : {"rel=" + rel + " href=\"", "rel=\"" + rel + "\" href=\""}) {
+        auto at = html.find(needle);
+        if (at == std::string::npos) continue;
+        auto start = at + needle.size();
+        return html.substr(start, html.find('"', start) - start);
+    }
+    return std::nullopt;
 }
 
 pugi::xml_document parse_xml(const fs::path& path) {
@@ -298,6 +307,24 @@ TEST_CASE("site: month calendar is Sunday-first and links the days that have a p
         CHECK_MESSAGE(archive.find(std::string("href=\"") + link + "\"") != std::string::npos, link);
 }
 
+// Issue 17: every byte of a day page earns its place.
+TEST_CASE("site: a day page is lean: each title once, no blank lines, no optional end tags") {
+    Fixture fixture;
+    REQUIRE(fixture.build().exit_code == 0);
+    for (const char* path : {"2024/12/30/", "2025/01/02/", "2025/01/03/", "2025/02/03/"}) {
+        const auto day = fixture.page(path);
+        CAPTURE(path);
+        CHECK(day.find("\n\n") == std::string::npos);
+        for (const char* optional : {"</p>", "</li>", "</td>", "</tr>", "</th>", "</dt>", "</dd>"})
+            CHECK_MESSAGE(day.find(optional) == std::string::npos, optional);
+    }
+    // The title is the heading's link only: site.js lists the contents from the headings.
+    const auto day = fixture.page("2024/12/30/");
+    std::size_t titles = 0;
+    for (auto at = day.find(">Winter paper</a>"); at != std::string::npos; at = day.find(">Winter paper</a>", at + 1)) ++titles;
+    CHECK(titles == 1);
+}
+
 TEST_CASE("site: a day page shows what the reference page shows") {
     Fixture fixture;
     REQUIRE(fixture.build().exit_code == 0);
@@ -305,18 +332,17 @@ TEST_CASE("site: a day page shows what the reference page shows") {
     CHECK(day.find("<title>arXiv papers for 2024-12-30") != std::string::npos);
     CHECK(day.find("gpt-4o") != std::string::npos);
     CHECK(day.find("1000") != std::string::npos);  // prompt tokens
-    CHECK(day.find("<td>$0.03</td>") != std::string::npos); // total cost
-    CHECK(day.find("<td>$0.01</td>") != std::string::npos);
-    CHECK(day.find("<dd>500</dd>") != std::string::npos);
-    CHECK(day.find("<dd>400</dd>") != std::string::npos);
-    CHECK(day.find("href=\"#p-2412.00001\"") != std::string::npos); // table of contents
-    CHECK(day.find("id=\"p-2412.00001\"") != std::string::npos);
-    CHECK(day.find("href=\"https://arxiv.org/abs/2412.00001\"") != std::string::npos);
-    CHECK(day.find("href=\"https://arxiv.org/pdf/2412.00001\"") != std::string::npos);
-    CHECK(day.find("href=\"https://arxiv.org/html/2412.00001\"") != std::string::npos);
+    CHECK(day.find("<td>$0.03\n") != std::string::npos); // total cost, the row's last cell
+    CHECK(day.find("<td>$0.01<td>") != std::string::npos);
+    CHECK(day.find("<dd>500</div>") != std::string::npos);
+    CHECK(day.find("<dd>400</div>") != std::string::npos);
+    CHECK(day.find("<nav class=toc aria-label=Contents></nav>") != std::string::npos); // site.js fills it
+    CHECK(has_attribute(day, "id", "p-2412.00001"));
+    CHECK(has_attribute(day, "href", "https://arxiv.org/abs/2412.00001"));
+    CHECK(has_attribute(day, "href", "https://arxiv.org/pdf/2412.00001"));
+    CHECK(has_attribute(day, "href", "https://arxiv.org/html/2412.00001"));
     CHECK(day.find("Ada Lovelace, Alan Turing") != std::string::npos);
-    CHECK(day.find("Relevance <b>9</b>") != std::string::npos);
-    CHECK(day.find("Score <b>17</b>") != std::string::npos);
+    CHECK(day.find("Relevance 9 + Novelty 8 = 17") != std::string::npos);
 
     auto with_prompt = fixture.page("2025/01/02/");
     CHECK(with_prompt.find("Author match") != std::string::npos);
@@ -330,7 +356,7 @@ TEST_CASE("site: a day page shows what the reference page shows") {
     CHECK(with_prompt.find("\\[ a*b*c \\]") != std::string::npos);
 
     auto unknown = fixture.page("2025/02/03/");
-    CHECK(unknown.find("<th scope=\"row\">Cost</th><td>unknown</td>") != std::string::npos);
+    CHECK(unknown.find("<th>Cost<td>unknown<td>unknown<td>–<td>unknown\n") != std::string::npos);
     CHECK(unknown.find("$0") == std::string::npos);
 }
 
@@ -529,7 +555,7 @@ TEST_CASE("site: the selection prompt is one page, linked from every day that us
           }) == 1);
     // The day page's pager is there once, not repeated at the bottom.
     std::size_t pagers = 0;
-    for (auto at = day.find("class=\"pager\""); at != std::string::npos; at = day.find("class=\"pager\"", at + 1)) ++pagers;
+    for (auto at = day.find("class=pager"); at != std::string::npos; at = day.find("class=pager", at + 1)) ++pagers;
     CHECK(pagers == 1);
 }
 
@@ -703,11 +729,11 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
         CHECK(rel_link(page("2025/01/"), "up") == "/repo/2025/");
         CHECK(rel_link(page("2025/"), "prev") == "/repo/2024/");
         CHECK(rel_link(page(""), "prev") == "/repo/2025/01/08/");
-        CHECK(day.find("id=\"p-2501.00003\"") != std::string::npos); // the anchor search results link to
-        // A toggle that remembers the choice, set before the first paint.
-        CHECK(day.find("class=\"theme-toggle\"") != std::string::npos);
+        CHECK(has_attribute(day, "id", "p-2501.00003")); // the anchor search results link to
+        // A toggle that remembers the choice, set before the first paint (without one, the
+        // stylesheet follows prefers-color-scheme).
+        CHECK(day.find("theme-toggle") != std::string::npos);
         CHECK(day.find("localStorage.getItem") < day.find("<body"));
-        CHECK(day.find("prefers-color-scheme") < day.find("<body"));
         // The search box in the header, and the search page.
         CHECK(day.find("action=\"/repo/search/\"") != std::string::npos);
         CHECK(fs::is_regular_file(out / "search/index.html"));

@@ -94,11 +94,28 @@ void set_nav(TemplateData& data, std::optional<TemplateData> prev, std::optional
     if (any) set_moved(data, "nav", std::move(nav));
 }
 
+// "p-2501.00001", "p-hep-th-9901001": letters, digits, '.' and '-' only, so
+// themes may write it unquoted (id=p-…, href=#p-…).
 std::string paper_anchor(const std::string& id) {
     std::string anchor = "p-" + id;
     for (char& c : anchor)
-        if (c == '/') c = '-';
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '-';
     return anchor;
+}
+
+// The abstract's paragraphs without their `</p>`: HTML ends a paragraph at
+// the next one and at the end of its element, and a day page has ~60 of them.
+std::string lean_paragraphs(std::string html) {
+    std::string out;
+    out.reserve(html.size());
+    for (std::size_t at = 0; at < html.size();) {
+        const auto end = html.find("</p>\n", at);
+        out.append(html, at, end == std::string::npos ? std::string::npos : end - at);
+        if (end == std::string::npos) break;
+        at = end + 5;
+        if (at < html.size()) out += '\n';
+    }
+    return out;
 }
 
 TemplateData paper_data(const Paper& paper, std::size_t number) {
@@ -111,7 +128,7 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     set_moved(data, "pdf_url", text_data(arxiv_pdf_url(paper.id)));
     set_moved(data, "html_url", text_data(arxiv_html_url(paper.id)));
     put(data, "authors", tex_to_unicode(join(paper.authors, ", ")));
-    put(data, "abstract_html", abstract_to_html(paper.abstract));
+    put(data, "abstract_html", lean_paragraphs(abstract_to_html(paper.abstract)));
     put(data, "comment", paper.comment);
     if (paper.relevance) put(data, "relevance", std::to_string(*paper.relevance));
     if (paper.novelty) put(data, "novelty", std::to_string(*paper.novelty));

@@ -82,7 +82,7 @@ try {
       expect((await note.textContent()).includes("run failed"), "and says the run failed, in words");
       expect((await page.locator("h1").first().textContent()).includes(theme === "classic" ? latest : "30 April 2026"),
              "the latest day with papers is shown");
-      expect(await page.locator("section.paper").count() > 0, "with its papers");
+      expect(await page.locator(".paper").count() > 0, "with its papers");
       await page.locator(`.newer a[href="${dayPath("2026-05-04")}"]`).click();
       await page.waitForURL(base + dayPath("2026-05-04"));
       expect(await page.locator('[role="alert"]', { hasText: "failed" }).count() === 1, "the failed day keeps its banner");
@@ -156,6 +156,49 @@ try {
       await context.close();
     });
 
+    if (theme === "default")
+      await check(`${theme}: site.js lists the contents from the headings (every paper in order, topics with counts); without JavaScript the papers are all there`, async () => {
+        const problems = [];
+        const context = await browser.newContext();
+        const page = await open(context, problems);
+        const contents = () => page.evaluate(() => ({
+          entries: [...document.querySelectorAll("nav.toc ol > li")].map((li) =>
+            [li.firstElementChild.getAttribute("href"), li.firstElementChild.textContent]),
+          papers: [...document.querySelectorAll("h2.paper")].map((h) =>
+            ["#" + h.id, h.querySelector('a[href*="arxiv.org/abs/"]').textContent]),
+          topics: [...document.querySelectorAll("nav.toc .topics > li")].map((li) =>
+            `${li.firstElementChild.getAttribute("href")} ${li.firstElementChild.textContent} ${li.querySelector(".count").textContent}`),
+          heads: [...document.querySelectorAll(".topic-head")].map((h) => `#${h.id} ${h.textContent}`),
+          numbers: [...document.querySelectorAll("nav.toc ol > li")].map((li) => li.value),
+        }));
+        for (const [date, grouped] of [["2026-04-23", true], ["2026-04-01", false]]) {
+          await page.goto(base + dayPath(date));
+          const toc = await contents();
+          expect(toc.papers.length > 1, `${date}: papers on the page`);
+          expect(JSON.stringify(toc.entries) === JSON.stringify(toc.papers),
+                 `${date}: one entry per paper, in order: ${JSON.stringify(toc.entries.slice(0, 2))}`);
+          expect(JSON.stringify(toc.numbers) === JSON.stringify(toc.papers.map((_, i) => i + 1)),
+                 `${date}: numbered 1..${toc.papers.length} across topics: ${toc.numbers.join(",")}`);
+          expect(grouped === toc.topics.length > 0, `${date}: grouped by topic: ${grouped}`);
+          expect(JSON.stringify(toc.topics) === JSON.stringify(toc.heads),
+                 `${date}: each topic with its count: ${toc.topics[0]} / ${toc.heads[0]}`);
+        }
+        const third = page.locator("nav.toc ol > li > a").nth(2);
+        const href = await third.getAttribute("href");
+        await third.click();
+        await page.waitForURL((url) => url.hash === href);
+        await context.close();
+
+        const still = await browser.newContext({ javaScriptEnabled: false });
+        const plain = await open(still, problems);
+        await plain.goto(base + dayPath("2026-04-23"));
+        expect(await plain.locator("nav.toc").textContent() === "", "no contents list without JavaScript");
+        expect(await plain.locator("h2.paper a[href*='arxiv.org/abs/']").count() === 13, "all 13 papers, linked");
+        expect(await plain.locator("h2.paper + .meta a", { hasText: "PDF" }).count() === 13, "each with its PDF link");
+        await still.close();
+        expect(problems.length === 0, problems.join("; "));
+      });
+
     await check(`${theme}: a star keeps a paper in the reading list across reloads; BibTeX and IDs export`, async () => {
       const problems = [];
       const context = await browser.newContext({ acceptDownloads: true });
@@ -165,15 +208,15 @@ try {
         if (!request.url().startsWith(base + "/sub/")) outside.push(request.url());
       });
       await page.goto(base + dayPath(latest));
-      const paper = page.locator("section.paper").first();
+      const paper = page.locator(".paper").first(); // classic: a section; default: the paper's h2
       const id = (await paper.getAttribute("id")).slice(2);
-      const title = (await paper.locator('h2 a[href*="arxiv.org/abs/"]').textContent()).trim();
+      const title = (await paper.locator('a[href*="arxiv.org/abs/"]').textContent()).trim();
       const star = paper.locator("button.star");
       expect(await star.getAttribute("aria-pressed") === "false", "not starred at first");
       await star.click();
       expect(await star.getAttribute("aria-pressed") === "true", "starred after the click");
       await page.reload();
-      expect(await page.locator("section.paper").first().locator("button.star").getAttribute("aria-pressed") === "true",
+      expect(await page.locator(".paper").first().locator("button.star").getAttribute("aria-pressed") === "true",
              "still starred after a reload");
       await page.goto(base + "/sub/starred/");
       await page.reload();

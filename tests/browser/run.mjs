@@ -112,8 +112,8 @@ try {
       const page = await open(context, problems);
       await page.goto(base + latest);
       const toggle = page.locator(".theme-toggle").first();
-      const attr = await toggle.getAttribute("data-theme-attr");
-      const key = await toggle.getAttribute("data-theme-key");
+      const attr = (await toggle.getAttribute("data-theme-attr")) || "data-theme"; // site.js's defaults
+      const key = (await toggle.getAttribute("data-theme-key")) || "paperpress-theme";
       const scheme = () => page.evaluate((a) => document.documentElement.getAttribute(a), attr);
       const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       expect(await scheme() === "light", `light by default, got ${await scheme()}`);
@@ -152,10 +152,15 @@ try {
         if (!request.url().startsWith(base) && !request.url().startsWith("data:")) outside.push(request.url());
       });
       await page.goto(base + "/2025/02/25/");
+      // classic: a section.paper with its h2 and .abstract; default: the paper's h2 is the anchor,
+      // its abstract the paragraphs without a class that follow it.
       const paper = page.locator("#p-2502\\.15957");
-      await paper.locator("h2 .katex").first().waitFor();
-      expect(!(await paper.locator("h2").textContent()).includes("$^3$"), "no raw LaTeX left in the title");
-      expect(await paper.locator(".abstract .katex").count() >= 1, "the abstract's formula is typeset");
+      const title = theme === "classic" ? paper.locator("h2") : paper;
+      const abstract = theme === "classic" ? paper.locator(".abstract") : page.locator(
+        'xpath=//h2[@id="p-2502.15957"]/following-sibling::p[not(@class)][preceding-sibling::h2[1][@id="p-2502.15957"]]');
+      await title.locator(".katex").first().waitFor();
+      expect(!(await title.textContent()).includes("$^3$"), "no raw LaTeX left in the title");
+      expect(await abstract.locator(".katex").count() >= 1, "the abstract's formula is typeset");
       // The KaTeX fonts load from the site.
       await page.evaluate(() => document.fonts.ready);
       expect(outside.length === 0, `requests outside the site: ${outside.join(", ")}`);

@@ -1,6 +1,6 @@
 // paperpress themes (default, and classic through static_from): the
-// light/dark toggle, KaTeX typesetting, keyboard shortcuts and the reading
-// list. The chosen scheme is set on <html> by a tiny script in <head> before
+// light/dark toggle, the day page's contents list, KaTeX typesetting, keyboard
+// shortcuts and the reading list. The chosen scheme is set on <html> by a tiny script in <head> before
 // the page paints (no flash).
 (function () {
   "use strict";
@@ -19,6 +19,8 @@
       button.setAttribute("aria-label", "Switch to the " + next + " theme");
       button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false");
     }
+    // The head's script sets only a stored choice; the system's shows as such.
+    if (!root.getAttribute(attr)) root.setAttribute(attr, current());
     button.addEventListener("click", function () {
       var next = current() === "dark" ? "light" : "dark";
       root.setAttribute(attr, next);
@@ -38,14 +40,75 @@
       { left: "\\(", right: "\\)", display: false }
     ],
     throwOnError: false,
-    ignoredClasses: ["usage", "prompt", "no-math"]
+    ignoredClasses: ["usage", "prompt", "no-math", "banner", "counts"]
   };
   function typeset(element) {
     if (typeof window.renderMathInElement !== "function" || !element) return;
     window.renderMathInElement(element, options);
   }
   window.paperpressTypeset = typeset;
-  document.querySelectorAll(".paper, .toc, .titles, .best-list, .math").forEach(typeset);
+
+  // A paper is its heading (h2.paper, the anchor) and the elements up to the
+  // next heading: the first of them that matches `selector`, or null.
+  function paperPart(heading, selector) {
+    for (var e = heading.nextElementSibling; e && !/^H[1-6]$/.test(e.tagName); e = e.nextElementSibling) {
+      if (e.matches(selector)) return e;
+      var inside = e.querySelector(selector);
+      if (inside) return inside;
+    }
+    return null;
+  }
+
+  // The contents list, from the papers' headings (and topic headings), into
+  // an empty nav.toc: the page does not carry every title twice, and without
+  // JavaScript the papers themselves are the page.
+  document.querySelectorAll("nav.toc").forEach(function (toc) {
+    if (toc.children.length) return;
+    var heading = document.createElement("h2");
+    heading.textContent = "Contents";
+    toc.appendChild(heading);
+    var topics = null, list = null; // the topics' <ul> when grouped; the <ol> papers go into
+    function item(parent, href, text) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = href;
+      a.textContent = text;
+      li.appendChild(a);
+      parent.appendChild(li);
+      return li;
+    }
+    document.querySelectorAll(".topic-head, h2.paper").forEach(function (element) {
+      if (element.classList.contains("topic-head")) {
+        if (!topics) {
+          topics = toc.appendChild(document.createElement("ul"));
+          topics.className = "topics";
+        }
+        var count = element.querySelector(".count");
+        var name = count ? element.textContent.slice(0, -count.textContent.length).trim() : element.textContent;
+        var li = item(topics, "#" + element.id, name);
+        if (count) li.append(" ", count.cloneNode(true));
+        li.appendChild(list = document.createElement("ol"));
+        return;
+      }
+      var link = element.querySelector('a[href*="arxiv.org/abs/"]');
+      if (!link) return;
+      if (!list) toc.appendChild(list = document.createElement("ol"));
+      var entry = item(list, "#" + element.id, link.textContent);
+      var number = parseInt(element.textContent, 10);
+      if (number > 0) entry.value = number; // runs on across the topics' lists
+      if (paperPart(element, ".meta .match")) {
+        var star = document.createElement("span");
+        star.className = "match";
+        star.title = "Author match";
+        star.textContent = "★";
+        entry.append(" ", star);
+      }
+    });
+  });
+  var mathRoots = "article.day, .paper, .toc, .titles, .best-list, .math"; // .paper, .toc: the classic theme
+  document.querySelectorAll(mathRoots).forEach(function (element) {
+    if (!(element.parentElement && element.parentElement.closest(mathRoots))) typeset(element);
+  });
 
   // Keyboard: ←/k previous, →/j next (the page's rel=prev/next links), "/"
   // search; not while typing in a field or with a modifier held.
@@ -79,8 +142,9 @@
   }
   function starred(id) { return load().some(function (p) { return p.id === id; }); }
   var dayTime = document.querySelector("h1 time");
-  document.querySelectorAll("section.paper").forEach(function (section) {
-    var link = section.querySelector('h2 a[href*="arxiv.org/abs/"]');
+  document.querySelectorAll(".paper").forEach(function (paper) {
+    var heading = /^H[1-6]$/.test(paper.tagName) ? paper : paper.querySelector("h2");
+    var link = heading && heading.querySelector('a[href*="arxiv.org/abs/"]');
     if (!link) return;
     var id = link.getAttribute("href").split("/abs/")[1];
     var button = document.createElement("button");
@@ -95,9 +159,9 @@
     button.addEventListener("click", function () {
       var list = load().filter(function (p) { return p.id !== id; });
       if (!starred(id)) {
-        var authors = section.querySelector(".authors");
+        var authors = heading === paper ? paperPart(heading, ".authors") : paper.querySelector(".authors");
         list.push({ id: id, title: link.textContent, authors: authors ? authors.textContent.replace(/^Authors:\s*/, "") : "",
-                    date: dayTime ? dayTime.getAttribute("datetime") : "", href: location.pathname + "#" + section.id });
+                    date: dayTime ? dayTime.getAttribute("datetime") : "", href: location.pathname + "#" + paper.id });
       }
       save(list);
       show();
