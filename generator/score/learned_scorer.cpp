@@ -1,6 +1,8 @@
 #include "score/learned_scorer.h"
+#include "core/tex.h"
 #include "score/taste_sources.h"
 #include "util/hash.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -80,6 +82,18 @@ void add_terms(std::string_view text, std::vector<std::uint32_t>& out) {
     flush();
 }
 
+// Each author is a term of its own ("@" and the folded name, letters only), so
+// a paper by an author the reader picked before resembles that pick.
+void add_author_terms(const std::vector<std::string>& authors, std::vector<std::uint32_t>& out) {
+    std::string key;
+    for (const auto& name : authors) {
+        key.assign("@");
+        for (char c : fold_for_matching(tex_to_unicode(name)))
+            if (c != ' ' && c != '.' && c != '-' && c != '\'' && c != ',') key += c;
+        if (key.size() > 2) out.insert(out.end(), 1, term_hash(key));
+    }
+}
+
 TermCounts count_terms(std::vector<std::uint32_t>& hashes) {
     std::sort(hashes.begin(), hashes.end());
     TermCounts counts;
@@ -114,6 +128,7 @@ TermCounts paper_terms(const Paper& paper) {
     add_terms(paper.title, hashes);
     add_terms(paper.title, hashes); // the title says more than a sentence of the abstract
     add_terms(paper.abstract, hashes);
+    add_author_terms(paper.authors, hashes);
     return count_terms(hashes);
 }
 
@@ -348,25 +363,25 @@ std::vector<double> centroid(const std::vector<Vector>& vectors, const std::vect
 // gradient descent in a fixed order (deterministic). Picks are weighted by
 // recency and both classes count as much in all.
 std::vector<double> pick_classifier(const std::vector<Vector>& picks, const std::vector<double>& recency,
-                                    const std::vector<Vector>& background, size_t terms, int epochs) {
+                                    const std::vector<Vector>& background, size_t terms, int epochs, double rate0) {
     std::vector<double> w(terms + 1, 0.0); // the last is the bias
     double pick_weight = 0;
     for (double r : recency) pick_weight += r;
     const double negative_weight = pick_weight / std::max<double>(1.0, static_cast<double>(background.size()));
     // Interleave the classes so each step sees both.
+    const double lambda = 1e-4;
     std::vector<std::pair<std::uint32_t, bool>> order;
     for (size_t i = 0, j = 0; i < picks.size() || j < background.size();) {
         if (i < picks.size()) order.emplace_back(static_cast<std::uint32_t>(i++), true);
         if (j < background.size()) order.emplace_back(static_cast<std::uint32_t>(j++), false);
     }
-    const double lambda = 1e-4;
     std::uint64_t state = 0x9e3779b97f4a7c15ull; // a fixed shuffle per epoch
     for (int epoch = 0; epoch < epochs; ++epoch) {
         for (size_t k = order.size(); k > 1; --k) {
             state = state * 6364136223846793005ull + 1442695040888963407ull;
             std::swap(order[k - 1], order[(state >> 33) % k]);
         }
-        const double rate = 0.5 / (1.0 + epoch);
+        const double rate = rate0 / (1.0 + epoch);
         for (auto [i, positive] : order) {
             const Vector& x = positive ? picks[i] : background[i];
             double margin = dot(x, w) + w[terms];
@@ -468,7 +483,7 @@ std::vector<LearnedScore> keyword_only(const std::vector<Paper>& feed, const Top
     std::vector<LearnedScore> out;
     for (const auto& paper : feed) {
         auto score = embedded_score(paper, prior);
-        out.push_back({static_cast<double>(score.relevance), score.relevance,
+        out.push_back({static_cast<double>(score.relevance), score.relevance, 0,
                        score.comment + " (No earlier picks to learn from yet.)"});
     }
     return out;
@@ -526,8 +541,11 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     const auto& negatives = background.empty() ? papers : background;
     const auto against = centroid(negatives, std::vector<double>(negatives.size(), 1.0), terms);
     std::vector<double> classifier;
+    // Today's feed is mostly papers the reader will not pick, and of today's topics.
+    std::vector<Vector> trained_against = negatives;
+    if (options.feed_negatives && !background.empty()) trained_against.insert(trained_against.end(), papers.begin(), papers.end());
     if (options.classifier_weight > 0)
-        classifier = pick_classifier(picks, recency, negatives, terms, options.classifier_epochs);
+        classifier = pick_classifier(picks, recency, trained_against, terms, options.classifier_epochs, options.classifier_rate);
 
     // The topics prompt's keywords are a prior for a young archive; the
     // reader's own picks say more once there are many.
@@ -543,8 +561,11 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
         knn /= std::max(options.neighbours, 1);
         double keyword = prior_weight * (embedded_score(feed[i], prior).relevance - 1) / 9.0;
         double learned = 0;
-        if (!classifier.empty()) learned = std::tanh((dot(papers[i], classifier) + classifier[terms]) / 4);
-        out[i].score = knn + options.centroid_weight * dot(papers[i], taste) -
+        if (!classifier.empty()) {
+            out[i].margin = dot(papers[i], classifier) + classifier[terms];
+            learned = std::tanh(out[i].margin / 4);
+        }
+        out[i].score = options.neighbour_weight * knn + options.centroid_weight * dot(papers[i], taste) -
                        options.background_weight * dot(papers[i], against) + keyword +
                        options.classifier_weight * learned;
         out[i].comment = neighbour_comment(neighbours, pick_papers);

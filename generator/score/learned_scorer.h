@@ -76,6 +76,7 @@ TasteIndex load_taste_index(const TasteSources& sources, const Date& before, std
 
 struct LearnedScorerOptions {
     int neighbours = 5;              // earlier picks averaged for the nearest-neighbour similarity
+    double neighbour_weight = 1.0;   // their mean similarity counts this much
     double half_life_days = 120;     // a pick this old counts half
     int neighbour_window_days = 365; // neighbours are searched among picks this recent
     double centroid_weight = 0.5;    // similarity to the picks' centroid
@@ -83,6 +84,8 @@ struct LearnedScorerOptions {
     double prior_weight = 0.1;       // keyword scorer's rating (0..1) counts this much
     double classifier_weight = 1.0;  // a logistic regression of picks against the background
     int classifier_epochs = 8;
+    double classifier_rate = 1.0;    // the first epoch's learning rate (then rate / (1 + epoch))
+    bool feed_negatives = true;      // today's feed counts among the classifier's negatives too
     double max_df_fraction = 0.25;   // terms in more of the background than this carry no signal
     double prior_fade_picks = 50;    // the prior's weight halves at this many earlier picks, and fades with more
     double keep_multiple = 1.4;      // rated >= 7: this many times the picks expected today
@@ -95,6 +98,7 @@ struct LearnedScorerOptions {
 struct LearnedScore {
     double score = 0;   // the ranking score (comparable within one feed)
     int relevance = 1;  // 0-10
+    double margin = 0;  // the classifier's log-odds (classes balanced in training)
     std::string comment;
 };
 

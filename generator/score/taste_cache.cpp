@@ -16,7 +16,7 @@ namespace pp {
 
 namespace {
 
-constexpr std::string_view cache_magic = "paperpress taste index 3\n"; // bump when paper_terms() changes
+constexpr std::string_view cache_magic = "paperpress taste index 4\n"; // bump when paper_terms() changes
 constexpr std::size_t cache_read_limit = 1u << 30;
 
 // A checksum against damage (not against an adversary).
