@@ -265,51 +265,78 @@ struct FlatTerms {
 struct TermIds {
     static constexpr std::uint32_t none = 0xffffffffu;
     BigVector<std::uint32_t> id;         // by entry
-    std::vector<float> idf;              // by id; 0: in too much of the background to carry a signal
-    float single_idf[2] = {0, 0};  // a term only one paper holds: a pick's, a background paper's
+    BigVector<float> idf;                // by id; 0: in too much of the background to carry a signal
+    float single_idf[2] = {0, 0};  // a term without an id (rare: one paper, or none of the feed): a pick's, a background paper's
 };
 
-// Dense ids in hash order, and idf over the background: the entries from
-// `first_background` on (past feeds' unpicked papers and today's feed,
-// `background_papers` of them). Terms in more than `max_df_fraction` of the
-// background weigh 0. Equal terms are found without a hash table: entries
-// are bucketed by the top 16 bits of their hash (one pass over 4-byte
-// indices), and each small bucket is sorted in cache.
-TermIds term_ids(const FlatTerms& flat, std::uint32_t first_background, double background_papers, double max_df_fraction) {
+// The feed's distinct terms, by hash: open addressing in one array, a slot
+// being (hash << 32) | (provisional id + 1), 0 when empty.
+class FeedVocabulary {
+public:
+    explicit FeedVocabulary(std::size_t entries) {
+        std::size_t size = 1024;
+        while (size < 2 * entries) size *= 2;
+        slots_.assign(size, 0);
+        mask_ = size - 1;
+    }
+    std::uint32_t size() const { return size_; }
+    std::uint32_t add(std::uint32_t hash) {
+        std::size_t at = slot_of(hash);
+        if (slots_[at] == 0) slots_[at] = (std::uint64_t{hash} << 32) | ++size_;
+        return static_cast<std::uint32_t>(slots_[at]) - 1;
+    }
+    std::uint32_t find(std::uint32_t hash) const {
+        const std::uint64_t slot = slots_[slot_of(hash)];
+        return slot == 0 ? TermIds::none : static_cast<std::uint32_t>(slot) - 1;
+    }
+
+private:
+    std::size_t slot_of(std::uint32_t hash) const {
+        std::size_t at = (std::uint64_t{hash} * 0x9e3779b97f4a7c15ull >> 32) & mask_;
+        while (slots_[at] != 0 && (slots_[at] >> 32) != hash) at = (at + 1) & mask_;
+        return at;
+    }
+    BigVector<std::uint64_t> slots_;
+    std::size_t mask_ = 0;
+    std::uint32_t size_ = 0;
+};
+
+// Dense ids for the terms of today's feed, and idf over the background: the
+// entries from `first_background` on (past feeds' unpicked papers and today's
+// feed, `background_papers` of them). Only a term the feed holds can add to a
+// feed paper's score, so the others get no id (they still count in a paper's
+// length, weighed as a rare term), nor does a term only one paper holds.
+// Terms in more than `max_df_fraction` of the background weigh 0. One hash
+// table of the feed's terms, probed once per entry: no sort of the archive's
+// millions of entries.
+TermIds term_ids(const FlatTerms& flat, std::uint32_t first_background, std::uint32_t first_feed,
+                 double background_papers, double max_df_fraction) {
     const double n = background_papers;
     const double max_df = std::max(2.0, max_df_fraction * n);
     auto idf_of = [&](double df) { return df > max_df ? 0.0f : static_cast<float>(std::log((n + 1) / (df + 1.0)) + 1); };
     TermIds ids;
     ids.single_idf[0] = idf_of(0);
     ids.single_idf[1] = idf_of(1);
-    const std::size_t entries = flat.hash.size();
+    const std::uint32_t entries = static_cast<std::uint32_t>(flat.hash.size());
+    FeedVocabulary vocabulary(entries - first_feed);
+    for (std::uint32_t e = first_feed; e < entries; ++e) vocabulary.add(flat.hash[e]);
+    std::vector<std::uint32_t> holders(vocabulary.size(), 0), df(vocabulary.size(), 0);
     ids.id.resize(entries);
-    std::vector<std::uint32_t> offset(65537, 0);
-    for (std::uint32_t h : flat.hash) ++offset[(h >> 16) + 1];
-    for (size_t d = 1; d < offset.size(); ++d) offset[d] += offset[d - 1];
-    BigVector<std::uint32_t> bucketed(entries);
-    {
-        std::vector<std::uint32_t> next(offset.begin(), offset.end() - 1);
-        for (std::uint32_t e = 0; e < entries; ++e) bucketed[next[flat.hash[e] >> 16]++] = e;
+    for (std::uint32_t e = 0; e < entries; ++e) {
+        const std::uint32_t id = vocabulary.find(flat.hash[e]);
+        ids.id[e] = id;
+        if (id == TermIds::none) continue;
+        ++holders[id]; // a paper holds a term once: one entry, one paper
+        if (e >= first_background) ++df[id];
     }
-    std::vector<std::uint64_t> bucket; // (hash, entry), sorted: equal terms together, entries in order
-    for (size_t b = 0; b + 1 < offset.size(); ++b) {
-        bucket.clear();
-        for (std::uint32_t k = offset[b]; k < offset[b + 1]; ++k)
-            bucket.push_back((std::uint64_t{flat.hash[bucketed[k]]} << 32) | bucketed[k]);
-        std::sort(bucket.begin(), bucket.end());
-        for (size_t i = 0, j = 0; i < bucket.size(); i = j) {
-            double df = 0;
-            for (j = i; j < bucket.size() && (bucket[j] >> 32) == (bucket[i] >> 32); ++j)
-                if (static_cast<std::uint32_t>(bucket[j]) >= first_background) ++df;
-            std::uint32_t id = TermIds::none; // a paper holds a term once: one entry, one paper
-            if (j - i >= 2) {
-                id = static_cast<std::uint32_t>(ids.idf.size());
-                ids.idf.push_back(idf_of(df));
-            }
-            for (size_t k = i; k < j; ++k) ids.id[static_cast<std::uint32_t>(bucket[k])] = id;
-        }
+    std::vector<std::uint32_t> dense(vocabulary.size(), TermIds::none);
+    for (std::uint32_t t = 0; t < vocabulary.size(); ++t) {
+        if (holders[t] < 2) continue;
+        dense[t] = static_cast<std::uint32_t>(ids.idf.size());
+        ids.idf.push_back(idf_of(df[t]));
     }
+    for (std::uint32_t& id : ids.id)
+        if (id != TermIds::none) id = dense[id];
     return ids;
 }
 
@@ -341,15 +368,18 @@ std::vector<Vector> weigh_all(const FlatTerms& flat, std::uint32_t first_backgro
     return vectors;
 }
 
-double dot(const Vector& a, const std::vector<double>& b) {
+// A value per term id, as large as the run's vocabulary.
+using TermArray = BigVector<double>;
+
+double dot(const Vector& a, const TermArray& b) {
     double sum = 0;
     for (auto [id, x] : a) sum += x * b[id];
     return sum;
 }
 
 // The weighted sum of `vectors`, of unit length.
-std::vector<double> centroid(const std::vector<Vector>& vectors, const std::vector<double>& weight, size_t terms) {
-    std::vector<double> sum(terms, 0.0);
+TermArray centroid(const std::vector<Vector>& vectors, const std::vector<double>& weight, size_t terms) {
+    TermArray sum(terms, 0.0);
     for (size_t i = 0; i < vectors.size(); ++i)
         for (auto [id, x] : vectors[i]) sum[id] += weight[i] * x;
     double norm = 0;
@@ -362,9 +392,9 @@ std::vector<double> centroid(const std::vector<Vector>& vectors, const std::vect
 // A logistic regression of picks against background papers, by stochastic
 // gradient descent in a fixed order (deterministic). Picks are weighted by
 // recency and both classes count as much in all.
-std::vector<double> pick_classifier(const std::vector<Vector>& picks, const std::vector<double>& recency,
+TermArray pick_classifier(const std::vector<Vector>& picks, const std::vector<double>& recency,
                                     const std::vector<Vector>& background, size_t terms, int epochs, double rate0) {
-    std::vector<double> w(terms + 1, 0.0); // the last is the bias
+    TermArray w(terms + 1, 0.0); // the last is the bias
     double pick_weight = 0;
     for (double r : recency) pick_weight += r;
     const double negative_weight = pick_weight / std::max<double>(1.0, static_cast<double>(background.size()));
@@ -402,8 +432,8 @@ struct Neighbour {
 // Earlier picks by term, for the nearest-neighbour search: term t's
 // (pick, weight) pairs are items[start[t] .. start[t + 1]).
 struct Postings {
-    std::vector<std::uint32_t> start;
-    std::vector<std::pair<std::uint32_t, float>> items;
+    BigVector<std::uint32_t> start;
+    BigVector<std::pair<std::uint32_t, float>> items;
     std::span<const std::pair<std::uint32_t, float>> operator[](std::uint32_t term) const {
         return {items.data() + start[term], start[term + 1] - start[term]};
     }
@@ -520,8 +550,8 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     const size_t first_feed = flat.papers();
     for (const auto& terms : feed_terms) flat.add(terms); // today's feed is mostly background too
     const std::uint32_t background_entries = flat.start[first_background];
-    const TermIds ids = term_ids(flat, background_entries, static_cast<double>(flat.papers() - first_background),
-                                 options.max_df_fraction);
+    const TermIds ids = term_ids(flat, background_entries, flat.start[first_feed],
+                                 static_cast<double>(flat.papers() - first_background), options.max_df_fraction);
     const size_t terms = ids.idf.size();
 
     BigVector<Weight> weights;
@@ -540,7 +570,7 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     // The background: past feeds' unpicked papers, or else today's feed.
     const auto& negatives = background.empty() ? papers : background;
     const auto against = centroid(negatives, std::vector<double>(negatives.size(), 1.0), terms);
-    std::vector<double> classifier;
+    TermArray classifier;
     // Today's feed is mostly papers the reader will not pick, and of today's topics.
     std::vector<Vector> trained_against = negatives;
     if (options.feed_negatives && !background.empty()) trained_against.insert(trained_against.end(), papers.begin(), papers.end());
