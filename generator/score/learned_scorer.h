@@ -78,7 +78,7 @@ struct LearnedScorerOptions {
     int neighbours = 5;              // earlier picks averaged for the nearest-neighbour similarity
     double neighbour_weight = 1.0;   // their mean similarity counts this much
     double half_life_days = 120;     // a pick this old counts half
-    int neighbour_window_days = 365; // neighbours are searched among picks this recent
+    int neighbour_window_days = 240; // neighbours are searched among picks this recent (two half-lives: older ones weigh under 1/4)
     double centroid_weight = 0.5;    // similarity to the picks' centroid
     double background_weight = 0.5;  // minus similarity to the background's centroid
     double prior_weight = 0.1;       // keyword scorer's rating (0..1) counts this much
