@@ -10,7 +10,7 @@
 //                        [--feeds DIR] [--content DIR] and the options of LearnedScorerOptions:
 //                        [--cascade-fraction F] [--neighbours N] [--half-life DAYS] [--window DAYS]
 //                        [--centroid W] [--background W] [--prior W] [--classifier W] [--epochs N]
-//                        [--neighbour-weight W] [--rate R] [--feed-negatives 0|1]
+//                        [--neighbour-weight W] [--rate R] [--feed-only-rate R] [--feed-negatives 0|1]
 //                        [--max-df F] [--keep-multiple M] [--share-days N] [--usual-days N]
 //                        [--prior-fade PICKS] [--background-days N]
 #include "content/importer.h"
@@ -128,6 +128,7 @@ int main(int argc, char** argv) {
     options.neighbours = static_cast<int>(number("neighbours", options.neighbours));
     options.neighbour_weight = number("neighbour-weight", options.neighbour_weight);
     options.classifier_rate = number("rate", options.classifier_rate);
+    options.feed_only_rate = number("feed-only-rate", options.feed_only_rate);
     options.feed_negatives = number("feed-negatives", options.feed_negatives) != 0;
     options.half_life_days = number("half-life", options.half_life_days);
     options.centroid_weight = number("centroid", options.centroid_weight);

@@ -575,7 +575,8 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     std::vector<Vector> trained_against = negatives;
     if (options.feed_negatives && !background.empty()) trained_against.insert(trained_against.end(), papers.begin(), papers.end());
     if (options.classifier_weight > 0)
-        classifier = pick_classifier(picks, recency, trained_against, terms, options.classifier_epochs, options.classifier_rate);
+        classifier = pick_classifier(picks, recency, trained_against, terms, options.classifier_epochs,
+                                     background.empty() ? options.feed_only_rate : options.classifier_rate);
 
     // The topics prompt's keywords are a prior for a young archive; the
     // reader's own picks say more once there are many.
