@@ -84,7 +84,7 @@ struct LearnedScorerOptions {
     double prior_weight = 0.1;       // keyword scorer's rating (0..1) counts this much
     double classifier_weight = 1.0;  // a logistic regression of picks against the background
     int classifier_epochs = 8;
-    double classifier_rate = 1.0;    // the first epoch's learning rate (then rate / (1 + epoch))
+    double classifier_rate = 2.0;    // the first epoch's learning rate (then rate / (1 + epoch))
     double feed_only_rate = 0.1;     // ... when today's feed is the only background: a weaker fit of the papers it then scores
     bool feed_negatives = true;      // today's feed counts among the classifier's negatives too
     double max_df_fraction = 0.25;   // terms in more of the background than this carry no signal
