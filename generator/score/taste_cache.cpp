@@ -183,7 +183,8 @@ void prefault_heap(std::size_t bytes) {
 Sources read_cache(const TasteSources& where) {
     if (where.index_cache.empty() || !fs::exists(where.index_cache)) return {};
     std::error_code ec;
-    if (auto size = fs::file_size(where.index_cache, ec); !ec && size < cache_read_limit) prefault_heap(size * 5 / 2);
+    if (auto size = fs::file_size(where.index_cache, ec); !ec && size >= (4u << 20) && size < cache_read_limit)
+        prefault_heap(size * 5 / 2); // the index takes about 2.5 times the file's size
     auto bytes = read_file(where.index_cache, cache_read_limit);
     std::optional<Sources> sources;
     if (bytes) sources = deserialize(*bytes);
