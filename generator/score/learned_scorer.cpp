@@ -237,40 +237,14 @@ using BigVector = std::vector<T, HugePages<T>>;
 using Weight = std::pair<std::uint32_t, float>;
 using Vector = std::span<const Weight>;
 
-// Every paper of one scoring run, its terms in one flat array (paper p's are
-// entries [start[p], start[p + 1])): a few large arrays instead of a vector
-// per paper, which cost more in allocation than all the arithmetic.
-struct FlatTerms {
-    BigVector<std::uint32_t> start{0};
-    BigVector<std::uint32_t> hash;   // by entry
-    BigVector<std::uint16_t> count;  // by entry
+// Every paper of one scoring run by its terms: views into the index's term
+// counts and today's feed's, not a copy of the archive's millions of entries.
+using TermsView = std::span<const TermCounts::value_type>;
 
-    void reserve(std::size_t papers, std::size_t entries) {
-        start.reserve(papers + 1);
-        hash.reserve(entries);
-        count.reserve(entries);
-    }
-    void add(const TermCounts& terms) {
-        for (auto [h, n] : terms) {
-            hash.push_back(h);
-            count.push_back(n);
-        }
-        start.push_back(static_cast<std::uint32_t>(hash.size()));
-    }
-    std::size_t papers() const { return start.size() - 1; }
-};
-
-// The run's terms as dense ids: terms that only one paper holds can match no
-// other paper and get none (they still count in a paper's length).
-struct TermIds {
-    static constexpr std::uint32_t none = 0xffffffffu;
-    BigVector<std::uint32_t> id;         // by entry
-    BigVector<float> idf;                // by id; 0: in too much of the background to carry a signal
-    float single_idf[2] = {0, 0};  // a term without an id (rare: one paper, or none of the feed): a pick's, a background paper's
-};
+constexpr std::uint32_t no_term = 0xffffffffu;
 
 // The feed's distinct terms, by hash: open addressing in one array, a slot
-// being (hash << 32) | (provisional id + 1), 0 when empty.
+// being (hash << 32) | (index + 1), 0 when empty.
 class FeedVocabulary {
 public:
     explicit FeedVocabulary(std::size_t entries) {
@@ -287,7 +261,7 @@ public:
     }
     std::uint32_t find(std::uint32_t hash) const {
         const std::uint64_t slot = slots_[slot_of(hash)];
-        return slot == 0 ? TermIds::none : static_cast<std::uint32_t>(slot) - 1;
+        return slot == 0 ? no_term : static_cast<std::uint32_t>(slot) - 1;
     }
 
 private:
@@ -301,70 +275,79 @@ private:
     std::uint32_t size_ = 0;
 };
 
-// Dense ids for the terms of today's feed, and idf over the background: the
-// entries from `first_background` on (past feeds' unpicked papers and today's
-// feed, `background_papers` of them). Only a term the feed holds can add to a
-// feed paper's score, so the others get no id (they still count in a paper's
-// length, weighed as a rare term), nor does a term only one paper holds.
-// Terms in more than `max_df_fraction` of the background weigh 0. One hash
-// table of the feed's terms, probed once per entry: no sort of the archive's
-// millions of entries.
-TermIds term_ids(const FlatTerms& flat, std::uint32_t first_background, std::uint32_t first_feed,
-                 double background_papers, double max_df_fraction) {
-    const double n = background_papers;
+// The run's terms as dense ids. Only a term today's feed holds can add to a
+// feed paper's score, so only those get one, and only when a second paper
+// holds them; the others still count in a paper's length, weighed as a rare
+// term. One hash table of the feed's terms, probed once per entry: no sort
+// of the archive's millions of entries.
+struct TermIds {
+    FeedVocabulary vocabulary;         // the feed's terms
+    std::vector<std::uint32_t> dense;  // by vocabulary entry: its id, or no_term
+    BigVector<float> idf;              // by id; 0: in too much of the background to carry a signal
+    float single_idf[2] = {0, 0};      // a term without an id: a pick's, a background paper's
+    std::uint32_t id_of(std::uint32_t hash) const {
+        const std::uint32_t entry = vocabulary.find(hash);
+        return entry == no_term ? no_term : dense[entry];
+    }
+};
+
+// Ids and idf over the background: the papers from `first_background` on
+// (past feeds' unpicked papers and today's feed, from `first_feed` on).
+// Terms in more than `max_df_fraction` of the background weigh 0.
+TermIds term_ids(const std::vector<TermsView>& papers, std::size_t first_background, std::size_t first_feed,
+                 double max_df_fraction) {
+    const double n = static_cast<double>(papers.size() - first_background);
     const double max_df = std::max(2.0, max_df_fraction * n);
     auto idf_of = [&](double df) { return df > max_df ? 0.0f : static_cast<float>(std::log((n + 1) / (df + 1.0)) + 1); };
-    TermIds ids;
+    std::size_t feed_entries = 0;
+    for (std::size_t p = first_feed; p < papers.size(); ++p) feed_entries += papers[p].size();
+    TermIds ids{FeedVocabulary(feed_entries), {}, {}, {0, 0}};
     ids.single_idf[0] = idf_of(0);
     ids.single_idf[1] = idf_of(1);
-    const std::uint32_t entries = static_cast<std::uint32_t>(flat.hash.size());
-    FeedVocabulary vocabulary(entries - first_feed);
-    for (std::uint32_t e = first_feed; e < entries; ++e) vocabulary.add(flat.hash[e]);
-    std::vector<std::uint32_t> holders(vocabulary.size(), 0), df(vocabulary.size(), 0);
-    ids.id.resize(entries);
-    for (std::uint32_t e = 0; e < entries; ++e) {
-        const std::uint32_t id = vocabulary.find(flat.hash[e]);
-        ids.id[e] = id;
-        if (id == TermIds::none) continue;
-        ++holders[id]; // a paper holds a term once: one entry, one paper
-        if (e >= first_background) ++df[id];
+    for (std::size_t p = first_feed; p < papers.size(); ++p)
+        for (auto [hash, count] : papers[p]) ids.vocabulary.add(hash);
+    std::vector<std::uint32_t> holders(ids.vocabulary.size(), 0), df(ids.vocabulary.size(), 0);
+    for (std::size_t p = 0; p < papers.size(); ++p) {
+        for (auto [hash, count] : papers[p]) {
+            const std::uint32_t entry = ids.vocabulary.find(hash);
+            if (entry == no_term) continue;
+            ++holders[entry]; // a paper holds a term once
+            if (p >= first_background) ++df[entry];
+        }
     }
-    std::vector<std::uint32_t> dense(vocabulary.size(), TermIds::none);
-    for (std::uint32_t t = 0; t < vocabulary.size(); ++t) {
+    ids.dense.assign(ids.vocabulary.size(), no_term);
+    for (std::uint32_t t = 0; t < ids.vocabulary.size(); ++t) {
         if (holders[t] < 2) continue;
-        dense[t] = static_cast<std::uint32_t>(ids.idf.size());
+        ids.dense[t] = static_cast<std::uint32_t>(ids.idf.size());
         ids.idf.push_back(idf_of(df[t]));
     }
-    for (std::uint32_t& id : ids.id)
-        if (id != TermIds::none) id = dense[id];
     return ids;
 }
 
 // Every paper's TF-IDF vector, of unit length, as views into `weights`.
-std::vector<Vector> weigh_all(const FlatTerms& flat, std::uint32_t first_background, const TermIds& ids,
+std::vector<Vector> weigh_all(const std::vector<TermsView>& papers, std::size_t first_background, const TermIds& ids,
                               BigVector<Weight>& weights) {
     weights.clear();
-    weights.reserve(flat.hash.size());
-    std::vector<std::uint32_t> begin(flat.papers() + 1, 0);
-    for (size_t p = 0; p < flat.papers(); ++p) {
+    std::vector<std::uint32_t> begin(papers.size() + 1, 0);
+    for (size_t p = 0; p < papers.size(); ++p) {
         begin[p] = static_cast<std::uint32_t>(weights.size());
         double norm = 0;
-        for (std::uint32_t e = flat.start[p]; e < flat.start[p + 1]; ++e) {
-            const std::uint32_t id = ids.id[e];
-            const float idf = id != TermIds::none ? ids.idf[id] : ids.single_idf[e >= first_background];
+        for (auto [hash, count] : papers[p]) {
+            const std::uint32_t id = ids.id_of(hash);
+            const float idf = id != no_term ? ids.idf[id] : ids.single_idf[p >= first_background];
             if (idf <= 0) continue;
-            float x = (1.0f + std::log(static_cast<float>(flat.count[e]))) * idf;
+            float x = (1.0f + std::log(static_cast<float>(count))) * idf;
             norm += static_cast<double>(x) * x;
-            if (id != TermIds::none) weights.emplace_back(id, x);
+            if (id != no_term) weights.emplace_back(id, x);
         }
         if (norm > 0)
             for (size_t w = begin[p]; w < weights.size(); ++w)
                 weights[w].second = static_cast<float>(weights[w].second / std::sqrt(norm));
     }
-    begin[flat.papers()] = static_cast<std::uint32_t>(weights.size());
+    begin[papers.size()] = static_cast<std::uint32_t>(weights.size());
     std::vector<Vector> vectors;
-    vectors.reserve(flat.papers());
-    for (size_t p = 0; p < flat.papers(); ++p) vectors.emplace_back(weights.data() + begin[p], begin[p + 1] - begin[p]);
+    vectors.reserve(papers.size());
+    for (size_t p = 0; p < papers.size(); ++p) vectors.emplace_back(weights.data() + begin[p], begin[p + 1] - begin[p]);
     return vectors;
 }
 
@@ -542,20 +525,19 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     for (const auto& paper : past_background) entries += paper.terms.size();
     for (const auto& terms : feed_terms) entries += terms.size();
 
-    FlatTerms flat;
-    flat.reserve(pick_papers.size() + past_background.size() + feed.size(), entries);
-    for (const IndexedPaper* pick : pick_papers) flat.add(pick->terms);
-    const size_t first_background = flat.papers();
-    for (const auto& paper : past_background) flat.add(paper.terms);
-    const size_t first_feed = flat.papers();
-    for (const auto& terms : feed_terms) flat.add(terms); // today's feed is mostly background too
-    const std::uint32_t background_entries = flat.start[first_background];
-    const TermIds ids = term_ids(flat, background_entries, flat.start[first_feed],
-                                 static_cast<double>(flat.papers() - first_background), options.max_df_fraction);
+    std::vector<TermsView> all_terms;
+    all_terms.reserve(pick_papers.size() + past_background.size() + feed.size());
+    for (const IndexedPaper* pick : pick_papers) all_terms.emplace_back(pick->terms);
+    const size_t first_background = all_terms.size();
+    for (const auto& paper : past_background) all_terms.emplace_back(paper.terms);
+    const size_t first_feed = all_terms.size();
+    for (const auto& terms : feed_terms) all_terms.emplace_back(terms); // today's feed is mostly background too
+    const TermIds ids = term_ids(all_terms, first_background, first_feed, options.max_df_fraction);
     const size_t terms = ids.idf.size();
 
     BigVector<Weight> weights;
-    const std::vector<Vector> all = weigh_all(flat, background_entries, ids, weights);
+    weights.reserve(entries);
+    const std::vector<Vector> all = weigh_all(all_terms, first_background, ids, weights);
     const std::vector<Vector> picks(all.begin(), all.begin() + static_cast<long>(first_background));
     const std::vector<Vector> background(all.begin() + static_cast<long>(first_background), all.begin() + static_cast<long>(first_feed));
     const std::vector<Vector> papers(all.begin() + static_cast<long>(first_feed), all.end());
