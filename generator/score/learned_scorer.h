@@ -1,7 +1,7 @@
 // The learned embedded scorer: offline and deterministic, it learns the
 // reader's taste from the archive. Every day file lists the papers picked
 // before; a new paper is rated by how much its words (TF-IDF of words and
-// word pairs) resemble those picks (its nearest earlier picks, recent days
+// word pairs) and authors resemble those picks (its nearest earlier picks, recent days
 // weighted up, and their centroid), against the background of papers the
 // reader did not pick (past raw feeds from the fetch cache, when present,
 // and the day's own feed). The keyword scorer's rating is a prior, so an
@@ -21,7 +21,8 @@
 
 namespace pp {
 
-// A paper's terms: (term hash, count), sorted by hash. Title terms count twice.
+// A paper's terms: (term hash, count), sorted by hash. Title terms count
+// twice; each author is a term of its own.
 using TermCounts = std::vector<std::pair<std::uint32_t, std::uint16_t>>;
 TermCounts paper_terms(const Paper& paper);
 
