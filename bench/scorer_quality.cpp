@@ -10,6 +10,7 @@
 //                        [--feeds DIR] [--content DIR] and the options of LearnedScorerOptions:
 //                        [--cascade-fraction F] [--neighbours N] [--half-life DAYS] [--window DAYS]
 //                        [--centroid W] [--background W] [--prior W] [--classifier W] [--epochs N]
+//                        [--neighbour-weight W] [--rate R] [--feed-only-rate R] [--feed-negatives 0|1]
 //                        [--max-df F] [--keep-multiple M] [--share-days N] [--usual-days N]
 //                        [--prior-fade PICKS] [--background-days N]
 #include "content/importer.h"
@@ -47,6 +48,9 @@ std::vector<Paper> papers_of(const rapidjson::Value& list) {
         p.id = item["id"].GetString();
         p.title = item["title"].GetString();
         p.abstract = item["abstract"].GetString();
+        if (item.HasMember("authors") && item["authors"].IsArray())
+            for (const auto& author : item["authors"].GetArray())
+                if (author.IsString()) p.authors.emplace_back(author.GetString());
         papers.push_back(std::move(p));
     }
     return papers;
@@ -76,6 +80,7 @@ void print_day(const Date& date, const std::vector<Paper>& feed, const std::vect
         w.Int(keyword[i]);
         w.Double(learned[i].score);
         w.Int(learned[i].relevance);
+        w.Double(learned[i].margin);
         w.EndArray();
     }
     w.EndArray();
@@ -121,6 +126,10 @@ int main(int argc, char** argv) {
 
     LearnedScorerOptions options;
     options.neighbours = static_cast<int>(number("neighbours", options.neighbours));
+    options.neighbour_weight = number("neighbour-weight", options.neighbour_weight);
+    options.classifier_rate = number("rate", options.classifier_rate);
+    options.feed_only_rate = number("feed-only-rate", options.feed_only_rate);
+    options.feed_negatives = number("feed-negatives", options.feed_negatives) != 0;
     options.half_life_days = number("half-life", options.half_life_days);
     options.centroid_weight = number("centroid", options.centroid_weight);
     options.background_weight = number("background", options.background_weight);

@@ -12,6 +12,7 @@ kept/picked ratio and AUC, per day and per span, for the keyword scorer and
 the learned one, and the cascade's recall and prompt-token share.
 """
 import argparse
+import ast
 import glob
 import json
 import lzma
@@ -44,6 +45,16 @@ def load_picks(archive, date):
     return {pid: p for pid, p in data.items() if isinstance(p, dict) and "title" in p}
 
 
+def author_list(authors):
+    """The archive's JSON writes a list as Python's repr ("['A. B', 'C. D']")."""
+    if isinstance(authors, str):
+        try:
+            authors = ast.literal_eval(authors) if authors.startswith("[") else [authors]
+        except (ValueError, SyntaxError):
+            authors = [authors]
+    return [str(a) for a in authors]
+
+
 def labelled_days(listings, archive):
     days = []
     for path in sorted(glob.glob(os.path.join(listings, "*.jsonl.xz"))):
@@ -52,7 +63,7 @@ def labelled_days(listings, archive):
         if picks is None:
             continue
         papers = {pid: {"id": pid, "title": p["title"], "abstract": p.get("abstract", ""),
-                        "authors": p.get("authors", [])} for pid, p in picks.items()}
+                        "authors": author_list(p.get("authors", []))} for pid, p in picks.items()}
         for item in load_listing(path):
             pid = item["id"].split("v")[0] if "v" in item["id"][-3:] else item["id"]
             papers.setdefault(pid, {"id": pid, "title": " ".join(item["title"].split()),

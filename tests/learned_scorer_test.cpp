@@ -250,3 +250,44 @@ TEST_CASE("the learned scorer keeps a multiple of the share of recent past feeds
     auto fewer = learned_scores(feed, no_feeds, keywords, today);
     CHECK(std::ranges::count_if(fewer, [](const LearnedScore& s) { return s.relevance >= 7; }) == 1);
 }
+
+TEST_CASE("the learned scorer ranks a paper by an author the reader picked before above an otherwise equal one") {
+    auto days = graph_reader_days();
+    days[1].papers[0].authors = {"Petar Veli\\v{c}kovi\\'c", "Ada Lovelace"}; // TeX, as arXiv's listings write it
+    TasteIndex index = build_taste_index(days, {});
+    auto by = [](std::vector<std::string> authors) {
+        Paper p = paper("2503.10009", "Learning rates for kernel machines", "Step sizes of gradient descent for kernels.");
+        p.authors = std::move(authors);
+        return p;
+    };
+    // The same title and abstract; one shares an author with the pick of 2025-03-04 (written in Unicode here).
+    std::vector<Paper> feed = {by({"Grace Hopper"}), by({"Petar Veličković", "Grace Hopper"})};
+    auto scores = learned_scores(feed, index, keywords, *parse_iso_date("2025-03-10"));
+    CHECK(scores[1].score > scores[0].score);
+}
+
+TEST_CASE("a corrupted index cache gives the same scores as a fresh one") {
+    TempDir dir;
+    save_all(dir / "content", graph_reader_days());
+    const Date today = *parse_iso_date("2025-03-10");
+    TasteSources sources{dir / "content", {}, dir / "cache/taste-index.bin", 20, {}};
+    std::vector<std::string> warnings;
+    const auto feed = todays_feed();
+    auto fresh = learned_scores(feed, load_taste_index(sources, today, warnings), keywords, today);
+
+    std::string bytes = read_text(sources.index_cache);
+    // A flipped byte inside a term count (past the header and the first path): the checksum catches it.
+    bytes[bytes.size() - 20] ^= 0x01;
+    write_text(sources.index_cache, bytes);
+    std::vector<std::string> log;
+    sources.log = [&](const std::string& line) { log.push_back(line); };
+    auto after = learned_scores(feed, load_taste_index(sources, today, warnings), keywords, today);
+    REQUIRE(!log.empty());
+    CHECK(log.front().find("does not verify") != std::string::npos);
+    REQUIRE(after.size() == fresh.size());
+    for (size_t i = 0; i < feed.size(); ++i) {
+        CHECK(after[i].score == fresh[i].score);
+        CHECK(after[i].relevance == fresh[i].relevance);
+        CHECK(after[i].comment == fresh[i].comment);
+    }
+}

@@ -1,6 +1,8 @@
 #include "score/learned_scorer.h"
+#include "core/tex.h"
 #include "score/taste_sources.h"
 #include "util/hash.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -80,6 +82,18 @@ void add_terms(std::string_view text, std::vector<std::uint32_t>& out) {
     flush();
 }
 
+// Each author is a term of its own ("@" and the folded name, letters only), so
+// a paper by an author the reader picked before resembles that pick.
+void add_author_terms(const std::vector<std::string>& authors, std::vector<std::uint32_t>& out) {
+    std::string key;
+    for (const auto& name : authors) {
+        key.assign("@");
+        for (char c : fold_for_matching(tex_to_unicode(name)))
+            if (c != ' ' && c != '.' && c != '-' && c != '\'' && c != ',') key += c;
+        if (key.size() > 2) out.insert(out.end(), 1, term_hash(key));
+    }
+}
+
 TermCounts count_terms(std::vector<std::uint32_t>& hashes) {
     std::sort(hashes.begin(), hashes.end());
     TermCounts counts;
@@ -114,6 +128,7 @@ TermCounts paper_terms(const Paper& paper) {
     add_terms(paper.title, hashes);
     add_terms(paper.title, hashes); // the title says more than a sentence of the abstract
     add_terms(paper.abstract, hashes);
+    add_author_terms(paper.authors, hashes);
     return count_terms(hashes);
 }
 
@@ -222,119 +237,132 @@ using BigVector = std::vector<T, HugePages<T>>;
 using Weight = std::pair<std::uint32_t, float>;
 using Vector = std::span<const Weight>;
 
-// Every paper of one scoring run, its terms in one flat array (paper p's are
-// entries [start[p], start[p + 1])): a few large arrays instead of a vector
-// per paper, which cost more in allocation than all the arithmetic.
-struct FlatTerms {
-    BigVector<std::uint32_t> start{0};
-    BigVector<std::uint32_t> hash;   // by entry
-    BigVector<std::uint16_t> count;  // by entry
+// Every paper of one scoring run by its terms: views into the index's term
+// counts and today's feed's, not a copy of the archive's millions of entries.
+using TermsView = std::span<const TermCounts::value_type>;
 
-    void reserve(std::size_t papers, std::size_t entries) {
-        start.reserve(papers + 1);
-        hash.reserve(entries);
-        count.reserve(entries);
+constexpr std::uint32_t no_term = 0xffffffffu;
+
+// The feed's distinct terms, by hash: open addressing in one array, a slot
+// being (hash << 32) | (index + 1), 0 when empty.
+class FeedVocabulary {
+public:
+    explicit FeedVocabulary(std::size_t entries) {
+        std::size_t size = 1024;
+        while (size < 2 * entries) size *= 2;
+        slots_.assign(size, 0);
+        mask_ = size - 1;
     }
-    void add(const TermCounts& terms) {
-        for (auto [h, n] : terms) {
-            hash.push_back(h);
-            count.push_back(n);
-        }
-        start.push_back(static_cast<std::uint32_t>(hash.size()));
+    std::uint32_t size() const { return size_; }
+    std::uint32_t add(std::uint32_t hash) {
+        std::size_t at = slot_of(hash);
+        if (slots_[at] == 0) slots_[at] = (std::uint64_t{hash} << 32) | ++size_;
+        return static_cast<std::uint32_t>(slots_[at]) - 1;
     }
-    std::size_t papers() const { return start.size() - 1; }
+    std::uint32_t find(std::uint32_t hash) const {
+        const std::uint64_t slot = slots_[slot_of(hash)];
+        return slot == 0 ? no_term : static_cast<std::uint32_t>(slot) - 1;
+    }
+
+private:
+    std::size_t slot_of(std::uint32_t hash) const {
+        std::size_t at = (std::uint64_t{hash} * 0x9e3779b97f4a7c15ull >> 32) & mask_;
+        while (slots_[at] != 0 && (slots_[at] >> 32) != hash) at = (at + 1) & mask_;
+        return at;
+    }
+    BigVector<std::uint64_t> slots_;
+    std::size_t mask_ = 0;
+    std::uint32_t size_ = 0;
 };
 
-// The run's terms as dense ids: terms that only one paper holds can match no
-// other paper and get none (they still count in a paper's length).
+// The run's terms as dense ids. Only a term today's feed holds can add to a
+// feed paper's score, so only those get one, and only when a second paper
+// holds them; the others still count in a paper's length, weighed as a rare
+// term. One hash table of the feed's terms, probed once per entry: no sort
+// of the archive's millions of entries.
 struct TermIds {
-    static constexpr std::uint32_t none = 0xffffffffu;
-    BigVector<std::uint32_t> id;         // by entry
-    std::vector<float> idf;              // by id; 0: in too much of the background to carry a signal
-    float single_idf[2] = {0, 0};  // a term only one paper holds: a pick's, a background paper's
+    FeedVocabulary vocabulary;         // the feed's terms
+    std::vector<std::uint32_t> dense;  // by vocabulary entry: its id, or no_term
+    BigVector<float> idf;              // by id; 0: in too much of the background to carry a signal
+    float single_idf[2] = {0, 0};      // a term without an id: a pick's, a background paper's
+    std::uint32_t id_of(std::uint32_t hash) const {
+        const std::uint32_t entry = vocabulary.find(hash);
+        return entry == no_term ? no_term : dense[entry];
+    }
 };
 
-// Dense ids in hash order, and idf over the background: the entries from
-// `first_background` on (past feeds' unpicked papers and today's feed,
-// `background_papers` of them). Terms in more than `max_df_fraction` of the
-// background weigh 0. Equal terms are found without a hash table: entries
-// are bucketed by the top 16 bits of their hash (one pass over 4-byte
-// indices), and each small bucket is sorted in cache.
-TermIds term_ids(const FlatTerms& flat, std::uint32_t first_background, double background_papers, double max_df_fraction) {
-    const double n = background_papers;
+// Ids and idf over the background: the papers from `first_background` on
+// (past feeds' unpicked papers and today's feed, from `first_feed` on).
+// Terms in more than `max_df_fraction` of the background weigh 0.
+TermIds term_ids(const std::vector<TermsView>& papers, std::size_t first_background, std::size_t first_feed,
+                 double max_df_fraction) {
+    const double n = static_cast<double>(papers.size() - first_background);
     const double max_df = std::max(2.0, max_df_fraction * n);
     auto idf_of = [&](double df) { return df > max_df ? 0.0f : static_cast<float>(std::log((n + 1) / (df + 1.0)) + 1); };
-    TermIds ids;
+    std::size_t feed_entries = 0;
+    for (std::size_t p = first_feed; p < papers.size(); ++p) feed_entries += papers[p].size();
+    TermIds ids{FeedVocabulary(feed_entries), {}, {}, {0, 0}};
     ids.single_idf[0] = idf_of(0);
     ids.single_idf[1] = idf_of(1);
-    const std::size_t entries = flat.hash.size();
-    ids.id.resize(entries);
-    std::vector<std::uint32_t> offset(65537, 0);
-    for (std::uint32_t h : flat.hash) ++offset[(h >> 16) + 1];
-    for (size_t d = 1; d < offset.size(); ++d) offset[d] += offset[d - 1];
-    BigVector<std::uint32_t> bucketed(entries);
-    {
-        std::vector<std::uint32_t> next(offset.begin(), offset.end() - 1);
-        for (std::uint32_t e = 0; e < entries; ++e) bucketed[next[flat.hash[e] >> 16]++] = e;
-    }
-    std::vector<std::uint64_t> bucket; // (hash, entry), sorted: equal terms together, entries in order
-    for (size_t b = 0; b + 1 < offset.size(); ++b) {
-        bucket.clear();
-        for (std::uint32_t k = offset[b]; k < offset[b + 1]; ++k)
-            bucket.push_back((std::uint64_t{flat.hash[bucketed[k]]} << 32) | bucketed[k]);
-        std::sort(bucket.begin(), bucket.end());
-        for (size_t i = 0, j = 0; i < bucket.size(); i = j) {
-            double df = 0;
-            for (j = i; j < bucket.size() && (bucket[j] >> 32) == (bucket[i] >> 32); ++j)
-                if (static_cast<std::uint32_t>(bucket[j]) >= first_background) ++df;
-            std::uint32_t id = TermIds::none; // a paper holds a term once: one entry, one paper
-            if (j - i >= 2) {
-                id = static_cast<std::uint32_t>(ids.idf.size());
-                ids.idf.push_back(idf_of(df));
-            }
-            for (size_t k = i; k < j; ++k) ids.id[static_cast<std::uint32_t>(bucket[k])] = id;
+    for (std::size_t p = first_feed; p < papers.size(); ++p)
+        for (auto [hash, count] : papers[p]) ids.vocabulary.add(hash);
+    std::vector<std::uint32_t> holders(ids.vocabulary.size(), 0), df(ids.vocabulary.size(), 0);
+    for (std::size_t p = 0; p < papers.size(); ++p) {
+        for (auto [hash, count] : papers[p]) {
+            const std::uint32_t entry = ids.vocabulary.find(hash);
+            if (entry == no_term) continue;
+            ++holders[entry]; // a paper holds a term once
+            if (p >= first_background) ++df[entry];
         }
+    }
+    ids.dense.assign(ids.vocabulary.size(), no_term);
+    for (std::uint32_t t = 0; t < ids.vocabulary.size(); ++t) {
+        if (holders[t] < 2) continue;
+        ids.dense[t] = static_cast<std::uint32_t>(ids.idf.size());
+        ids.idf.push_back(idf_of(df[t]));
     }
     return ids;
 }
 
 // Every paper's TF-IDF vector, of unit length, as views into `weights`.
-std::vector<Vector> weigh_all(const FlatTerms& flat, std::uint32_t first_background, const TermIds& ids,
+std::vector<Vector> weigh_all(const std::vector<TermsView>& papers, std::size_t first_background, const TermIds& ids,
                               BigVector<Weight>& weights) {
     weights.clear();
-    weights.reserve(flat.hash.size());
-    std::vector<std::uint32_t> begin(flat.papers() + 1, 0);
-    for (size_t p = 0; p < flat.papers(); ++p) {
+    std::vector<std::uint32_t> begin(papers.size() + 1, 0);
+    for (size_t p = 0; p < papers.size(); ++p) {
         begin[p] = static_cast<std::uint32_t>(weights.size());
         double norm = 0;
-        for (std::uint32_t e = flat.start[p]; e < flat.start[p + 1]; ++e) {
-            const std::uint32_t id = ids.id[e];
-            const float idf = id != TermIds::none ? ids.idf[id] : ids.single_idf[e >= first_background];
+        for (auto [hash, count] : papers[p]) {
+            const std::uint32_t id = ids.id_of(hash);
+            const float idf = id != no_term ? ids.idf[id] : ids.single_idf[p >= first_background];
             if (idf <= 0) continue;
-            float x = (1.0f + std::log(static_cast<float>(flat.count[e]))) * idf;
+            float x = (1.0f + std::log(static_cast<float>(count))) * idf;
             norm += static_cast<double>(x) * x;
-            if (id != TermIds::none) weights.emplace_back(id, x);
+            if (id != no_term) weights.emplace_back(id, x);
         }
         if (norm > 0)
             for (size_t w = begin[p]; w < weights.size(); ++w)
                 weights[w].second = static_cast<float>(weights[w].second / std::sqrt(norm));
     }
-    begin[flat.papers()] = static_cast<std::uint32_t>(weights.size());
+    begin[papers.size()] = static_cast<std::uint32_t>(weights.size());
     std::vector<Vector> vectors;
-    vectors.reserve(flat.papers());
-    for (size_t p = 0; p < flat.papers(); ++p) vectors.emplace_back(weights.data() + begin[p], begin[p + 1] - begin[p]);
+    vectors.reserve(papers.size());
+    for (size_t p = 0; p < papers.size(); ++p) vectors.emplace_back(weights.data() + begin[p], begin[p + 1] - begin[p]);
     return vectors;
 }
 
-double dot(const Vector& a, const std::vector<double>& b) {
+// A value per term id, as large as the run's vocabulary.
+using TermArray = BigVector<double>;
+
+double dot(const Vector& a, const TermArray& b) {
     double sum = 0;
     for (auto [id, x] : a) sum += x * b[id];
     return sum;
 }
 
 // The weighted sum of `vectors`, of unit length.
-std::vector<double> centroid(const std::vector<Vector>& vectors, const std::vector<double>& weight, size_t terms) {
-    std::vector<double> sum(terms, 0.0);
+TermArray centroid(const std::vector<Vector>& vectors, const std::vector<double>& weight, size_t terms) {
+    TermArray sum(terms, 0.0);
     for (size_t i = 0; i < vectors.size(); ++i)
         for (auto [id, x] : vectors[i]) sum[id] += weight[i] * x;
     double norm = 0;
@@ -347,26 +375,26 @@ std::vector<double> centroid(const std::vector<Vector>& vectors, const std::vect
 // A logistic regression of picks against background papers, by stochastic
 // gradient descent in a fixed order (deterministic). Picks are weighted by
 // recency and both classes count as much in all.
-std::vector<double> pick_classifier(const std::vector<Vector>& picks, const std::vector<double>& recency,
-                                    const std::vector<Vector>& background, size_t terms, int epochs) {
-    std::vector<double> w(terms + 1, 0.0); // the last is the bias
+TermArray pick_classifier(const std::vector<Vector>& picks, const std::vector<double>& recency,
+                                    const std::vector<Vector>& background, size_t terms, int epochs, double rate0) {
+    TermArray w(terms + 1, 0.0); // the last is the bias
     double pick_weight = 0;
     for (double r : recency) pick_weight += r;
     const double negative_weight = pick_weight / std::max<double>(1.0, static_cast<double>(background.size()));
     // Interleave the classes so each step sees both.
+    const double lambda = 1e-4;
     std::vector<std::pair<std::uint32_t, bool>> order;
     for (size_t i = 0, j = 0; i < picks.size() || j < background.size();) {
         if (i < picks.size()) order.emplace_back(static_cast<std::uint32_t>(i++), true);
         if (j < background.size()) order.emplace_back(static_cast<std::uint32_t>(j++), false);
     }
-    const double lambda = 1e-4;
     std::uint64_t state = 0x9e3779b97f4a7c15ull; // a fixed shuffle per epoch
     for (int epoch = 0; epoch < epochs; ++epoch) {
         for (size_t k = order.size(); k > 1; --k) {
             state = state * 6364136223846793005ull + 1442695040888963407ull;
             std::swap(order[k - 1], order[(state >> 33) % k]);
         }
-        const double rate = 0.5 / (1.0 + epoch);
+        const double rate = rate0 / (1.0 + epoch);
         for (auto [i, positive] : order) {
             const Vector& x = positive ? picks[i] : background[i];
             double margin = dot(x, w) + w[terms];
@@ -387,8 +415,8 @@ struct Neighbour {
 // Earlier picks by term, for the nearest-neighbour search: term t's
 // (pick, weight) pairs are items[start[t] .. start[t + 1]).
 struct Postings {
-    std::vector<std::uint32_t> start;
-    std::vector<std::pair<std::uint32_t, float>> items;
+    BigVector<std::uint32_t> start;
+    BigVector<std::pair<std::uint32_t, float>> items;
     std::span<const std::pair<std::uint32_t, float>> operator[](std::uint32_t term) const {
         return {items.data() + start[term], start[term + 1] - start[term]};
     }
@@ -468,7 +496,7 @@ std::vector<LearnedScore> keyword_only(const std::vector<Paper>& feed, const Top
     std::vector<LearnedScore> out;
     for (const auto& paper : feed) {
         auto score = embedded_score(paper, prior);
-        out.push_back({static_cast<double>(score.relevance), score.relevance,
+        out.push_back({static_cast<double>(score.relevance), score.relevance, 0,
                        score.comment + " (No earlier picks to learn from yet.)"});
     }
     return out;
@@ -497,20 +525,19 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     for (const auto& paper : past_background) entries += paper.terms.size();
     for (const auto& terms : feed_terms) entries += terms.size();
 
-    FlatTerms flat;
-    flat.reserve(pick_papers.size() + past_background.size() + feed.size(), entries);
-    for (const IndexedPaper* pick : pick_papers) flat.add(pick->terms);
-    const size_t first_background = flat.papers();
-    for (const auto& paper : past_background) flat.add(paper.terms);
-    const size_t first_feed = flat.papers();
-    for (const auto& terms : feed_terms) flat.add(terms); // today's feed is mostly background too
-    const std::uint32_t background_entries = flat.start[first_background];
-    const TermIds ids = term_ids(flat, background_entries, static_cast<double>(flat.papers() - first_background),
-                                 options.max_df_fraction);
+    std::vector<TermsView> all_terms;
+    all_terms.reserve(pick_papers.size() + past_background.size() + feed.size());
+    for (const IndexedPaper* pick : pick_papers) all_terms.emplace_back(pick->terms);
+    const size_t first_background = all_terms.size();
+    for (const auto& paper : past_background) all_terms.emplace_back(paper.terms);
+    const size_t first_feed = all_terms.size();
+    for (const auto& terms : feed_terms) all_terms.emplace_back(terms); // today's feed is mostly background too
+    const TermIds ids = term_ids(all_terms, first_background, first_feed, options.max_df_fraction);
     const size_t terms = ids.idf.size();
 
     BigVector<Weight> weights;
-    const std::vector<Vector> all = weigh_all(flat, background_entries, ids, weights);
+    weights.reserve(entries);
+    const std::vector<Vector> all = weigh_all(all_terms, first_background, ids, weights);
     const std::vector<Vector> picks(all.begin(), all.begin() + static_cast<long>(first_background));
     const std::vector<Vector> background(all.begin() + static_cast<long>(first_background), all.begin() + static_cast<long>(first_feed));
     const std::vector<Vector> papers(all.begin() + static_cast<long>(first_feed), all.end());
@@ -525,9 +552,13 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     // The background: past feeds' unpicked papers, or else today's feed.
     const auto& negatives = background.empty() ? papers : background;
     const auto against = centroid(negatives, std::vector<double>(negatives.size(), 1.0), terms);
-    std::vector<double> classifier;
+    TermArray classifier;
+    // Today's feed is mostly papers the reader will not pick, and of today's topics.
+    std::vector<Vector> trained_against = negatives;
+    if (options.feed_negatives && !background.empty()) trained_against.insert(trained_against.end(), papers.begin(), papers.end());
     if (options.classifier_weight > 0)
-        classifier = pick_classifier(picks, recency, negatives, terms, options.classifier_epochs);
+        classifier = pick_classifier(picks, recency, trained_against, terms, options.classifier_epochs,
+                                     background.empty() ? options.feed_only_rate : options.classifier_rate);
 
     // The topics prompt's keywords are a prior for a young archive; the
     // reader's own picks say more once there are many.
@@ -543,8 +574,11 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
         knn /= std::max(options.neighbours, 1);
         double keyword = prior_weight * (embedded_score(feed[i], prior).relevance - 1) / 9.0;
         double learned = 0;
-        if (!classifier.empty()) learned = std::tanh((dot(papers[i], classifier) + classifier[terms]) / 4);
-        out[i].score = knn + options.centroid_weight * dot(papers[i], taste) -
+        if (!classifier.empty()) {
+            out[i].margin = dot(papers[i], classifier) + classifier[terms];
+            learned = std::tanh(out[i].margin / 4);
+        }
+        out[i].score = options.neighbour_weight * knn + options.centroid_weight * dot(papers[i], taste) -
                        options.background_weight * dot(papers[i], against) + keyword +
                        options.classifier_weight * learned;
         out[i].comment = neighbour_comment(neighbours, pick_papers);

@@ -1,7 +1,7 @@
 // The learned embedded scorer: offline and deterministic, it learns the
 // reader's taste from the archive. Every day file lists the papers picked
 // before; a new paper is rated by how much its words (TF-IDF of words and
-// word pairs) resemble those picks (its nearest earlier picks, recent days
+// word pairs) and authors resemble those picks (its nearest earlier picks, recent days
 // weighted up, and their centroid), against the background of papers the
 // reader did not pick (past raw feeds from the fetch cache, when present,
 // and the day's own feed). The keyword scorer's rating is a prior, so an
@@ -21,7 +21,8 @@
 
 namespace pp {
 
-// A paper's terms: (term hash, count), sorted by hash. Title terms count twice.
+// A paper's terms: (term hash, count), sorted by hash. Title terms count
+// twice; each author is a term of its own.
 using TermCounts = std::vector<std::pair<std::uint32_t, std::uint16_t>>;
 TermCounts paper_terms(const Paper& paper);
 
@@ -76,13 +77,17 @@ TasteIndex load_taste_index(const TasteSources& sources, const Date& before, std
 
 struct LearnedScorerOptions {
     int neighbours = 5;              // earlier picks averaged for the nearest-neighbour similarity
+    double neighbour_weight = 1.0;   // their mean similarity counts this much
     double half_life_days = 120;     // a pick this old counts half
-    int neighbour_window_days = 365; // neighbours are searched among picks this recent
+    int neighbour_window_days = 240; // neighbours are searched among picks this recent (two half-lives: older ones weigh under 1/4)
     double centroid_weight = 0.5;    // similarity to the picks' centroid
     double background_weight = 0.5;  // minus similarity to the background's centroid
     double prior_weight = 0.1;       // keyword scorer's rating (0..1) counts this much
     double classifier_weight = 1.0;  // a logistic regression of picks against the background
     int classifier_epochs = 8;
+    double classifier_rate = 2.0;    // the first epoch's learning rate (then rate / (1 + epoch))
+    double feed_only_rate = 0.1;     // ... when today's feed is the only background: a weaker fit of the papers it then scores
+    bool feed_negatives = true;      // today's feed counts among the classifier's negatives too
     double max_df_fraction = 0.25;   // terms in more of the background than this carry no signal
     double prior_fade_picks = 50;    // the prior's weight halves at this many earlier picks, and fades with more
     double keep_multiple = 1.4;      // rated >= 7: this many times the picks expected today
@@ -95,6 +100,7 @@ struct LearnedScorerOptions {
 struct LearnedScore {
     double score = 0;   // the ranking score (comparable within one feed)
     int relevance = 1;  // 0-10
+    double margin = 0;  // the classifier's log-odds (classes balanced in training)
     std::string comment;
 };
 
