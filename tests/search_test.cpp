@@ -223,6 +223,20 @@ TEST_CASE("data: a day's data nested 200,000 deep is an error, not a stack overf
         CHECK_FALSE(day_from_json(json).has_value());
 }
 
+TEST_CASE("data: a number rapidjson's full-precision parser would read out of bounds for is an error, not a crash") {
+    // Found by fuzzing: many digits and a large negative exponent walk rapidjson 1.1 off its table of powers of ten.
+    const std::string number = "8888888888888." + std::string(200, '8') + "E-0403";
+    CHECK_FALSE(day_from_json("{\"date\":\"2025-02-03\",\"x\":" + number + "}").has_value());
+    CHECK_FALSE(month_days_from_json("{\"days\":[],\"x\":1e-999}").has_value());
+    // What the writer writes reads back, and strings may hold anything.
+    Day day = make_day("2025-02-03", {paper("2502.00001", "1e-999 and 8888888888888888888888888888888888888888888", "a")});
+    day.cost.total = 0.1;
+    day.cost.prompt = 1e-7;
+    auto back = day_from_json(day_json(SiteUrls("/"), day));
+    REQUIRE(back.has_value());
+    CHECK(*back == day);
+}
+
 TEST_CASE("data: a day's data read back refuses a score beyond int instead of wrapping it") {
     Day day = make_day("2025-02-03", {paper("2502.00001", "A", "alpha")});
     std::string json = day_json(SiteUrls("/"), day);

@@ -35,10 +35,47 @@
 
 namespace pp {
 
+// Whether every number outside strings is at most 40 characters long, with
+// an exponent of at most 300 either way. rapidjson 1.1's full-precision
+// parser reads outside its table of powers of ten for a long number with a
+// large negative exponent (a crash, found by fuzzing); paperpress never
+// writes such a number, so one is refused before rapidjson sees it.
+inline bool plain_numbers(std::string_view text) {
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            continue;
+        }
+        if (c != '-' && (c < '0' || c > '9')) continue;
+        std::size_t end = i;
+        while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) ++end;
+        const std::string_view number = text.substr(i, end - i);
+        if (number.size() > 40) return false;
+        if (auto e = number.find_first_of("eE"); e != std::string_view::npos) {
+            std::string_view exponent = number.substr(e + 1);
+            if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) exponent.remove_prefix(1);
+            while (exponent.size() > 1 && exponent[0] == '0') exponent.remove_prefix(1);
+            if (exponent.size() > 3 || (exponent.size() == 3 && exponent > "300")) return false;
+        }
+        i = end - 1;
+    }
+    return true;
+}
+
 // Parses `text` into `doc`, never recursing; true when it is valid JSON.
-// `Flags` adds rapidjson parse flags (e.g. kParseFullPrecisionFlag).
+// `Flags` adds rapidjson parse flags (e.g. kParseFullPrecisionFlag, which
+// also needs plain_numbers).
 template <unsigned Flags = rapidjson::kParseDefaultFlags>
 bool parse_json(rapidjson::Document& doc, std::string_view text) {
+    if constexpr ((Flags & rapidjson::kParseFullPrecisionFlag) != 0)
+        if (!plain_numbers(text)) return false;
     doc.Parse<Flags | rapidjson::kParseIterativeFlag>(text.data(), text.size());
     return !doc.HasParseError();
 }
