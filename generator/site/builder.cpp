@@ -977,15 +977,13 @@ void Build::write_month_data(const std::vector<DayTask*>& month, std::vector<std
             remember(*day); // (process_days remembered the days it parsed)
             days.push_back(std::move(*day));
         }
-        std::vector<std::string> jsons;
-        for (const Day& day : days) jsons.push_back(day_json(urls_, day));
         // The month page's best-of needs the same days: kept for it, so they are not parsed again.
         if (options_.config.month_best > 0) {
             auto best = month_best(days, options_.config.month_best);
             std::lock_guard lock(mutex_);
             month_bests_.emplace(first.year * 100 + first.month, std::move(best));
         }
-        return month_data_file(first.year, first.month, jsons);
+        return month_data_file(urls_, first.year, first.month, days);
     });
 }
 

@@ -237,13 +237,12 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
     return harden_json({buffer.GetString(), buffer.GetSize()});
 }
 
-std::string month_data_file(int year, int month, const std::vector<std::string>& day_jsons) {
+std::string month_data_file(const SiteUrls& urls, int year, int month, const std::vector<Day>& days) {
     std::string json = "{\"month\":\"" + month_data_name(year, month) + "\",\"days\":[";
-    for (std::size_t i = 0; i < day_jsons.size(); ++i) {
+    for (std::size_t i = 0; i < days.size(); ++i) {
         if (i > 0) json += ',';
-        std::string_view day = day_jsons[i];
-        while (day.ends_with('\n')) day.remove_suffix(1); // harden_json's newline
-        json += day;
+        const std::string day = day_json(urls, days[i]);
+        json.append(day, 0, day.size() - 1); // without harden_json's newline
     }
     json += "]}\n";
     return gzip(json);

@@ -36,9 +36,9 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
 // data/days/YYYY-MM-DD.json: the whole day, every paper's fields.
 std::string day_json(const SiteUrls& urls, const Day& day);
 
-// data/YYYY-MM.json.gz: {"month": "YYYY-MM", "days": [day_json of each day, oldest first]},
+// data/YYYY-MM.json.gz: {"month": "YYYY-MM", "days": [day_json of each day, in the order given]},
 // gzip'd. One file a month serves the data API and the search page.
-std::string month_data_file(int year, int month, const std::vector<std::string>& day_jsons);
+std::string month_data_file(const SiteUrls& urls, int year, int month, const std::vector<Day>& days);
 
 // Reads day_json's output back: the same day but for its prompt reference,
 // which the JSON does not hold. With config.data "day", the build makes the
