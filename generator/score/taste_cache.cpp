@@ -10,11 +10,8 @@
 #include "util/hash.h"
 #include "util/memory.h"
 
-#include <cstdlib>
 #include <cstring>
 #include <map>
-
-#include <sys/mman.h>
 
 namespace pp {
 
@@ -156,35 +153,15 @@ void say(const TasteSources& where, const std::string& line) {
     if (where.log) where.log(line);
 }
 
-// Faults in `bytes` of heap at once, on huge pages where the kernel offers
-// them, and keeps it for reuse (keep_freed_memory). The index is tens of
-// thousands of small vectors and strings; on a small virtual machine a page
-// fault costs 10-20 µs, and faulting their heap 4 KB at a time cost more than
-// reading the cache (0.4 s of a 0.5 s load).
-void prefault_heap(std::size_t bytes) {
-    keep_freed_memory();
-    constexpr std::size_t chunk = std::size_t{16} << 20; // under the mmap threshold: from the heap
-    constexpr std::uintptr_t page = 4096;
-    std::vector<void*> blocks;
-    for (std::size_t done = 0; done < bytes; done += chunk) {
-        void* block = std::malloc(chunk);
-        if (!block) break;
-        blocks.push_back(block);
-        const auto start = (reinterpret_cast<std::uintptr_t>(block) + page - 1) & ~(page - 1);
-        const auto end = (reinterpret_cast<std::uintptr_t>(block) + chunk) & ~(page - 1);
-        ::madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE); // a hint
-#ifdef MADV_POPULATE_WRITE
-        ::madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_WRITE); // Linux 5.14+
-#endif
-    }
-    for (void* block : blocks) std::free(block);
-}
-
 Sources read_cache(const TasteSources& where) {
     if (where.index_cache.empty() || !fs::exists(where.index_cache)) return {};
     std::error_code ec;
-    if (auto size = fs::file_size(where.index_cache, ec); !ec && size >= (4u << 20) && size < cache_read_limit)
-        prefault_heap(size * 5 / 2); // the index takes about 2.5 times the file's size
+    // The index is tens of thousands of small vectors and strings: faulting
+    // their heap in 4 KB at a time cost more than reading the cache.
+    if (auto size = fs::file_size(where.index_cache, ec); !ec && size >= (4u << 20) && size < cache_read_limit) {
+        keep_freed_memory();
+        populate_heap(size * 5 / 2, true); // the index takes about 2.5 times the file's size
+    }
     auto bytes = read_file(where.index_cache, cache_read_limit);
     std::optional<Sources> sources;
     if (bytes) sources = deserialize(*bytes);
