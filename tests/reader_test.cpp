@@ -92,9 +92,9 @@ std::vector<std::string> abstract_links(const std::string& page) {
     std::vector<std::string> links;
     const std::regex href("<a href=\"([^\"]*)\"");
     for (std::size_t at = html.find("\n<p>"); at != std::string::npos; at = html.find("\n<p>", at + 1)) {
-        std::size_t end = html.size();
-        for (const char* next : {"\n<p", "\n<h", "\n</"}) end = std::min(end, html.find(next, at + 1));
-        const std::string abstract = html.substr(at, end - at);
+        std::size_t stop = html.size();
+        for (const char* next : {"\n<p", "\n<h", "\n</"}) stop = std::min(stop, html.find(next, at + 1));
+        const std::string abstract = html.substr(at, stop - at);
         for (std::sregex_iterator it(abstract.begin(), abstract.end(), href), end; it != end; ++it)
             links.push_back((*it)[1]);
     }
