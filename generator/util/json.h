@@ -1,5 +1,5 @@
 // The one way paperpress parses JSON. rapidjson's default parser recurses
-// once per nesting level, so a reply, a legacy file or a shard made of
+// once per nesting level, so a reply, a legacy file or a day's data made of
 // 200,000 '[' would overflow the stack; the iterative parser keeps its
 // stack on the heap. Every Parse goes through here, so no caller can forget.
 #pragma once
