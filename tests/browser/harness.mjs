@@ -94,3 +94,12 @@ export async function openPage(context, problems, { timeout = 10000, expectedMis
   });
   return page;
 }
+
+// Closes the browser and the servers, then removes the temporary folder
+// unless --keep asked to keep it (`kept` says what is in it).
+export async function tearDown({ browser, servers, tmp, keep, kept = "" }) {
+  await browser.close();
+  for (const server of Object.values(servers)) await server.close();
+  if (!keep) fs.rmSync(tmp, { recursive: true, force: true });
+  else console.log(`kept ${tmp}${kept}`);
+}

@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checks, expect, launch, openPage, setUp } from "./harness.mjs";
+import { checks, expect, launch, openPage, setUp, tearDown } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("browser test", "run.mjs");
@@ -258,10 +258,7 @@ try {
     await context.close();
   });
 } finally {
-  await browser.close();
-  for (const server of Object.values(servers)) await server.close();
-  if (!options.keep) fs.rmSync(tmp, { recursive: true, force: true });
-  else console.log(`kept ${tmp}`);
+  await tearDown({ browser, servers, tmp, keep: options.keep });
 }
 
 console.log(`browser test: ${tally.passed} passed, ${tally.failures.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
