@@ -16,7 +16,10 @@ Each: one untimed warm-up, then --runs runs; the table gives the median and
 the spread (min-max) of the wall time from start to exit of the tool's
 process (to the millisecond; no wrapper such as /usr/bin/time, whose output
 rounds to 10 ms) and the peak RSS as wait4() reports it; for full builds,
-the output's bytes (sum of file sizes) and its files and folders.
+the output's bytes (sum of file sizes) and its files and folders. Then the
+peak RSS of paperpress's full build at each worker count of --rss-jobs
+(build -j N, on all cores; more workers than cores is how a CI runner whose
+cgroup hides its quota would run), on the tmpfs when there is one.
 
 Full builds start with no output folder. The last run's output is renamed
 aside, not deleted, and the set-aside trees are deleted when the
@@ -163,7 +166,9 @@ def main():
     ap.add_argument("--warmup", type=int, default=1, help="untimed runs before each measurement")
     ap.add_argument("--hugo-no-change", action=argparse.BooleanOptionalAction, default=True,
                     help="also time Hugo's no-change build (it has no incremental mode: a full build again)")
-    ap.add_argument("--binary", default=os.path.join(ROOT, "build-speed", "generator", "paperpress"))
+    ap.add_argument("--binary", type=os.path.abspath, default=os.path.join(ROOT, "build-speed", "generator", "paperpress"))
+    ap.add_argument("--rss-jobs", default="1,2,4,8,16",
+                    help="worker counts (build -j N) whose full build's peak RSS is measured, on all cores; '' for none")
     ap.add_argument("--config", default="", help="extra lines for the bench site's paperpress.yaml (e.g. 'data: none')")
     a = ap.parse_args()
     if not a.skip_hugo and not shutil.which("hugo"):
@@ -204,7 +209,7 @@ def main():
     if not tmpfs and not a.skip_tmpfs: print("== no tmpfs (not root, or mount failed): real disk only")
     if a.config: print(f"== paperpress.yaml adds: {a.config}")
     if not a.skip_hugo: print(f"== {subprocess.check_output(['hugo', 'version'], text=True).strip()}")
-    rows = []
+    rows, rss_by_jobs = [], []
     try:
         unappend()
         for place, where in places:
@@ -238,6 +243,7 @@ def main():
                     restore = (lambda: (unappend(), timed(cmd, cwd))) if tool == "paperpress" else unappend
                     appended = measure(label + " append", cmd, cwd, a.runs, pre=append, post=restore, warmup=a.warmup)
                     rows.append((place, n, tool, full, same, appended, size, files, folders))
+        rss_by_jobs = peak_rss_by_jobs(a, places[-1][1] if places else OUT)
     finally:  # the set-aside outputs take a few GB
         shutil.rmtree(SET_ASIDE, ignore_errors=True)
         if tmpfs: subprocess.call(["umount", tmpfs])
@@ -258,6 +264,27 @@ def main():
                 print(f"{place}, {n} cores: full build {pf['wall'] / hf['wall']:.2f} x Hugo (goal <= 0.2); "
                       f"bytes {pb / hb:.2f} x Hugo (goal <= 1); peak RSS {pf['rss']:.0f} MB (goal <= 64)")
     print("goals at 2 cores: append <= 60 ms, no-change <= 40 ms (medians above)")
+    if rss_by_jobs:
+        print(f"peak RSS of a full build by worker count (build -j N on {cores} cores, median of {a.runs}; goal <= 64 MB): " +
+              ", ".join(f"-j {n}: {rss:.0f} MB ({lo:.0f}-{hi:.0f})" for n, rss, lo, hi in rss_by_jobs))
+
+
+def peak_rss_by_jobs(a, where):
+    """Peak RSS of paperpress's full build at each worker count of --rss-jobs, output in `where`."""
+    rows = []
+    site = os.path.join(where, "pp-site")
+    for n in [int(j) for j in a.rss_jobs.split(",") if j.strip()]:
+        def clean():
+            shutil.rmtree(site, ignore_errors=True)
+            if os.path.exists(state := os.path.join(where, ".pp-site.paperpress-state")): os.remove(state)
+        rsses = []
+        for _ in range(a.runs):
+            clean()
+            rsses.append(timed([a.binary, "build", "--out", site, "-j", str(n)], PP_SITE)[1])
+        clean()
+        rows.append((n, statistics.median(rsses), min(rsses), max(rsses)))
+        print(f"  paperpress full build -j {n}: peak RSS {rows[-1][1]:.0f} MB", file=sys.stderr)
+    return rows
 
 
 if __name__ == "__main__":

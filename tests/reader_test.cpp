@@ -6,12 +6,14 @@
 #include "core/tex.h"
 #include "notify/message.h"
 #include "pipeline/month_summary.h"
+#include "site/pages.h"
 #include "site/render_markdown.h"
 #include "test_support.h"
 #include "util/gzip.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <optional>
 #include <regex>
 #include <vector>
@@ -298,6 +300,40 @@ TEST_CASE("reader: the month page ranks its best papers, keeps author matches an
         CHECK(list.find(">Middling<") == std::string::npos); // month_best: 3
         CHECK(month.find("<td>Theory</td><td>2</td>") != std::string::npos);
         CHECK(month.find("<td>Scaling laws</td><td>2</td>") != std::string::npos);
+    }
+}
+
+TEST_CASE("month best-of: made from the days' shares, it is the month's best with ties in date order") {
+    // Ties at 14 across days, author matches beyond the limit, a limit smaller than a day.
+    std::vector<Day> days = {
+        reader_day("2026-07-01", {reader_paper("2607.00001", "Tie one", 7, 7, "Theory"),
+                                  reader_paper("2607.00002", "Best", 9, 9, "Theory"),
+                                  reader_paper("2607.00003", "Followed one", std::nullopt, std::nullopt),
+                                  reader_paper("2607.00004", "Low", 2, 2)}),
+        reader_day("2026-07-02", {reader_paper("2607.00011", "Followed two", std::nullopt, std::nullopt),
+                                  reader_paper("2607.00012", "Tie two", 7, 7, "Scaling laws"),
+                                  reader_paper("2607.00013", "Tie three", 8, 6, "Theory"),
+                                  reader_paper("2607.00014", "Followed three", std::nullopt, std::nullopt)}),
+    };
+    for (int limit : {1, 2, 3, 4, 5, 20}) {
+        CAPTURE(limit);
+        std::vector<DayBest> shares;
+        for (const auto& day : days) shares.push_back(day_best(day, limit));
+        const MonthBest best = month_best(shares, limit);
+        // Every author match first (in date order, up to the limit), then the best scores.
+        std::vector<std::string> expected;
+        for (const char* title : {"Followed one", "Followed two", "Followed three", "Best", "Tie one", "Tie two", "Tie three", "Low"})
+            if (expected.size() < static_cast<std::size_t>(limit)) expected.push_back(title);
+        std::stable_sort(expected.begin(), expected.end(), [&](const std::string& a, const std::string& b) {
+            auto score = [](const std::string& t) { return t == "Best" ? 18 : t.starts_with("Tie") ? 14 : t == "Low" ? 4 : 0; };
+            return score(a) > score(b);
+        });
+        std::vector<std::string> titles;
+        for (const auto& entry : best.papers) titles.push_back(entry.paper.title);
+        CHECK(titles == expected);
+        for (const auto& entry : best.papers) CHECK(entry.paper.abstract.empty()); // a best-of shows no abstract
+        using Topics = std::vector<std::pair<std::string, int>>;
+        CHECK(best.topics == Topics{{"", 4}, {"Theory", 3}, {"Scaling laws", 1}}); // every paper counts
     }
 }
 

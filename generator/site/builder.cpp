@@ -21,7 +21,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <iostream>
 #include <iterator>
@@ -80,6 +82,39 @@ private:
     fs::path content_;
     std::mutex mutex_;
     std::map<std::string, Prompt> prompts_;
+};
+
+// Month files are written two at a time, whatever the number of workers:
+// each needs megabytes while it is made. While a completed month waits for
+// a writer, no worker starts another day, so months do not pile up.
+class MonthWriters {
+public:
+    void before_day() {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [this] { return waiting_ == 0; });
+    }
+    template <class Write>
+    void write(Write&& write) {
+        {
+            std::unique_lock lock(mutex_);
+            ++waiting_;
+            changed_.wait(lock, [this] { return writing_ < 2; });
+            --waiting_;
+            ++writing_;
+        }
+        changed_.notify_all();
+        write();
+        {
+            std::lock_guard lock(mutex_);
+            --writing_;
+        }
+        changed_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    int writing_ = 0, waiting_ = 0;
 };
 
 struct DayTask {
@@ -155,7 +190,7 @@ private:
                 return;
             }
         }
-        std::optional<std::string> bytes = render();
+        auto bytes = render(); // an optional string, or PageBuffer
         if (bytes) write(site_path, key, *bytes, true, kept);
         else keep_previous(site_path);
     }
@@ -260,7 +295,18 @@ private:
     MonthOverview month_overview(int year, int month);
     std::optional<Day> process_day(DayTask& task, std::optional<Date> prev, std::optional<Date> next);
     std::vector<DayTask*> process_days(std::vector<DayTask>& tasks);
-    void write_month_data(const std::vector<DayTask*>& month, std::vector<std::optional<Day>>& parsed);
+    // What a month's data file and best-of need of one of its days.
+    struct DayShare {
+        std::string json; // day_json, with data: month or day
+        DayBest best;     // with a month best-of
+    };
+    struct MonthWork {
+        std::vector<DayTask*> days;                // in date order
+        std::vector<std::optional<DayShare>> shares; // of the days parsed so far
+        std::atomic<std::size_t> left{0};          // days not yet processed
+    };
+    DayShare share_of(const Day& day) const;
+    void finish_month(MonthWork& month);
     // --- lists: outputs made from the site graph -------------------------
     // What a list output is made from, declared once per kind: its key is
     // the hash of these inputs, and its render is handed them.
@@ -322,7 +368,8 @@ private:
     std::atomic<bool> tampered_{false};
     std::optional<TreeLock> lock_;
     std::mutex mutex_;
-    std::map<int, MonthBest> month_bests_; // by YYYYMM: best-ofs made with the month data (mutex_)
+    MonthWriters month_writers_;
+    std::map<int, MonthBest> month_bests_; // by YYYYMM: best-ofs finish_month made (mutex_)
     // The newest days (from recent_from_ on) as this build parsed them, for
     // the feed and the home page (mutex_).
     std::map<Date, Day> recent_;
@@ -518,14 +565,12 @@ void Build::set_keys(const std::map<std::string, std::string>& versioned) {
     site_.emplace(std::move(context));
 }
 
-// The workers, each with a heap sized to a month of days (the unit of work),
-// as the last build recorded them; nothing pre-faulted for a first build.
+// The workers, each with a heap sized to a day (the unit of work), as the
+// last build recorded the days; nothing pre-faulted for a first build.
 void Build::start_workers() {
-    std::map<int, std::uint64_t> month_bytes;
-    for (const auto& [date, day] : state_.days) month_bytes[date.year * 100 + date.month] += day.size;
     std::uint64_t largest = 0;
-    for (const auto& [month, bytes] : month_bytes) largest = std::max(largest, bytes);
-    // Parsed days and rendered pages take about three times the file's bytes.
+    for (const auto& [date, day] : state_.days) largest = std::max(largest, day.size);
+    // A parsed day and its rendered page take about three times the file's bytes.
     const std::size_t heap = static_cast<std::size_t>(std::min<std::uint64_t>(3 * largest, 8u << 20));
     workers_.emplace(job_count(options_.jobs ? std::optional(options_.jobs) : std::nullopt), heap);
     report_.jobs = workers_->size();
@@ -625,12 +670,14 @@ Result<std::string> Build::read_asset(const fs::path& source) const {
     return read_file_inside(inside(options_.themes_dir) ? options_.themes_dir : site_static, source);
 }
 
-// Renders every day whose outputs are out of date, in parallel, a month
-// at a time: each month ends with its data file, made from the days just
-// parsed, so no day is parsed twice and only a month of days is in memory
-// per worker. A day that cannot be read drops out of the site graph; its
-// neighbours are then rendered again with their new prev/next links, until
-// nothing changes.
+// Renders every day whose outputs are out of date, in parallel, a day at a
+// time, newest month first. What a month's data file and best-of need of a
+// parsed day (its JSON, its best papers) is kept in the month's MonthWork,
+// not the day; the worker that finishes a month's last day makes them
+// (finish_month). So no day is parsed twice, and memory holds a day per
+// worker and the few months under way, whatever the number of workers. A
+// day that cannot be read drops out of the site graph; its neighbours are
+// then rendered again with their new prev/next links, until nothing changes.
 std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
     bool first = true;
     for (;; first = false) {
@@ -644,35 +691,50 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
                 dates.push_back(std::move(summary));
             }
         graph_ = build_site_graph(std::move(dates)); // nav needs only the dates
-        std::vector<std::vector<DayTask*>> months;   // the days to render, by month
-        for (std::size_t i = 0; i < live.size(); ++i) {
+        std::deque<MonthWork> months;                // the days to render, by month, newest first
+        for (std::size_t i = live.size(); i-- > 0;) {
             auto prev = i > 0 ? std::optional(live[i - 1]->file.date) : std::nullopt;
             auto next = i + 1 < live.size() ? std::optional(live[i + 1]->file.date) : std::nullopt;
             if (live[i]->done && live[i]->prev == prev && live[i]->next == next) continue;
             live[i]->prev = prev;
             live[i]->next = next;
             const Date date = live[i]->file.date;
-            if (months.empty() || months.back().front()->file.date.year != date.year ||
-                months.back().front()->file.date.month != date.month)
+            if (months.empty() || months.back().days.front()->file.date.year != date.year ||
+                months.back().days.front()->file.date.month != date.month)
                 months.emplace_back();
-            months.back().push_back(live[i]);
+            months.back().days.insert(months.back().days.begin(), live[i]);
         }
         if (months.empty()) return live;
-        // Newest month first: a nightly append's work is all in the last month,
-        // and then overlaps the other workers' checks of the unchanged months.
-        std::reverse(months.begin(), months.end());
-        workers_->parallel_for(months.size(), [&](std::size_t m) {
-            std::vector<std::optional<Day>> parsed;
-            for (DayTask* task : months[m]) {
-                parsed.push_back(process_day(*task, task->prev, task->next));
-                if (parsed.back()) remember(*parsed.back());
-                task->done = true;
-            }
-            // The first round renders every day, so it meets every month once;
-            // later rounds only change neighbours' links, not the data.
-            if (first && options_.config.data != "none") write_month_data(months[m], parsed);
+        // A nightly append's work is all in the newest month, and then
+        // overlaps the other workers' checks of the unchanged months.
+        std::vector<std::pair<MonthWork*, std::size_t>> work;
+        for (auto& month : months) {
+            month.shares.resize(month.days.size());
+            month.left = month.days.size();
+            for (std::size_t d = 0; d < month.days.size(); ++d) work.emplace_back(&month, d);
+        }
+        // The first round renders every day, so it meets every month once;
+        // later rounds only change neighbours' links, not the data.
+        const bool keep_shares = first && (options_.config.data != "none" || options_.config.month_best > 0);
+        workers_->parallel_for(work.size(), [&](std::size_t i) {
+            auto [month, d] = work[i];
+            if (keep_shares) month_writers_.before_day();
+            DayTask* task = month->days[d];
+            std::optional<Day> day = process_day(*task, task->prev, task->next);
+            if (day) remember(*day);
+            task->done = true;
+            if (!keep_shares) return;
+            if (day) month->shares[d] = share_of(*day);
+            if (--month->left == 0) month_writers_.write([&] { finish_month(*month); });
         });
     }
+}
+
+Build::DayShare Build::share_of(const Day& day) const {
+    DayShare share;
+    if (options_.config.data != "none") share.json = day_json(urls_, day);
+    if (options_.config.month_best > 0) share.best = day_best(day, options_.config.month_best);
+    return share;
 }
 
 // The pages and files made from the whole site graph. They do not depend
@@ -818,7 +880,7 @@ Build::ListOutput Build::month_output(const std::vector<DayTask*>& live, std::si
                        });
 }
 
-// The best-of that write_month_data made from the same days, else one made
+// The best-of that finish_month made from the same days, else one made
 // from the days read back.
 MonthBest Build::best_of_month(int year, int month, const ListInputs& inputs, int limit) {
     {
@@ -946,45 +1008,55 @@ void Build::collect_katex(std::vector<std::pair<std::string, std::string>>& asse
     std::sort(assets.begin(), assets.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
-// data/YYYY-MM.json.gz: one month's days (its days are all in `month`,
-// `parsed` holds the ones process_day parsed, in the same order). Made
-// again when a day of the month changed; its other days are parsed here.
-void Build::write_month_data(const std::vector<DayTask*>& month, std::vector<std::optional<Day>>& parsed) {
-    const Date first = month.front()->file.date;
-    Hasher key;
-    key.add(data_key_).add(std::string_view("month data"));
-    key.add(static_cast<std::uint64_t>(first.year * 100 + first.month));
-    bool any = false;
-    for (const DayTask* task : month)
-        if (!task->failed) {
-            key.add(date_number(task->file.date)).add(task->record.hash);
-            any = true;
-        }
-    if (!any) return; // a month of unreadable days has no data
-    produce(month_data_path(first.year, first.month), key.value(), [&]() -> std::optional<std::string> {
-        std::vector<Day> days;
-        for (std::size_t i = 0; i < month.size(); ++i) {
-            if (month[i]->failed) continue;
-            if (parsed[i]) {
-                days.push_back(std::move(*parsed[i]));
-                continue;
+// A month whose days are all processed: its data file (data/YYYY-MM.json.gz),
+// made again when a day of the month changed, from the days' shares (the
+// days no worker parsed are parsed here), and its best-of, kept for the
+// month page when every day's share is at hand.
+void Build::finish_month(MonthWork& month) {
+    const Date first = month.days.front()->file.date;
+    const int month_number = first.year * 100 + first.month;
+    auto complete = [&] {
+        for (std::size_t d = 0; d < month.days.size(); ++d)
+            if (!month.days[d]->failed && !month.shares[d]) return false;
+        return true;
+    };
+    if (options_.config.data != "none") {
+        Hasher key;
+        key.add(data_key_).add(std::string_view("month data")).add(static_cast<std::uint64_t>(month_number));
+        bool any = false;
+        for (const DayTask* task : month.days)
+            if (!task->failed) {
+                key.add(date_number(task->file.date)).add(task->record.hash);
+                any = true;
             }
-            auto day = parse_day_file(month[i]->file.path);
-            if (!day) {
-                error(day.error());
-                return std::nullopt;
+        if (!any) return; // a month of unreadable days has no data
+        produce(month_data_path(first.year, first.month), key.value(), [&]() -> std::optional<PageBuffer> {
+            std::vector<std::string> jsons;
+            for (std::size_t d = 0; d < month.days.size(); ++d) {
+                if (month.days[d]->failed) continue;
+                if (!month.shares[d]) {
+                    auto day = parse_day_file(month.days[d]->file.path);
+                    if (!day) {
+                        error(day.error());
+                        return std::nullopt;
+                    }
+                    remember(*day); // (process_days remembered the days it parsed)
+                    month.shares[d] = share_of(*day);
+                }
+                jsons.push_back(std::move(month.shares[d]->json));
             }
-            remember(*day); // (process_days remembered the days it parsed)
-            days.push_back(std::move(*day));
-        }
-        // The month page's best-of needs the same days: kept for it, so they are not parsed again.
-        if (options_.config.month_best > 0) {
-            auto best = month_best(days, options_.config.month_best);
-            std::lock_guard lock(mutex_);
-            month_bests_.emplace(first.year * 100 + first.month, std::move(best));
-        }
-        return month_data_file(urls_, first.year, first.month, days);
-    });
+            return month_data_file(first.year, first.month, jsons);
+        });
+    }
+    if (options_.config.month_best > 0 && complete()) {
+        std::vector<DayBest> days;
+        for (auto& share : month.shares)
+            if (share) days.push_back(std::move(share->best));
+        auto best = month_best(days, options_.config.month_best);
+        std::lock_guard lock(mutex_);
+        month_bests_.emplace(month_number, std::move(best));
+    }
+    month.shares = {}; // the month's memory goes back before the next one's
 }
 
 // Removes what the previous build wrote and this one did not: pages of

@@ -237,14 +237,19 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
     return harden_json({buffer.GetString(), buffer.GetSize()});
 }
 
-std::string month_data_file(const SiteUrls& urls, int year, int month, const std::vector<Day>& days) {
-    std::string json = "{\"month\":\"" + month_data_name(year, month) + "\",\"days\":[";
-    for (std::size_t i = 0; i < days.size(); ++i) {
-        if (i > 0) json += ',';
-        const std::string day = day_json(urls, days[i]);
-        json.append(day, 0, day.size() - 1); // without harden_json's newline
+PageBuffer month_data_file(int year, int month, const std::vector<std::string>& day_jsons) {
+    const std::string head = "{\"month\":\"" + month_data_name(year, month) + "\",\"days\":[", tail = "]}\n";
+    std::size_t size = head.size() + day_jsons.size() + tail.size();
+    for (const auto& day : day_jsons) size += day.size();
+    PageBuffer json(size);
+    json.append(head);
+    for (std::size_t i = 0; i < day_jsons.size(); ++i) {
+        if (i > 0) json.append(",");
+        std::string_view day = day_jsons[i];
+        if (day.ends_with('\n')) day.remove_suffix(1); // harden_json's newline
+        json.append(day);
     }
-    json += "]}\n";
+    json.append(tail);
     return gzip(json);
 }
 

@@ -8,6 +8,7 @@
 #include "site/site_graph.h"
 #include "site/urls.h"
 #include "util/error.h"
+#include "util/memory.h"
 
 #include <string>
 #include <string_view>
@@ -36,9 +37,10 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
 // data/days/YYYY-MM-DD.json: the whole day, every paper's fields.
 std::string day_json(const SiteUrls& urls, const Day& day);
 
-// data/YYYY-MM.json.gz: {"month": "YYYY-MM", "days": [day_json of each day, in the order given]},
-// gzip'd. One file a month serves the data API and the search page.
-std::string month_data_file(const SiteUrls& urls, int year, int month, const std::vector<Day>& days);
+// data/YYYY-MM.json.gz: {"month": "YYYY-MM", "days": [the days' day_json, in the order given]},
+// gzip'd. One file a month serves the data API and the search page. Made
+// from the days' JSON, which a build keeps instead of the days.
+PageBuffer month_data_file(int year, int month, const std::vector<std::string>& day_jsons);
 
 // Reads day_json's output back: the same day but for its prompt reference,
 // which the JSON does not hold. With config.data "day", the build makes the

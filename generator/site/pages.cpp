@@ -380,22 +380,43 @@ void set_month_best(const SiteContext& site, TemplateData& data, const MonthBest
 
 } // namespace
 
-MonthBest month_best(const std::vector<Day>& days, int limit) {
-    MonthBest best;
-    std::vector<MonthBest::Entry> matches, scored;
-    std::map<std::string, int> topics;
-    for (const auto& day : days)
-        for (const auto& paper : day.papers) {
-            ++topics[tex_to_unicode(paper.topic)];
-            (paper.author_match ? matches : scored).push_back({day.date, paper});
+DayBest day_best(const Day& day, int limit) {
+    DayBest best{day.date, {}, {}, {}};
+    const auto cap = static_cast<std::size_t>(std::max(0, limit));
+    for (const auto& paper : day.papers) {
+        ++best.topics[tex_to_unicode(paper.topic)];
+        (paper.author_match ? best.matches : best.scored).push_back(paper);
+    }
+    if (best.matches.size() > cap) best.matches.resize(cap);
+    std::stable_sort(best.scored.begin(), best.scored.end(), [](const Paper& a, const Paper& b) { return a.score() > b.score(); });
+    if (best.scored.size() > cap) best.scored.resize(cap);
+    for (auto* papers : {&best.matches, &best.scored})
+        for (auto& paper : *papers) {
+            paper.abstract.clear();
+            paper.comment.clear();
+            paper.topic_note.clear();
         }
+    return best;
+}
+
+// A stable sort of the month's papers by score keeps ties in date order;
+// each day's share is sorted the same way, so the month's top `limit` are
+// among the days' top `limit`.
+MonthBest month_best(const std::vector<DayBest>& days, int limit) {
+    MonthBest best;
+    std::vector<MonthBest::Entry> scored;
+    std::map<std::string, int> topics;
+    const auto cap = static_cast<std::size_t>(std::max(0, limit));
+    for (const auto& day : days) {
+        for (const auto& paper : day.matches) best.papers.push_back({day.date, paper});
+        for (const auto& paper : day.scored) scored.push_back({day.date, paper});
+        for (const auto& [topic, count] : day.topics) topics[topic] += count;
+    }
     // Every author match first, then the best scores; shown ranked by score.
     const auto by_score = [](const MonthBest::Entry& a, const MonthBest::Entry& b) {
         return a.paper.score() > b.paper.score();
     };
     std::stable_sort(scored.begin(), scored.end(), by_score);
-    const auto cap = static_cast<std::size_t>(std::max(0, limit));
-    best.papers = std::move(matches);
     if (best.papers.size() > cap) best.papers.resize(cap);
     for (auto& entry : scored) {
         if (best.papers.size() >= cap) break;
@@ -405,6 +426,12 @@ MonthBest month_best(const std::vector<Day>& days, int limit) {
     best.topics.assign(topics.begin(), topics.end());
     std::stable_sort(best.topics.begin(), best.topics.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     return best;
+}
+
+MonthBest month_best(const std::vector<Day>& days, int limit) {
+    std::vector<DayBest> shares;
+    for (const auto& day : days) shares.push_back(day_best(day, limit));
+    return month_best(shares, limit);
 }
 
 std::string render_prompt(const std::string& prompt_markdown) { return markdown_to_html(prompt_markdown); }

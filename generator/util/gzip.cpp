@@ -23,9 +23,9 @@ libdeflate_compressor& compressor() {
 
 } // namespace
 
-std::string gzip(std::string_view bytes) {
-    std::string out(libdeflate_gzip_compress_bound(&compressor(), bytes.size()), '\0');
-    out.resize(libdeflate_gzip_compress(&compressor(), bytes.data(), bytes.size(), out.data(), out.size()));
+PageBuffer gzip(std::string_view bytes) {
+    PageBuffer out(libdeflate_gzip_compress_bound(&compressor(), bytes.size()));
+    out.resize(libdeflate_gzip_compress(&compressor(), bytes.data(), bytes.size(), out.data(), out.capacity()));
     return out;
 }
 

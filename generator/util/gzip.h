@@ -4,6 +4,7 @@
 #pragma once
 
 #include "util/error.h"
+#include "util/memory.h"
 
 #include <cstddef>
 #include <string>
@@ -13,7 +14,8 @@ namespace pp {
 
 // Level 1: the data files are most of a full build's output, and level 6
 // would make them 9% smaller for four times the CPU (docs/performance.md).
-std::string gzip(std::string_view bytes);
+// The file is on pages of its own (a month's data file is megabytes).
+PageBuffer gzip(std::string_view bytes);
 
 // The bytes a gzip file holds; an error for anything else, or for more
 // than `max_size` bytes (the size is checked before anything is inflated).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 namespace pp {
 
@@ -19,5 +20,32 @@ void keep_freed_memory();
 // stay. `huge_pages` asks the kernel to back them with 2 MB pages (for a
 // large index read at once).
 void populate_heap(std::size_t bytes, bool huge_pages = false);
+
+// A large buffer on pages of its own, given back to the kernel when it
+// goes. For buffers of megabytes made now and then by any thread (a month's
+// data file): from the heap, each thread's arena would keep the largest it
+// ever held for the rest of the process, and memory would grow with the
+// number of threads. Asks for 2 MB pages, so it faults in a few steps.
+class PageBuffer {
+public:
+    explicit PageBuffer(std::size_t capacity); // capacity 0, or mmap failing: capacity() is 0
+    PageBuffer(PageBuffer&& other) noexcept;
+    PageBuffer& operator=(PageBuffer&& other) noexcept;
+    PageBuffer(const PageBuffer&) = delete;
+    PageBuffer& operator=(const PageBuffer&) = delete;
+    ~PageBuffer();
+
+    char* data() { return static_cast<char*>(data_); }
+    std::size_t size() const { return size_; }
+    std::size_t capacity() const { return capacity_; }
+    void resize(std::size_t size); // at most capacity()
+    void append(std::string_view bytes); // at most capacity() - size()
+    std::string_view view() const { return {static_cast<const char*>(data_), size_}; }
+    operator std::string_view() const { return view(); }
+
+private:
+    void* data_ = nullptr;
+    std::size_t size_ = 0, capacity_ = 0;
+};
 
 } // namespace pp
