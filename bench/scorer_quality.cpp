@@ -11,7 +11,7 @@
 //                        [--cascade-fraction F] [--neighbours N] [--half-life DAYS] [--window DAYS]
 //                        [--centroid W] [--background W] [--prior W] [--classifier W] [--epochs N]
 //                        [--neighbour-weight W] [--rate R] [--feed-only-rate R] [--feed-negatives 0|1]
-//                        [--max-df F] [--keep-multiple M] [--share-days N] [--usual-days N]
+//                        [--max-df F] [--keep-multiple M] [--usual-keep-multiple M] [--share-days N] [--recent-share-days N] [--usual-days N]
 //                        [--prior-fade PICKS] [--background-days N]
 #include "content/importer.h"
 #include "score/embedded_scorer.h"
@@ -140,31 +140,11 @@ int main(int argc, char** argv) {
     options.usual_days = static_cast<int>(number("usual-days", options.usual_days));
     options.neighbour_window_days = static_cast<int>(number("window", options.neighbour_window_days));
     options.keep_multiple = number("keep-multiple", options.keep_multiple);
+    options.usual_keep_multiple = number("usual-keep-multiple", options.usual_keep_multiple);
     options.share_days = static_cast<int>(number("share-days", options.share_days));
+    options.recent_share_days = static_cast<int>(number("recent-share-days", options.recent_share_days));
     options.prior_fade_picks = number("prior-fade", options.prior_fade_picks);
     options.cascade_fraction = number("cascade-fraction", options.cascade_fraction);
-    options.feedback_multiple = number("feedback", options.feedback_multiple);
-    options.average_from = static_cast<int>(number("average-from", options.average_from));
-    options.recent_share_days = static_cast<int>(number("recent-share-days", options.recent_share_days));
-    options.bag = static_cast<int>(number("bag", options.bag));
-    options.idf_power = number("idf-power", options.idf_power);
-    options.idf_add = number("idf-add", options.idf_add);
-    options.recent_weight = number("recent-weight", options.recent_weight);
-    options.recent_days = number("recent-days", options.recent_days);
-    options.recent_min_picks = static_cast<int>(number("recent-min", options.recent_min_picks));
-    options.day_balance = number("day-balance", options.day_balance);
-    options.fusion = static_cast<int>(number("fusion", options.fusion));
-    options.fusion_margin = number("fusion-margin", 0) != 0;
-    options.fusion_knn = number("fk", options.fusion_knn);
-    options.fusion_centroid = number("fc", options.fusion_centroid);
-    options.fusion_keyword = number("fw", options.fusion_keyword);
-    options.fusion_classifier = number("fl", options.fusion_classifier);
-    options.bm25_k1 = number("k1", options.bm25_k1);
-    options.bm25_b = number("b", options.bm25_b);
-    options.feedback_weight = number("feedback-weight", options.feedback_weight);
-    options.feedback_epochs = static_cast<int>(number("feedback-epochs", options.feedback_epochs));
-    options.feedback_rate = number("feedback-rate", options.feedback_rate);
-    options.feedback_warm = number("feedback-warm", options.feedback_warm) != 0;
 
     TasteSources sources;
     sources.content_dir = content;

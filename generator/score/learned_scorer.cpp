@@ -203,6 +203,7 @@ double picked_share(const std::vector<TasteIndex::FeedShare>& shares, int days) 
 double expected_picks(const TasteIndex& index, std::size_t feed_size, const LearnedScorerOptions& options) {
     const auto& shares = index.feed_shares;
     if (shares.empty() || options.share_days <= 0) return usual_daily_picks(index, options.usual_days);
+    // A fall in the share shows in the last few feeds first: follow it at once, a rise only as the longer window does.
     double share = picked_share(shares, options.share_days);
     if (options.recent_share_days > 0) share = std::min(share, picked_share(shares, options.recent_share_days));
     return share * static_cast<double>(feed_size);
@@ -306,10 +307,10 @@ struct TermIds {
 // (past feeds' unpicked papers and today's feed, from `first_feed` on).
 // Terms in more than `max_df_fraction` of the background weigh 0.
 TermIds term_ids(const std::vector<TermsView>& papers, std::size_t first_background, std::size_t first_feed,
-                 double max_df_fraction, double idf_power = 1, double idf_add = 1) {
+                 double max_df_fraction) {
     const double n = static_cast<double>(papers.size() - first_background);
     const double max_df = std::max(2.0, max_df_fraction * n);
-    auto idf_of = [&](double df) { return df > max_df ? 0.0f : static_cast<float>(std::pow(std::log((n + 1) / (df + 1.0)) + idf_add, idf_power)); };
+    auto idf_of = [&](double df) { return df > max_df ? 0.0f : static_cast<float>(std::log((n + 1) / (df + 1.0)) + 1); };
     std::size_t feed_entries = 0;
     for (std::size_t p = first_feed; p < papers.size(); ++p) feed_entries += papers[p].size();
     TermIds ids{FeedVocabulary(feed_entries), {}, {}, {0, 0}};
@@ -337,25 +338,17 @@ TermIds term_ids(const std::vector<TermsView>& papers, std::size_t first_backgro
 
 // Every paper's TF-IDF vector, of unit length, as views into `weights`.
 std::vector<Vector> weigh_all(const std::vector<TermsView>& papers, std::size_t first_background, const TermIds& ids,
-                              BigVector<Weight>& weights, double k1 = 0, double b = 0) {
+                              BigVector<Weight>& weights) {
     weights.clear();
-    double mean_length = 0;
-    for (const auto& paper : papers)
-        for (auto [hash, count] : paper) mean_length += count;
-    mean_length = std::max(1.0, mean_length / std::max<double>(1.0, static_cast<double>(papers.size())));
     std::vector<std::uint32_t> begin(papers.size() + 1, 0);
     for (size_t p = 0; p < papers.size(); ++p) {
         begin[p] = static_cast<std::uint32_t>(weights.size());
         double norm = 0;
-        double length = 0;
-        for (auto [hash, count] : papers[p]) length += count;
-        const float saturation = static_cast<float>(k1 * (1 - b + b * length / mean_length));
         for (auto [hash, count] : papers[p]) {
             const std::uint32_t id = ids.id_of(hash);
             const float idf = id != no_term ? ids.idf[id] : ids.single_idf[p >= first_background];
             if (idf <= 0) continue;
-            const float tf = static_cast<float>(count);
-            float x = (k1 > 0 ? tf * static_cast<float>(k1 + 1) / (tf + saturation) : 1.0f + std::log(tf)) * idf;
+            float x = (1.0f + std::log(static_cast<float>(count))) * idf;
             norm += static_cast<double>(x) * x;
             if (id != no_term) weights.emplace_back(id, x);
         }
@@ -393,13 +386,10 @@ TermArray centroid(const std::vector<Vector>& vectors, const std::vector<double>
 
 // A logistic regression of picks against background papers, by stochastic
 // gradient descent in a fixed order (deterministic). Picks are weighted by
-// recency and both classes count as much in all. `w` is where it starts.
+// recency and both classes count as much in all.
 TermArray pick_classifier(const std::vector<Vector>& picks, const std::vector<double>& recency,
-                          const std::vector<Vector>& background, size_t terms, int epochs, double rate0,
-                          TermArray w = {}, int average_from = -1, std::uint64_t seed = 0) {
-    if (w.empty()) w.assign(terms + 1, 0.0); // the last is the bias
-    TermArray average;
-    int averaged = 0;
+                                    const std::vector<Vector>& background, size_t terms, int epochs, double rate0) {
+    TermArray w(terms + 1, 0.0); // the last is the bias
     double pick_weight = 0;
     for (double r : recency) pick_weight += r;
     const double negative_weight = pick_weight / std::max<double>(1.0, static_cast<double>(background.size()));
@@ -410,7 +400,7 @@ TermArray pick_classifier(const std::vector<Vector>& picks, const std::vector<do
         if (i < picks.size()) order.emplace_back(static_cast<std::uint32_t>(i++), true);
         if (j < background.size()) order.emplace_back(static_cast<std::uint32_t>(j++), false);
     }
-    std::uint64_t state = 0x9e3779b97f4a7c15ull + seed * 0x632be59bd9b4e019ull; // a fixed shuffle per epoch
+    std::uint64_t state = 0x9e3779b97f4a7c15ull; // a fixed shuffle per epoch
     for (int epoch = 0; epoch < epochs; ++epoch) {
         for (size_t k = order.size(); k > 1; --k) {
             state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -425,15 +415,6 @@ TermArray pick_classifier(const std::vector<Vector>& picks, const std::vector<do
             for (auto [id, v] : x) w[id] += g * v - rate * lambda * w[id];
             w[terms] += g;
         }
-        if (average_from >= 0 && epoch >= average_from) {
-            if (average.empty()) average.assign(w.size(), 0.0);
-            for (size_t t = 0; t < w.size(); ++t) average[t] += w[t];
-            ++averaged;
-        }
-    }
-    if (averaged > 0) {
-        for (double& x : average) x /= averaged;
-        return average;
     }
     return w;
 }
@@ -563,12 +544,12 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     for (const auto& paper : past_background) all_terms.emplace_back(paper.terms);
     const size_t first_feed = all_terms.size();
     for (const auto& terms : feed_terms) all_terms.emplace_back(terms); // today's feed is mostly background too
-    const TermIds ids = term_ids(all_terms, first_background, first_feed, options.max_df_fraction, options.idf_power, options.idf_add);
+    const TermIds ids = term_ids(all_terms, first_background, first_feed, options.max_df_fraction);
     const size_t terms = ids.idf.size();
 
     BigVector<Weight> weights;
     weights.reserve(entries);
-    const std::vector<Vector> all = weigh_all(all_terms, first_background, ids, weights, options.bm25_k1, options.bm25_b);
+    const std::vector<Vector> all = weigh_all(all_terms, first_background, ids, weights);
     const std::vector<Vector> picks(all.begin(), all.begin() + static_cast<long>(first_background));
     const std::vector<Vector> background(all.begin() + static_cast<long>(first_background), all.begin() + static_cast<long>(first_feed));
     const std::vector<Vector> papers(all.begin() + static_cast<long>(first_feed), all.end());
@@ -577,13 +558,6 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     for (const IndexedPaper* pick : pick_papers) {
         recency.push_back(std::exp2(-age(pick->date) / half_life));
         in_window.push_back(age(pick->date) <= options.neighbour_window_days);
-    }
-    if (options.day_balance > 0) {
-        std::unordered_map<long, int> per_day;
-        for (const IndexedPaper* pick : pick_papers) ++per_day[days_since_epoch(pick->date)];
-        const double mean = static_cast<double>(pick_papers.size()) / static_cast<double>(std::max<size_t>(1, per_day.size()));
-        for (size_t i = 0; i < pick_papers.size(); ++i)
-            recency[i] *= std::pow(mean / per_day[days_since_epoch(pick_papers[i]->date)], options.day_balance);
     }
     const Postings postings = postings_of(picks, in_window, static_cast<std::uint32_t>(terms));
     const auto taste = centroid(picks, recency, terms);
@@ -596,8 +570,7 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     if (options.feed_negatives && !background.empty()) trained_against.insert(trained_against.end(), papers.begin(), papers.end());
     if (options.classifier_weight > 0)
         classifier = pick_classifier(picks, recency, trained_against, terms, options.classifier_epochs,
-                                     background.empty() ? options.feed_only_rate : options.classifier_rate, {},
-                                     options.average_from);
+                                     background.empty() ? options.feed_only_rate : options.classifier_rate);
 
     // The topics prompt's keywords are a prior for a young archive; the
     // reader's own picks say more once there are many.
@@ -606,106 +579,30 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     std::vector<LearnedScore> out(feed.size());
     std::vector<double> scratch(picks.size(), 0.0);
     std::vector<std::uint32_t> touched;
-    std::vector<double> other_evidence(feed.size()); // all but the classifier's
-    std::vector<double> ev_knn(feed.size()), ev_centroid(feed.size()), ev_keyword(feed.size()), ev_classifier(feed.size());
-    auto standardise = [&](std::vector<double> v) {
-        if (options.fusion == 2) {
-            std::vector<size_t> o(v.size());
-            std::iota(o.begin(), o.end(), 0);
-            std::stable_sort(o.begin(), o.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
-            std::vector<double> r(v.size());
-            for (size_t k = 0; k < o.size(); ++k) r[o[k]] = static_cast<double>(k) / std::max<double>(1.0, static_cast<double>(v.size() - 1));
-            return r;
-        }
-        double m = 0, q = 0;
-        for (double x : v) m += x;
-        m /= std::max<double>(1.0, static_cast<double>(v.size()));
-        for (double x : v) q += (x - m) * (x - m);
-        double sd = std::sqrt(q / std::max<double>(1.0, static_cast<double>(v.size())));
-        for (double& x : v) x = sd > 0 ? (x - m) / sd : 0;
-        return v;
-    };
     for (size_t i = 0; i < feed.size(); ++i) {
         auto neighbours = nearest(papers[i], postings, recency, scratch, touched, options.neighbours);
         double knn = 0;
         for (const auto& n : neighbours) knn += n.similarity;
         knn /= std::max(options.neighbours, 1);
         double keyword = prior_weight * (embedded_score(feed[i], prior).relevance - 1) / 9.0;
-        other_evidence[i] = options.neighbour_weight * knn + options.centroid_weight * dot(papers[i], taste) -
-                            options.background_weight * dot(papers[i], against) + keyword;
-        ev_knn[i] = knn;
-        ev_centroid[i] = options.centroid_weight * dot(papers[i], taste) - options.background_weight * dot(papers[i], against);
-        ev_keyword[i] = keyword;
+        double learned = 0;
+        if (!classifier.empty()) {
+            out[i].margin = dot(papers[i], classifier) + classifier[terms];
+            learned = std::tanh(out[i].margin / 4);
+        }
+        out[i].score = options.neighbour_weight * knn + options.centroid_weight * dot(papers[i], taste) -
+                       options.background_weight * dot(papers[i], against) + keyword +
+                       options.classifier_weight * learned;
         out[i].comment = neighbour_comment(neighbours, pick_papers);
-    }
-    auto score_with = [&](const TermArray& fit) {
-        for (size_t i = 0; i < feed.size(); ++i) {
-            double learned = 0;
-            if (!fit.empty()) {
-                out[i].margin = dot(papers[i], fit) + fit[terms];
-                learned = std::tanh(out[i].margin / 4);
-            }
-            out[i].score = other_evidence[i] + options.classifier_weight * learned;
-            ev_classifier[i] = options.fusion_margin ? out[i].margin : learned;
-        }
-        if (options.fusion > 0) {
-            auto a = standardise(ev_knn), b = standardise(ev_centroid), c = standardise(ev_keyword), d = standardise(ev_classifier);
-            for (size_t i = 0; i < feed.size(); ++i)
-                out[i].score = options.fusion_knn * a[i] + options.fusion_centroid * b[i] + options.fusion_keyword * c[i] +
-                               options.fusion_classifier * d[i];
-        }
-    };
-    if (options.bag > 1 && !classifier.empty()) {
-        for (int b = 1; b < options.bag; ++b) {
-            auto fit = pick_classifier(picks, recency, trained_against, terms, options.classifier_epochs,
-                                       background.empty() ? options.feed_only_rate : options.classifier_rate, {},
-                                       options.average_from, static_cast<std::uint64_t>(b));
-            for (size_t t = 0; t < fit.size(); ++t) classifier[t] += fit[t];
-        }
-        for (double& x : classifier) x /= options.bag;
-    }
-    score_with(classifier);
-    if (options.recent_weight > 0 && !classifier.empty()) {
-        std::vector<Vector> recent;
-        std::vector<double> recent_recency;
-        for (size_t i = 0; i < picks.size(); ++i)
-            if (age(pick_papers[i]->date) <= options.recent_days) recent.push_back(picks[i]), recent_recency.push_back(recency[i]);
-        if (static_cast<int>(recent.size()) >= options.recent_min_picks) {
-            auto fit = pick_classifier(recent, recent_recency, trained_against, terms, options.classifier_epochs,
-                                       options.classifier_rate);
-            for (size_t i = 0; i < feed.size(); ++i)
-                out[i].score += options.recent_weight * std::tanh((dot(papers[i], fit) + fit[terms]) / 4);
-        }
-    }
-    const double expected = expected_picks(index, feed.size(), options);
-
-    // Pseudo-relevance feedback: today's best papers are likely picks, not
-    // rejections, so the classifier learns again with them among the picks.
-    if (!classifier.empty() && options.feedback_multiple > 0 && !background.empty()) {
-        std::vector<size_t> order(feed.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].score > out[b].score; });
-        const size_t top = std::min(feed.size(), static_cast<size_t>(std::lround(options.feedback_multiple * expected)));
-        std::vector<Vector> positives = picks;
-        std::vector<double> weight = recency;
-        std::vector<Vector> against_today = negatives;
-        for (size_t rank = 0; rank < order.size(); ++rank) {
-            if (rank < top) {
-                positives.push_back(papers[order[rank]]);
-                weight.push_back(options.feedback_weight);
-            } else if (options.feed_negatives) {
-                against_today.push_back(papers[order[rank]]);
-            }
-        }
-        score_with(pick_classifier(positives, weight, against_today, terms, options.feedback_epochs,
-                                   options.feedback_rate, options.feedback_warm ? classifier : TermArray{}));
     }
 
     // Ratings by rank: a multiple of the picks expected today rate 7 or more.
     std::vector<size_t> order(feed.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].score > out[b].score; });
-    double keep = options.keep_multiple * expected;
+    const bool from_shares = !index.feed_shares.empty() && options.share_days > 0; // as expected_picks() predicts
+    const double multiple = from_shares ? options.keep_multiple : options.usual_keep_multiple;
+    double keep = multiple * expected_picks(index, feed.size(), options);
     for (size_t rank = 0; rank < order.size(); ++rank) out[order[rank]].relevance = relevance_for_rank(rank, keep);
     return out;
 }

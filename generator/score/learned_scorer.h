@@ -88,27 +88,14 @@ struct LearnedScorerOptions {
     double classifier_rate = 2.0;    // the first epoch's learning rate (then rate / (1 + epoch))
     double feed_only_rate = 0.1;     // ... when today's feed is the only background: a weaker fit of the papers it then scores
     bool feed_negatives = true;      // today's feed counts among the classifier's negatives too
-    double max_df_fraction = 0.25;   // terms in more of the background than this carry no signal
+    double max_df_fraction = 0.5;    // terms in more of the background than this carry no signal
     double prior_fade_picks = 50;    // the prior's weight halves at this many earlier picks, and fades with more
-    double keep_multiple = 1.4;      // rated >= 7: this many times the picks expected today
+    double keep_multiple = 1.55;     // rated >= 7: this many times the picks expected today ...
+    double usual_keep_multiple = 1.4; // ... or the usual daily picks, without past feeds
     int share_days = 10;             // the recent past feeds whose picked share predicts today's picks ...
-    int recent_share_days = 0;       // ... or the last few feeds' share, when lower
+    int recent_share_days = 3;       // ... or the share of this many of them, when it is lower
     int usual_days = 20;             // without past feeds: the recent days that set the usual daily picks
     std::size_t max_background = 5000; // the most recent background papers used
-    double bm25_k1 = 0;              // > 0: BM25's term saturation instead of 1 + ln(count)
-    double bm25_b = 0;               // ... and its length normalisation
-    int fusion = 0; bool fusion_margin = false;
-    double fusion_knn = 1, fusion_centroid = 1, fusion_keyword = 0.1, fusion_classifier = 1;
-    int average_from = -1;
-    int bag = 1;
-    double idf_power = 1, idf_add = 1;
-    double recent_weight = 0; double recent_days = 45; int recent_min_picks = 20;
-    double day_balance = 0;
-    double feedback_multiple = 0;    // pseudo-relevance feedback: today's top (this many times the expected picks) ...
-    double feedback_weight = 1.0;    // ... count as picks of this weight (today's pick: 1) in a second fit
-    int feedback_epochs = 8;
-    double feedback_rate = 2.0;
-    bool feedback_warm = false;      // the second fit starts from the first's weights
     double cascade_fraction = 0.35;  // as a pre-filter: the LLM sees this share of the feed, the best first
 };
 
@@ -128,8 +115,9 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
 double usual_daily_picks(const TasteIndex& index, int recent_days);
 
 // How many of a `feed_size`-paper feed the reader is expected to pick today:
-// the share of the feed picked on the recent past feeds (`share_days` of them),
-// pooled; without past feeds, the usual daily picks.
+// the share of the feed picked on the recent past feeds (`share_days` of them,
+// pooled, or `recent_share_days` of them when that is lower); without past
+// feeds, the usual daily picks.
 double expected_picks(const TasteIndex& index, std::size_t feed_size, const LearnedScorerOptions& options);
 
 // The cascade: how many of the learned ranking's top papers go to the LLM,
