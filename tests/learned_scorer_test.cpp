@@ -234,15 +234,18 @@ TEST_CASE("the learned scorer keeps a multiple of the share of recent past feeds
     CHECK(index.feed_shares[0].candidates == 10);
     CHECK(index.feed_shares[0].picked == 1);
 
-    // 4 picks of 40 candidates: a tenth. Today's 60 papers: 6 expected, 1.55 x 6 = 9.3 kept.
+    // 4 picks of 40 candidates: a tenth. Today's 60 papers: 6 expected, 1.4 x 6 = 8.4 kept (the
+    // day's standouts left out: the test after next).
     std::vector<Paper> feed;
     for (int i = 0; i < 60; ++i)
         feed.push_back(paper("2503.2" + std::to_string(1000 + i), "Study " + std::to_string(i) + " of graph crops",
                              "Message passing over fields of crops, number " + std::to_string(i) + "."));
     CHECK(expected_picks(index, feed.size(), {}) == doctest::Approx(6.0));
     CHECK(usual_daily_picks(index, 20) == doctest::Approx(1.0)); // what set the count before
-    auto scores = learned_scores(feed, index, keywords, today);
-    CHECK(std::ranges::count_if(scores, [](const LearnedScore& s) { return s.relevance >= 7; }) == 9);
+    LearnedScorerOptions shares_only;
+    shares_only.standout_share = 0;
+    auto scores = learned_scores(feed, index, keywords, today, shares_only);
+    CHECK(std::ranges::count_if(scores, [](const LearnedScore& s) { return s.relevance >= 7; }) == 8);
 
     // Without past feeds, the usual daily picks set it: 1.4 x 1.
     auto no_feeds = load_taste_index({dir / "content", {}, {}, 20, {}}, today, warnings);
@@ -280,6 +283,43 @@ TEST_CASE("the learned scorer expects the lower of the last 10 and the last 3 pa
     std::vector<std::pair<int, int>> rising(7, {1, 20});
     rising.insert(rising.end(), 3, {2, 10});
     CHECK(expected_picks(index_of(rising), 100, {}) == doctest::Approx(100.0 * 13 / 170));
+}
+
+TEST_CASE("the learned scorer keeps more papers on a day when more of them stand out from those the reader left") {
+    // Four days, each one graph pick out of a past feed of ten; the other nine are about crops and weather.
+    auto days = graph_reader_days();
+    std::vector<PastFeed> feeds;
+    const char* left[] = {"Crop yields", "Weather radar", "Soil moisture", "Rainfall maps", "Harvest dates"};
+    for (size_t d = 0; d < days.size(); ++d) {
+        PastFeed feed{days[d].date, {days[d].papers[0]}, 0};
+        for (int k = 0; k < 9; ++k)
+            feed.papers.push_back(paper("2503.1" + std::to_string(d) + "0" + std::to_string(10 + k),
+                                        std::string(left[k % 5]) + " in region " + std::to_string(k),
+                                        "Field measurements of " + std::string(left[(k + d) % 5]) + "."));
+        feeds.push_back(std::move(feed));
+    }
+    TasteIndex index = build_taste_index(days, feeds);
+    REQUIRE(index.feed_shares.size() == 4);
+    // Two feeds of 60, a tenth expected of each: one with 20 graph papers, one with 2.
+    auto feed_with = [&](int graph_papers) {
+        std::vector<Paper> feed;
+        for (int i = 0; i < 60; ++i)
+            feed.push_back(i < graph_papers
+                               ? paper("2503.2" + std::to_string(1000 + i), "Message passing graph neural networks " + std::to_string(i),
+                                       "Oversquashing in message passing on graphs, case " + std::to_string(i) + ".")
+                               : paper("2503.2" + std::to_string(1000 + i), std::string(left[i % 5]) + " in field " + std::to_string(i),
+                                       "Field measurements of " + std::string(left[(i + 2) % 5]) + "."));
+        return feed;
+    };
+    const Date today = *parse_iso_date("2025-03-10");
+    auto kept = [&](const std::vector<Paper>& feed) {
+        auto scores = learned_scores(feed, index, keywords, today);
+        return std::ranges::count_if(scores, [](const LearnedScore& s) { return s.relevance >= 7; });
+    };
+    CHECK(expected_picks(index, 60, {}) == doctest::Approx(6.0)); // the past feeds' share alone
+    const auto busy = kept(feed_with(20)), quiet = kept(feed_with(2));
+    CHECK(busy > 8); // 1.4 x 6 from the share alone
+    CHECK(quiet < 8);
 }
 
 TEST_CASE("a word in a third of the background still tells the learned scorer what the reader picks") {

@@ -504,6 +504,23 @@ std::string neighbour_comment(const std::vector<Neighbour>& neighbours, const st
     return out + ".";
 }
 
+// How many of today's papers stand out: those the classifier rates above all
+// but `share` of the past feeds' papers the reader left, less the `share` of
+// today's feed that gets there as those did. It reads the day itself, which
+// the past feeds' picked share cannot: the LLM's count swings with the day.
+double standout_papers(const std::vector<LearnedScore>& scored, const std::vector<Vector>& left,
+                       const TermArray& classifier, double share) {
+    const size_t bias = classifier.size() - 1;
+    std::vector<double> margins;
+    margins.reserve(left.size());
+    for (const auto& paper : left) margins.push_back(dot(paper, classifier) + classifier[bias]);
+    const auto bar = margins.begin() + static_cast<long>((1 - share) * static_cast<double>(margins.size() - 1));
+    std::nth_element(margins.begin(), bar, margins.end());
+    double above = 0;
+    for (const auto& score : scored) above += score.margin > *bar;
+    return std::max(1.0, above - share * static_cast<double>(scored.size()));
+}
+
 std::vector<LearnedScore> keyword_only(const std::vector<Paper>& feed, const TopicKeywords& prior) {
     std::vector<LearnedScore> out;
     for (const auto& paper : feed) {
@@ -602,7 +619,11 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].score > out[b].score; });
     const bool from_shares = !index.feed_shares.empty() && options.share_days > 0; // as expected_picks() predicts
     const double multiple = from_shares ? options.keep_multiple : options.usual_keep_multiple;
-    double keep = multiple * expected_picks(index, feed.size(), options);
+    double expected = expected_picks(index, feed.size(), options);
+    // Two estimates with errors of their own, combined: the past feeds' share and today's standouts.
+    if (from_shares && options.standout_share > 0 && !classifier.empty() && !background.empty())
+        expected = std::sqrt(expected * standout_papers(out, background, classifier, options.standout_share));
+    double keep = multiple * expected;
     for (size_t rank = 0; rank < order.size(); ++rank) out[order[rank]].relevance = relevance_for_rank(rank, keep);
     return out;
 }

@@ -90,10 +90,12 @@ struct LearnedScorerOptions {
     bool feed_negatives = true;      // today's feed counts among the classifier's negatives too
     double max_df_fraction = 0.5;    // terms in more of the background than this carry no signal
     double prior_fade_picks = 50;    // the prior's weight halves at this many earlier picks, and fades with more
-    double keep_multiple = 1.55;     // rated >= 7: this many times the picks expected today ...
+    double keep_multiple = 1.4;      // rated >= 7: this many times the picks expected today ...
     double usual_keep_multiple = 1.4; // ... or the usual daily picks, without past feeds
     int share_days = 10;             // the recent past feeds whose picked share predicts today's picks ...
-    int recent_share_days = 3;       // ... or the share of this many of them, when it is lower
+    int recent_share_days = 3;       // ... or the share of this many of them, when it is lower;
+    double standout_share = 0.05;    // with the number of today's papers above all but this share of the
+                                     // past feeds' unpicked ones (less this share of today's): their geometric mean
     int usual_days = 20;             // without past feeds: the recent days that set the usual daily picks
     std::size_t max_background = 5000; // the most recent background papers used
     double cascade_fraction = 0.35;  // as a pre-filter: the LLM sees this share of the feed, the best first
