@@ -617,13 +617,12 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     std::vector<size_t> order(feed.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].score > out[b].score; });
-    const bool from_shares = !index.feed_shares.empty() && options.share_days > 0; // as expected_picks() predicts
-    const double multiple = from_shares ? options.keep_multiple : options.usual_keep_multiple;
     double expected = expected_picks(index, feed.size(), options);
     // Two estimates with errors of their own, combined: the past feeds' share and today's standouts.
+    const bool from_shares = !index.feed_shares.empty() && options.share_days > 0; // as expected_picks() predicts
     if (from_shares && options.standout_share > 0 && !classifier.empty() && !background.empty())
         expected = std::sqrt(expected * standout_papers(out, background, classifier, options.standout_share));
-    double keep = multiple * expected;
+    const double keep = options.keep_multiple * expected;
     for (size_t rank = 0; rank < order.size(); ++rank) out[order[rank]].relevance = relevance_for_rank(rank, keep);
     return out;
 }

@@ -90,8 +90,7 @@ struct LearnedScorerOptions {
     bool feed_negatives = true;      // today's feed counts among the classifier's negatives too
     double max_df_fraction = 0.5;    // terms in more of the background than this carry no signal
     double prior_fade_picks = 50;    // the prior's weight halves at this many earlier picks, and fades with more
-    double keep_multiple = 1.4;      // rated >= 7: this many times the picks expected today ...
-    double usual_keep_multiple = 1.4; // ... or the usual daily picks, without past feeds
+    double keep_multiple = 1.4;      // rated >= 7: this many times the picks expected today
     int share_days = 10;             // the recent past feeds whose picked share predicts today's picks ...
     int recent_share_days = 3;       // ... or the share of this many of them, when it is lower;
     double standout_share = 0.05;    // with the number of today's papers above all but this share of the
@@ -119,7 +118,8 @@ double usual_daily_picks(const TasteIndex& index, int recent_days);
 // How many of a `feed_size`-paper feed the reader is expected to pick today:
 // the share of the feed picked on the recent past feeds (`share_days` of them,
 // pooled, or `recent_share_days` of them when that is lower); without past
-// feeds, the usual daily picks.
+// feeds, the usual daily picks. learned_scores() combines it with the count of
+// today's papers that stand out (LearnedScorerOptions::standout_share).
 double expected_picks(const TasteIndex& index, std::size_t feed_size, const LearnedScorerOptions& options);
 
 // The cascade: how many of the learned ranking's top papers go to the LLM,
