@@ -11,7 +11,8 @@
 //                        [--cascade-fraction F] [--neighbours N] [--half-life DAYS] [--window DAYS]
 //                        [--centroid W] [--background W] [--prior W] [--classifier W] [--epochs N]
 //                        [--neighbour-weight W] [--rate R] [--feed-only-rate R] [--feed-negatives 0|1]
-//                        [--max-df F] [--keep-multiple M] [--share-days N] [--usual-days N]
+//                        [--max-df F] [--keep-multiple M] [--share-days N]
+//                        [--recent-share-days N] [--standout-share F] [--usual-days N]
 //                        [--prior-fade PICKS] [--background-days N]
 #include "content/importer.h"
 #include "score/embedded_scorer.h"
@@ -141,6 +142,8 @@ int main(int argc, char** argv) {
     options.neighbour_window_days = static_cast<int>(number("window", options.neighbour_window_days));
     options.keep_multiple = number("keep-multiple", options.keep_multiple);
     options.share_days = static_cast<int>(number("share-days", options.share_days));
+    options.recent_share_days = static_cast<int>(number("recent-share-days", options.recent_share_days));
+    options.standout_share = number("standout-share", options.standout_share);
     options.prior_fade_picks = number("prior-fade", options.prior_fade_picks);
     options.cascade_fraction = number("cascade-fraction", options.cascade_fraction);
 

@@ -10,7 +10,7 @@ cache, as every later night does. Prints the CPU
 time (one thread) of each repetition and the median and spread of the warm ones.
 
   python3 bench/gen_archive.py --out bench/out/archive
-  python3 bench/scorer_speed.py --content bench/out/archive/paperpress/content
+  python3 bench/scorer_speed.py --content bench/out/archive/paperpress/content [max-df=0.25 ...]
 """
 import argparse
 import datetime as dt
@@ -51,7 +51,9 @@ def main():
     ap.add_argument("--feed", type=int, default=1000, help="papers in today's feed")
     ap.add_argument("--repeat", type=int, default=7, help="repetitions (the first builds the cache)")
     ap.add_argument("--work", help="working folder, kept (default: a temporary one)")
+    ap.add_argument("option", nargs="*", help="scorer options passed to the bench binary, e.g. max-df=0.25")
     args = ap.parse_args()
+    options = [arg for option in args.option for arg in ("--" + option.partition("=")[0], option.partition("=")[2])]
 
     rng = random.Random(2024)
     last = last_day(args.content)
@@ -75,7 +77,7 @@ def main():
         stderr = ""
         for _ in range(args.repeat):
             run = subprocess.run([args.bench, "--content", args.content, "--topics", args.topics, "--days", days,
-                                  "--work", work, "--feeds", feeds], capture_output=True, text=True)
+                                  "--work", work, "--feeds", feeds] + options, capture_output=True, text=True)
             if run.returncode != 0:
                 sys.exit("bench_scorer_quality failed:\n" + run.stderr)
             stderr += run.stderr

@@ -234,14 +234,17 @@ TEST_CASE("the learned scorer keeps a multiple of the share of recent past feeds
     CHECK(index.feed_shares[0].candidates == 10);
     CHECK(index.feed_shares[0].picked == 1);
 
-    // 4 picks of 40 candidates: a tenth. Today's 60 papers: 6 expected, 1.4 x 6 = 8.4 kept.
+    // 4 picks of 40 candidates: a tenth. Today's 60 papers: 6 expected, 1.4 x 6 = 8.4 kept (the
+    // day's standouts left out: the test after next).
     std::vector<Paper> feed;
     for (int i = 0; i < 60; ++i)
         feed.push_back(paper("2503.2" + std::to_string(1000 + i), "Study " + std::to_string(i) + " of graph crops",
                              "Message passing over fields of crops, number " + std::to_string(i) + "."));
     CHECK(expected_picks(index, feed.size(), {}) == doctest::Approx(6.0));
     CHECK(usual_daily_picks(index, 20) == doctest::Approx(1.0)); // what set the count before
-    auto scores = learned_scores(feed, index, keywords, today);
+    LearnedScorerOptions shares_only;
+    shares_only.standout_share = 0;
+    auto scores = learned_scores(feed, index, keywords, today, shares_only);
     CHECK(std::ranges::count_if(scores, [](const LearnedScore& s) { return s.relevance >= 7; }) == 8);
 
     // Without past feeds, the usual daily picks set it: 1.4 x 1.
@@ -249,6 +252,96 @@ TEST_CASE("the learned scorer keeps a multiple of the share of recent past feeds
     CHECK(no_feeds.feed_shares.empty());
     auto fewer = learned_scores(feed, no_feeds, keywords, today);
     CHECK(std::ranges::count_if(fewer, [](const LearnedScore& s) { return s.relevance >= 7; }) == 1);
+}
+
+TEST_CASE("the learned scorer expects the lower of the last 10 and the last 3 past feeds' picked shares") {
+    // Ten days with past feeds: `picks` picks a day out of `candidates` papers.
+    auto index_of = [](const std::vector<std::pair<int, int>>& picks_and_candidates) {
+        std::vector<Day> days;
+        std::vector<PastFeed> feeds;
+        for (size_t d = 0; d < picks_and_candidates.size(); ++d) {
+            Day day;
+            day.date = *parse_iso_date("2025-03-1" + std::to_string(d));
+            for (int p = 0; p < picks_and_candidates[d].first; ++p)
+                day.papers.push_back(paper("2503.0" + std::to_string(d) + std::to_string(p) + "00", "Pick", "A pick."));
+            feeds.push_back({day.date, {day.papers}, static_cast<std::size_t>(picks_and_candidates[d].second)});
+            days.push_back(std::move(day));
+        }
+        return build_taste_index(days, feeds);
+    };
+    // A fall: a fifth of the feed picked on seven days, a twentieth on the last three.
+    std::vector<std::pair<int, int>> falling(7, {2, 10});
+    falling.insert(falling.end(), 3, {1, 20});
+    TasteIndex fell = index_of(falling);
+    REQUIRE(fell.feed_shares.size() == 10);
+    CHECK(expected_picks(fell, 100, {}) == doctest::Approx(5.0)); // the last three: 3 of 60
+    LearnedScorerOptions ten_only;
+    ten_only.recent_share_days = 0;
+    CHECK(expected_picks(fell, 100, ten_only) == doctest::Approx(100.0 * 17 / 130)); // all ten, pooled
+
+    // A rise is followed only as far as the ten feeds show it.
+    std::vector<std::pair<int, int>> rising(7, {1, 20});
+    rising.insert(rising.end(), 3, {2, 10});
+    CHECK(expected_picks(index_of(rising), 100, {}) == doctest::Approx(100.0 * 13 / 170));
+}
+
+TEST_CASE("the learned scorer keeps more papers on a day when more of them stand out from those the reader left") {
+    // Four days, each one graph pick out of a past feed of ten; the other nine are about crops and weather.
+    auto days = graph_reader_days();
+    std::vector<PastFeed> feeds;
+    const char* left[] = {"Crop yields", "Weather radar", "Soil moisture", "Rainfall maps", "Harvest dates"};
+    for (size_t d = 0; d < days.size(); ++d) {
+        PastFeed feed{days[d].date, {days[d].papers[0]}, 0};
+        for (int k = 0; k < 9; ++k)
+            feed.papers.push_back(paper("2503.1" + std::to_string(d) + "0" + std::to_string(10 + k),
+                                        std::string(left[k % 5]) + " in region " + std::to_string(k),
+                                        "Field measurements of " + std::string(left[(k + d) % 5]) + "."));
+        feeds.push_back(std::move(feed));
+    }
+    TasteIndex index = build_taste_index(days, feeds);
+    REQUIRE(index.feed_shares.size() == 4);
+    // Two feeds of 60, a tenth expected of each: one with 20 graph papers, one with 2.
+    auto feed_with = [&](int graph_papers) {
+        std::vector<Paper> feed;
+        for (int i = 0; i < 60; ++i)
+            feed.push_back(i < graph_papers
+                               ? paper("2503.2" + std::to_string(1000 + i), "Message passing graph neural networks " + std::to_string(i),
+                                       "Oversquashing in message passing on graphs, case " + std::to_string(i) + ".")
+                               : paper("2503.2" + std::to_string(1000 + i), std::string(left[i % 5]) + " in field " + std::to_string(i),
+                                       "Field measurements of " + std::string(left[(i + 2) % 5]) + "."));
+        return feed;
+    };
+    const Date today = *parse_iso_date("2025-03-10");
+    auto kept = [&](const std::vector<Paper>& feed) {
+        auto scores = learned_scores(feed, index, keywords, today);
+        return std::ranges::count_if(scores, [](const LearnedScore& s) { return s.relevance >= 7; });
+    };
+    CHECK(expected_picks(index, 60, {}) == doctest::Approx(6.0)); // the past feeds' share alone
+    const auto busy = kept(feed_with(20)), quiet = kept(feed_with(2));
+    CHECK(busy > 8); // 1.4 x 6 from the share alone
+    CHECK(quiet < 8);
+}
+
+TEST_CASE("a word in a third of the background still tells the learned scorer what the reader picks") {
+    // Every pick is about diffusion; so is a third of the papers the reader left.
+    std::vector<Day> days;
+    for (int d = 0; d < 3; ++d) {
+        Day day;
+        day.date = *parse_iso_date("2025-03-0" + std::to_string(3 + d));
+        day.papers.push_back(paper("2503.0000" + std::to_string(d), "Diffusion sampler " + std::to_string(d),
+                                   "Samplers for diffusion."));
+        days.push_back(day);
+    }
+    const char* others[] = {"Crop yields", "Speech codecs", "Protein folds", "Tabular loaders", "Weather radar", "Road traffic"};
+    PastFeed feed{*parse_iso_date("2025-03-05"), {}, 0};
+    for (int k = 0; k < 12; ++k)
+        feed.papers.push_back(paper("2503.0100" + std::to_string(k), k % 3 == 0 ? "Diffusion of heat" : others[k % 6],
+                                    k % 3 == 0 ? "Heat diffusion in metals." : "Measurements of fields."));
+    TasteIndex index = build_taste_index(days, {feed});
+    std::vector<Paper> today = {paper("2503.20001", "Ocean currents", "Diffusion in oceans."),
+                                paper("2503.20002", "Ocean tides", "Tides in oceans.")};
+    auto scores = learned_scores(today, index, keywords, *parse_iso_date("2025-03-10"));
+    CHECK(scores[0].score > scores[1].score);
 }
 
 TEST_CASE("the learned scorer ranks a paper by an author the reader picked before above an otherwise equal one") {

@@ -188,13 +188,25 @@ double usual_daily_picks(const TasteIndex& index, int recent_days) {
     return std::accumulate(counts.end() - static_cast<long>(n), counts.end(), 0.0) / static_cast<double>(n);
 }
 
-double expected_picks(const TasteIndex& index, std::size_t feed_size, const LearnedScorerOptions& options) {
-    const auto& shares = index.feed_shares;
-    size_t n = std::min(shares.size(), static_cast<size_t>(std::max(options.share_days, 0)));
-    if (n == 0) return usual_daily_picks(index, options.usual_days);
+namespace {
+
+// The share of their papers the reader picked on the last `days` past feeds, pooled.
+double picked_share(const std::vector<TasteIndex::FeedShare>& shares, int days) {
+    const size_t n = std::min(shares.size(), static_cast<size_t>(std::max(days, 1)));
     double candidates = 0, picked = 0;
     for (auto it = shares.end() - static_cast<long>(n); it != shares.end(); ++it) candidates += it->candidates, picked += it->picked;
-    return picked / candidates * static_cast<double>(feed_size);
+    return picked / candidates;
+}
+
+} // namespace
+
+double expected_picks(const TasteIndex& index, std::size_t feed_size, const LearnedScorerOptions& options) {
+    const auto& shares = index.feed_shares;
+    if (shares.empty() || options.share_days <= 0) return usual_daily_picks(index, options.usual_days);
+    // A fall in the share shows in the last few feeds first: follow it at once, a rise only as the longer window does.
+    double share = picked_share(shares, options.share_days);
+    if (options.recent_share_days > 0) share = std::min(share, picked_share(shares, options.recent_share_days));
+    return share * static_cast<double>(feed_size);
 }
 
 std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double fraction) {
@@ -492,6 +504,23 @@ std::string neighbour_comment(const std::vector<Neighbour>& neighbours, const st
     return out + ".";
 }
 
+// How many of today's papers stand out: those the classifier rates above all
+// but `share` of the past feeds' papers the reader left, less the `share` of
+// today's feed that gets there as those did. It reads the day itself, which
+// the past feeds' picked share cannot: the LLM's count swings with the day.
+double standout_papers(const std::vector<LearnedScore>& scored, const std::vector<Vector>& left,
+                       const TermArray& classifier, double share) {
+    const size_t bias = classifier.size() - 1;
+    std::vector<double> margins;
+    margins.reserve(left.size());
+    for (const auto& paper : left) margins.push_back(dot(paper, classifier) + classifier[bias]);
+    const auto bar = margins.begin() + static_cast<long>((1 - share) * static_cast<double>(margins.size() - 1));
+    std::nth_element(margins.begin(), bar, margins.end());
+    double above = 0;
+    for (const auto& score : scored) above += score.margin > *bar;
+    return std::max(1.0, above - share * static_cast<double>(scored.size()));
+}
+
 std::vector<LearnedScore> keyword_only(const std::vector<Paper>& feed, const TopicKeywords& prior) {
     std::vector<LearnedScore> out;
     for (const auto& paper : feed) {
@@ -588,7 +617,12 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     std::vector<size_t> order(feed.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].score > out[b].score; });
-    double keep = options.keep_multiple * expected_picks(index, feed.size(), options);
+    double expected = expected_picks(index, feed.size(), options);
+    // Two estimates with errors of their own, combined: the past feeds' share and today's standouts.
+    const bool from_shares = !index.feed_shares.empty() && options.share_days > 0; // as expected_picks() predicts
+    if (from_shares && options.standout_share > 0 && !classifier.empty() && !background.empty())
+        expected = std::sqrt(expected * standout_papers(out, background, classifier, options.standout_share));
+    const double keep = options.keep_multiple * expected;
     for (size_t rank = 0; rank < order.size(); ++rank) out[order[rank]].relevance = relevance_for_rank(rank, keep);
     return out;
 }

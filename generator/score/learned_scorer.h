@@ -88,10 +88,13 @@ struct LearnedScorerOptions {
     double classifier_rate = 2.0;    // the first epoch's learning rate (then rate / (1 + epoch))
     double feed_only_rate = 0.1;     // ... when today's feed is the only background: a weaker fit of the papers it then scores
     bool feed_negatives = true;      // today's feed counts among the classifier's negatives too
-    double max_df_fraction = 0.25;   // terms in more of the background than this carry no signal
+    double max_df_fraction = 0.5;    // terms in more of the background than this carry no signal
     double prior_fade_picks = 50;    // the prior's weight halves at this many earlier picks, and fades with more
     double keep_multiple = 1.4;      // rated >= 7: this many times the picks expected today
-    int share_days = 10;             // the recent past feeds whose picked share predicts today's picks
+    int share_days = 10;             // the recent past feeds whose picked share predicts today's picks ...
+    int recent_share_days = 3;       // ... or the share of this many of them, when it is lower;
+    double standout_share = 0.05;    // with the number of today's papers above all but this share of the
+                                     // past feeds' unpicked ones (less this share of today's): their geometric mean
     int usual_days = 20;             // without past feeds: the recent days that set the usual daily picks
     std::size_t max_background = 5000; // the most recent background papers used
     double cascade_fraction = 0.35;  // as a pre-filter: the LLM sees this share of the feed, the best first
@@ -113,8 +116,10 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
 double usual_daily_picks(const TasteIndex& index, int recent_days);
 
 // How many of a `feed_size`-paper feed the reader is expected to pick today:
-// the share of the feed picked on the recent past feeds (`share_days` of them),
-// pooled; without past feeds, the usual daily picks.
+// the share of the feed picked on the recent past feeds (`share_days` of them,
+// pooled, or `recent_share_days` of them when that is lower); without past
+// feeds, the usual daily picks. learned_scores() combines it with the count of
+// today's papers that stand out (LearnedScorerOptions::standout_share).
 double expected_picks(const TasteIndex& index, std::size_t feed_size, const LearnedScorerOptions& options);
 
 // The cascade: how many of the learned ranking's top papers go to the LLM,
