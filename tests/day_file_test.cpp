@@ -150,6 +150,12 @@ TEST_CASE("bad input names the file, the line and what was expected") {
               .find(":11: the field 'ID' appears twice") != std::string::npos);
     CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n\n```\ncode\n```\n")
               .find(":12: unexpected code_block in a paper section") != std::string::npos);
+    // In a later section (each section is read on its own): still the file's line.
+    const std::string two = header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n\nAbstract.\n\n";
+    CHECK(error_of(two + "## [U](https://arxiv.org/abs/2501.00002)\n\n- **ID:** 2501.00002\n- **Relevance:** high\n")
+              .find(":17: field 'Relevance': expected a whole number from 0 to 10, got 'high'") != std::string::npos);
+    CHECK(error_of(two + "## [U](https://arxiv.org/abs/2501.00002)\n\n- **ID:** 2501.00002\n\n> a quote\n")
+              .find(":18: unexpected block_quote in a paper section") != std::string::npos);
 }
 
 TEST_CASE("the content tree places each day by its date and finds misplaced files") {

@@ -4,6 +4,7 @@
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/lock.h"
+#include "util/memory.h"
 #include "util/thread_pool.h"
 #include "test_support.h"
 
@@ -350,4 +351,25 @@ TEST_CASE("ThreadPool: every index once, on as many threads as asked") {
     pool.parallel_for(hits.size(), [&](std::size_t i) { ++hits[i]; });
     pool.parallel_for(0, [&](std::size_t) { FAIL("no work"); });
     CHECK(std::all_of(hits.begin(), hits.end(), [](const auto& n) { return n == 1; }));
+}
+
+TEST_CASE("Shelf: bytes put by many threads stay as they were until dropped; a block goes back with its last bytes") {
+    Shelf shelf(std::size_t{2} << 20);
+    ThreadPool pool(4, 0);
+    // Like a build: each "day" shelves its share, and a "month" of them is dropped together.
+    std::vector<Shelf::Item> items(600);
+    auto bytes_of = [](std::size_t i) { return std::string(20'000 + i * 7 % 5'000, static_cast<char>('a' + i % 26)); };
+    pool.parallel_for(items.size(), [&](std::size_t i) { items[i] = shelf.put(bytes_of(i)); });
+    for (std::size_t i = 0; i < items.size(); ++i) REQUIRE(items[i].view() == bytes_of(i));
+    const std::size_t held = shelf.blocks_held();
+    CHECK(held >= 6); // about 13.5 MB in 2 MB blocks
+    for (std::size_t i = 0; i < items.size() / 2; ++i) items[i] = {};
+    CHECK(shelf.blocks_held() < held);
+    for (std::size_t i = items.size() / 2; i < items.size(); ++i) CHECK(items[i].view() == bytes_of(i));
+    items.clear();
+    CHECK(shelf.blocks_held() <= 1); // the block being filled stays, to be filled again
+    Shelf::Item big = shelf.put(std::string(5 << 20, 'x')); // larger than a block
+    CHECK(big.view().size() == std::size_t{5} << 20);
+    Shelf::Item moved = std::move(big);
+    CHECK(moved.view().front() == 'x');
 }

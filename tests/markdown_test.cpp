@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <thread>
@@ -141,4 +142,56 @@ TEST_CASE("cmark-gfm renders input nested 100,000 deep to HTML") {
         CHECK(html.find("word") != std::string::npos);
         CHECK(plain_text_to_html(nested(100'000, open, close)).find("word") != std::string::npos);
     }
+}
+
+namespace {
+
+// Each top-level block as its first line and its HTML, as the whole document parses.
+std::vector<std::string> blocks_whole(const std::string& text) {
+    MarkdownTree tree = parse_markdown(text);
+    std::vector<std::string> blocks;
+    for (cmark_node* block = cmark_node_first_child(tree.get()); block; block = cmark_node_next(block)) {
+        char* html = cmark_render_html_with_mem(block, CMARK_OPT_DEFAULT, nullptr, cmark_get_default_mem_allocator());
+        blocks.push_back(std::to_string(cmark_node_get_start_line(block)) + ": " + html);
+        std::free(html);
+    }
+    return blocks;
+}
+
+std::vector<std::string> blocks_by_section(const std::string& text) {
+    std::vector<std::string> blocks;
+    for_each_block(text, [&](cmark_node* block, int lines_before) {
+        char* html = cmark_render_html_with_mem(block, CMARK_OPT_DEFAULT, nullptr, cmark_get_default_mem_allocator());
+        blocks.push_back(std::to_string(lines_before + cmark_node_get_start_line(block)) + ": " + html);
+        std::free(html);
+        return true;
+    });
+    return blocks;
+}
+
+} // namespace
+
+TEST_CASE("for_each_block: the same blocks and lines as the whole document, section by section where that is safe") {
+    const std::string sections = "# Day\n\n## [One](https://arxiv.org/abs/1)\n\n- **ID:** 1\n\nAn *abstract*\nover two lines.\n"
+                                 "##\n## [Two](https://arxiv.org/abs/2)\n- **ID:** 2\n  continued\n\n> quote\n## [Three](u)\n\nLast.\n";
+    const std::vector<std::string> documents = {
+        sections,
+        sections + "\n[one]: https://example.org/\n",       // a link defined at the end serves the first section
+        "See [the paper][one].\n\n" + sections + "[one]: https://example.org/\n",
+        sections + "```\n## inside a fence\n```\n" + sections, // a fence holds a line like a section's start
+        sections + "~~~\n## inside\n~~~\n",
+        sections + "<!--\n## inside a comment\n-->\n" + sections,
+        "   [one]: /x\n" + sections,
+        "- item\n## [Heading](u) ends the list\ntext\n",
+        "",
+        "## only a heading",
+    };
+    for (const auto& document : documents) {
+        CAPTURE(document);
+        CHECK(blocks_by_section(document) == blocks_whole(document));
+    }
+    // The visitor stops the walk.
+    int seen = 0;
+    CHECK_FALSE(for_each_block(sections, [&](cmark_node*, int) { return ++seen < 3; }));
+    CHECK(seen == 3);
 }

@@ -454,7 +454,6 @@ Result<Day> read_day(std::string_view text, const std::string& file_name) {
     if (auto meta = read_metadata(parts->yaml, day); !meta) return std::unexpected(in_file(meta.error(), file_name));
 
     const int offset = parts->body_first_line;
-    MarkdownTree tree = parse_markdown(parts->body);
     Paper* paper = nullptr;
     int heading_line = 0;
     bool had_fields = false;
@@ -472,14 +471,15 @@ Result<Day> read_day(std::string_view text, const std::string& file_name) {
         return {};
     };
 
-    for (cmark_node* block = cmark_node_first_child(tree.get()); block; block = cmark_node_next(block)) {
-        int line = line_of(block, offset);
+    // One block of the body; `first_line`: the file's line number of its text's first line.
+    auto read_block = [&](cmark_node* block, int first_line) -> Result<void> {
+        int line = line_of(block, first_line);
         auto type = cmark_node_get_type(block);
-        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(block) == 1 && !paper) continue;
-        if (type == CMARK_NODE_THEMATIC_BREAK) continue;
+        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(block) == 1 && !paper) return {};
+        if (type == CMARK_NODE_THEMATIC_BREAK) return {};
         if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(block) == 2) {
             if (auto done = finish(); !done) return std::unexpected(done.error());
-            auto heading = read_heading(block, offset);
+            auto heading = read_heading(block, first_line);
             if (!heading) return std::unexpected(in_file(heading.error(), file_name));
             paper = &day.papers.emplace_back();
             paper->title = heading->first;
@@ -487,7 +487,7 @@ Result<Day> read_day(std::string_view text, const std::string& file_name) {
             heading_line = line;
             had_fields = false;
             seen = 0;
-            continue;
+            return {};
         }
         if (!paper)
             return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this " + node_kind(block),
@@ -495,18 +495,24 @@ Result<Day> read_day(std::string_view text, const std::string& file_name) {
         if (type == CMARK_NODE_LIST && !had_fields && paper->abstract.empty()) {
             had_fields = true;
             for (cmark_node* item = cmark_node_first_child(block); item; item = cmark_node_next(item))
-                if (auto r = read_field(item, offset, *paper, seen); !r) return std::unexpected(in_file(r.error(), file_name));
-            continue;
+                if (auto r = read_field(item, first_line, *paper, seen); !r) return std::unexpected(in_file(r.error(), file_name));
+            return {};
         }
         if (type == CMARK_NODE_PARAGRAPH) {
             if (!paper->abstract.empty()) paper->abstract += "\n\n";
             paper->abstract += inline_text(block);
-            continue;
+            return {};
         }
         return fail("unexpected " + node_kind(block) +
                         " in a paper section; expected the field list, then the abstract as paragraphs",
                     file_name, line);
-    }
+    };
+    Result<void> outcome;
+    for_each_block(parts->body, [&](cmark_node* block, int lines_before) {
+        outcome = read_block(block, offset + lines_before);
+        return outcome.has_value();
+    });
+    if (!outcome) return std::unexpected(outcome.error());
     if (auto done = finish(); !done) return std::unexpected(done.error());
     return day;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <new>
 #include <vector>
@@ -121,6 +122,50 @@ MarkdownTree parse_markdown(std::string_view text) {
     MarkdownTree tree(cmark_parser_finish(parser));
     cmark_parser_free(parser);
     return tree;
+}
+
+namespace {
+
+// Whether a line (up to three spaces in) could open a block that spans an
+// ATX heading (a fence, an HTML block) or define a link for the whole
+// document (a reference definition): then the document is one piece.
+bool opens_document_wide_block(std::string_view line) {
+    std::size_t i = 0;
+    while (i < 3 && i < line.size() && line[i] == ' ') ++i;
+    line.remove_prefix(i);
+    return line.starts_with("```") || line.starts_with("~~~") || line.starts_with('[') || line.starts_with('<');
+}
+
+bool is_section_heading(std::string_view line) {
+    return line.starts_with("##") &&
+           (line.size() == 2 || line[2] == ' ' || line[2] == '\t' || line[2] == '\r');
+}
+
+} // namespace
+
+bool for_each_block(std::string_view text, const std::function<bool(cmark_node*, int)>& visit) {
+    // Where a section starts at column 0 with "## ", every block open before
+    // it has ended, so the sections parse alone to the same blocks.
+    std::vector<std::pair<std::size_t, int>> starts{{0, 0}}; // byte offset, lines before it
+    int line_number = 0;
+    for (std::size_t at = 0; at < text.size(); ++line_number) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        const std::string_view line = text.substr(at, end - at);
+        if (opens_document_wide_block(line)) {
+            starts.assign({{0, 0}});
+            break;
+        }
+        if (at > 0 && is_section_heading(line)) starts.emplace_back(at, line_number);
+        at = end + 1;
+    }
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        const std::size_t from = starts[i].first;
+        const std::size_t to = i + 1 < starts.size() ? starts[i + 1].first : text.size();
+        MarkdownTree tree = parse_markdown(text.substr(from, to - from));
+        for (cmark_node* block = cmark_node_first_child(tree.get()); block; block = cmark_node_next(block))
+            if (!visit(block, starts[i].second)) return false;
+    }
+    return true;
 }
 
 namespace {

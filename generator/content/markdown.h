@@ -4,6 +4,7 @@
 
 #include <cmark-gfm.h>
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,6 +33,14 @@ private:
 
 // CommonMark only, no extensions: day files are read by their core syntax.
 MarkdownTree parse_markdown(std::string_view text);
+
+// Calls `visit(block, lines_before)` with each top-level block of the
+// document in order, until it returns false (then returns false). The
+// block's line numbers count from the `lines_before` + 1st line of `text`.
+// Where it is safe, each "## " section is parsed on its own, so memory holds
+// one section's nodes rather than a whole day's (about ten times its bytes);
+// the blocks are the same either way. A block lives until `visit` returns.
+bool for_each_block(std::string_view text, const std::function<bool(cmark_node*, int)>& visit);
 
 // Escapes one line of text so that, as inline Markdown anywhere in a line
 // (link text, list item, paragraph), it reads back as exactly this text.

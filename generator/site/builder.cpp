@@ -12,6 +12,7 @@
 #include "site/theme.h"
 #include "site/urls.h"
 #include "util/lock.h"
+#include "util/gzip.h"
 #include "util/memory.h"
 #include "util/program.h"
 #include "util/text.h"
@@ -297,7 +298,7 @@ private:
     std::vector<DayTask*> process_days(std::vector<DayTask>& tasks);
     // What a month's data file and best-of need of one of its days.
     struct DayShare {
-        std::string json; // day_json, with data: month or day
+        Shelf::Item json; // day_json, with data: month or day
         DayBest best;     // with a month best-of
     };
     struct MonthWork {
@@ -305,7 +306,7 @@ private:
         std::vector<std::optional<DayShare>> shares; // of the days parsed so far
         std::atomic<std::size_t> left{0};          // days not yet processed
     };
-    DayShare share_of(const Day& day) const;
+    DayShare share_of(const Day& day);
     void finish_month(MonthWork& month);
     // --- lists: outputs made from the site graph -------------------------
     // What a list output is made from, declared once per kind: its key is
@@ -369,6 +370,7 @@ private:
     std::optional<TreeLock> lock_;
     std::mutex mutex_;
     MonthWriters month_writers_;
+    Shelf shelf_; // the days' shares of their month's data (DayShare::json)
     std::map<int, MonthBest> month_bests_; // by YYYYMM: best-ofs finish_month made (mutex_)
     // The newest days (from recent_from_ on) as this build parsed them, for
     // the feed and the home page (mutex_).
@@ -709,7 +711,7 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
         // overlaps the other workers' checks of the unchanged months.
         std::vector<std::pair<MonthWork*, std::size_t>> work;
         for (auto& month : months) {
-            month.shares.resize(month.days.size());
+            month.shares = std::vector<std::optional<DayShare>>(month.days.size());
             month.left = month.days.size();
             for (std::size_t d = 0; d < month.days.size(); ++d) work.emplace_back(&month, d);
         }
@@ -730,9 +732,9 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
     }
 }
 
-Build::DayShare Build::share_of(const Day& day) const {
+Build::DayShare Build::share_of(const Day& day) {
     DayShare share;
-    if (options_.config.data != "none") share.json = day_json(urls_, day);
+    if (options_.config.data != "none") share.json = shelf_.put(day_json(urls_, day));
     if (options_.config.month_best > 0) share.best = day_best(day, options_.config.month_best);
     return share;
 }
@@ -1031,7 +1033,7 @@ void Build::finish_month(MonthWork& month) {
             }
         if (!any) return; // a month of unreadable days has no data
         produce(month_data_path(first.year, first.month), key.value(), [&]() -> std::optional<PageBuffer> {
-            std::vector<std::string> jsons;
+            std::vector<std::string_view> jsons;
             for (std::size_t d = 0; d < month.days.size(); ++d) {
                 if (month.days[d]->failed) continue;
                 if (!month.shares[d]) {
@@ -1043,9 +1045,12 @@ void Build::finish_month(MonthWork& month) {
                     remember(*day); // (process_days remembered the days it parsed)
                     month.shares[d] = share_of(*day);
                 }
-                jsons.push_back(std::move(month.shares[d]->json));
+                jsons.push_back(month.shares[d]->json.view());
             }
-            return month_data_file(first.year, first.month, jsons);
+            PageBuffer json = month_data_json(first.year, first.month, jsons);
+            for (auto& share : month.shares)
+                if (share) share->json = {};
+            return gzip(json);
         });
     }
     if (options_.config.month_best > 0 && complete()) {
@@ -1056,7 +1061,7 @@ void Build::finish_month(MonthWork& month) {
         std::lock_guard lock(mutex_);
         month_bests_.emplace(month_number, std::move(best));
     }
-    month.shares = {}; // the month's memory goes back before the next one's
+    month.shares = std::vector<std::optional<DayShare>>(); // the month's memory goes back before the next one's
 }
 
 // Removes what the previous build wrote and this one did not: pages of

@@ -237,7 +237,11 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
     return harden_json({buffer.GetString(), buffer.GetSize()});
 }
 
-PageBuffer month_data_file(int year, int month, const std::vector<std::string>& day_jsons) {
+PageBuffer month_data_file(int year, int month, const std::vector<std::string_view>& day_jsons) {
+    return gzip(month_data_json(year, month, day_jsons));
+}
+
+PageBuffer month_data_json(int year, int month, const std::vector<std::string_view>& day_jsons) {
     const std::string head = "{\"month\":\"" + month_data_name(year, month) + "\",\"days\":[", tail = "]}\n";
     std::size_t size = head.size() + day_jsons.size() + tail.size();
     for (const auto& day : day_jsons) size += day.size();
@@ -250,11 +254,15 @@ PageBuffer month_data_file(int year, int month, const std::vector<std::string>& 
         json.append(day);
     }
     json.append(tail);
-    return gzip(json);
+    return json;
 }
 
 std::string day_json(const SiteUrls& urls, const Day& day) {
-    rapidjson::StringBuffer buffer;
+    // One buffer a thread, kept at its largest: the day's JSON outlives the
+    // day by a month, and a buffer grown afresh each time would leave holes
+    // around it in the thread's heap.
+    thread_local rapidjson::StringBuffer buffer;
+    buffer.Clear();
     JsonWriter json(buffer);
     json.StartObject();
     json_string(json, "date", day.date.iso());

@@ -40,7 +40,9 @@ std::string day_json(const SiteUrls& urls, const Day& day);
 // data/YYYY-MM.json.gz: {"month": "YYYY-MM", "days": [the days' day_json, in the order given]},
 // gzip'd. One file a month serves the data API and the search page. Made
 // from the days' JSON, which a build keeps instead of the days.
-PageBuffer month_data_file(int year, int month, const std::vector<std::string>& day_jsons);
+PageBuffer month_data_file(int year, int month, const std::vector<std::string_view>& day_jsons);
+// The same, not yet gzip'd: the days' JSON may go before it is compressed.
+PageBuffer month_data_json(int year, int month, const std::vector<std::string_view>& day_jsons);
 
 // Reads day_json's output back: the same day but for its prompt reference,
 // which the JSON does not hold. With config.data "day", the build makes the

@@ -383,19 +383,22 @@ void set_month_best(const SiteContext& site, TemplateData& data, const MonthBest
 DayBest day_best(const Day& day, int limit) {
     DayBest best{day.date, {}, {}, {}};
     const auto cap = static_cast<std::size_t>(std::max(0, limit));
+    std::vector<const Paper*> matches, scored;
     for (const auto& paper : day.papers) {
         ++best.topics[tex_to_unicode(paper.topic)];
-        (paper.author_match ? best.matches : best.scored).push_back(paper);
+        (paper.author_match ? matches : scored).push_back(&paper);
     }
-    if (best.matches.size() > cap) best.matches.resize(cap);
-    std::stable_sort(best.scored.begin(), best.scored.end(), [](const Paper& a, const Paper& b) { return a.score() > b.score(); });
-    if (best.scored.size() > cap) best.scored.resize(cap);
-    for (auto* papers : {&best.matches, &best.scored})
-        for (auto& paper : *papers) {
-            paper.abstract.clear();
-            paper.comment.clear();
-            paper.topic_note.clear();
+    std::stable_sort(scored.begin(), scored.end(), [](const Paper* a, const Paper* b) { return a->score() > b->score(); });
+    // Kept until the month is complete: only what the best-of shows.
+    auto keep = [cap](const std::vector<const Paper*>& from, std::vector<Paper>& into) {
+        into.reserve(std::min(cap, from.size()));
+        for (std::size_t i = 0; i < from.size() && i < cap; ++i) {
+            Paper& kept = into.emplace_back(*from[i]);
+            for (std::string* text : {&kept.abstract, &kept.comment, &kept.topic_note}) std::string().swap(*text);
         }
+    };
+    keep(matches, best.matches);
+    keep(scored, best.scored);
     return best;
 }
 

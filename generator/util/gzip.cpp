@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <new>
+#include <vector>
 
 namespace pp {
 
@@ -16,16 +19,47 @@ struct DecompressorFree {
     void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
 };
 
-libdeflate_compressor& compressor() {
-    thread_local std::unique_ptr<libdeflate_compressor, CompressorFree> c(libdeflate_alloc_compressor(1));
-    return *c;
+using Compressor = std::unique_ptr<libdeflate_compressor, CompressorFree>;
+
+// Compressors (a few hundred KB each) are lent out rather than kept by every
+// thread: only as many exist as have compressed at once.
+class CompressorPool {
+public:
+    Compressor take() {
+        {
+            std::lock_guard lock(mutex_);
+            if (!idle_.empty()) {
+                Compressor c = std::move(idle_.back());
+                idle_.pop_back();
+                return c;
+            }
+        }
+        Compressor c(libdeflate_alloc_compressor(1));
+        if (!c) throw std::bad_alloc();
+        return c;
+    }
+    void give_back(Compressor c) {
+        std::lock_guard lock(mutex_);
+        idle_.push_back(std::move(c));
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<Compressor> idle_;
+};
+
+CompressorPool& compressors() {
+    static CompressorPool pool;
+    return pool;
 }
 
 } // namespace
 
 PageBuffer gzip(std::string_view bytes) {
-    PageBuffer out(libdeflate_gzip_compress_bound(&compressor(), bytes.size()));
-    out.resize(libdeflate_gzip_compress(&compressor(), bytes.data(), bytes.size(), out.data(), out.capacity()));
+    Compressor c = compressors().take();
+    PageBuffer out(libdeflate_gzip_compress_bound(c.get(), bytes.size()));
+    out.resize(libdeflate_gzip_compress(c.get(), bytes.data(), bytes.size(), out.data(), out.capacity()));
+    compressors().give_back(std::move(c));
     return out;
 }
 

@@ -80,6 +80,54 @@ void PageBuffer::append(std::string_view bytes) {
     size_ += bytes.size();
 }
 
+Shelf::Item::Item(Item&& other) noexcept
+    : shelf_(std::exchange(other.shelf_, nullptr)), block_(other.block_), bytes_(other.bytes_) {}
+
+Shelf::Item& Shelf::Item::operator=(Item&& other) noexcept {
+    if (this != &other) {
+        this->~Item();
+        shelf_ = std::exchange(other.shelf_, nullptr);
+        block_ = other.block_;
+        bytes_ = other.bytes_;
+    }
+    return *this;
+}
+
+Shelf::Item::~Item() {
+    if (shelf_) shelf_->drop(block_);
+}
+
+Shelf::Item Shelf::put(std::string_view bytes) {
+    std::lock_guard lock(mutex_);
+    Block* block = current_ < blocks_.size() ? blocks_[current_].get() : nullptr;
+    if (block && block->items == 0) block->buffer.resize(0); // all its bytes were dropped: fill it again
+    if (!block || block->buffer.capacity() - block->buffer.size() < bytes.size()) {
+        if (block && block->items == 0) blocks_[current_].reset();
+        current_ = blocks_.size();
+        for (std::size_t i = 0; i < blocks_.size(); ++i)
+            if (!blocks_[i]) current_ = i; // a free slot
+        if (current_ == blocks_.size()) blocks_.emplace_back();
+        blocks_[current_] = std::make_unique<Block>(Block{PageBuffer(std::max(block_size_, bytes.size())), 0});
+        block = blocks_[current_].get();
+    }
+    const std::size_t at = block->buffer.size();
+    block->buffer.append(bytes);
+    ++block->items;
+    return Item(this, current_, block->buffer.view().substr(at));
+}
+
+void Shelf::drop(std::size_t block) {
+    std::lock_guard lock(mutex_);
+    if (--blocks_[block]->items == 0 && block != current_) blocks_[block].reset();
+}
+
+std::size_t Shelf::blocks_held() const {
+    std::lock_guard lock(mutex_);
+    std::size_t held = 0;
+    for (const auto& block : blocks_) held += block != nullptr;
+    return held;
+}
+
 void keep_freed_memory() {
     static std::once_flag once;
     std::call_once(once, [] {

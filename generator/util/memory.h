@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <string_view>
+#include <vector>
 
 namespace pp {
 
@@ -46,6 +49,49 @@ public:
 private:
     void* data_ = nullptr;
     std::size_t size_ = 0, capacity_ = 0;
+};
+
+// Bytes that many threads keep for a while (each day's share of its month's
+// data, until the month is complete), packed into blocks of their own. From
+// the heap, each would pin its thread's heap at its highest point while it
+// lives, and every thread's heap would stay that large: memory would grow
+// with the number of threads. A block goes back once its last bytes do.
+class Shelf {
+public:
+    // Bytes on the shelf, dropped when this goes.
+    class Item {
+    public:
+        Item() = default;
+        Item(Item&& other) noexcept;
+        Item& operator=(Item&& other) noexcept;
+        Item(const Item&) = delete;
+        Item& operator=(const Item&) = delete;
+        ~Item();
+        std::string_view view() const { return bytes_; }
+
+    private:
+        friend class Shelf;
+        Item(Shelf* shelf, std::size_t block, std::string_view bytes) : shelf_(shelf), block_(block), bytes_(bytes) {}
+        Shelf* shelf_ = nullptr;
+        std::size_t block_ = 0;
+        std::string_view bytes_;
+    };
+
+    explicit Shelf(std::size_t block_size = std::size_t{2} << 20) : block_size_(block_size) {}
+    Item put(std::string_view bytes); // thread-safe
+    std::size_t blocks_held() const;  // for tests
+
+private:
+    struct Block {
+        PageBuffer buffer;
+        std::size_t items = 0;
+    };
+    void drop(std::size_t block);
+
+    const std::size_t block_size_;
+    mutable std::mutex mutex_;
+    std::vector<std::unique_ptr<Block>> blocks_; // a dropped block's slot stays, empty
+    std::size_t current_ = 0;                    // the block being filled, if any
 };
 
 } // namespace pp
