@@ -44,6 +44,10 @@ TEST_CASE("the announce prefix of feed abstracts is removed") {
 
 TEST_CASE("dates parse strictly and know their weekday") {
     CHECK(parse_iso_date("2025-05-20")->iso() == "2025-05-20");
+    CHECK(Date{1999, 1, 2}.iso() == "1999-01-02");
+    CHECK(Date{5, 12, 31}.iso() == "0005-12-31");
+    CHECK(Date{2025, 10, 7}.iso() == "2025-10-07");
+    CHECK(Date{12345, 1, 1}.iso() == "12345-01-01"); // out of range: still readable
     CHECK_FALSE(parse_iso_date("2025-02-29"));
     CHECK(parse_iso_date("2024-02-29"));
     CHECK_FALSE(parse_iso_date("2025-5-20"));

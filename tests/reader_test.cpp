@@ -49,6 +49,11 @@ TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands s
     CHECK(tex_to_unicode("plain text") == "plain text");
     CHECK(tex_to_unicode("costs \\$5 or \\$6", true) == "costs \\$5 or \\$6"); // no formula for KaTeX
     CHECK_FALSE(has_tex("plain text - with a dash"));
+    CHECK_FALSE(has_tex("state-of-the-art, long enough to be scanned sixteen bytes at a time -"));
+    CHECK_FALSE(has_tex(""));
+    for (const char* tex : {"--", "a--b", "state-of-the-art models, pages 2--3", "x\\_1", "Fig.~2",
+                            "a long run of plain words before the escape at its end \\"})
+        CHECK(has_tex(tex));
     CHECK(has_math("we bound $x$"));
     CHECK(has_math("\\[ x \\]"));
     CHECK_FALSE(has_math("costs \\$5 and \\$6"));

@@ -9,9 +9,21 @@
 namespace pp {
 
 std::string Date::iso() const {
-    char buffer[16];
-    std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02d", year, month, day);
-    return buffer;
+    // By hand: a build formats each day's date several times (paths, links,
+    // the sitemap), and snprintf took a twentieth of a nightly build.
+    if (year < 0 || year > 9999 || month < 0 || month > 99 || day < 0 || day > 99) {
+        char buffer[40];
+        std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02d", year, month, day);
+        return buffer;
+    }
+    std::string out = "0000-00-00";
+    auto put = [&](std::size_t end, int value) {
+        for (std::size_t i = end; value > 0; value /= 10) out[--i] = static_cast<char>('0' + value % 10);
+    };
+    put(4, year);
+    put(7, month);
+    put(10, day);
+    return out;
 }
 
 int Date::days_in_month(int y, int m) {

@@ -1,5 +1,7 @@
 #include "core/tex.h"
 
+#include "util/text.h"
+
 #include <utf8proc.h>
 
 #include <cstdint>
@@ -224,7 +226,13 @@ private:
 } // namespace
 
 bool has_tex(std::string_view text) {
-    return text.find_first_of("\\~") != std::string_view::npos || text.find("--") != std::string_view::npos;
+    // Sixteen bytes at a time: std::string_view::find_first_of calls memchr
+    // once a byte, which took a tenth of a full build's CPU.
+    constexpr ByteSet starts("\\~-");
+    const char* end = text.data() + text.size();
+    for (const char* p = find_first_of(text.data(), end, starts); p < end; p = find_first_of(p + 1, end, starts))
+        if (*p != '-' || (p + 1 < end && p[1] == '-')) return true;
+    return false;
 }
 
 bool has_math(std::string_view text) {

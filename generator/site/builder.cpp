@@ -305,6 +305,7 @@ private:
         std::vector<DayTask*> days;                // in date order
         std::vector<std::optional<DayShare>> shares; // of the days parsed so far
         std::atomic<std::size_t> left{0};          // days not yet processed
+        bool remade = false;                       // its data or best-of will be made again: parse every day
     };
     DayShare share_of(const Day& day);
     void finish_month(MonthWork& month);
@@ -713,6 +714,9 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
         for (auto& month : months) {
             month.shares = std::vector<std::optional<DayShare>>(month.days.size());
             month.left = month.days.size();
+            month.remade = std::any_of(month.days.begin(), month.days.end(), [&](const DayTask* task) {
+                return !state_.days.contains(task->file.date); // a new day changes its month's data file
+            });
             for (std::size_t d = 0; d < month.days.size(); ++d) work.emplace_back(&month, d);
         }
         // The first round renders every day, so it meets every month once;
@@ -723,6 +727,10 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
             if (keep_shares) month_writers_.before_day();
             DayTask* task = month->days[d];
             std::optional<Day> day = process_day(*task, task->prev, task->next);
+            // The days of a month made again are parsed here, on every worker,
+            // not one after another by the worker that finishes the month.
+            if (!day && keep_shares && month->remade && !task->failed)
+                if (auto parsed = parse_day_file(task->file.path)) day = std::move(*parsed);
             if (day) remember(*day);
             task->done = true;
             if (!keep_shares) return;
