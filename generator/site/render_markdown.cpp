@@ -296,16 +296,17 @@ std::optional<Link> link_at(std::string_view text, std::size_t at) {
 
 // One line of an abstract: links as <a>, the rest converted and escaped.
 void append_abstract_line(std::string& out, std::string_view line) {
+    constexpr ByteSet link_starts("\\[h"); // \url, \href, [label](U), http(s)://
+    const char* const begin = line.data();
+    const char* const end = begin + line.size();
     std::size_t done = 0;
-    for (std::size_t at = 0; at < line.size(); ++at) {
-        const char c = line[at];
-        if (c != '\\' && c != '[' && c != 'h') continue;
-        auto link = link_at(line, at);
+    for (const char* p = find_first_of(begin, end, link_starts); p < end; p = find_first_of(p + 1, end, link_starts)) {
+        auto link = link_at(line, static_cast<std::size_t>(p - begin));
         if (!link) continue;
         out += html_escape(tex_to_unicode(line.substr(done, link->begin - done), true));
         out += "<a href=\"" + html_escape(link->url) + "\">" + html_escape(link->label) + "</a>";
         done = link->end;
-        at = link->end - 1;
+        p = begin + link->end - 1;
     }
     out += html_escape(tex_to_unicode(line.substr(done), true));
 }
