@@ -182,6 +182,10 @@ TEST_CASE("for_each_block: the same blocks and lines as the whole document, sect
         sections + "~~~\n## inside\n~~~\n",
         sections + "<!--\n## inside a comment\n-->\n" + sections,
         "   [one]: /x\n" + sections,
+        "See [the paper][one].\n\n" + sections + "> [one]: https://example.org/\n", // defined in a quote
+        "- [one]: /x\n" + sections + "[one] again\n",
+        "text\r```\r## inside a fence\r```\r" + sections, // lone carriage returns end lines too
+        "a\r\n## [One](u)\r\n\r\nb\r\n## [Two](u)\rc\r",
         "- item\n## [Heading](u) ends the list\ntext\n",
         "",
         "## only a heading",

@@ -127,18 +127,18 @@ MarkdownTree parse_markdown(std::string_view text) {
 namespace {
 
 // Whether a line (up to three spaces in) could open a block that spans an
-// ATX heading (a fence, an HTML block) or define a link for the whole
-// document (a reference definition): then the document is one piece.
-bool opens_document_wide_block(std::string_view line) {
+// ATX heading: a fence or an HTML block. (In a block quote or a list item
+// they end with it, at the heading's line.)
+bool opens_spanning_block(std::string_view line) {
     std::size_t i = 0;
     while (i < 3 && i < line.size() && line[i] == ' ') ++i;
     line.remove_prefix(i);
-    return line.starts_with("```") || line.starts_with("~~~") || line.starts_with('[') || line.starts_with('<');
+    return line.starts_with("```") || line.starts_with("~~~") || line.starts_with('<');
 }
 
 bool is_section_heading(std::string_view line) {
     return line.starts_with("##") &&
-           (line.size() == 2 || line[2] == ' ' || line[2] == '\t' || line[2] == '\r');
+           (line.size() == 2 || line[2] == ' ' || line[2] == '\t');
 }
 
 } // namespace
@@ -147,16 +147,22 @@ bool for_each_block(std::string_view text, const std::function<bool(cmark_node*,
     // Where a section starts at column 0 with "## ", every block open before
     // it has ended, so the sections parse alone to the same blocks.
     std::vector<std::pair<std::size_t, int>> starts{{0, 0}}; // byte offset, lines before it
+    // A link reference definition ("[label]: url", in any block) serves the
+    // whole document: then it is one piece.
+    const bool may_define_links = text.find("]:") != std::string_view::npos;
     int line_number = 0;
-    for (std::size_t at = 0; at < text.size(); ++line_number) {
-        const std::size_t end = std::min(text.find('\n', at), text.size());
+    // Lines end as cmark ends them: "\n", "\r\n" or a lone "\r".
+    constexpr ByteSet line_ends("\r\n");
+    for (std::size_t at = 0; at < text.size() && !may_define_links; ++line_number) {
+        const std::size_t end = static_cast<std::size_t>(
+            find_first_of(text.data() + at, text.data() + text.size(), line_ends) - text.data());
         const std::string_view line = text.substr(at, end - at);
-        if (opens_document_wide_block(line)) {
+        if (opens_spanning_block(line)) {
             starts.assign({{0, 0}});
             break;
         }
         if (at > 0 && is_section_heading(line)) starts.emplace_back(at, line_number);
-        at = end + 1;
+        at = end + (text.substr(end).starts_with("\r\n") ? 2 : 1);
     }
     for (std::size_t i = 0; i < starts.size(); ++i) {
         const std::size_t from = starts[i].first;
