@@ -372,4 +372,26 @@ TEST_CASE("Shelf: bytes put by many threads stay as they were until dropped; a b
     CHECK(big.view().size() == std::size_t{5} << 20);
     Shelf::Item moved = std::move(big);
     CHECK(moved.view().front() == 'x');
+    CHECK(shelf.put("").view().empty());
+}
+
+TEST_CASE("Shelf: months of items dropped by whichever thread completes them, while others put theirs") {
+    Shelf shelf(std::size_t{2} << 20);
+    ThreadPool pool(4, 0);
+    constexpr std::size_t month = 28;
+    std::vector<Shelf::Item> items(month * 20);
+    std::vector<std::atomic<std::size_t>> done(items.size() / month);
+    std::atomic<std::size_t> damaged{0};
+    auto bytes_of = [](std::size_t i) { return std::string(60'000 + i % 7 * 1'000, static_cast<char>('a' + i % 26)); };
+    pool.parallel_for(items.size(), [&](std::size_t i) {
+        items[i] = shelf.put(bytes_of(i));
+        const std::size_t m = i / month;
+        if (++done[m] < month) return;
+        for (std::size_t j = m * month; j < (m + 1) * month; ++j) {
+            if (items[j].view() != bytes_of(j)) ++damaged;
+            items[j] = {};
+        }
+    });
+    CHECK(damaged == 0);
+    CHECK(shelf.blocks_held() <= 1);
 }

@@ -186,6 +186,8 @@ TEST_CASE("for_each_block: the same blocks and lines as the whole document, sect
         "- [one]: /x\n" + sections + "[one] again\n",
         "text\r```\r## inside a fence\r```\r" + sections, // lone carriage returns end lines too
         "a\r\n## [One](u)\r\n\r\nb\r\n## [Two](u)\rc\r",
+        "\xEF\xBB\xBF```\nfoo\n## x\n",          // after a byte order mark, the first line's fence
+        "\xEF\xBB\xBF<!--\n## [T](u)\n-->\n" + sections,
         "- item\n## [Heading](u) ends the list\ntext\n",
         "",
         "## only a heading",

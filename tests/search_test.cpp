@@ -268,7 +268,7 @@ TEST_CASE("data: control bytes in a title are escaped, so the day's data and its
     auto read = day_from_json(json);
     REQUIRE(read.has_value());
     CHECK(read->papers.at(0).title == day.papers[0].title);
-    auto month = gunzip(month_data_file(2025, 2, {json}), 1 << 20);
+    auto month = gunzip(gzip(month_data_json(2025, 2, {json})), 1 << 20);
     REQUIRE(month.has_value());
     CHECK(parse(*month)["days"][0]["papers"][0]["title"].GetString() == day.papers[0].title);
 }

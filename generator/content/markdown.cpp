@@ -148,12 +148,13 @@ bool for_each_block(std::string_view text, const std::function<bool(cmark_node*,
     // it has ended, so the sections parse alone to the same blocks.
     std::vector<std::pair<std::size_t, int>> starts{{0, 0}}; // byte offset, lines before it
     // A link reference definition ("[label]: url", in any block) serves the
-    // whole document: then it is one piece.
-    const bool may_define_links = text.find("]:") != std::string_view::npos;
+    // whole document: then it is one piece. So does a byte order mark, which
+    // cmark skips before the first line's syntax.
+    const bool whole = text.find("]:") != std::string_view::npos || text.starts_with("\xEF\xBB\xBF");
     int line_number = 0;
     // Lines end as cmark ends them: "\n", "\r\n" or a lone "\r".
     constexpr ByteSet line_ends("\r\n");
-    for (std::size_t at = 0; at < text.size() && !may_define_links; ++line_number) {
+    for (std::size_t at = 0; at < text.size() && !whole; ++line_number) {
         const std::size_t end = static_cast<std::size_t>(
             find_first_of(text.data() + at, text.data() + text.size(), line_ends) - text.data());
         const std::string_view line = text.substr(at, end - at);

@@ -11,8 +11,8 @@
 #include "site/site_graph.h"
 #include "site/theme.h"
 #include "site/urls.h"
-#include "util/lock.h"
 #include "util/gzip.h"
+#include "util/lock.h"
 #include "util/memory.h"
 #include "util/program.h"
 #include "util/text.h"
@@ -305,7 +305,7 @@ private:
         std::vector<DayTask*> days;                // in date order
         std::vector<std::optional<DayShare>> shares; // of the days parsed so far
         std::atomic<std::size_t> left{0};          // days not yet processed
-        bool remade = false;                       // its data or best-of will be made again: parse every day
+        bool has_new_day = false;                  // a day the last build did not record: see process_days
     };
     DayShare share_of(const Day& day);
     void finish_month(MonthWork& month);
@@ -714,8 +714,12 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
         for (auto& month : months) {
             month.shares = std::vector<std::optional<DayShare>>(month.days.size());
             month.left = month.days.size();
-            month.remade = std::any_of(month.days.begin(), month.days.end(), [&](const DayTask* task) {
-                return !state_.days.contains(task->file.date); // a new day changes its month's data file
+            // A new day changes its month's data file and best-of, which need
+            // every day of the month. (A day whose file failed to parse is not
+            // recorded either: its month's days are parsed at each build until
+            // it is mended, as the build reports it.)
+            month.has_new_day = std::any_of(month.days.begin(), month.days.end(), [&](const DayTask* task) {
+                return !state_.days.contains(task->file.date);
             });
             for (std::size_t d = 0; d < month.days.size(); ++d) work.emplace_back(&month, d);
         }
@@ -727,9 +731,9 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
             if (keep_shares) month_writers_.before_day();
             DayTask* task = month->days[d];
             std::optional<Day> day = process_day(*task, task->prev, task->next);
-            // The days of a month made again are parsed here, on every worker,
-            // not one after another by the worker that finishes the month.
-            if (!day && keep_shares && month->remade && !task->failed)
+            // Parsed here, on every worker, not one after another by the
+            // worker that finishes the month.
+            if (!day && keep_shares && month->has_new_day && !task->failed)
                 if (auto parsed = parse_day_file(task->file.path)) day = std::move(*parsed);
             if (day) remember(*day);
             task->done = true;

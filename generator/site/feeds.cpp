@@ -3,7 +3,6 @@
 #include "core/arxiv_id.h"
 #include "core/tex.h"
 #include "site/render_markdown.h"
-#include "util/gzip.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -235,10 +234,6 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
     }
     json.EndObject();
     return harden_json({buffer.GetString(), buffer.GetSize()});
-}
-
-PageBuffer month_data_file(int year, int month, const std::vector<std::string_view>& day_jsons) {
-    return gzip(month_data_json(year, month, day_jsons));
 }
 
 PageBuffer month_data_json(int year, int month, const std::vector<std::string_view>& day_jsons) {

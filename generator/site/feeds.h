@@ -37,11 +37,10 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
 // data/days/YYYY-MM-DD.json: the whole day, every paper's fields.
 std::string day_json(const SiteUrls& urls, const Day& day);
 
-// data/YYYY-MM.json.gz: {"month": "YYYY-MM", "days": [the days' day_json, in the order given]},
-// gzip'd. One file a month serves the data API and the search page. Made
-// from the days' JSON, which a build keeps instead of the days.
-PageBuffer month_data_file(int year, int month, const std::vector<std::string_view>& day_jsons);
-// The same, not yet gzip'd: the days' JSON may go before it is compressed.
+// data/YYYY-MM.json.gz, before gzip: {"month": "YYYY-MM", "days": [the
+// days' day_json, in the order given]}. One file a month serves the data API
+// and the search page. Made from the days' JSON, which a build keeps instead
+// of the days (and may drop before the month's JSON is compressed).
 PageBuffer month_data_json(int year, int month, const std::vector<std::string_view>& day_jsons);
 
 // Reads day_json's output back: the same day but for its prompt reference,

@@ -57,7 +57,7 @@ PageBuffer::PageBuffer(PageBuffer&& other) noexcept
 
 PageBuffer& PageBuffer::operator=(PageBuffer&& other) noexcept {
     if (this != &other) {
-        this->~PageBuffer();
+        release();
         data_ = std::exchange(other.data_, nullptr);
         size_ = std::exchange(other.size_, 0);
         capacity_ = std::exchange(other.capacity_, 0);
@@ -65,8 +65,10 @@ PageBuffer& PageBuffer::operator=(PageBuffer&& other) noexcept {
     return *this;
 }
 
-PageBuffer::~PageBuffer() {
-    if (data_) ::munmap(data_, capacity_);
+PageBuffer::~PageBuffer() { release(); }
+
+void PageBuffer::release() {
+    if (data_) ::munmap(std::exchange(data_, nullptr), capacity_);
 }
 
 void PageBuffer::resize(std::size_t size) {
@@ -85,7 +87,7 @@ Shelf::Item::Item(Item&& other) noexcept
 
 Shelf::Item& Shelf::Item::operator=(Item&& other) noexcept {
     if (this != &other) {
-        this->~Item();
+        drop();
         shelf_ = std::exchange(other.shelf_, nullptr);
         block_ = other.block_;
         bytes_ = other.bytes_;
@@ -93,11 +95,14 @@ Shelf::Item& Shelf::Item::operator=(Item&& other) noexcept {
     return *this;
 }
 
-Shelf::Item::~Item() {
-    if (shelf_) shelf_->drop(block_);
+Shelf::Item::~Item() { drop(); }
+
+void Shelf::Item::drop() {
+    if (Shelf* shelf = std::exchange(shelf_, nullptr)) shelf->drop(block_);
 }
 
 Shelf::Item Shelf::put(std::string_view bytes) {
+    if (bytes.empty()) return Item();
     std::lock_guard lock(mutex_);
     Block* block = current_ < blocks_.size() ? blocks_[current_].get() : nullptr;
     if (block && block->items == 0) block->buffer.resize(0); // all its bytes were dropped: fill it again

@@ -47,6 +47,8 @@ public:
     operator std::string_view() const { return view(); }
 
 private:
+    void release();
+
     void* data_ = nullptr;
     std::size_t size_ = 0, capacity_ = 0;
 };
@@ -56,6 +58,7 @@ private:
 // the heap, each would pin its thread's heap at its highest point while it
 // lives, and every thread's heap would stay that large: memory would grow
 // with the number of threads. A block goes back once its last bytes do.
+// Its items must go before it.
 class Shelf {
 public:
     // Bytes on the shelf, dropped when this goes.
@@ -72,13 +75,14 @@ public:
     private:
         friend class Shelf;
         Item(Shelf* shelf, std::size_t block, std::string_view bytes) : shelf_(shelf), block_(block), bytes_(bytes) {}
+        void drop();
         Shelf* shelf_ = nullptr;
         std::size_t block_ = 0;
         std::string_view bytes_;
     };
 
     explicit Shelf(std::size_t block_size = std::size_t{2} << 20) : block_size_(block_size) {}
-    Item put(std::string_view bytes); // thread-safe
+    Item put(std::string_view bytes); // thread-safe; nothing is shelved for no bytes
     std::size_t blocks_held() const;  // for tests
 
 private:
