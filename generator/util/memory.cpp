@@ -108,10 +108,9 @@ Shelf::Item Shelf::put(std::string_view bytes) {
     if (block && block->items == 0) block->buffer.resize(0); // all its bytes were dropped: fill it again
     if (!block || block->buffer.capacity() - block->buffer.size() < bytes.size()) {
         if (block && block->items == 0) blocks_[current_].reset();
-        current_ = blocks_.size();
-        for (std::size_t i = 0; i < blocks_.size(); ++i)
-            if (!blocks_[i]) current_ = i; // a free slot
-        if (current_ == blocks_.size()) blocks_.emplace_back();
+        const auto slot = std::find(blocks_.begin(), blocks_.end(), nullptr); // a dropped block's
+        current_ = static_cast<std::size_t>(slot - blocks_.begin());
+        if (slot == blocks_.end()) blocks_.emplace_back();
         blocks_[current_] = std::make_unique<Block>(Block{PageBuffer(std::max(block_size_, bytes.size())), 0});
         block = blocks_[current_].get();
     }
