@@ -35,6 +35,15 @@ TEST_CASE("malformed arXiv IDs are rejected") {
     CHECK_FALSE(is_canonical_arxiv_id("2505.13447v1"));
 }
 
+TEST_CASE("only papers submitted since December 2023 get a link to arXiv's HTML, which older ones lack") {
+    CHECK(arxiv_html_url("2312.00001") == "https://arxiv.org/html/2312.00001");
+    CHECK(arxiv_html_url("2505.13447") == "https://arxiv.org/html/2505.13447");
+    CHECK(arxiv_html_url("2311.99999").empty());
+    CHECK(arxiv_html_url("1706.03762").empty());
+    CHECK(arxiv_html_url("hep-th/9901001").empty());
+    CHECK(arxiv_abs_url("1706.03762") == "https://arxiv.org/abs/1706.03762");
+}
+
 TEST_CASE("the announce prefix of feed abstracts is removed") {
     CHECK(strip_announce_prefix("arXiv:2501.09412v1 Announce Type: new  Abstract: The rapid increase") ==
           "The rapid increase");

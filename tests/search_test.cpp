@@ -146,7 +146,7 @@ TEST_CASE("data: the build writes one gzip'd file a month, listed newest first, 
     CHECK(day->date == date("2025-02-03"));
     REQUIRE(day->papers.size() == 1);
     CHECK(day->papers[0].title == "Quantum <b>widgets</b> & \"gadgets\"");
-    CHECK(day->papers[0].abstract.find("Self-supervised widgets") != std::string::npos); // the search reads abstracts
+    CHECK(day->papers[0].abstract.empty()); // on the day page and at arXiv; in the data only with `data: full`
     CHECK(day->papers[0].authors == std::vector<std::string>{"Ada Lovelace", "Alan Turing"});
 
     auto november = parse(archive.month("2024-11"));
@@ -158,6 +158,37 @@ TEST_CASE("data: the build writes one gzip'd file a month, listed newest first, 
     const auto page = archive.file("search/index.html");
     CHECK(page.find("/data/index.json") != std::string::npos);
     CHECK(page.find("static/search.js?v=") != std::string::npos);
+}
+
+TEST_CASE("data: `data: full` keeps the abstracts in the month data, and the search page says it searches them") {
+    Archive lean;
+    lean.build();
+    CHECK(lean.month("2025-02").find("Self-supervised widgets") == std::string::npos);
+    CHECK(lean.month("2025-02").find("\"comment\"") != std::string::npos); // the comment stays: venues are searched
+    CHECK(lean.file("search/index.html").find("abstract") == std::string::npos);
+    CHECK(lean.file("2025/02/03/index.html").find("Self-supervised widgets") != std::string::npos);
+
+    Archive full;
+    full.config.data = "full";
+    full.build();
+    CHECK(full.month("2025-02").find("Self-supervised widgets") != std::string::npos);
+    CHECK(full.file("search/index.html").find("abstract words") != std::string::npos);
+    CHECK(full.file("data/2025-01.json.gz").size() > lean.file("data/2025-01.json.gz").size());
+    CHECK_FALSE(fs::exists(full.dir / "site/data/days")); // per-day files only with `data: day`
+}
+
+TEST_CASE("pages: a paper arXiv has no HTML of (before 2312) gets no HTML link, in either theme") {
+    for (const char* theme : {"default", "classic"}) {
+        CAPTURE(theme);
+        Archive archive;
+        archive.config.theme = theme;
+        archive.save(make_day("2024-12-03", {paper("1706.03762", "An older paper", "Listed again.")}));
+        archive.build();
+        const auto old = archive.file("2024/12/03/index.html");
+        CHECK(old.find("arxiv.org/html/") == std::string::npos);
+        CHECK(old.find("arxiv.org/pdf/1706.03762") != std::string::npos);
+        CHECK(archive.file("2025/02/03/index.html").find("https://arxiv.org/html/2502.00001") != std::string::npos);
+    }
 }
 
 TEST_CASE("data: a clean build parses each day once; the month pages' best-of comes from the month data's days") {

@@ -22,7 +22,7 @@ Result<void> read_root(const Section& s, const YAML::Node& root, Config& c) {
         {"home_days", s.number(c.home_days, 0, 1000)},
         {"math", s.flag(c.math)}, {"month_best", s.number(c.month_best, 0, 1000)},
         {"group_by_topic", s.flag(c.group_by_topic)},
-        {"data", s.text(c.data, "month, day or none", [](const std::string& v) { return v == "month" || v == "day" || v == "none"; })},
+        {"data", s.text(c.data, "none, month, full or day", one_of({"none", "month", "full", "day"}))},
         {"arxiv", section("arxiv", read_arxiv, c.arxiv)},
         {"scoring", section("scoring", read_scoring, c.scoring)},
         {"llm", section("llm", read_llm, c.llm)},

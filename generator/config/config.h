@@ -128,8 +128,11 @@ struct Config {
     bool math = true;         // typeset $...$ with KaTeX (a build without KaTeX's files is then an error)
     int month_best = 20;      // papers in a month page's best-of
     bool group_by_topic = true; // day pages grouped by topic (false: one ranked list)
-    std::string data = "month"; // JSON data: "month" (data/index.json and data/YYYY-MM.json.gz, which the search reads),
-                               // "day" (also data/days/DATE.json for every day) or "none" (no data files, no search)
+    // JSON data (docs/data.md), each value holding what the one before holds and more: "none" (data/index.json
+    // only, no search), "month" (also data/YYYY-MM.json.gz, which the search reads, without the abstracts),
+    // "full" (the month files with the abstracts) or "day" (also data/days/DATE.json for every day).
+    std::string data = "month";
+    bool data_has_abstracts() const { return data == "full" || data == "day"; }
 
     ArxivSettings arxiv;
     ScoringSettings scoring;

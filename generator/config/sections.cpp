@@ -7,17 +7,17 @@
 
 namespace pp {
 
-namespace {
-
-bool one_line(const std::string& s) { return s.find_first_of("\n\r<>") == std::string::npos; }
-bool non_empty(const std::string& s) { return !s.empty(); }
-bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
-
 std::function<bool(const std::string&)> one_of(std::vector<std::string> choices) {
     return [choices = std::move(choices)](const std::string& s) {
         return std::find(choices.begin(), choices.end(), s) != choices.end();
     };
 }
+
+namespace {
+
+bool one_line(const std::string& s) { return s.find_first_of("\n\r<>") == std::string::npos; }
+bool non_empty(const std::string& s) { return !s.empty(); }
+bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
 // A name git accepts for a branch or remote; libgit2 checks the details
 // again when it is used.

@@ -6,7 +6,14 @@
 #include "config/config.h"
 #include "config/yaml_section.h"
 
+#include <functional>
+#include <string>
+#include <vector>
+
 namespace pp {
+
+// A check for Section::text: the value is one of `choices`.
+std::function<bool(const std::string&)> one_of(std::vector<std::string> choices);
 
 Result<void> read_arxiv(const Section& section, const YAML::Node& node, ArxivSettings& arxiv);
 Result<void> read_scoring(const Section& section, const YAML::Node& node, ScoringSettings& scoring);

@@ -95,7 +95,10 @@ bool is_canonical_arxiv_id(std::string_view text) {
 
 std::string arxiv_abs_url(std::string_view id) { return "https://arxiv.org/abs/" + std::string(id); }
 std::string arxiv_pdf_url(std::string_view id) { return "https://arxiv.org/pdf/" + std::string(id); }
-std::string arxiv_html_url(std::string_view id) { return "https://arxiv.org/html/" + std::string(id); }
+std::string arxiv_html_url(std::string_view id) {
+    const bool converted = new_style(id) && id.substr(0, 4) >= "2312";
+    return converted ? "https://arxiv.org/html/" + std::string(id) : std::string();
+}
 
 } // namespace pp
 

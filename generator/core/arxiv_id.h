@@ -25,6 +25,9 @@ bool is_canonical_arxiv_id(std::string_view text);
 
 std::string arxiv_abs_url(std::string_view id);
 std::string arxiv_pdf_url(std::string_view id);
+// arXiv's HTML rendering, which exists only for papers submitted since
+// December 2023 (IDs from 2312 on); "" for older IDs, whose link would
+// answer "No HTML".
 std::string arxiv_html_url(std::string_view id);
 
 } // namespace pp

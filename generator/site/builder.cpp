@@ -554,6 +554,7 @@ void Build::set_keys(const std::map<std::string, std::string>& versioned) {
                              &context.katex_auto_render})
         global.add(*href);
     global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(prompt_pages_));
+    global.add(config.data); // the search page says what it searches
     global.add(static_cast<std::uint64_t>(context.starred_page)).add(static_cast<std::uint64_t>(config.group_by_topic));
     global_key_ = global.value();
     data_key_ = Hasher()
@@ -746,7 +747,8 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
 
 Build::DayShare Build::share_of(const Day& day) {
     DayShare share;
-    if (options_.config.data != "none") share.json = shelf_.put(day_json(urls_, day));
+    const auto abstracts = options_.config.data_has_abstracts() ? Abstracts::kept : Abstracts::left_out;
+    if (options_.config.data != "none") share.json = shelf_.put(day_json(urls_, day, abstracts));
     if (options_.config.month_best > 0) share.best = day_best(day, options_.config.month_best);
     return share;
 }

@@ -252,7 +252,7 @@ PageBuffer month_data_json(int year, int month, const std::vector<std::string_vi
     return json;
 }
 
-std::string day_json(const SiteUrls& urls, const Day& day) {
+std::string day_json(const SiteUrls& urls, const Day& day, Abstracts abstracts) {
     // One buffer a thread, kept at its largest: the day's JSON outlives the
     // day by a month, and a buffer grown afresh each time would leave holes
     // around it in the thread's heap.
@@ -308,7 +308,7 @@ std::string day_json(const SiteUrls& urls, const Day& day) {
         for (const auto& author : paper.authors) json.String(author.c_str(), static_cast<rapidjson::SizeType>(author.size()));
         json.EndArray();
         json_unicode(json, paper);
-        json_string(json, "abstract", paper.abstract);
+        if (abstracts == Abstracts::kept) json_string(json, "abstract", paper.abstract);
         json_string(json, "comment", paper.comment);
         json_optional(json, "relevance", paper.relevance);
         json_optional(json, "novelty", paper.novelty);

@@ -34,8 +34,13 @@ std::string sitemap(const SiteUrls& urls, const SiteGraph& graph);
 // first, `url` relative to data/index.json.
 std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph);
 
-// data/days/YYYY-MM-DD.json: the whole day, every paper's fields.
-std::string day_json(const SiteUrls& urls, const Day& day);
+// Whether a day's JSON holds the papers' abstracts: four fifths of its bytes,
+// which the day page and arXiv hold too (`data: month` leaves them out).
+enum class Abstracts { left_out, kept };
+
+// data/days/YYYY-MM-DD.json: the whole day, every paper's fields (the
+// abstract only when kept).
+std::string day_json(const SiteUrls& urls, const Day& day, Abstracts abstracts = Abstracts::kept);
 
 // data/YYYY-MM.json.gz, before gzip: {"month": "YYYY-MM", "days": [the
 // days' day_json, in the order given]}. One file a month serves the data API

@@ -126,7 +126,7 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     set_moved(data, "title", text_data(tex_to_unicode(paper.title, true)));
     set_moved(data, "abs_url", text_data(arxiv_abs_url(paper.id)));
     set_moved(data, "pdf_url", text_data(arxiv_pdf_url(paper.id)));
-    set_moved(data, "html_url", text_data(arxiv_html_url(paper.id)));
+    put(data, "html_url", arxiv_html_url(paper.id)); // absent for papers arXiv has no HTML of
     put(data, "authors", tex_to_unicode(join(paper.authors, ", ")));
     put(data, "abstract_html", lean_paragraphs(abstract_to_html(paper.abstract)));
     put(data, "comment", paper.comment);
@@ -622,6 +622,7 @@ TemplateData starred_page(const SiteContext& site) {
 
 TemplateData search_page(const SiteContext& site) {
     auto data = page_base(site, "search", "Search", search_page_path());
+    data.set("abstracts", site.config.data_has_abstracts()); // what the month data holds to search
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
     return data;
 }

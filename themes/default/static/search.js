@@ -2,7 +2,8 @@
 // data/index.json lists the months newest first; a query loads months one
 // by one, newest first, and stops once it has a page of results ("Search
 // older months" goes on). Every query word must occur in the paper's date,
-// arXiv ID, title, authors or abstract; results link to the paper on its
+// arXiv ID, title, authors, comment, topic or abstract (which the month data
+// holds only with `data: full` or `day`); results link to the paper on its
 // day page. A query with a date (2025-02-03) or a new-style arXiv ID
 // (2502.01234) searches only the months it can be in: the date's month, or
 // the ID's month and later, oldest first. A month (data/YYYY-MM.json.gz,
@@ -58,7 +59,8 @@
             var shown = p.unicode || p; // TeX in names and titles decoded by the build
             var authors = (shown.authors || []).join(", ");
             entries.push({ date: day.date, id: p.id, title: shown.title, authors: authors,
-                           text: [day.date, p.id, p.title, authors, p.abstract || ""].join("\n").toLowerCase() });
+                           text: [day.date, p.id, p.title, authors, p.comment, p.topic, p.topic_note, p.abstract]
+                             .join("\n").toLowerCase() });
           });
         });
         return entries;
@@ -163,7 +165,7 @@
     run += 1;
     list.textContent = "";
     var words = queryWords(query);
-    if (words.length === 0) { say("Type a title, an author, an arXiv ID or words of an abstract."); more.hidden = true; return; }
+    if (words.length === 0) { say("Type words of a title, an author's name or an arXiv ID."); more.hidden = true; return; }
     state = { words: words, next: 0, found: [], shown: 0, months: null };
     return proceed(run);
   }
