@@ -146,24 +146,32 @@ TEST_CASE("cmark-gfm renders input nested 100,000 deep to HTML") {
 
 namespace {
 
-// Each top-level block as its first line and its HTML, as the whole document parses.
+// A block as its first line and its HTML; a paragraph as its line and its
+// text, which is what a reader takes of it (and all a plain one has).
+std::string describe(const MarkdownBlock& block) {
+    if (!block.node) return std::to_string(block.line) + ": paragraph " + block.text;
+    if (cmark_node_get_type(block.node) == CMARK_NODE_PARAGRAPH)
+        return std::to_string(block.line) + ": paragraph " + inline_text(block.node);
+    char* html = cmark_render_html_with_mem(block.node, CMARK_OPT_DEFAULT, nullptr, cmark_get_default_mem_allocator());
+    std::string text = std::to_string(block.line) + ": " + html;
+    std::free(html);
+    return text;
+}
+
+// The blocks as the whole document parses.
 std::vector<std::string> blocks_whole(const std::string& text) {
     MarkdownTree tree = parse_markdown(text);
     std::vector<std::string> blocks;
-    for (cmark_node* block = cmark_node_first_child(tree.get()); block; block = cmark_node_next(block)) {
-        char* html = cmark_render_html_with_mem(block, CMARK_OPT_DEFAULT, nullptr, cmark_get_default_mem_allocator());
-        blocks.push_back(std::to_string(cmark_node_get_start_line(block)) + ": " + html);
-        std::free(html);
-    }
+    for (cmark_node* node = cmark_node_first_child(tree.get()); node; node = cmark_node_next(node))
+        blocks.push_back(describe({node, 0, cmark_node_get_start_line(node), {}}));
     return blocks;
 }
 
-std::vector<std::string> blocks_by_section(const std::string& text) {
+std::vector<std::string> blocks_by_section(const std::string& text, int* plain = nullptr) {
     std::vector<std::string> blocks;
-    for_each_block(text, [&](cmark_node* block, int lines_before) {
-        char* html = cmark_render_html_with_mem(block, CMARK_OPT_DEFAULT, nullptr, cmark_get_default_mem_allocator());
-        blocks.push_back(std::to_string(lines_before + cmark_node_get_start_line(block)) + ": " + html);
-        std::free(html);
+    for_each_block(text, [&](const MarkdownBlock& block) {
+        blocks.push_back(describe(block));
+        if (plain && !block.node) ++*plain;
         return true;
     });
     return blocks;
@@ -198,6 +206,63 @@ TEST_CASE("for_each_block: the same blocks and lines as the whole document, sect
     }
     // The visitor stops the walk.
     int seen = 0;
-    CHECK_FALSE(for_each_block(sections, [&](cmark_node*, int) { return ++seen < 3; }));
+    CHECK_FALSE(for_each_block(sections, [&](const MarkdownBlock&) { return ++seen < 3; }));
     CHECK(seen == 3);
+}
+
+TEST_CASE("for_each_block: the plain paragraphs that end a section read as cmark reads them, and nothing else is taken for one") {
+    const std::string head = "## [T](https://arxiv.org/abs/1)\n\n- **ID:** 1\n\n";
+    struct Case {
+        std::string body;
+        int plain; // paragraphs read without cmark
+    };
+    const std::vector<Case> cases = {
+        {"An abstract\nover two lines.\n\nA second paragraph.\n", 2},
+        {"Escapes: \\*not emphasis\\*, \\_x\\_, \\`code\\`, \\[a\\](b), \\<b\\>, \\&amp; and \\\\.\n", 1},
+        {"A backslash \\a before a letter, \\ a space, \\é and a dollar $\\sqrt{x}$ stays.\n", 1},
+        {"1\\. An escaped list number, 2D models, 2024 and (i) a start.\n", 1},
+        {"\\# an escaped heading\n\\- and a list marker\n", 1},
+        {"Ünïcödé and tabs\tinside.\n", 1},
+        {"$x$ starts, \"quotes\" too, and 'these'.\n", 1},
+        // What cmark reads otherwise is left to it, and so is all before it.
+        {"*Emphasis* here.\n", 0},
+        {"Code `x` here.\n", 0},
+        {"An &amp; entity.\n", 0},
+        {"A <b>tag</b>.\n", 0},
+        {"A [link](u).\n", 0},
+        {"A hard break\\\nhere.\n", 0},
+        {"Trailing blanks  \nhere.\n", 0},
+        {"Trailing tab\t\n", 0},
+        {"1. A list\n", 0},
+        {"1) A list\n", 0},
+        {"- A list\n", 0},
+        {"+ A list\n", 0},
+        {"> A quote\n", 0},
+        {"    Indented code\n", 0},
+        {" One space in\n", 0},
+        {"A setext heading\n---\n", 0},
+        {"A setext heading\n===\n", 0},
+        {"A line\n# then a heading\n", 0},
+        {"A line\n- then a list\n", 0},
+        {std::string("A NUL\0 byte\n", 12), 0},
+        {"Bad \xC3 UTF-8\n", 0},
+        {"First.\n\n*Not plain.*\n\nLast.\n", 1}, // only the run after the last other block
+        {"- item\n\n  Indented: the item's.\n\nThen plain.\n", 1},
+        {"> quote\n\nAfter the quote.\n", 1},
+        {"- item\nlazy continuation\n", 0},
+    };
+    for (const auto& c : cases) {
+        const std::string document = head + c.body + "## [U](https://arxiv.org/abs/2)\n\n" + c.body;
+        CAPTURE(document);
+        int plain = 0;
+        CHECK(blocks_by_section(document, &plain) == blocks_whole(document));
+        CHECK(plain == 2 * c.plain);
+    }
+    // A document that is read whole (a fence in it) takes no shortcut, nor one with CRs.
+    int plain = 0;
+    const std::string fenced = head + "Plain.\n\n```\ncode\n\nText in a fence.\n```\n";
+    CHECK(blocks_by_section(fenced, &plain) == blocks_whole(fenced));
+    const std::string crs = head + "Plain.\r\n\r\nMore.\r\n";
+    CHECK(blocks_by_section(crs, &plain) == blocks_whole(crs));
+    CHECK(plain == 0);
 }

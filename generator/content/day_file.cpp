@@ -471,15 +471,24 @@ Result<Day> read_day(std::string_view text, const std::string& file_name) {
         return {};
     };
 
-    // One block of the body; `first_line`: the file's line number of its text's first line.
-    auto read_block = [&](cmark_node* block, int first_line) -> Result<void> {
-        int line = line_of(block, first_line);
-        auto type = cmark_node_get_type(block);
-        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(block) == 1 && !paper) return {};
+    // One block of the body; `offset`: what its line numbers count from, in the file.
+    auto read_block = [&](const MarkdownBlock& block) -> Result<void> {
+        const int first_line = offset + block.lines_before;
+        const int line = block.line + offset - 1;
+        if (!block.node) { // a plain paragraph
+            if (!paper) return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this paragraph",
+                                    file_name, line);
+            if (!paper->abstract.empty()) paper->abstract += "\n\n";
+            paper->abstract += block.text;
+            return {};
+        }
+        cmark_node* node = block.node;
+        auto type = cmark_node_get_type(node);
+        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 1 && !paper) return {};
         if (type == CMARK_NODE_THEMATIC_BREAK) return {};
-        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(block) == 2) {
+        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 2) {
             if (auto done = finish(); !done) return std::unexpected(done.error());
-            auto heading = read_heading(block, first_line);
+            auto heading = read_heading(node, first_line);
             if (!heading) return std::unexpected(in_file(heading.error(), file_name));
             paper = &day.papers.emplace_back();
             paper->title = heading->first;
@@ -490,26 +499,26 @@ Result<Day> read_day(std::string_view text, const std::string& file_name) {
             return {};
         }
         if (!paper)
-            return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this " + node_kind(block),
+            return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this " + node_kind(node),
                         file_name, line);
         if (type == CMARK_NODE_LIST && !had_fields && paper->abstract.empty()) {
             had_fields = true;
-            for (cmark_node* item = cmark_node_first_child(block); item; item = cmark_node_next(item))
+            for (cmark_node* item = cmark_node_first_child(node); item; item = cmark_node_next(item))
                 if (auto r = read_field(item, first_line, *paper, seen); !r) return std::unexpected(in_file(r.error(), file_name));
             return {};
         }
         if (type == CMARK_NODE_PARAGRAPH) {
             if (!paper->abstract.empty()) paper->abstract += "\n\n";
-            paper->abstract += inline_text(block);
+            paper->abstract += inline_text(node);
             return {};
         }
-        return fail("unexpected " + node_kind(block) +
+        return fail("unexpected " + node_kind(node) +
                         " in a paper section; expected the field list, then the abstract as paragraphs",
                     file_name, line);
     };
     Result<void> outcome;
-    for_each_block(parts->body, [&](cmark_node* block, int lines_before) {
-        outcome = read_block(block, offset + lines_before);
+    for_each_block(parts->body, [&](const MarkdownBlock& block) {
+        outcome = read_block(block);
         return outcome.has_value();
     });
     if (!outcome) return std::unexpected(outcome.error());

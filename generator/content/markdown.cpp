@@ -141,16 +141,93 @@ bool is_section_heading(std::string_view line) {
            (line.size() == 2 || line[2] == ' ' || line[2] == '\t');
 }
 
+bool is_blank_line(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
+
+bool is_ascii_punctuation(char c) { return c > ' ' && c < 0x7f && !std::isalnum(static_cast<unsigned char>(c)); }
+
+// Whether a line may start a paragraph's line and nothing else: not a
+// heading, quote, list item, thematic break, setext underline, fence, HTML
+// block, link definition or indented code.
+bool starts_only_text(std::string_view line) {
+    static constexpr ByteSet other("!\"$%'(),./:;?@\\^{}");
+    const auto first = static_cast<unsigned char>(line[0]);
+    if (std::isalpha(first) || first >= 0x80 || other.contains(line[0])) return true;
+    if (!std::isdigit(first)) return false;
+    const std::size_t digits = line.find_first_not_of("0123456789");
+    return digits != std::string_view::npos && line[digits] != '.' && line[digits] != ')'; // "1." "1)": a list
+}
+
+// Appends the text of one line of a plain paragraph, as cmark's inline
+// parser would give it, to `out`; false, and `out` unfinished, for a line
+// with anything but text and backslash escapes: code, emphasis, entities,
+// links, autolinks, HTML, a hard line break, trailing blanks (which cmark
+// drops), or bytes cmark would replace (NUL, CR, invalid UTF-8).
+bool append_plain_line(std::string_view line, std::string& out) {
+    if (line.empty() || !starts_only_text(line) || static_cast<unsigned char>(line.back()) <= ' ' || !plain_utf8(line))
+        return false;
+    static constexpr ByteSet inline_syntax("\\`*_&<[]");
+    const char* p = line.data();
+    const char* const end = p + line.size();
+    for (const char* hit = find_first_of(p, end, inline_syntax); ; hit = find_first_of(p, end, inline_syntax)) {
+        out.append(p, static_cast<std::size_t>(hit - p));
+        if (hit == end) return true;
+        if (*hit != '\\' || hit + 1 == end) return false; // syntax, or a backslash's hard line break
+        if (is_ascii_punctuation(hit[1])) { // an escape: the character itself
+            out += hit[1];
+            p = hit + 2;
+        } else { // a backslash before anything else is itself
+            out += '\\';
+            p = hit + 1;
+        }
+    }
+}
+
+// The plain paragraphs that end `section` (a section's text, with no CR),
+// read into `paragraphs` (line: from 1 in the section); returns where the
+// first of them begins, or the section's size when it ends otherwise. Each
+// starts after a blank line, at column 0 with text, so no block open before
+// it (list item, quote, code) goes on into it: cmark sees the same blocks in
+// the section without them.
+std::size_t read_plain_tail(std::string_view section, std::vector<MarkdownBlock>& paragraphs) {
+    paragraphs.clear();
+    std::size_t tail = section.size();
+    bool in_run = false, plain = false; // in a run of non-blank lines; that run plain so far
+    int line_number = 1;
+    for (std::size_t at = 0; at < section.size(); ++line_number) {
+        std::size_t end = section.find('\n', at);
+        if (end == std::string_view::npos) end = section.size();
+        const std::string_view line = section.substr(at, end - at);
+        if (is_blank_line(line)) {
+            in_run = false;
+        } else if (!in_run) { // a run starts: a paragraph if its lines are all plain
+            in_run = true;
+            if (paragraphs.empty()) tail = at;
+            MarkdownBlock& paragraph = paragraphs.emplace_back();
+            paragraph.line = line_number;
+            plain = append_plain_line(line, paragraph.text);
+        } else if (plain) {
+            paragraphs.back().text += '\n';
+            plain = append_plain_line(line, paragraphs.back().text);
+        }
+        if (in_run && !plain && !paragraphs.empty()) { // cmark reads this run, and all before it
+            paragraphs.clear();
+            tail = section.size();
+        }
+        at = end + 1;
+    }
+    return paragraphs.empty() ? section.size() : tail;
+}
+
 } // namespace
 
-bool for_each_block(std::string_view text, const std::function<bool(cmark_node*, int)>& visit) {
+bool for_each_block(std::string_view text, const std::function<bool(const MarkdownBlock&)>& visit) {
     // Where a section starts at column 0 with "## ", every block open before
     // it has ended, so the sections parse alone to the same blocks.
     std::vector<std::pair<std::size_t, int>> starts{{0, 0}}; // byte offset, lines before it
     // A link reference definition ("[label]: url", in any block) serves the
     // whole document: then it is one piece. So does a byte order mark, which
     // cmark skips before the first line's syntax.
-    const bool whole = text.find("]:") != std::string_view::npos || text.starts_with("\xEF\xBB\xBF");
+    bool whole = text.find("]:") != std::string_view::npos || text.starts_with("\xEF\xBB\xBF");
     int line_number = 0;
     // Lines end as cmark ends them: "\n", "\r\n" or a lone "\r".
     constexpr ByteSet line_ends("\r\n");
@@ -160,17 +237,35 @@ bool for_each_block(std::string_view text, const std::function<bool(cmark_node*,
         const std::string_view line = text.substr(at, end - at);
         if (opens_spanning_block(line)) {
             starts.assign({{0, 0}});
+            whole = true;
             break;
         }
         if (at > 0 && is_section_heading(line)) starts.emplace_back(at, line_number);
         at = end + (text.substr(end).starts_with("\r\n") ? 2 : 1);
     }
+    const bool has_cr = text.find('\r') != std::string_view::npos;
+    MarkdownBlock block;
+    std::vector<MarkdownBlock> plain;
     for (std::size_t i = 0; i < starts.size(); ++i) {
         const std::size_t from = starts[i].first;
         const std::size_t to = i + 1 < starts.size() ? starts[i + 1].first : text.size();
-        MarkdownTree tree = parse_markdown(text.substr(from, to - from));
-        for (cmark_node* block = cmark_node_first_child(tree.get()); block; block = cmark_node_next(block))
-            if (!visit(block, starts[i].second)) return false;
+        const std::string_view section = text.substr(from, to - from);
+        const std::size_t tail = whole || has_cr ? section.size() : read_plain_tail(section, plain);
+        block.lines_before = starts[i].second;
+        if (tail > 0) {
+            MarkdownTree tree = parse_markdown(section.substr(0, tail));
+            for (cmark_node* node = cmark_node_first_child(tree.get()); node; node = cmark_node_next(node)) {
+                block.node = node;
+                block.line = block.lines_before + cmark_node_get_start_line(node);
+                if (!visit(block)) return false;
+            }
+        }
+        if (tail == section.size()) continue;
+        for (MarkdownBlock& paragraph : plain) {
+            paragraph.lines_before = starts[i].second;
+            paragraph.line += starts[i].second;
+            if (!visit(paragraph)) return false;
+        }
     }
     return true;
 }

@@ -34,13 +34,25 @@ private:
 // CommonMark only, no extensions: day files are read by their core syntax.
 MarkdownTree parse_markdown(std::string_view text);
 
-// Calls `visit(block, lines_before)` with each top-level block of the
-// document in order, until it returns false (then returns false). The
-// block's line numbers count from the `lines_before` + 1st line of `text`.
-// Where it is safe, each "## " section is parsed on its own, so memory holds
-// one section's nodes rather than a whole day's (about ten times its bytes);
-// the blocks are the same either way. A block lives until `visit` returns.
-bool for_each_block(std::string_view text, const std::function<bool(cmark_node*, int)>& visit);
+// A top-level block of a document, as for_each_block gives it.
+struct MarkdownBlock {
+    // A node of cmark's tree; or null for a paragraph of plain text (lines of
+    // text and backslash escapes, nothing else cmark would read as syntax),
+    // which for_each_block reads itself: abstracts are most of a day file,
+    // and cmark's inline parser was most of the time spent reading one.
+    cmark_node* node = nullptr;
+    int lines_before = 0; // the node's line numbers count from the lines_before + 1st line of the text
+    int line = 0;         // the block's first line in the text (from 1)
+    std::string text;     // a plain paragraph's text, as inline_text() gives a paragraph's
+};
+
+// Calls `visit(block)` with each top-level block of the document in order,
+// until it returns false (then returns false). Where it is safe, each "## "
+// section is parsed on its own, so memory holds one section's nodes rather
+// than a whole day's (about ten times its bytes), and the plain paragraphs
+// that end a section are read without cmark; the blocks, their lines and
+// their text are the same either way. A block lives until `visit` returns.
+bool for_each_block(std::string_view text, const std::function<bool(const MarkdownBlock&)>& visit);
 
 // Escapes one line of text so that, as inline Markdown anywhere in a line
 // (link text, list item, paragraph), it reads back as exactly this text.

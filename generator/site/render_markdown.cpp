@@ -56,38 +56,6 @@ std::string markdown_to_html(std::string_view markdown) {
 
 namespace {
 
-// Strictly valid UTF-8 (no overlong forms, surrogates or NUL): what cmark
-// passes through unchanged.
-bool plain_utf8(std::string_view text) {
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    auto has_zero = [](std::uint64_t w) { return ((w - ones) & ~w & highs) != 0; };
-    while (p < end) {
-        // Eight bytes at a time while they are ASCII other than NUL and CR.
-        for (std::uint64_t w; end - p >= 8; p += 8) {
-            std::memcpy(&w, p, 8);
-            if ((w & highs) || has_zero(w) || has_zero(w ^ (ones * '\r'))) break;
-        }
-        if (p == end) break;
-        unsigned char c = *p;
-        if (c < 0x80) {
-            if (c == 0 || c == '\r') return false;
-            ++p;
-            continue;
-        }
-        int length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-        if (length == 0 || end - p < length) return false;
-        for (int i = 1; i < length; ++i)
-            if ((p[i] & 0xC0) != 0x80) return false;
-        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) || (c == 0xF0 && p[1] < 0x90) ||
-            (c == 0xF4 && p[1] > 0x8F))
-            return false;
-        p += length;
-    }
-    return true;
-}
-
 // Whether `text` ends with `suffix` (lower case), ignoring ASCII case.
 bool ends_with_nocase(std::string_view text, std::string_view suffix) {
     if (text.size() < suffix.size()) return false;
@@ -137,11 +105,12 @@ std::string plain_text_to_html_cmark(std::string_view text) {
 // The same bytes as plain_text_to_html_cmark without a Markdown round trip:
 // escaped text reads back as itself, so cmark gives one <p> per run of
 // non-empty lines, lines joined by "\n", with & < > " escaped. Text that
-// cmark would treat otherwise (invalid UTF-8, NUL, CR, autolinks) takes the
-// cmark path.
+// cmark would treat otherwise (invalid UTF-8, NUL, CR, autolinks, a byte
+// order mark in front) takes the cmark path.
 std::string plain_text_to_html(std::string_view text) {
     if (text.empty()) return {};
-    if (!plain_utf8(text) || may_autolink(text)) return plain_text_to_html_cmark(text);
+    // cmark also drops a byte order mark that starts the text.
+    if (!plain_utf8(text) || may_autolink(text) || text.starts_with("\xEF\xBB\xBF")) return plain_text_to_html_cmark(text);
     std::string out;
     out.reserve(text.size() + text.size() / 16 + 16);
     bool open = false;

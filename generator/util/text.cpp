@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include <utf8proc.h>
 
@@ -166,6 +167,36 @@ const char* find_first_of(const char* p, const char* end, const ByteSet& set) {
 #endif
     while (p < end && !set.contains(*p)) ++p;
     return p;
+}
+
+bool plain_utf8(std::string_view text) {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const auto* end = p + text.size();
+    constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    auto has_zero = [](std::uint64_t w) { return ((w - ones) & ~w & highs) != 0; };
+    while (p < end) {
+        // Eight bytes at a time while they are ASCII other than NUL and CR.
+        for (std::uint64_t w; end - p >= 8; p += 8) {
+            std::memcpy(&w, p, 8);
+            if ((w & highs) || has_zero(w) || has_zero(w ^ (ones * '\r'))) break;
+        }
+        if (p == end) break;
+        unsigned char c = *p;
+        if (c < 0x80) {
+            if (c == 0 || c == '\r') return false;
+            ++p;
+            continue;
+        }
+        int length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (length == 0 || end - p < length) return false;
+        for (int i = 1; i < length; ++i)
+            if ((p[i] & 0xC0) != 0x80) return false;
+        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) || (c == 0xF0 && p[1] < 0x90) ||
+            (c == 0xF4 && p[1] > 0x8F))
+            return false;
+        p += length;
+    }
+    return true;
 }
 
 } // namespace pp

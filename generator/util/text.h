@@ -25,6 +25,10 @@ std::string to_lower(std::string_view s);
 // lower-cased (ASCII).
 std::string fold_for_matching(std::string_view s);
 
+// Strictly valid UTF-8 (no overlong forms or surrogates) without NUL or CR:
+// text cmark passes through unchanged.
+bool plain_utf8(std::string_view text);
+
 // Is code point `c` a letter or a digit (any script)?
 bool is_letter_or_digit(std::uint32_t c);
 

@@ -1,7 +1,8 @@
 // Markdown to HTML as the site renders it (site/render_markdown.h): any
 // bytes as Markdown, and any bytes as an abstract, whose fast path must give
 // the same HTML as cmark; and reading text out of any Markdown tree
-// (content/markdown.h), a section at a time or whole: the same blocks.
+// (content/markdown.h), a section at a time (plain paragraphs read without
+// cmark) or whole: the same blocks, lines and text.
 #include "content/markdown.h"
 #include "site/render_markdown.h"
 #include "target.h"
@@ -13,20 +14,23 @@
 PAPERPRESS_FUZZ_TARGET(markdown) {
     (void)pp::markdown_to_html(input);
     if (pp::plain_text_to_html(input) != pp::plain_text_to_html_cmark(input)) std::abort();
-    pp::MarkdownTree tree = pp::parse_markdown(input);
-    auto describe = [](cmark_node* block, int lines_before) {
-        char* html = cmark_render_html_with_mem(block, CMARK_OPT_DEFAULT, nullptr, cmark_get_default_mem_allocator());
-        std::string text = std::to_string(lines_before + cmark_node_get_start_line(block)) + html;
+    // Paragraphs are compared by their text (all a reader takes of them, and
+    // all a plain one has), other blocks by their HTML; both by their line.
+    auto describe = [](const pp::MarkdownBlock& block) {
+        std::string text = std::to_string(block.line) + ": ";
+        if (!block.node) return text + "paragraph " + block.text;
+        if (cmark_node_get_type(block.node) == CMARK_NODE_PARAGRAPH) return text + "paragraph " + pp::inline_text(block.node);
+        char* html = cmark_render_html_with_mem(block.node, CMARK_OPT_DEFAULT, nullptr, cmark_get_default_mem_allocator());
+        text += html;
         std::free(html);
         return text;
     };
+    pp::MarkdownTree tree = pp::parse_markdown(input);
     std::vector<std::string> whole, by_section;
-    for (cmark_node* block = cmark_node_first_child(tree.get()); block; block = cmark_node_next(block)) {
-        (void)pp::inline_text(block);
-        whole.push_back(describe(block, 0));
-    }
-    pp::for_each_block(input, [&](cmark_node* block, int lines_before) {
-        by_section.push_back(describe(block, lines_before));
+    for (cmark_node* node = cmark_node_first_child(tree.get()); node; node = cmark_node_next(node))
+        whole.push_back(describe({node, 0, cmark_node_get_start_line(node), {}}));
+    pp::for_each_block(input, [&](const pp::MarkdownBlock& block) {
+        by_section.push_back(describe(block));
         return true;
     });
     if (by_section != whole) std::abort();
