@@ -53,7 +53,20 @@ Day full_day() {
 std::string error_of(const std::string& text) {
     auto day = read_day(text, "content/2025/05/2025-05-20.md");
     REQUIRE_FALSE(day.has_value());
+    auto through_cmark = read_day_through_cmark(text, "content/2025/05/2025-05-20.md");
+    REQUIRE_FALSE(through_cmark.has_value());
+    CHECK(day.error().to_string() == through_cmark.error().to_string()); // the shortcut never changes an error
     return day.error().to_string();
+}
+
+// read_day and read_day_through_cmark agree: the same day, or the same error.
+void check_same_as_cmark(const std::string& text) {
+    CAPTURE(text);
+    auto day = read_day(text, "day.md");
+    auto through_cmark = read_day_through_cmark(text, "day.md");
+    REQUIRE(day.has_value() == through_cmark.has_value());
+    if (day) CHECK(*day == *through_cmark);
+    else CHECK(day.error().to_string() == through_cmark.error().to_string());
 }
 
 const std::string header = "---\ndate: 2025-05-20\nstatus: announced\n---\n\n# arXiv papers for 2025-05-20\n\n";
@@ -123,6 +136,52 @@ TEST_CASE("hand-written Markdown is read by its syntax, not its spacing") {
     CHECK(day->papers[0].id == "2501.00001");
     CHECK(day->papers[0].authors == std::vector<std::string>{"A. One", "B. Two"});
     CHECK(day->papers[0].abstract == "An abstract\nover two lines.");
+}
+
+TEST_CASE("sections as the writer writes them read as cmark reads them, near misses included") {
+    check_same_as_cmark(write_day(full_day()));
+    const std::string section = "## [A title](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n"
+                                "- **Authors:** A. One, B. Two (X, Y)\n- **Relevance:** 7\n\nAn abstract.\n\nTwo.\n";
+    const std::vector<std::pair<std::string, std::string>> edits = {
+        {"", ""},
+        {"A title", "A \\*title\\* \\\\ with \\_escapes\\_ and $\\mathcal{O}$"},
+        {"A title", "A *title*"},
+        {"A title", " A title "},
+        {"A title", "A [nested] title"},
+        {"A title", "A title\\"},
+        {"A title", ""},
+        {"A title", "Bad \xC3 UTF-8"},
+        {"(https://arxiv.org/abs/2501.00001)", "(https://arxiv.org/abs/2501.00001)  "},
+        {"(https://arxiv.org/abs/2501.00001)", "(https://arxiv.org/abs/2501\\.00001)"},
+        {"(https://arxiv.org/abs/2501.00001)", "(https://arxiv.org/abs/2501.00002)"},
+        {"(https://arxiv.org/abs/2501.00001)", "(https://arxiv.org/abs/2501.00001 \"t\")"},
+        {"- **ID:** 2501.00001", "- **ID:**   2501.00001"},
+        {"- **ID:** 2501.00001", "- **ID :** 2501.00001"},
+        {"- **ID:** 2501.00001", "- ** ID:** 2501.00001"},
+        {"- **ID:** 2501.00001", "- **ID:** 2501.00001  "},
+        {"- **ID:** 2501.00001", "- **ID:**"},
+        {"- **ID:** 2501.00001", "- **ID:** 2501.00001\n  continued"},
+        {"- **ID:** 2501.00001", "* **ID:** 2501.00001"},
+        {"- **ID:** 2501.00001", "- __ID:__ 2501.00001"},
+        {"- **ID:** 2501.00001", "- **ID:** 2501.00001\n- **ID:** 2501.00001"},
+        {"- **Relevance:** 7", "- **Relevance:** 11"},
+        {"- **Relevance:** 7", "- **Mood:** good"},
+        {"- **Relevance:** 7", "- **Relevance:** 7\n---"},
+        {"- **Authors:** A. One", "- **Authors:** A. *One*"},
+        {"\n\nAn abstract.", "\nAn abstract."},
+        {"An abstract.", "1. An abstract."},
+        {"An abstract.", "An abstract  \nwith a hard break."},
+        {"Two.\n", "Two.\n\n> a quote\n"},
+        {"Two.\n", "Two.\n\n```\ncode\n```\n"},
+        {"Two.\n", ""},
+    };
+    for (const auto& [from, to] : edits) {
+        std::string edited = section;
+        if (!from.empty()) edited.replace(edited.find(from), from.size(), to);
+        check_same_as_cmark(header + edited);
+        check_same_as_cmark(header + section + "\n" + edited); // after a section read either way
+        check_same_as_cmark(header + edited + "\n" + section);
+    }
 }
 
 TEST_CASE("bad input names the file, the line and what was expected") {
@@ -226,6 +285,7 @@ TEST_CASE("property: any tidy text survives write then read (random papers)") {
         }
         CHECK(back->model == day.model);
         CHECK(write_day(*back) == text);
+        check_same_as_cmark(text);
     }
 }
 

@@ -74,7 +74,12 @@ TEST_CASE("abstract links: TeX \\url and \\href, escaped underscores, trailing p
     CHECK(abstract_to_html("Sch\\\"utze's x86\\_64 <b> & $a\\_b$\n\nnext") ==
           "<p>Schütze&#39;s x86_64 &lt;b&gt; &amp; $a\\_b$</p>\n<p>next</p>\n");
     CHECK(abstract_to_html("not a link: https:// nor \\url{javascript:alert(1)}") ==
-          "<p>not a link: https:// nor \\url{javascript:alert(1)}</p>\n");
+          "<p>not a link: https:// nor \\url{javascript:alert(1)}</p>\n");    // A URL starts at its scheme, not after a letter; links side by side; colons inside a link.
+    CHECK(abstract_to_html("xhttps://a.b/c hhttp://d.e/f") == "<p>xhttps://a.b/c hhttp://d.e/f</p>\n");
+    CHECK(abstract_to_html("[l](https://a.b/)https://c.d/e") ==
+          "<p><a href=\"https://a.b/\">l</a><a href=\"https://c.d/e\">https://c.d/e</a></p>\n");
+    CHECK(abstract_to_html("https://a.b/c:d and http://e.f/g: done") ==
+          "<p><a href=\"https://a.b/c:d\">https://a.b/c:d</a> and <a href=\"http://e.f/g\">http://e.f/g</a>: done</p>\n");
 }
 
 namespace {

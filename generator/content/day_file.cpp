@@ -444,9 +444,54 @@ Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::uint32_
     return fail("unknown field " + excerpt(label) + "; expected one of: " + known_labels(), {}, line);
 }
 
-} // namespace
+// A paper's section as write_day() writes it, read without cmark: the
+// heading "## [Title](https://arxiv.org/abs/ID)", a blank line, a field a
+// line ("- **Label:** value"), a blank line and the abstract's paragraphs,
+// all of them plain text (content/markdown.h), which cmark reads as the same
+// paper. nullopt for any other section, or one with a problem: the cmark
+// reading then reads it, or says what is wrong and where.
+std::optional<Paper> read_written_section(std::string_view section) {
+    constexpr std::string_view heading_start = "## [", abs_prefix = "](https://arxiv.org/abs/";
+    std::size_t end = section.find('\n');
+    if (end == std::string_view::npos || !section.starts_with(heading_start)) return std::nullopt;
+    Paper paper;
+    std::string_view rest = section.substr(heading_start.size(), end - heading_start.size());
+    if (!plain_utf8(rest)) return std::nullopt;
+    const std::size_t title_end = append_plain_until_syntax(rest, paper.title);
+    rest.remove_prefix(title_end);
+    if (paper.title.empty() || !rest.starts_with(abs_prefix) || !rest.ends_with(')')) return std::nullopt;
+    const std::string_view link_id = rest.substr(abs_prefix.size(), rest.size() - abs_prefix.size() - 1);
 
-Result<Day> read_day(std::string_view text, const std::string& file_name) {
+    std::uint32_t seen = 0;
+    std::size_t at = end + 1;
+    if (!section.substr(at).starts_with("\n- **")) return std::nullopt; // a blank line, then the fields
+    for (at += 1; section.substr(at).starts_with("- **"); at = std::min(end + 1, section.size())) {
+        end = section.find('\n', at);
+        if (end == std::string_view::npos) end = section.size();
+        const std::string_view line = section.substr(at + 4, end - at - 4);
+        const std::size_t label_end = line.find(":** ");
+        if (label_end == std::string_view::npos) return std::nullopt;
+        const std::string_view label = line.substr(0, label_end);
+        std::string value;
+        if (!std::all_of(label.begin(), label.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' '; }) ||
+            !append_plain_text(line.substr(label_end + 4), value))
+            return std::nullopt;
+        value = std::string(trim(value));
+        const auto& fields = paper_fields();
+        const auto field = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return label == f.label; });
+        if (field == fields.end()) return std::nullopt;
+        const std::uint32_t bit = std::uint32_t{1} << (field - fields.begin());
+        if ((seen & bit) || field->set(paper, value)) return std::nullopt;
+        seen |= bit;
+    }
+    if (paper.id.empty() || link_id != paper.id || (at < section.size() && section[at] != '\n')) return std::nullopt;
+    auto abstract = plain_paragraphs(section.substr(at));
+    if (!abstract) return std::nullopt;
+    paper.abstract = join(*abstract, "\n\n");
+    return paper;
+}
+
+Result<Day> read_day(std::string_view text, const std::string& file_name, bool shortcut) {
     text = without_bom(text); // some editors write one; it is not part of the front matter's '---'
     auto parts = split_front_matter(text);
     if (!parts) return std::unexpected(in_file(parts.error(), file_name));
@@ -516,14 +561,30 @@ Result<Day> read_day(std::string_view text, const std::string& file_name) {
                         " in a paper section; expected the field list, then the abstract as paragraphs",
                     file_name, line);
     };
+    // A section as write_day() writes it is read without cmark.
+    auto read_section = [&](std::string_view section) {
+        auto written = read_written_section(section);
+        if (!written || !finish()) return false; // (cmark reads it again, and says what is wrong)
+        paper = &day.papers.emplace_back(std::move(*written));
+        link_url = arxiv_abs_url(paper->id);
+        return true;
+    };
     Result<void> outcome;
     for_each_block(parts->body, [&](const MarkdownBlock& block) {
         outcome = read_block(block);
         return outcome.has_value();
-    });
+    }, shortcut ? std::function<bool(std::string_view)>(read_section) : nullptr);
     if (!outcome) return std::unexpected(outcome.error());
     if (auto done = finish(); !done) return std::unexpected(done.error());
     return day;
+}
+
+} // namespace
+
+Result<Day> read_day(std::string_view text, const std::string& file_name) { return read_day(text, file_name, true); }
+
+Result<Day> read_day_through_cmark(std::string_view text, const std::string& file_name) {
+    return read_day(text, file_name, false);
 }
 
 } // namespace pp

@@ -17,6 +17,12 @@ namespace pp {
 std::string write_day(const Day& day);
 
 // `file_name` only labels errors ("content/2025/05/2025-05-20.md:14: ...").
+// A paper's section as write_day writes it is read without cmark; any other
+// through cmark's syntax tree.
 Result<Day> read_day(std::string_view text, const std::string& file_name);
+
+// The same with every section read through cmark: the tests and the fuzz
+// target check that it gives the same day, or the same error.
+Result<Day> read_day_through_cmark(std::string_view text, const std::string& file_name);
 
 } // namespace pp

@@ -126,6 +126,38 @@ MarkdownTree parse_markdown(std::string_view text) {
 
 namespace {
 
+// CommonMark's escapable characters (whatever the C locale says).
+bool is_ascii_punctuation(char c) {
+    return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') || (c >= '{' && c <= '~');
+}
+
+} // namespace
+
+std::size_t append_plain_until_syntax(std::string_view text, std::string& out) {
+    static constexpr ByteSet inline_syntax("\\`*_&<[]");
+    const char* const begin = text.data();
+    const char* const end = begin + text.size();
+    const char* p = begin;
+    for (const char* hit = find_first_of(p, end, inline_syntax);; hit = find_first_of(p, end, inline_syntax)) {
+        out.append(p, static_cast<std::size_t>(hit - p));
+        if (hit == end || *hit != '\\' || hit + 1 == end) return static_cast<std::size_t>(hit - begin);
+        if (is_ascii_punctuation(hit[1])) { // an escape: the character itself
+            out += hit[1];
+            p = hit + 2;
+        } else { // a backslash before anything else is itself
+            out += '\\';
+            p = hit + 1;
+        }
+    }
+}
+
+bool append_plain_text(std::string_view text, std::string& out) {
+    return !text.empty() && static_cast<unsigned char>(text.back()) > ' ' && plain_utf8(text) &&
+           append_plain_until_syntax(text, out) == text.size();
+}
+
+namespace {
+
 // Whether a line (up to three spaces in) could open a block that spans an
 // ATX heading: a fence or an HTML block. (In a block quote or a list item
 // they end with it, at the heading's line.)
@@ -143,43 +175,24 @@ bool is_section_heading(std::string_view line) {
 
 bool is_blank_line(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
 
-bool is_ascii_punctuation(char c) { return c > ' ' && c < 0x7f && !std::isalnum(static_cast<unsigned char>(c)); }
-
 // Whether a line may start a paragraph's line and nothing else: not a
 // heading, quote, list item, thematic break, setext underline, fence, HTML
 // block, link definition or indented code.
 bool starts_only_text(std::string_view line) {
     static constexpr ByteSet other("!\"$%'(),./:;?@\\^{}");
-    const auto first = static_cast<unsigned char>(line[0]);
-    if (std::isalpha(first) || first >= 0x80 || other.contains(line[0])) return true;
-    if (!std::isdigit(first)) return false;
+    const char first = line[0];
+    if ((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z') || static_cast<unsigned char>(first) >= 0x80 ||
+        other.contains(first))
+        return true;
+    if (first < '0' || first > '9') return false;
     const std::size_t digits = line.find_first_not_of("0123456789");
     return digits != std::string_view::npos && line[digits] != '.' && line[digits] != ')'; // "1." "1)": a list
 }
 
-// Appends the text of one line of a plain paragraph, as cmark's inline
-// parser would give it, to `out`; false, and `out` unfinished, for a line
-// with anything but text and backslash escapes: code, emphasis, entities,
-// links, autolinks, HTML, a hard line break, trailing blanks (which cmark
-// drops), or bytes cmark would replace (NUL, CR, invalid UTF-8).
+// Appends the text of one line of a plain paragraph to `out`; false, and
+// `out` unfinished, for a line cmark would read otherwise.
 bool append_plain_line(std::string_view line, std::string& out) {
-    if (line.empty() || !starts_only_text(line) || static_cast<unsigned char>(line.back()) <= ' ' || !plain_utf8(line))
-        return false;
-    static constexpr ByteSet inline_syntax("\\`*_&<[]");
-    const char* p = line.data();
-    const char* const end = p + line.size();
-    for (const char* hit = find_first_of(p, end, inline_syntax); ; hit = find_first_of(p, end, inline_syntax)) {
-        out.append(p, static_cast<std::size_t>(hit - p));
-        if (hit == end) return true;
-        if (*hit != '\\' || hit + 1 == end) return false; // syntax, or a backslash's hard line break
-        if (is_ascii_punctuation(hit[1])) { // an escape: the character itself
-            out += hit[1];
-            p = hit + 2;
-        } else { // a backslash before anything else is itself
-            out += '\\';
-            p = hit + 1;
-        }
-    }
+    return !line.empty() && starts_only_text(line) && append_plain_text(line, out);
 }
 
 // The plain paragraphs that end `section` (a section's text, with no CR),
@@ -220,7 +233,17 @@ std::size_t read_plain_tail(std::string_view section, std::vector<MarkdownBlock>
 
 } // namespace
 
-bool for_each_block(std::string_view text, const std::function<bool(const MarkdownBlock&)>& visit) {
+std::optional<std::vector<std::string>> plain_paragraphs(std::string_view text) {
+    std::vector<MarkdownBlock> blocks;
+    const std::size_t tail = read_plain_tail(text, blocks);
+    if (text.substr(0, tail).find_first_not_of(" \t\n") != std::string_view::npos) return std::nullopt; // other blocks
+    std::vector<std::string> paragraphs;
+    for (auto& block : blocks) paragraphs.push_back(std::move(block.text));
+    return paragraphs;
+}
+
+bool for_each_block(std::string_view text, const std::function<bool(const MarkdownBlock&)>& visit,
+                    const std::function<bool(std::string_view section)>& read_section) {
     // Where a section starts at column 0 with "## ", every block open before
     // it has ended, so the sections parse alone to the same blocks.
     std::vector<std::pair<std::size_t, int>> starts{{0, 0}}; // byte offset, lines before it
@@ -250,6 +273,7 @@ bool for_each_block(std::string_view text, const std::function<bool(const Markdo
         const std::size_t from = starts[i].first;
         const std::size_t to = i + 1 < starts.size() ? starts[i + 1].first : text.size();
         const std::string_view section = text.substr(from, to - from);
+        if (!whole && !has_cr && read_section && read_section(section)) continue;
         const std::size_t tail = whole || has_cr ? section.size() : read_plain_tail(section, plain);
         block.lines_before = starts[i].second;
         if (tail > 0) {

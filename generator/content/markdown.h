@@ -5,9 +5,11 @@
 #include <cmark-gfm.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace pp {
 
@@ -52,7 +54,31 @@ struct MarkdownBlock {
 // than a whole day's (about ten times its bytes), and the plain paragraphs
 // that end a section are read without cmark; the blocks, their lines and
 // their text are the same either way. A block lives until `visit` returns.
-bool for_each_block(std::string_view text, const std::function<bool(const MarkdownBlock&)>& visit);
+//
+// `read_section`, when given, is offered each section's text first (where
+// the sections are read alone, and in order with the blocks): it returns
+// true when it has read the section itself, whose blocks are then not
+// visited; false leaves the section to cmark.
+bool for_each_block(std::string_view text, const std::function<bool(const MarkdownBlock&)>& visit,
+                    const std::function<bool(std::string_view section)>& read_section = {});
+
+// Plain text: only text and backslash escapes, none of the other inline
+// syntax (code, emphasis, entities, links, autolinks, HTML), which cmark's
+// inline parser reads as the text with the escapes decoded. These append
+// that text to `out`, as inline_text() would give it.
+// Up to the first byte of other syntax, or a backslash ending the text (a
+// hard line break at the end of a line); returns where that is (or the
+// size of `text`), and `out` holds the text before it.
+std::size_t append_plain_until_syntax(std::string_view text, std::string& out);
+// The whole of `text`, one line's worth; false (and `out` unfinished) when it
+// holds other syntax, ends with a blank (cmark drops those at a line's end),
+// or holds bytes cmark would replace (NUL, CR, invalid UTF-8).
+bool append_plain_text(std::string_view text, std::string& out);
+
+// The paragraphs of `text` (with no CR) when it holds only plain paragraphs
+// (lines that start with text: no block syntax) and blank lines, each as
+// inline_text() gives a paragraph; nullopt for anything else.
+std::optional<std::vector<std::string>> plain_paragraphs(std::string_view text);
 
 // Escapes one line of text so that, as inline Markdown anywhere in a line
 // (link text, list item, paragraph), it reads back as exactly this text.

@@ -265,12 +265,20 @@ std::optional<Link> link_at(std::string_view text, std::size_t at) {
 
 // One line of an abstract: links as <a>, the rest converted and escaped.
 void append_abstract_line(std::string& out, std::string_view line) {
-    constexpr ByteSet link_starts("\\[h"); // \url, \href, [label](U), http(s)://
+    // \url, \href, [label](U), and the colon of http(s):// (rarer than its 'h').
+    constexpr ByteSet link_marks("\\[:");
     const char* const begin = line.data();
     const char* const end = begin + line.size();
     std::size_t done = 0;
-    for (const char* p = find_first_of(begin, end, link_starts); p < end; p = find_first_of(p + 1, end, link_starts)) {
-        auto link = link_at(line, static_cast<std::size_t>(p - begin));
+    for (const char* p = find_first_of(begin, end, link_marks); p < end; p = find_first_of(p + 1, end, link_marks)) {
+        std::size_t at = static_cast<std::size_t>(p - begin);
+        if (*p == ':') { // back to the scheme
+            const std::string_view before = line.substr(0, at);
+            const std::size_t scheme = before.ends_with("https") ? 5 : before.ends_with("http") ? 4 : 0;
+            if (scheme == 0 || at - scheme < done) continue;
+            at -= scheme;
+        }
+        auto link = link_at(line, at);
         if (!link) continue;
         out += html_escape(tex_to_unicode(line.substr(done, link->begin - done), true));
         out += "<a href=\"" + html_escape(link->url) + "\">" + html_escape(link->label) + "</a>";

@@ -1,5 +1,6 @@
-// The day-file reader (content/day_file.h), and the promise that whatever
-// it accepts, the writer writes back into a file it accepts again, with the
+// The day-file reader (content/day_file.h): its reading without cmark of
+// the sections the writer writes gives what cmark's gives; and whatever it
+// accepts, the writer writes back into a file it accepts again, with the
 // same papers and scores.
 #include "content/day_file.h"
 #include "target.h"
@@ -8,6 +9,10 @@
 
 PAPERPRESS_FUZZ_TARGET(day_file) {
     auto day = pp::read_day(input, "fuzz.md");
+    // Sections as the writer writes them are read without cmark: the same day, or the same error.
+    auto through_cmark = pp::read_day_through_cmark(input, "fuzz.md");
+    if (day.has_value() != through_cmark.has_value()) std::abort();
+    if (day ? *day != *through_cmark : day.error().to_string() != through_cmark.error().to_string()) std::abort();
     if (!day) return;
     auto again = pp::read_day(pp::write_day(*day), "rewritten.md");
     if (!again) std::abort();
