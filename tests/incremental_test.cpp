@@ -444,27 +444,6 @@ TEST_CASE("incremental: a day that stops parsing drops out, and comes back when 
     site.check_equals_clean("fixed");
 }
 
-TEST_CASE("incremental: the direct plain-text renderer gives cmark's bytes") {
-    const std::vector<std::string> pieces = {"a", "Word", " ", "  ", "\t", "\n", "\n\n", "*", "_x_", "`c`", "$x_1 < y^2$",
-                                             "\\[ a*b \\]", "&amp;", "&", "<b>", "\"q\"", "'", "# h", "- item", "1. one",
-                                             "> quote", "é", "日本", "\xF0\x9F\x98\x80", "\xff", "a\r\nb", "---", "|t|",
-                                             "[l](u)", "<https://x.y>", "www.example.com", "WWW.x.org", "a@b.c", "mailto:x", "~~s~~", "\\", "    code"};
-    unsigned seed = 12345;
-    auto next = [&] { return seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7fff; };
-    for (int round = 0; round < 3000; ++round) {
-        std::string text;
-        for (int n = static_cast<int>(next() % 12); n >= 0; --n) text += pieces[next() % pieces.size()];
-        text = tidy_text(text);
-        CHECK_MESSAGE(plain_text_to_html(text) == plain_text_to_html_cmark(text), text);
-    }
-    // Bytes the direct path must hand to cmark, inside and after a first run of eight ASCII bytes.
-    for (std::string text : {std::string("abcdefgh\rijklmnopq"), std::string("abcdefghij\0klmnopq", 18),
-                             std::string("abcdefgh\xC3\xA9ijklmnop"), std::string("abcdefghijklmno\xff"),
-                             std::string("abc\rdefghijklmnop"),
-                             std::string("\xEF\xBB\xBF" "1--")}) // a byte order mark, which cmark drops (found by fuzzing)
-        CHECK_MESSAGE(plain_text_to_html(text) == plain_text_to_html_cmark(text), text);
-}
-
 TEST_CASE("incremental: Markdown renders the same on several threads at once (cmark-gfm's extensions share state)") {
     const std::string text = "See https://example.org/code and www.example.com, or write to a@b.org.";
     const std::string alone = markdown_to_html(text);

@@ -56,34 +56,7 @@ std::string markdown_to_html(std::string_view markdown) {
 
 namespace {
 
-// Whether `text` ends with `suffix` (lower case), ignoring ASCII case.
-bool ends_with_nocase(std::string_view text, std::string_view suffix) {
-    if (text.size() < suffix.size()) return false;
-    text.remove_prefix(text.size() - suffix.size());
-    for (std::size_t i = 0; i < suffix.size(); ++i) {
-        char c = text[i];
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        if (c != suffix[i]) return false;
-    }
-    return true;
-}
-
-// What the GFM autolink extension turns into links: URLs, www., e-mail.
-// Every trigger has an '@', a ':' or a '.', so only those are looked at.
-bool may_autolink(std::string_view text) {
-    if (text.find('@') != std::string_view::npos) return true;
-    for (std::size_t at = text.find(':'); at != std::string_view::npos; at = text.find(':', at + 1)) {
-        std::string_view before = text.substr(0, at);
-        if (text.substr(at).starts_with("://") || ends_with_nocase(before, "mailto") || ends_with_nocase(before, "xmpp"))
-            return true;
-    }
-    for (std::size_t at = text.find('.'); at != std::string_view::npos; at = text.find('.', at + 1))
-        if (ends_with_nocase(text.substr(0, at), "www")) return true;
-    return false;
-}
-
 constexpr ByteSet html_escaped("&<>\"'");
-constexpr ByteSet cmark_escaped("&<>\""); // cmark leaves ' as it is
 
 const char* html_entity(char c) {
     switch (c) {
@@ -94,46 +67,6 @@ const char* html_entity(char c) {
     default: return "&#39;";
     }
 }
-
-} // namespace
-
-std::string plain_text_to_html_cmark(std::string_view text) {
-    if (text.empty()) return {};
-    return markdown_to_html(escape_markdown_lines(text, "", true));
-}
-
-// The same bytes as plain_text_to_html_cmark without a Markdown round trip:
-// escaped text reads back as itself, so cmark gives one <p> per run of
-// non-empty lines, lines joined by "\n", with & < > " escaped. Text that
-// cmark would treat otherwise (invalid UTF-8, NUL, CR, autolinks, a byte
-// order mark in front) takes the cmark path.
-std::string plain_text_to_html(std::string_view text) {
-    if (text.empty()) return {};
-    // cmark also drops a byte order mark that starts the text.
-    if (!plain_utf8(text) || may_autolink(text) || text.starts_with("\xEF\xBB\xBF")) return plain_text_to_html_cmark(text);
-    std::string out;
-    out.reserve(text.size() + text.size() / 16 + 16);
-    bool open = false;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        if (line.empty()) {
-            if (open) out += "</p>\n";
-            open = false;
-        } else {
-            out += open ? "\n" : "<p>";
-            open = true;
-            append_replacing(out, line, cmark_escaped, html_entity);
-        }
-        start = end + 1;
-    }
-    if (open) out += "</p>\n";
-    return out;
-}
-
-namespace {
 
 struct Link {
     std::size_t begin = 0, end = 0; // the span of the source text it replaces

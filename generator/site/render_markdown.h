@@ -10,20 +10,12 @@ namespace pp {
 
 std::string markdown_to_html(std::string_view markdown);
 
-// Plain text (paragraphs separated by a blank line, as Paper::abstract) to
-// HTML paragraphs: the text is escaped as Markdown first, so every character
-// shows as itself and LaTeX ("$x_1$", "\[") stays intact for a math renderer.
-std::string plain_text_to_html(std::string_view text);
 // An abstract as arXiv gives it (plain text with TeX in it) to HTML
 // paragraphs for a reader: TeX accents and escapes shown as Unicode
 // (core/tex.h), math kept for the math renderer, and links made from the
 // unescaped text: \url{U}, \href{U}{text}, [text](U) and bare http(s) URLs,
 // without the "\_" escapes, the closing "}" or trailing punctuation.
 std::string abstract_to_html(std::string_view text);
-
-// The same through cmark-gfm (plain_text_to_html takes a direct path that
-// gives these bytes; the tests compare the two).
-std::string plain_text_to_html_cmark(std::string_view text);
 
 // Escapes & < > " ' for HTML text and attribute values; ' becomes
 // `apostrophe` (kainjow's templates write "&apos;").
