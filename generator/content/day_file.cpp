@@ -516,7 +516,7 @@ Result<Day> read_day(std::string_view text, const std::string& file_name, bool s
         return {};
     };
 
-    // One block of the body; `offset`: what its line numbers count from, in the file.
+    // One block of the body, whose lines count from the body's first; `offset` makes them the file's.
     auto read_block = [&](const MarkdownBlock& block) -> Result<void> {
         const int first_line = offset + block.lines_before;
         const int line = block.line + offset - 1;

@@ -13,6 +13,9 @@ namespace pp {
 // glibc's defaults hand freed memory back to the kernel and fault it in
 // again page by page, which cost a full build more time than rendering.
 // Keeps freed memory for reuse (a few MB of peak memory). Once per process.
+// (The paperpress program allocates with jemalloc, whose own settings are in
+// cli/allocator.cpp; this tunes glibc's allocator, for the tests and a
+// build without jemalloc.)
 void keep_freed_memory();
 
 // Faults in `bytes` of the calling thread's heap in one call and frees them
