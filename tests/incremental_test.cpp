@@ -153,7 +153,7 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     CHECK(report.removed == 0);
 }
 
-TEST_CASE("incremental: switching `data` between day, month and none adds and removes its files; appends equal clean builds") {
+TEST_CASE("incremental: switching `data` between day, month, full and none adds and removes its files; appends equal clean builds") {
     Site site;
     site.config.data = "day";
     REQUIRE(site.build().ok());
@@ -167,6 +167,16 @@ TEST_CASE("incremental: switching `data` between day, month and none adds and re
     auto switched = site.check_equals_clean("data: month");
     CHECK(switched.removed == 7); // data/days/*.json, one per day
     CHECK_FALSE(fs::exists(site.out() / "data/days"));
+
+    // With or without the abstracts: the month files and the search page (which says what it searches), no page else.
+    site.config.data = "full";
+    switched = site.check_equals_clean("data: full");
+    CHECK(as_set(switched.written_files) == std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz",
+                                                                  "data/2025-02.json.gz", "search/"});
+    site.config.data = "month";
+    switched = site.check_equals_clean("data: month again");
+    CHECK(as_set(switched.written_files) == std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz",
+                                                                  "data/2025-02.json.gz", "search/"});
 
     site.config.data = "none";
     switched = site.check_equals_clean("data: none");

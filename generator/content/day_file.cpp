@@ -408,8 +408,22 @@ Result<std::pair<std::string, std::string>> read_heading(cmark_node* heading, in
     return std::pair{inline_text(link), std::string(url ? url : "")};
 }
 
-// Reads one "- **Label:** value" item into `paper`.
+// Sets the field `label` of `paper` from `value` (blanks at its ends are
+// dropped: tidy_text never leaves any); what is wrong, if anything.
 // `seen`: one bit per field of paper_fields() already read.
+std::optional<std::string> set_field(std::string_view label, std::string_view value, Paper& paper, std::uint32_t& seen) {
+    const auto& fields = paper_fields();
+    const auto field = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return label == f.label; });
+    if (field == fields.end()) return "unknown field " + excerpt(label) + "; expected one of: " + known_labels();
+    const std::uint32_t bit = std::uint32_t{1} << (field - fields.begin());
+    if (seen & bit) return "the field " + excerpt(label) + " appears twice";
+    seen |= bit;
+    const std::string trimmed(trim(value));
+    if (auto problem = field->set(paper, trimmed)) return "field " + excerpt(label) + ": " + *problem + ", got " + excerpt(trimmed);
+    return std::nullopt;
+}
+
+// Reads one "- **Label:** value" item into `paper`.
 Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::uint32_t& seen) {
     int line = line_of(item, offset);
     cmark_node* first = cmark_node_first_child(item);
@@ -429,19 +443,8 @@ Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::uint32_
         value += "\n\n" + inline_text(more);
     }
 
-    value = std::string(trim(value)); // tidy_text never leaves blanks at either end
-    const auto& fields = paper_fields();
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-        const Field& field = fields[i];
-        if (label != field.label) continue;
-        const std::uint32_t bit = std::uint32_t{1} << i;
-        if (seen & bit) return fail("the field " + excerpt(label) + " appears twice", {}, line);
-        seen |= bit;
-        if (auto problem = field.set(paper, value))
-            return fail("field " + excerpt(label) + ": " + *problem + ", got " + excerpt(value), {}, line);
-        return {};
-    }
-    return fail("unknown field " + excerpt(label) + "; expected one of: " + known_labels(), {}, line);
+    if (auto problem = set_field(label, value, paper, seen)) return fail(*problem, {}, line);
+    return {};
 }
 
 // A paper's section as write_day() writes it, read without cmark: the
@@ -471,18 +474,9 @@ std::optional<Paper> read_written_section(std::string_view section) {
         const std::string_view line = section.substr(at + 4, end - at - 4);
         const std::size_t label_end = line.find(":** ");
         if (label_end == std::string_view::npos) return std::nullopt;
-        const std::string_view label = line.substr(0, label_end);
         std::string value;
-        if (!std::all_of(label.begin(), label.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' '; }) ||
-            !append_plain_text(line.substr(label_end + 4), value))
+        if (!append_plain_text(line.substr(label_end + 4), value) || set_field(line.substr(0, label_end), value, paper, seen))
             return std::nullopt;
-        value = std::string(trim(value));
-        const auto& fields = paper_fields();
-        const auto field = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return label == f.label; });
-        if (field == fields.end()) return std::nullopt;
-        const std::uint32_t bit = std::uint32_t{1} << (field - fields.begin());
-        if ((seen & bit) || field->set(paper, value)) return std::nullopt;
-        seen |= bit;
     }
     if (paper.id.empty() || link_id != paper.id || (at < section.size() && section[at] != '\n')) return std::nullopt;
     auto abstract = plain_paragraphs(section.substr(at));
@@ -573,7 +567,7 @@ Result<Day> read_day(std::string_view text, const std::string& file_name, bool s
     for_each_block(parts->body, [&](const MarkdownBlock& block) {
         outcome = read_block(block);
         return outcome.has_value();
-    }, shortcut ? std::function<bool(std::string_view)>(read_section) : nullptr);
+    }, shortcut ? BlockReading{.read_section = read_section} : BlockReading{.plain_paragraphs = false});
     if (!outcome) return std::unexpected(outcome.error());
     if (auto done = finish(); !done) return std::unexpected(done.error());
     return day;

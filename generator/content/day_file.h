@@ -21,8 +21,9 @@ std::string write_day(const Day& day);
 // through cmark's syntax tree.
 Result<Day> read_day(std::string_view text, const std::string& file_name);
 
-// The same with every section read through cmark: the tests and the fuzz
-// target check that it gives the same day, or the same error.
+// The same with every block read through cmark's syntax tree: the tests
+// and the fuzz target check that read_day gives the same day, or the same
+// error.
 Result<Day> read_day_through_cmark(std::string_view text, const std::string& file_name);
 
 } // namespace pp

@@ -173,6 +173,7 @@ bool is_section_heading(std::string_view line) {
            (line.size() == 2 || line[2] == ' ' || line[2] == '\t');
 }
 
+// A line cmark takes for blank: spaces and tabs only.
 bool is_blank_line(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
 
 // Whether a line may start a paragraph's line and nothing else: not a
@@ -243,7 +244,7 @@ std::optional<std::vector<std::string>> plain_paragraphs(std::string_view text) 
 }
 
 bool for_each_block(std::string_view text, const std::function<bool(const MarkdownBlock&)>& visit,
-                    const std::function<bool(std::string_view section)>& read_section) {
+                    const BlockReading& reading) {
     // Where a section starts at column 0 with "## ", every block open before
     // it has ended, so the sections parse alone to the same blocks.
     std::vector<std::pair<std::size_t, int>> starts{{0, 0}}; // byte offset, lines before it
@@ -266,15 +267,17 @@ bool for_each_block(std::string_view text, const std::function<bool(const Markdo
         if (at > 0 && is_section_heading(line)) starts.emplace_back(at, line_number);
         at = end + (text.substr(end).starts_with("\r\n") ? 2 : 1);
     }
-    const bool has_cr = text.find('\r') != std::string_view::npos;
+    // Without cmark, only what has no CR (cmark's line ends) and is sectioned.
+    const bool shortcuts = !whole && text.find('\r') == std::string_view::npos;
     MarkdownBlock block;
     std::vector<MarkdownBlock> plain;
     for (std::size_t i = 0; i < starts.size(); ++i) {
         const std::size_t from = starts[i].first;
         const std::size_t to = i + 1 < starts.size() ? starts[i + 1].first : text.size();
         const std::string_view section = text.substr(from, to - from);
-        if (!whole && !has_cr && read_section && read_section(section)) continue;
-        const std::size_t tail = whole || has_cr ? section.size() : read_plain_tail(section, plain);
+        if (shortcuts && reading.read_section && reading.read_section(section)) continue;
+        const std::size_t tail =
+            shortcuts && reading.plain_paragraphs ? read_plain_tail(section, plain) : section.size();
         block.lines_before = starts[i].second;
         if (tail > 0) {
             MarkdownTree tree = parse_markdown(section.substr(0, tail));

@@ -43,7 +43,7 @@ struct MarkdownBlock {
     // which for_each_block reads itself: abstracts are most of a day file,
     // and cmark's inline parser was most of the time spent reading one.
     cmark_node* node = nullptr;
-    int lines_before = 0; // the node's line numbers count from the lines_before + 1st line of the text
+    int lines_before = 0; // a node's line numbers count from the lines_before + 1st line of the text
     int line = 0;         // the block's first line in the text (from 1)
     std::string text;     // a plain paragraph's text, as inline_text() gives a paragraph's
 };
@@ -54,13 +54,16 @@ struct MarkdownBlock {
 // than a whole day's (about ten times its bytes), and the plain paragraphs
 // that end a section are read without cmark; the blocks, their lines and
 // their text are the same either way. A block lives until `visit` returns.
-//
-// `read_section`, when given, is offered each section's text first (where
-// the sections are read alone, and in order with the blocks): it returns
-// true when it has read the section itself, whose blocks are then not
-// visited; false leaves the section to cmark.
+struct BlockReading {
+    bool plain_paragraphs = true; // false: cmark reads every block (the reference the tests compare with)
+    // When given, offered each section's text first (where the sections are
+    // read alone, and in order with the blocks): returns true when it has
+    // read the section itself, whose blocks are then not visited; false
+    // leaves the section to cmark.
+    std::function<bool(std::string_view section)> read_section = {};
+};
 bool for_each_block(std::string_view text, const std::function<bool(const MarkdownBlock&)>& visit,
-                    const std::function<bool(std::string_view section)>& read_section = {});
+                    const BlockReading& reading = {});
 
 // Plain text: only text and backslash escapes, none of the other inline
 // syntax (code, emphasis, entities, links, autolinks, HTML), which cmark's

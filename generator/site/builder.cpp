@@ -554,7 +554,6 @@ void Build::set_keys(const std::map<std::string, std::string>& versioned) {
                              &context.katex_auto_render})
         global.add(*href);
     global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(prompt_pages_));
-    global.add(config.data); // the search page says what it searches
     global.add(static_cast<std::uint64_t>(context.starred_page)).add(static_cast<std::uint64_t>(config.group_by_topic));
     global_key_ = global.value();
     data_key_ = Hasher()
@@ -768,8 +767,12 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
     if (prompt_pages_)
         for (auto& out : prompt_outputs(live)) lists.push_back(std::move(out));
     lists.push_back(page_output("404", not_found_path(), {}, [this](const ListInputs&) { return not_found_page(*site_); }));
-    if (site_->search_page)
-        lists.push_back(page_output("search", search_page_path(), {}, [this](const ListInputs&) { return search_page(*site_); }));
+    if (site_->search_page) {
+        ListInputs in; // the page says what it searches
+        in.numbers.push_back(static_cast<std::uint64_t>(options_.config.data_has_abstracts()));
+        lists.push_back(page_output("search", search_page_path(), std::move(in),
+                                    [this](const ListInputs&) { return search_page(*site_); }));
+    }
     if (site_->starred_page)
         lists.push_back(page_output("starred", starred_page_path(), {}, [this](const ListInputs&) { return starred_page(*site_); }));
     workers_->parallel_for(lists.size(), [&](std::size_t i) { produce_list(lists[i]); });

@@ -622,7 +622,7 @@ TemplateData starred_page(const SiteContext& site) {
 
 TemplateData search_page(const SiteContext& site) {
     auto data = page_base(site, "search", "Search", search_page_path());
-    data.set("abstracts", site.config.data_has_abstracts()); // what the month data holds to search
+    data.set("abstracts", site.config.data_has_abstracts()); // what the month data holds to search (in its key)
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
     return data;
 }

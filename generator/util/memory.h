@@ -21,6 +21,8 @@ void keep_freed_memory();
 // Faults in `bytes` of the calling thread's heap in one call and frees them
 // for reuse: where a page fault costs about 10 µs (small virtual machines),
 // faulting a heap in page by page costs more than a small build's work.
+// (Under jemalloc the pages go to the arena of the CPU the thread runs on,
+// which reuses them for what it allocates next.)
 // Size it to the work the thread will do; 0 does nothing. In blocks of at
 // most 16 MB, so that after keep_freed_memory() they come from the heap and
 // stay. `huge_pages` asks the kernel to back them with 2 MB pages (for a

@@ -59,7 +59,8 @@
             var shown = p.unicode || p; // TeX in names and titles decoded by the build
             var authors = (shown.authors || []).join(", ");
             entries.push({ date: day.date, id: p.id, title: shown.title, authors: authors,
-                           text: [day.date, p.id, p.title, authors, p.comment, p.topic, p.topic_note, p.abstract]
+                           text: [day.date, p.id, p.title, authors, p.comment, p.topic, (p.also_topics || []).join("\n"),
+                                   p.topic_note, p.abstract]
                              .join("\n").toLowerCase() });
           });
         });
