@@ -48,12 +48,7 @@ struct MarkdownBlock {
     std::string text;     // a plain paragraph's text, as inline_text() gives a paragraph's
 };
 
-// Calls `visit(block)` with each top-level block of the document in order,
-// until it returns false (then returns false). Where it is safe, each "## "
-// section is parsed on its own, so memory holds one section's nodes rather
-// than a whole day's (about ten times its bytes), and the plain paragraphs
-// that end a section are read without cmark; the blocks, their lines and
-// their text are the same either way. A block lives until `visit` returns.
+// How for_each_block reads a document.
 struct BlockReading {
     bool plain_paragraphs = true; // false: cmark reads every block (the reference the tests compare with)
     // When given, offered each section's text first (where the sections are
@@ -62,6 +57,13 @@ struct BlockReading {
     // leaves the section to cmark.
     std::function<bool(std::string_view section)> read_section = {};
 };
+
+// Calls `visit(block)` with each top-level block of the document in order,
+// until it returns false (then returns false). Where it is safe, each "## "
+// section is parsed on its own, so memory holds one section's nodes rather
+// than a whole day's (about ten times its bytes), and the plain paragraphs
+// that end a section are read without cmark; the blocks, their lines and
+// their text are the same either way. A block lives until `visit` returns.
 bool for_each_block(std::string_view text, const std::function<bool(const MarkdownBlock&)>& visit,
                     const BlockReading& reading = {});
 

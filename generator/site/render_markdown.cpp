@@ -1,6 +1,5 @@
 #include "site/render_markdown.h"
 
-#include "content/markdown.h"
 #include "core/tex.h"
 #include "util/text.h"
 
@@ -10,10 +9,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdint>
 #include <optional>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <mutex>
 
