@@ -692,7 +692,8 @@ TEST_CASE("build safety: 200 random changes to the build state give the clean si
     CHECK(differ == 0);
 }
 
-TEST_CASE("build safety: a second build of the same output waits for the first and says so") {
+TEST_CASE("build safety: a second build of the same output waits for the first, says so, and builds the "
+          "content as it is once the first is done") {
     Site site;
     REQUIRE(site.build().ok());
     std::promise<std::string> told;
@@ -707,5 +708,9 @@ TEST_CASE("build safety: a second build of the same output waits for the first a
     const std::string text = message.get();
     CHECK(text.find("another paperpress is building") != std::string::npos);
     CHECK(text.find("(pid " + std::to_string(::getpid()) + ")") != std::string::npos);
+    site.save(make_day("2025-02-05", 2)); // as a nightly run does before it builds
     held = fail("let go"); // the waiting build goes on
+    second.reset();
+    CHECK(fs::exists(site.out() / "2025/02/05/index.html"));
+    CHECK(read_text(site.out() / "2025/02/04/index.html").find("2025/02/05/") != std::string::npos);
 }

@@ -26,6 +26,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <future>
 #include <iostream>
 #include <iterator>
 #include <mutex>
@@ -368,6 +369,7 @@ private:
     bool prompt_pages_ = false; // the theme has a `prompt` layout: days link to their prompt's page
     const bool distrust_outputs_;
     std::atomic<bool> tampered_{false};
+    bool waited_for_lock_ = false; // for another build of the same output
     std::optional<TreeLock> lock_;
     std::mutex mutex_;
     MonthWriters month_writers_;
@@ -458,8 +460,15 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
 // month data), the lists made from the site graph, then the state.
 void Build::run() {
     const std::int64_t start = now_ns();
-    auto scan = scan_content(options_.content_dir);
-    if (!check_content(scan) || !open_theme_and_output()) return;
+    // The content is listed while the theme, the output's lock and the last
+    // build's state are loaded: each takes about a sixth of a no-change build.
+    // After waiting for another build, it is listed again: that build may have
+    // come with a new day.
+    auto scanning = std::async(std::launch::async, [this] { return scan_content(options_.content_dir); });
+    const bool opened = open_theme_and_output();
+    auto scan = scanning.get();
+    if (waited_for_lock_) scan = scan_content(options_.content_dir);
+    if (!check_content(scan) || !opened) return;
     note_scan(scan);
     const auto versioned = write_assets();
     set_keys(versioned);
@@ -628,6 +637,7 @@ void Build::prepare_output() {
     auto lock = TreeLock::acquire(lock_file, [&](long pid) {
         std::string message = "another paperpress is building " + shown +
                               (pid > 0 ? " (pid " + std::to_string(pid) + ")" : std::string()) + "; waiting";
+        waited_for_lock_ = true;
         if (options_.on_wait) options_.on_wait(message);
         else std::cerr << "paperpress: " << message << std::endl;
     });
