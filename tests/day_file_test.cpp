@@ -1,6 +1,7 @@
 // content/day_file and content_tree: the day file contract.
 #include "content/content_tree.h"
 #include "content/day_file.h"
+#include "content/front_matter.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
@@ -181,6 +182,84 @@ TEST_CASE("sections as the writer writes them read as cmark reads them, near mis
         check_same_as_cmark(header + edited);
         check_same_as_cmark(header + section + "\n" + edited); // after a section read either way
         check_same_as_cmark(header + edited + "\n" + section);
+    }
+}
+
+// yaml-cpp's reading and the shortcut's give the same entries, lines included.
+void check_same_entries(const MetaValue& a, const MetaValue& b) {
+    CHECK(a.kind == b.kind);
+    CHECK(a.line == b.line);
+    CHECK(a.scalar == b.scalar);
+    REQUIRE(a.entries.size() == b.entries.size());
+    for (std::size_t i = 0; i < a.entries.size(); ++i) {
+        CHECK(a.entries[i].key == b.entries[i].key);
+        CHECK(a.entries[i].key_line == b.entries[i].key_line);
+        check_same_entries(a.entries[i].value, b.entries[i].value);
+    }
+}
+
+TEST_CASE("front matter as the writer writes it reads as yaml-cpp reads it, near misses included") {
+    Day day = full_day();
+    day.temperature = 0.5;
+    day.seed = 7;
+    day.reason = "holiday";
+    const std::string written = write_day(day);
+    const std::string yaml = written.substr(4, written.find("\n---\n", 4) - 3); // between the '---' lines
+    REQUIRE(yaml.starts_with("date: 2025-05-20\n"));
+    REQUIRE(yaml.find("  seed: 7\n") != std::string::npos);
+    const std::vector<std::pair<std::string, std::string>> edits = {
+        {"", ""},
+        {"model: gpt-4o", "model: gpt-4o # a comment"},
+        {"model: gpt-4o", "model:  gpt-4o"},
+        {"model: gpt-4o", "model: gpt-4o "},
+        {"model: gpt-4o", "model:gpt-4o"},
+        {"model: gpt-4o", "model: \"gpt-4o\""},
+        {"model: gpt-4o", "model: null"},
+        {"model: gpt-4o", "model: ~"},
+        {"model: gpt-4o", "model: NULL"},
+        {"model: gpt-4o", "model:"},
+        {"model: gpt-4o", "model: -gpt"},
+        {"model: gpt-4o", "model: gpt 4o"},
+        {"model: gpt-4o", "model: gpt-4o\n  more"},
+        {"model: gpt-4o", "model: gpt-4o\nmodel: gpt-5"},
+        {"model: gpt-4o", "model: [gpt-4o]"},
+        {"model: gpt-4o", "null: gpt-4o"},
+        {"model: gpt-4o", "Model: gpt-4o"},
+        {"model: gpt-4o", "model: gpt-4o\n"},
+        {"model: gpt-4o", "model: gpt-4o\n# a comment"},
+        {"model: gpt-4o", "model: gpt-4o\r"},
+        {"model: gpt-4o", "model: gpt-4o\ttab"},
+        {"model: gpt-4o", "model: Ωmega"},
+        {"tokens:\n", "tokens: \n"},
+        {"tokens:\n", "tokens:\n\n"},
+        {"tokens:\n  prompt", "tokens:\n   prompt"},
+        {"tokens:\n  prompt", "tokens:\n\tprompt"},
+        {"  prompt: 54622", "  prompt: 54622\n    deeper: 1"},
+        {"  prompt: 54622", "  prompt:\n    deeper: 1"},
+        {"  prompt: 54622", "  prompt: 54622\n  prompt: 1"},
+        {"  prompt: 54622", "  prompt: lots"},
+        {"  prompt: 54622", "  colour: red"},
+        {"cost:\n  prompt: 0.14", "cost: 0.14\n  prompt: 0.14"},
+        {"date: 2025-05-20\n", ""},
+        {"date: 2025-05-20\n", "- date: 2025-05-20\n"},
+        {"date: 2025-05-20", "date: 2025-05-20\n..."},
+    };
+    for (const auto& [from, to] : edits) {
+        std::string edited = yaml;
+        if (!from.empty()) edited.replace(edited.find(from), from.size(), to);
+        CAPTURE(edited);
+        auto shortcut = read_front_matter(edited);
+        auto through_yaml_cpp = read_front_matter(edited, false);
+        REQUIRE(shortcut.has_value() == through_yaml_cpp.has_value());
+        if (shortcut) check_same_entries(*shortcut, *through_yaml_cpp);
+        else CHECK(shortcut.error().to_string() == through_yaml_cpp.error().to_string());
+        check_same_as_cmark("---\n" + edited + "---\n"); // the whole day: the same, or the same error
+    }
+    for (const std::string& empty : {std::string(), std::string("\n")}) {
+        auto value = read_front_matter(empty);
+        REQUIRE(value);
+        CHECK(value->kind != MetaValue::Kind::map);
+        check_same_as_cmark("---\n" + empty + "---\n");
     }
 }
 

@@ -1,5 +1,6 @@
 #include "content/day_file.h"
 
+#include "content/front_matter.h"
 #include "content/markdown.h"
 #include "core/arxiv_id.h"
 #include "util/bom.h"
@@ -214,60 +215,56 @@ Result<FrontMatter> split_front_matter(std::string_view text) {
     return fail("expected a line '---' closing the front matter", {}, 1);
 }
 
-// Readers of front matter values. Lines are file lines (the YAML starts
-// on line 2).
-int yaml_line(const YAML::Node& node) { return node.Mark().line + 2; }
-
-Result<std::string> yaml_scalar(const YAML::Node& node, const std::string& key) {
-    if (!node.IsScalar()) return fail("expected '" + key + "' to be a single value", {}, yaml_line(node));
-    return node.Scalar();
+// Readers of front matter values (content/front_matter.h).
+Result<std::string> meta_scalar(const MetaValue& value, const std::string& key) {
+    if (value.kind != MetaValue::Kind::scalar) return fail("expected '" + key + "' to be a single value", {}, value.line);
+    return value.scalar;
 }
 
-Result<Date> yaml_date(const YAML::Node& node, const std::string& key) {
-    auto text = yaml_scalar(node, key);
+Result<Date> meta_date(const MetaValue& value, const std::string& key) {
+    auto text = meta_scalar(value, key);
     if (!text) return std::unexpected(text.error());
     auto date = parse_iso_date(*text);
-    if (!date) return fail("expected '" + key + "' to be a date YYYY-MM-DD, got " + excerpt(*text), {}, yaml_line(node));
+    if (!date) return fail("expected '" + key + "' to be a date YYYY-MM-DD, got " + excerpt(*text), {}, value.line);
     return *date;
 }
 
-Result<long long> yaml_whole_number(const YAML::Node& node, const std::string& key) {
-    auto text = yaml_scalar(node, key);
+Result<long long> meta_whole_number(const MetaValue& value, const std::string& key) {
+    auto text = meta_scalar(value, key);
     if (!text) return std::unexpected(text.error());
     auto number = parse_int(*text);
     if (!number || *number < 0)
-        return fail("expected '" + key + "' to be a whole number, got " + excerpt(*text), {}, yaml_line(node));
+        return fail("expected '" + key + "' to be a whole number, got " + excerpt(*text), {}, value.line);
     return *number;
 }
 
-Result<double> yaml_money(const YAML::Node& node, const std::string& key) {
-    auto text = yaml_scalar(node, key);
+Result<double> meta_money(const MetaValue& value, const std::string& key) {
+    auto text = meta_scalar(value, key);
     if (!text) return std::unexpected(text.error());
     auto number = parse_double(*text);
     if (!number || !std::isfinite(*number) || *number < 0) // from_chars reads "nan" and "inf" too
-        return fail("expected '" + key + "' to be an amount in dollars, got " + excerpt(*text), {}, yaml_line(node));
+        return fail("expected '" + key + "' to be an amount in dollars, got " + excerpt(*text), {}, value.line);
     return *number;
 }
 
 // Applies `each` to every key of a nested map, rejecting unknown keys.
-Result<void> read_nested(const YAML::Node& node, const std::string& key, const std::set<std::string>& allowed,
-                         const std::function<Result<void>(const std::string&, const YAML::Node&)>& each) {
-    if (!node.IsMap()) return fail("expected '" + key + "' to be a map", {}, yaml_line(node));
-    for (auto it = node.begin(); it != node.end(); ++it) {
-        std::string name = it->first.Scalar();
-        if (!allowed.contains(name)) return fail("unknown key " + excerpt(key + "." + name), {}, yaml_line(it->first));
-        if (auto r = each(name, it->second); !r) return r;
+Result<void> read_nested(const MetaValue& value, const std::string& key, const std::set<std::string>& allowed,
+                         const std::function<Result<void>(const std::string&, const MetaValue&)>& each) {
+    if (value.kind != MetaValue::Kind::map) return fail("expected '" + key + "' to be a map", {}, value.line);
+    for (const MetaEntry& entry : value.entries) {
+        if (!allowed.contains(entry.key)) return fail("unknown key " + excerpt(key + "." + entry.key), {}, entry.key_line);
+        if (auto r = each(entry.key, entry.value); !r) return r;
     }
     return {};
 }
 
 // A nested map of three whole numbers (tokens, counts) into their fields.
 template <class Field>
-Result<void> read_numbers(const YAML::Node& node, const std::string& key, const std::array<const char*, 3>& names,
+Result<void> read_numbers(const MetaValue& value, const std::string& key, const std::array<const char*, 3>& names,
                           const std::array<Field*, 3>& fields) {
-    return read_nested(node, key, {names[0], names[1], names[2]},
-                       [&](const std::string& name, const YAML::Node& v) -> Result<void> {
-                           auto n = yaml_whole_number(v, key + "." + name);
+    return read_nested(value, key, {names[0], names[1], names[2]},
+                       [&](const std::string& name, const MetaValue& v) -> Result<void> {
+                           auto n = meta_whole_number(v, key + "." + name);
                            if (!n) return std::unexpected(n.error());
                            const std::size_t k = name == names[0] ? 0 : name == names[1] ? 1 : 2;
                            *fields[k] = *n;
@@ -275,22 +272,22 @@ Result<void> read_numbers(const YAML::Node& node, const std::string& key, const 
                        });
 }
 
-Result<void> read_cost(const YAML::Node& node, Cost& cost) {
-    return read_nested(node, "cost", {"prompt", "completion", "total"},
-                       [&](const std::string& name, const YAML::Node& v) -> Result<void> {
-                           auto n = yaml_money(v, "cost." + name);
+Result<void> read_cost(const MetaValue& value, Cost& cost) {
+    return read_nested(value, "cost", {"prompt", "completion", "total"},
+                       [&](const std::string& name, const MetaValue& v) -> Result<void> {
+                           auto n = meta_money(v, "cost." + name);
                            if (!n) return std::unexpected(n.error());
                            (name == "prompt" ? cost.prompt : name == "completion" ? cost.completion : cost.total) = *n;
                            return {};
                        });
 }
 
-Result<void> read_remedial(const YAML::Node& node, Day& day) {
+Result<void> read_remedial(const MetaValue& value, Day& day) {
     Remedial remedial;
     bool from = false, to = false;
-    auto ok = read_nested(node, "remedial", {"from", "to", "generated"},
-                          [&](const std::string& name, const YAML::Node& v) -> Result<void> {
-                              auto d = yaml_date(v, "remedial." + name);
+    auto ok = read_nested(value, "remedial", {"from", "to", "generated"},
+                          [&](const std::string& name, const MetaValue& v) -> Result<void> {
+                              auto d = meta_date(v, "remedial." + name);
                               if (!d) return std::unexpected(d.error());
                               if (name == "from") remedial.from = *d, from = true;
                               else if (name == "to") remedial.to = *d, to = true;
@@ -298,55 +295,56 @@ Result<void> read_remedial(const YAML::Node& node, Day& day) {
                               return {};
                           });
     if (!ok) return ok;
-    if (!from || !to) return fail("expected 'remedial' to have both 'from' and 'to'", {}, yaml_line(node));
+    if (!from || !to) return fail("expected 'remedial' to have both 'from' and 'to'", {}, value.line);
     day.remedial = remedial;
     return {};
 }
 
 // The LLM's sampling parameters as sent: temperature (0 to 2) and seed.
-Result<void> read_sampling(const YAML::Node& node, Day& day) {
-    return read_nested(node, "sampling", {"temperature", "seed"},
-                       [&](const std::string& name, const YAML::Node& v) -> Result<void> {
+Result<void> read_sampling(const MetaValue& value, Day& day) {
+    return read_nested(value, "sampling", {"temperature", "seed"},
+                       [&](const std::string& name, const MetaValue& v) -> Result<void> {
                            if (name == "seed") {
-                               auto n = yaml_whole_number(v, "sampling.seed");
+                               auto n = meta_whole_number(v, "sampling.seed");
                                if (!n) return std::unexpected(n.error());
                                day.seed = *n;
                                return {};
                            }
-                           auto text = yaml_scalar(v, "sampling.temperature");
+                           auto text = meta_scalar(v, "sampling.temperature");
                            if (!text) return std::unexpected(text.error());
                            auto number = parse_double(*text);
                            if (!number || !std::isfinite(*number) || *number < 0 || *number > 2)
                                return fail("expected 'sampling.temperature' to be a number from 0 to 2, got " +
-                                               excerpt(*text), {}, yaml_line(v));
+                                               excerpt(*text), {}, v.line);
                            day.temperature = *number;
                            return {};
                        });
 }
 
-Result<void> read_status(const YAML::Node& node, Day& day) {
-    auto text = yaml_scalar(node, "status");
+Result<void> read_status(const MetaValue& value, Day& day) {
+    auto text = meta_scalar(value, "status");
     if (!text) return std::unexpected(text.error());
     auto status = parse_day_status(*text);
     if (!status)
         return fail("expected 'status' to be announced, partial, stale or failed, got " + excerpt(*text), {},
-                    yaml_line(node));
+                    value.line);
     day.status = *status;
     return {};
 }
 
-Result<void> read_text(const YAML::Node& node, const std::string& key, std::string& into) {
-    auto text = yaml_scalar(node, key);
+Result<void> read_text(const MetaValue& value, const std::string& key, std::string& into) {
+    auto text = meta_scalar(value, key);
     if (!text) return std::unexpected(text.error());
     into = std::move(*text);
     return {};
 }
 
 // One front matter entry into `day`.
-Result<void> read_metadata_entry(const YAML::Node& key_node, const YAML::Node& value, Day& day) {
-    const std::string key = key_node.Scalar();
+Result<void> read_metadata_entry(const MetaEntry& entry, Day& day) {
+    const std::string& key = entry.key;
+    const MetaValue& value = entry.value;
     if (key == "date") {
-        auto date = yaml_date(value, key);
+        auto date = meta_date(value, key);
         if (!date) return std::unexpected(date.error());
         day.date = *date;
         return {};
@@ -368,22 +366,18 @@ Result<void> read_metadata_entry(const YAML::Node& key_node, const YAML::Node& v
     }
     if (key == "remedial") return read_remedial(value, day);
     return fail("unknown key " + excerpt(key) + "; expected date, status, reason, model, sampling, tokens, cost, counts, remedial or prompt",
-                {}, yaml_line(key_node));
+                {}, entry.key_line);
 }
 
-// Reads the front matter map into `day`.
-Result<void> read_metadata(const std::string& yaml, Day& day) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(yaml);
-    } catch (const YAML::Exception& e) {
-        return fail("front matter is not valid YAML: " + e.msg, {}, e.mark.line + 2);
-    }
-    if (!root.IsMap()) return fail("expected the front matter to be a map of keys", {}, 2);
+// Reads the front matter map into `day`; `shortcut` as read_front_matter's.
+Result<void> read_metadata(const std::string& yaml, Day& day, bool shortcut) {
+    auto root = read_front_matter(yaml, shortcut);
+    if (!root) return std::unexpected(root.error());
+    if (root->kind != MetaValue::Kind::map) return fail("expected the front matter to be a map of keys", {}, 2);
     bool have_date = false;
-    for (auto it = root.begin(); it != root.end(); ++it) {
-        if (auto ok = read_metadata_entry(it->first, it->second, day); !ok) return ok;
-        have_date = have_date || it->first.Scalar() == "date";
+    for (const MetaEntry& entry : root->entries) {
+        if (auto ok = read_metadata_entry(entry, day); !ok) return ok;
+        have_date = have_date || entry.key == "date";
     }
     if (!have_date) return fail("expected a 'date: YYYY-MM-DD' key in the front matter", {}, 2);
     return {};
@@ -490,7 +484,7 @@ Result<Day> read_day(std::string_view text, const std::string& file_name, bool s
     auto parts = split_front_matter(text);
     if (!parts) return std::unexpected(in_file(parts.error(), file_name));
     Day day;
-    if (auto meta = read_metadata(parts->yaml, day); !meta) return std::unexpected(in_file(meta.error(), file_name));
+    if (auto meta = read_metadata(parts->yaml, day, shortcut); !meta) return std::unexpected(in_file(meta.error(), file_name));
 
     const int offset = parts->body_first_line;
     Paper* paper = nullptr;

@@ -18,12 +18,13 @@ std::string write_day(const Day& day);
 
 // `file_name` only labels errors ("content/2025/05/2025-05-20.md:14: ...").
 // A paper's section as write_day writes it is read without cmark; any other
-// through cmark's syntax tree.
+// through cmark's syntax tree. The front matter likewise, without yaml-cpp
+// (content/front_matter.h).
 Result<Day> read_day(std::string_view text, const std::string& file_name);
 
-// The same with every block read through cmark's syntax tree: the tests
-// and the fuzz target check that read_day gives the same day, or the same
-// error.
+// The same with every block read through cmark's syntax tree and the front
+// matter through yaml-cpp: the tests and the fuzz target check that
+// read_day gives the same day, or the same error.
 Result<Day> read_day_through_cmark(std::string_view text, const std::string& file_name);
 
 } // namespace pp

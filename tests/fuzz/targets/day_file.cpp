@@ -1,5 +1,5 @@
-// The day-file reader (content/day_file.h): its reading without cmark of
-// the sections the writer writes gives what cmark's gives; and whatever it
+// The day-file reader (content/day_file.h): its reading without cmark and
+// yaml-cpp of what the writer writes gives what theirs gives; and whatever it
 // accepts, the writer writes back into a file it accepts again, with the
 // same papers and scores.
 #include "content/day_file.h"
