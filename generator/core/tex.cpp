@@ -95,6 +95,16 @@ private:
     char peek(std::size_t ahead = 0) const { return at_ + ahead < text_.size() ? text_[at_ + ahead] : '\0'; }
 
     void step() {
+        // The bytes up to the next that may start something, in one append:
+        // every other byte is copied as it is.
+        static constexpr ByteSet starts("$\\{-~");
+        const char* const from = text_.data() + at_;
+        const char* const next = find_first_of(from, text_.data() + text_.size(), starts);
+        if (next != from) {
+            out_.append(from, next);
+            at_ = static_cast<std::size_t>(next - text_.data());
+            return;
+        }
         const char c = text_[at_];
         if (c == '$' || (c == '\\' && (peek(1) == '(' || peek(1) == '['))) {
             if (auto end = math_end(text_, at_)) {
