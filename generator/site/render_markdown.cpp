@@ -193,6 +193,13 @@ std::optional<Link> link_at(std::string_view text, std::size_t at) {
     return std::nullopt;
 }
 
+// `text` with its TeX accents as letters, escaped, onto `out`: no copies
+// on the way (a day's abstracts are most of its page).
+void append_text(std::string& out, std::string_view text) {
+    if (has_tex(text)) append_replacing(out, tex_to_unicode(text, true), html_escaped, html_entity);
+    else append_replacing(out, text, html_escaped, html_entity);
+}
+
 // One line of an abstract: links as <a>, the rest converted and escaped.
 void append_abstract_line(std::string& out, std::string_view line) {
     // \url, \href, [label](U), and the colon of http(s):// (rarer than its 'h').
@@ -210,12 +217,12 @@ void append_abstract_line(std::string& out, std::string_view line) {
         }
         auto link = link_at(line, at);
         if (!link) continue;
-        out += html_escape(tex_to_unicode(line.substr(done, link->begin - done), true));
+        append_text(out, line.substr(done, link->begin - done));
         out += "<a href=\"" + html_escape(link->url) + "\">" + html_escape(link->label) + "</a>";
         done = link->end;
         p = begin + link->end - 1;
     }
-    out += html_escape(tex_to_unicode(line.substr(done), true));
+    append_text(out, line.substr(done));
 }
 
 } // namespace
