@@ -72,6 +72,12 @@ void check_same_as_cmark(const std::string& text) {
 
 const std::string header = "---\ndate: 2025-05-20\nstatus: announced\n---\n\n# arXiv papers for 2025-05-20\n\n";
 
+// `text` with its first `from` replaced by `to`; as it is for an empty `from`.
+std::string with_edit(std::string text, const std::string& from, const std::string& to) {
+    if (!from.empty()) text.replace(text.find(from), from.size(), to);
+    return text;
+}
+
 } // namespace
 
 TEST_CASE("writing then reading a day gives the same papers and metadata") {
@@ -177,8 +183,7 @@ TEST_CASE("sections as the writer writes them read as cmark reads them, near mis
         {"Two.\n", ""},
     };
     for (const auto& [from, to] : edits) {
-        std::string edited = section;
-        if (!from.empty()) edited.replace(edited.find(from), from.size(), to);
+        const std::string edited = with_edit(section, from, to);
         check_same_as_cmark(header + edited);
         check_same_as_cmark(header + section + "\n" + edited); // after a section read either way
         check_same_as_cmark(header + edited + "\n" + section);
@@ -245,8 +250,7 @@ TEST_CASE("front matter as the writer writes it reads as yaml-cpp reads it, near
         {"date: 2025-05-20", "date: 2025-05-20\n..."},
     };
     for (const auto& [from, to] : edits) {
-        std::string edited = yaml;
-        if (!from.empty()) edited.replace(edited.find(from), from.size(), to);
+        const std::string edited = with_edit(yaml, from, to);
         CAPTURE(edited);
         auto shortcut = read_front_matter(edited);
         auto through_yaml_cpp = read_front_matter(edited, false);
