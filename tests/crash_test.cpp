@@ -2,6 +2,7 @@
 // killed with SIGKILL at random points (seeded), and a build that fills the
 // disk. After a kill, the next run must give exactly what a clean run gives,
 // with no temporary file left anywhere; a full disk must cost no earlier page.
+#include "site/build_state.h"
 #include "test_support.h"
 #include "util/files.h"
 
@@ -100,7 +101,8 @@ using Tree = std::map<std::string, std::string>;
 struct KillTrial {
     fs::path cwd;
     std::function<std::vector<std::string>(int)> command; // of trial i
-    std::function<void()> reset = [] {};                  // before each kill
+    std::function<void()> reset = [] {};                  // before each run
+    std::function<void()> before_kills = [] {};           // after the runs that time the command
     std::function<std::map<std::string, Tree>(int)> clean; // folder under cwd -> its clean tree, of trial i
     unsigned seed;
 };
@@ -116,6 +118,7 @@ void kill_at_random_points(const KillTrial& trial) {
         trial.reset();
         shortest = std::min(shortest, time_of(trial.command(i), trial.cwd));
     }
+    trial.before_kills();
     std::mt19937 random(trial.seed);
     int killed = 0;
     for (int i = 0; i < 20; ++i) {
@@ -153,6 +156,10 @@ TEST_CASE("crash: build killed at 20 random points; the next build gives the cle
     }
     kill_at_random_points({.cwd = f.dir.path(),
                            .command = [&](int i) { return std::vector<std::string>{"build", "--out", "site", "--base-url", urls[i % 2]}; },
+                           .before_kills = [&] { // the first kill lands in a build from nothing
+                               fs::remove_all(f.dir / "site");
+                               fs::remove(pp::state_path(f.dir / "site"));
+                           },
                            .clean = [&](int i) { return std::map<std::string, Tree>{{"site", clean[i % 2]}}; },
                            .seed = 14});
 }

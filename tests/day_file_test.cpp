@@ -212,6 +212,7 @@ TEST_CASE("front matter as the writer writes it reads as yaml-cpp reads it, near
     const std::string yaml = written.substr(4, written.find("\n---\n", 4) - 3); // between the '---' lines
     REQUIRE(yaml.starts_with("date: 2025-05-20\n"));
     REQUIRE(yaml.find("  seed: 7\n") != std::string::npos);
+    CHECK(read_front_matter_as_written(yaml)); // the writer's form takes the shortcut
     const std::vector<std::pair<std::string, std::string>> edits = {
         {"", ""},
         {"model: gpt-4o", "model: gpt-4o # a comment"},
@@ -248,6 +249,9 @@ TEST_CASE("front matter as the writer writes it reads as yaml-cpp reads it, near
         {"date: 2025-05-20\n", ""},
         {"date: 2025-05-20\n", "- date: 2025-05-20\n"},
         {"date: 2025-05-20", "date: 2025-05-20\n..."},
+        {"date: 2025-05-20", "date: 2025-05-20\n" + std::string(1025, 'k') + ": v"}, // no key to yaml-cpp
+        {"  prompt: 54622", "  prompt: 54622\n  " + std::string(1025, 'k') + ": 1"},
+        {"date: 2025-05-20", "date: 2025-05-20\n" + std::string(65, 'k') + ": v"},
     };
     for (const auto& [from, to] : edits) {
         const std::string edited = with_edit(yaml, from, to);
@@ -259,6 +263,10 @@ TEST_CASE("front matter as the writer writes it reads as yaml-cpp reads it, near
         else CHECK(shortcut.error().to_string() == through_yaml_cpp.error().to_string());
         check_same_as_cmark("---\n" + edited + "---\n"); // the whole day: the same, or the same error
     }
+    std::string many_keys = "date: 2025-05-20\n";
+    for (int i = 0; i < 40; ++i) many_keys += "k" + std::string(1 + i / 26, static_cast<char>('a' + i % 26)) + ": v\n";
+    CHECK_FALSE(read_front_matter_as_written(many_keys)); // left to yaml-cpp
+    check_same_as_cmark("---\n" + many_keys + "---\n");
     for (const std::string& empty : {std::string(), std::string("\n")}) {
         auto value = read_front_matter(empty);
         REQUIRE(value);

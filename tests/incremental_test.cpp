@@ -699,10 +699,11 @@ TEST_CASE("build safety: a second build of the same output waits for the first, 
     std::promise<std::string> told;
     auto message = told.get_future();
     std::optional<std::jthread> second; // joined after the lock is let go
+    BuildReport report;
     auto held = TreeLock::acquire(lock_path(site.out()), {});
     REQUIRE(held);
     second.emplace([&] {
-        site.build(site.out(), [&](BuildOptions& o) { o.on_wait = [&](const std::string& m) { told.set_value(m); }; });
+        report = site.build(site.out(), [&](BuildOptions& o) { o.on_wait = [&](const std::string& m) { told.set_value(m); }; });
     });
     REQUIRE(message.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
     const std::string text = message.get();
@@ -711,6 +712,7 @@ TEST_CASE("build safety: a second build of the same output waits for the first, 
     site.save(make_day("2025-02-05", 2)); // as a nightly run does before it builds
     held = fail("let go"); // the waiting build goes on
     second.reset();
+    CHECK(report.ok());
     CHECK(fs::exists(site.out() / "2025/02/05/index.html"));
     CHECK(read_text(site.out() / "2025/02/04/index.html").find("2025/02/05/") != std::string::npos);
 }

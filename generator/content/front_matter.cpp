@@ -18,8 +18,9 @@ bool is_ascii_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <=
 // yaml-cpp reads these plain values as null, not as text.
 bool is_null_word(std::string_view text) { return text == "null" || text == "Null" || text == "NULL"; }
 
+// The writer's keys are short (yaml-cpp takes one of over 1024 bytes for no key).
 bool is_plain_key(std::string_view text) {
-    return !text.empty() && !is_null_word(text) &&
+    return !text.empty() && text.size() <= 64 && !is_null_word(text) &&
            std::all_of(text.begin(), text.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
 }
 
@@ -42,6 +43,10 @@ std::optional<std::pair<std::string_view, std::string_view>> split_entry(std::st
     return std::pair{line.substr(0, colon), rest.substr(1)};
 }
 
+// The writer writes a dozen keys: a map of more is left to yaml-cpp, which
+// also keeps has_key's search short.
+constexpr std::size_t most_entries = 32;
+
 bool has_key(const std::vector<MetaEntry>& entries, std::string_view key) {
     return std::any_of(entries.begin(), entries.end(), [&](const MetaEntry& e) { return e.key == key; });
 }
@@ -54,9 +59,9 @@ MetaValue scalar_at(std::string_view text, int line) {
     return value;
 }
 
-// The front matter as write_day writes it, as yaml-cpp would give it; or
-// nothing, for yaml-cpp to read (anything else, including duplicate keys).
-std::optional<MetaValue> read_written(std::string_view yaml) {
+} // namespace
+
+std::optional<MetaValue> read_front_matter_as_written(std::string_view yaml) {
     MetaValue root;
     root.kind = MetaValue::Kind::map;
     root.line = yaml_first_line;
@@ -69,13 +74,16 @@ std::optional<MetaValue> read_written(std::string_view yaml) {
         yaml.remove_prefix(end + 1);
         if (text.starts_with("  ")) {
             auto entry = split_entry(text.substr(2));
-            if (!open || !entry || entry->second.empty() || has_key(open->entries, entry->first)) return std::nullopt;
+            if (!open || !entry || entry->second.empty() || open->entries.size() == most_entries ||
+                has_key(open->entries, entry->first))
+                return std::nullopt;
             if (open->entries.empty()) open->line = line; // yaml-cpp marks a map at its first key
             open->entries.push_back({std::string(entry->first), line, scalar_at(entry->second, line)});
             continue;
         }
         auto entry = split_entry(text);
-        if (open_is_empty() || !entry || has_key(root.entries, entry->first)) return std::nullopt;
+        if (open_is_empty() || !entry || root.entries.size() == most_entries || has_key(root.entries, entry->first))
+            return std::nullopt;
         root.entries.push_back({std::string(entry->first), line, scalar_at(entry->second, line)});
         open = nullptr;
         if (entry->second.empty()) {
@@ -86,6 +94,8 @@ std::optional<MetaValue> read_written(std::string_view yaml) {
     if (root.entries.empty() || open_is_empty()) return std::nullopt; // yaml-cpp: null
     return root;
 }
+
+namespace {
 
 // yaml-cpp's node as a MetaValue. The readers look two levels deep: maps
 // below that keep their kind and line, not their entries.
@@ -109,7 +119,7 @@ MetaValue from_node(const YAML::Node& node, int depth = 0) {
 
 Result<MetaValue> read_front_matter(const std::string& yaml, bool shortcut) {
     if (shortcut)
-        if (auto written = read_written(yaml)) return std::move(*written);
+        if (auto written = read_front_matter_as_written(yaml)) return std::move(*written);
     try {
         return from_node(YAML::Load(yaml));
     } catch (const YAML::Exception& e) {

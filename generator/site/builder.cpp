@@ -281,15 +281,18 @@ private:
         return load_day(path);
     }
 
+    bool check_content_folder();
     bool check_content(const ContentScan& scan);
-    bool open_theme_and_output();
+    bool content_problem(const std::string& problem);
+    bool open_theme();
+    bool lock_output();
+    void load_last_state();
     void note_scan(const ContentScan& scan);
     std::map<std::string, std::string> write_assets();
     void set_keys(const std::map<std::string, std::string>& versioned);
     void start_workers();
     void build_graph(const std::vector<DayTask*>& live);
     void report_prompt_errors(const std::vector<DayTask*>& live);
-    void prepare_output();
     Result<std::string> read_asset(const fs::path& source) const;
     bool removal_allowed();
 
@@ -369,7 +372,6 @@ private:
     bool prompt_pages_ = false; // the theme has a `prompt` layout: days link to their prompt's page
     const bool distrust_outputs_;
     std::atomic<bool> tampered_{false};
-    bool waited_for_lock_ = false; // for another build of the same output
     std::optional<TreeLock> lock_;
     std::mutex mutex_;
     MonthWriters month_writers_;
@@ -460,15 +462,15 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
 // month data), the lists made from the site graph, then the state.
 void Build::run() {
     const std::int64_t start = now_ns();
-    // The content is listed while the theme, the output's lock and the last
-    // build's state are loaded: each takes about a sixth of a no-change build.
-    // After waiting for another build, it is listed again: that build may have
-    // come with a new day.
+    if (!check_content_folder() || !lock_output()) return;
+    // The content is listed under the lock (a build that waited for another
+    // sees the days that one came with), while the theme and the last build's
+    // state load: each side takes about a sixth of a no-change build.
     auto scanning = std::async(std::launch::async, [this] { return scan_content(options_.content_dir); });
-    const bool opened = open_theme_and_output();
-    auto scan = scanning.get();
-    if (waited_for_lock_) scan = scan_content(options_.content_dir);
-    if (!check_content(scan) || !opened) return;
+    const bool themed = open_theme();
+    if (themed) load_last_state();
+    const ContentScan scan = scanning.get();
+    if (!themed || !check_content(scan)) return;
     note_scan(scan);
     const auto versioned = write_assets();
     set_keys(versioned);
@@ -489,19 +491,13 @@ void Build::run() {
     finish(start);
 }
 
-// The theme, then the output folder's lock and the last build's state.
-bool Build::open_theme_and_output() {
+bool Build::open_theme() {
     auto theme = load_theme(options_.themes_dir, options_.config.theme, options_.site_dir);
     if (!theme) {
         report_.errors.push_back(theme.error());
         return false;
     }
     theme_ = std::move(*theme);
-    prepare_output();
-    if (!lock_) return false;
-    out_prefix_ = (options_.out_dir / "").string(); // "site/"; "" for the current folder
-    out_dir_ = open_directory(options_.out_dir.empty() ? fs::path(".") : options_.out_dir);
-    content_dir_ = open_directory(options_.content_dir.empty() ? fs::path(".") : options_.content_dir);
     return true;
 }
 
@@ -613,23 +609,31 @@ void Build::report_prompt_errors(const std::vector<DayTask*>& live) {
 // --content), and so is one without days when there is a site built from
 // days: building from it would remove the whole site. A new site's first
 // build may start from an empty folder.
-bool Build::check_content(const ContentScan& scan) {
-    const fs::path& root = options_.content_dir;
+bool Build::check_content_folder() {
     std::error_code ec;
-    const auto status = fs::status(root, ec);
-    std::string problem;
-    if (!fs::exists(status)) problem = "expected the content folder (YYYY/MM/YYYY-MM-DD.md day files); there is none";
-    else if (!fs::is_directory(status)) problem = "expected the content folder, a folder of day files; this is a file";
-    else if (scan.days.empty() && scan.unreadable.empty() && fs::exists(state_path(options_.out_dir), ec))
-        problem = "expected day files (YYYY/MM/YYYY-MM-DD.md) in the content folder; it has none";
-    if (problem.empty()) return true;
-    report_.errors.push_back({root.string(), 0, problem + ": nothing was built or removed"});
+    const auto status = fs::status(options_.content_dir, ec);
+    if (!fs::exists(status))
+        return content_problem("expected the content folder (YYYY/MM/YYYY-MM-DD.md day files); there is none");
+    if (!fs::is_directory(status))
+        return content_problem("expected the content folder, a folder of day files; this is a file");
+    return true;
+}
+
+bool Build::check_content(const ContentScan& scan) {
+    std::error_code ec;
+    if (scan.days.empty() && scan.unreadable.empty() && fs::exists(state_path(options_.out_dir), ec))
+        return content_problem("expected day files (YYYY/MM/YYYY-MM-DD.md) in the content folder; it has none");
+    return true;
+}
+
+bool Build::content_problem(const std::string& problem) {
+    report_.errors.push_back({options_.content_dir.string(), 0, problem + ": nothing was built or removed"});
     return false;
 }
 
-// Takes the output folder's lock (waiting for another build), removes the
-// temporary files of a build that was killed, and loads the build state.
-void Build::prepare_output() {
+// Takes the output folder's lock (waiting for another build) and removes the
+// temporary files of a build that was killed.
+bool Build::lock_output() {
     const fs::path lock_file = lock_path(options_.out_dir);
     std::error_code ec;
     if (lock_file.has_parent_path()) fs::create_directories(lock_file.parent_path(), ec);
@@ -637,15 +641,17 @@ void Build::prepare_output() {
     auto lock = TreeLock::acquire(lock_file, [&](long pid) {
         std::string message = "another paperpress is building " + shown +
                               (pid > 0 ? " (pid " + std::to_string(pid) + ")" : std::string()) + "; waiting";
-        waited_for_lock_ = true;
         if (options_.on_wait) options_.on_wait(message);
         else std::cerr << "paperpress: " << message << std::endl;
     });
     if (!lock) {
         report_.errors.push_back(lock.error());
-        return;
+        return false;
     }
     lock_ = std::move(*lock);
+    out_prefix_ = (options_.out_dir / "").string(); // "site/"; "" for the current folder
+    out_dir_ = open_directory(options_.out_dir.empty() ? fs::path(".") : options_.out_dir);
+    content_dir_ = open_directory(options_.content_dir.empty() ? fs::path(".") : options_.content_dir);
     if (lock_->last_holder_died()) {
         // Its temporary files: in the output folder, and the state's beside it.
         auto removed = remove_temp_files(options_.out_dir);
@@ -661,6 +667,11 @@ void Build::prepare_output() {
             report_.warnings.push_back("the last build of " + shown + " was interrupted: removed its " +
                                        std::to_string(removed.size()) + " temporary files");
     }
+    return true;
+}
+
+// The last build's state (nothing of it when it cannot be trusted).
+void Build::load_last_state() {
     // The state's tables are most of what this thread allocates before the
     // days: its heap is populated once, sized to them (about three times the file).
     if (auto stamp = stamp_of(state_path(options_.out_dir)))

@@ -193,8 +193,8 @@ std::optional<Link> link_at(std::string_view text, std::size_t at) {
     return std::nullopt;
 }
 
-// `text` with its TeX accents as letters, escaped, onto `out`: no copies
-// on the way (a day's abstracts are most of its page).
+// `text` with its TeX accents as letters, escaped, onto `out`: text without
+// TeX is not copied on the way (a day's abstracts are most of its page).
 void append_text(std::string& out, std::string_view text) {
     if (has_tex(text)) append_replacing(out, tex_to_unicode(text, true), html_escaped, html_entity);
     else append_replacing(out, text, html_escaped, html_entity);
