@@ -12,7 +12,6 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
-#include <sstream>
 #include <type_traits>
 #include <utility>
 
@@ -32,10 +31,16 @@ void text_child(pugi::xml_node parent, const char* name, const std::string& text
     parent.append_child(name).text().set(text.c_str());
 }
 
+// pugixml's writer into a string, without a stream's copies.
+struct StringWriter : pugi::xml_writer {
+    std::string out;
+    void write(const void* data, std::size_t size) override { out.append(static_cast<const char*>(data), size); }
+};
+
 std::string save(const pugi::xml_document& doc) {
-    std::ostringstream out;
-    doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
-    return out.str();
+    StringWriter writer;
+    doc.save(writer, "  ", pugi::format_default, pugi::encoding_utf8);
+    return std::move(writer.out);
 }
 
 // The entry's HTML: the day's papers as a list, escaped here once and once
