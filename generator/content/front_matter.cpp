@@ -59,6 +59,24 @@ MetaValue scalar_at(std::string_view text, int line) {
     return value;
 }
 
+// yaml-cpp's node as a MetaValue. The readers look two levels deep: maps
+// below that keep their kind and line, not their entries.
+MetaValue from_node(const YAML::Node& node, int depth = 0) {
+    MetaValue value;
+    value.line = node.Mark().line + yaml_first_line;
+    if (node.IsScalar()) {
+        value.kind = MetaValue::Kind::scalar;
+        value.scalar = node.Scalar();
+    } else if (node.IsMap()) {
+        value.kind = MetaValue::Kind::map;
+        if (depth < 2)
+            for (auto it = node.begin(); it != node.end(); ++it)
+                value.entries.push_back(
+                    {it->first.Scalar(), it->first.Mark().line + yaml_first_line, from_node(it->second, depth + 1)});
+    }
+    return value;
+}
+
 } // namespace
 
 std::optional<MetaValue> read_front_matter_as_written(std::string_view yaml) {
@@ -94,28 +112,6 @@ std::optional<MetaValue> read_front_matter_as_written(std::string_view yaml) {
     if (root.entries.empty() || open_is_empty()) return std::nullopt; // yaml-cpp: null
     return root;
 }
-
-namespace {
-
-// yaml-cpp's node as a MetaValue. The readers look two levels deep: maps
-// below that keep their kind and line, not their entries.
-MetaValue from_node(const YAML::Node& node, int depth = 0) {
-    MetaValue value;
-    value.line = node.Mark().line + yaml_first_line;
-    if (node.IsScalar()) {
-        value.kind = MetaValue::Kind::scalar;
-        value.scalar = node.Scalar();
-    } else if (node.IsMap()) {
-        value.kind = MetaValue::Kind::map;
-        if (depth < 2)
-            for (auto it = node.begin(); it != node.end(); ++it)
-                value.entries.push_back(
-                    {it->first.Scalar(), it->first.Mark().line + yaml_first_line, from_node(it->second, depth + 1)});
-    }
-    return value;
-}
-
-} // namespace
 
 Result<MetaValue> read_front_matter(const std::string& yaml, bool shortcut) {
     if (shortcut)
