@@ -50,6 +50,9 @@ rapidjson::Document parse(const std::string& text) {
     return doc;
 }
 
+// The comment of the newest month's one paper.
+constexpr const char* newest_comment = "Accepted at ICML 2025";
+
 // A few months of days, many papers in the old months and one in the newest.
 struct Archive {
     TempDir dir;
@@ -67,8 +70,10 @@ struct Archive {
                                        "We study filler number " + std::to_string(i) + " at length."));
             save(make_day(iso, std::move(papers)));
         }
-        save(make_day("2025-02-03", {paper("2502.00001", "Quantum <b>widgets</b> & \"gadgets\"",
-                                           "Self-supervised widgets bound $x_1 < y^2$ with \\mathcal{O}(n) work.")}));
+        Paper newest = paper("2502.00001", "Quantum <b>widgets</b> & \"gadgets\"",
+                             "Self-supervised widgets bound $x_1 < y^2$ with \\mathcal{O}(n) work.");
+        newest.comment = newest_comment;
+        save(make_day("2025-02-03", {newest}));
     }
     void save(const Day& day) const { REQUIRE(save_day(dir / "content", day)); }
     BuildReport build() const {
@@ -160,19 +165,54 @@ TEST_CASE("data: the build writes one gzip'd file a month, listed newest first, 
     CHECK(page.find("static/search.js?v=") != std::string::npos);
 }
 
-TEST_CASE("data: `data: full` keeps the abstracts in the month data, and the search page says it searches them") {
+TEST_CASE("data: a paper's data holds the fields that say something, and nothing that follows from the others") {
+    Archive archive;
+    archive.build();
+    auto month = parse(archive.month("2025-02"));
+    const auto& paper = month["days"][0]["papers"][0];
+    std::vector<std::string> keys;
+    for (const auto& member : paper.GetObject()) keys.emplace_back(member.name.GetString());
+    // No empty comment, topic or note, no false author match, no score (the
+    // sum), no arXiv links (they follow from the ID: docs/data.md).
+    CHECK(keys == std::vector<std::string>{"id", "title", "authors", "relevance", "novelty"});
+    CHECK(paper["relevance"].GetInt() == 7);
+
+    Paper unscored = ::paper("2502.00002", "Not scored", "Text.");
+    unscored.relevance.reset();
+    unscored.novelty.reset();
+    unscored.unscored = "the LLM's reply had no score";
+    unscored.author_match = true;
+    unscored.topic = "Widgets";
+    unscored.also_topics = {"Gadgets"};
+    archive.save(make_day("2025-02-04", {unscored}));
+    archive.build();
+    month = parse(archive.month("2025-02"));
+    const auto& second = month["days"][1]["papers"][0];
+    keys.clear();
+    for (const auto& member : second.GetObject()) keys.emplace_back(member.name.GetString());
+    CHECK(keys == std::vector<std::string>{"id", "title", "authors", "author_match", "topic", "also_topics", "unscored"});
+    auto back = day_from_json(day_json(SiteUrls("/"), make_day("2025-02-04", {unscored})));
+    REQUIRE(back);
+    CHECK(back->papers.at(0) == unscored);
+}
+
+TEST_CASE("data: `data: full` keeps the abstracts and comments in the month data, and the search page says it searches them") {
     Archive lean;
     lean.build();
     CHECK(lean.month("2025-02").find("Self-supervised widgets") == std::string::npos);
-    CHECK(lean.month("2025-02").find("\"comment\"") != std::string::npos); // the comment stays: venues are searched
+    CHECK(lean.month("2025-02").find("\"comment\"") == std::string::npos);
     CHECK(lean.file("search/index.html").find("abstract") == std::string::npos);
-    CHECK(lean.file("2025/02/03/index.html").find("Self-supervised widgets") != std::string::npos);
+    CHECK(lean.file("search/index.html").find("comments") == std::string::npos);
+    for (const char* on_the_page : {"Self-supervised widgets", newest_comment})
+        CHECK(lean.file("2025/02/03/index.html").find(on_the_page) != std::string::npos);
 
     Archive full;
     full.config.data = "full";
     full.build();
     CHECK(full.month("2025-02").find("Self-supervised widgets") != std::string::npos);
+    CHECK(full.month("2025-02").find(newest_comment) != std::string::npos);
     CHECK(full.file("search/index.html").find("abstract words") != std::string::npos);
+    CHECK(full.file("search/index.html").find("comments and abstracts") != std::string::npos);
     CHECK(full.file("data/2025-01.json.gz").size() > lean.file("data/2025-01.json.gz").size());
     CHECK_FALSE(fs::exists(full.dir / "site/data/days")); // per-day files only with `data: day`
 }

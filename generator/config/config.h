@@ -129,10 +129,11 @@ struct Config {
     int month_best = 20;      // papers in a month page's best-of
     bool group_by_topic = true; // day pages grouped by topic (false: one ranked list)
     // JSON data (docs/data.md), each value holding what the one before holds and more: "none" (data/index.json
-    // only, no search), "month" (also data/YYYY-MM.json.gz, which the search reads, without the abstracts),
-    // "full" (the month files with the abstracts) or "day" (also data/days/DATE.json for every day).
+    // only, no search), "month" (also data/YYYY-MM.json.gz, which the search reads, without the papers'
+    // free text: abstracts and comments), "full" (the month files with it) or "day" (also
+    // data/days/DATE.json for every day).
     std::string data = "month";
-    bool data_has_abstracts() const { return data == "full" || data == "day"; }
+    bool data_has_full_text() const { return data == "full" || data == "day"; }
 
     ArxivSettings arxiv;
     ScoringSettings scoring;

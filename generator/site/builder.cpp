@@ -767,8 +767,8 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
 
 Build::DayShare Build::share_of(const Day& day) {
     DayShare share;
-    const auto abstracts = options_.config.data_has_abstracts() ? Abstracts::kept : Abstracts::left_out;
-    if (options_.config.data != "none") share.json = shelf_.put(day_json(urls_, day, abstracts));
+    const auto text = options_.config.data_has_full_text() ? PaperText::full : PaperText::listing;
+    if (options_.config.data != "none") share.json = shelf_.put(day_json(urls_, day, text));
     if (options_.config.month_best > 0) share.best = day_best(day, options_.config.month_best);
     return share;
 }
@@ -790,7 +790,7 @@ void Build::write_lists(const std::vector<DayTask*>& live) {
     lists.push_back(page_output("404", not_found_path(), {}, [this](const ListInputs&) { return not_found_page(*site_); }));
     if (site_->search_page) {
         ListInputs in; // the page says what it searches
-        in.numbers.push_back(static_cast<std::uint64_t>(options_.config.data_has_abstracts()));
+        in.numbers.push_back(static_cast<std::uint64_t>(options_.config.data_has_full_text()));
         lists.push_back(page_output("search", search_page_path(), std::move(in),
                                     [this](const ListInputs&) { return search_page(*site_); }));
     }

@@ -37,9 +37,12 @@ struct StringWriter : pugi::xml_writer {
     void write(const void* data, std::size_t size) override { out.append(static_cast<const char*>(data), size); }
 };
 
+// Without indentation: machines read these files, and the sitemap's blanks
+// were a sixth of its bytes.
 std::string save(const pugi::xml_document& doc) {
     StringWriter writer;
-    doc.save(writer, "  ", pugi::format_default, pugi::encoding_utf8);
+    doc.save(writer, "", pugi::format_raw, pugi::encoding_utf8);
+    writer.out += '\n';
     return std::move(writer.out);
 }
 
@@ -198,6 +201,47 @@ void json_unicode(JsonWriter& json, const Paper& paper) {
     json.EndObject();
 }
 
+// A paper's fields that say something: an empty text or list, a false
+// author_match and an unknown score are left out (a reader takes a missing
+// field for empty, false or unknown), and so is what follows from the ID
+// (the arXiv links) or from other fields (the score, their sum).
+void json_paper(JsonWriter& json, const Paper& paper, PaperText text) {
+    auto text_if_any = [&](const char* key, const std::string& value) {
+        if (!value.empty()) json_string(json, key, value);
+    };
+    auto number_if_known = [&](const char* key, const std::optional<int>& value) {
+        if (value) json_optional(json, key, value);
+    };
+    json.StartObject();
+    json_string(json, "id", paper.id);
+    json_string(json, "title", paper.title);
+    json.Key("authors");
+    json.StartArray();
+    for (const auto& author : paper.authors) json.String(author.c_str(), static_cast<rapidjson::SizeType>(author.size()));
+    json.EndArray();
+    json_unicode(json, paper);
+    if (text == PaperText::full) {
+        text_if_any("abstract", paper.abstract);
+        text_if_any("comment", paper.comment);
+    }
+    number_if_known("relevance", paper.relevance);
+    number_if_known("novelty", paper.novelty);
+    if (paper.author_match) {
+        json.Key("author_match");
+        json.Bool(true);
+    }
+    text_if_any("topic", paper.topic);
+    if (!paper.also_topics.empty()) {
+        json.Key("also_topics");
+        json.StartArray();
+        for (const auto& topic : paper.also_topics) json.String(topic.c_str(), static_cast<rapidjson::SizeType>(topic.size()));
+        json.EndArray();
+    }
+    text_if_any("topic_note", paper.topic_note);
+    text_if_any("unscored", paper.unscored);
+    json.EndObject();
+}
+
 } // namespace
 
 std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph) {
@@ -216,8 +260,10 @@ std::string index_json(const Config& config, const SiteUrls& urls, const SiteGra
         json_string(json, "status", to_string(day.status));
         json.Key("papers");
         json.Int(day.papers);
-        json.Key("remedial");
-        json.Bool(day.remedial);
+        if (day.remedial) { // left out when false, as in a paper's data
+            json.Key("remedial");
+            json.Bool(true);
+        }
         json_counts(json, day.counts);
         json.EndObject();
     }
@@ -257,7 +303,7 @@ PageBuffer month_data_json(int year, int month, const std::vector<std::string_vi
     return json;
 }
 
-std::string day_json(const SiteUrls& urls, const Day& day, Abstracts abstracts) {
+std::string day_json(const SiteUrls& urls, const Day& day, PaperText text) {
     // One buffer a thread, kept at its largest: the day's JSON outlives the
     // day by a month, and a buffer grown afresh each time would leave holes
     // around it in the thread's heap.
@@ -304,35 +350,7 @@ std::string day_json(const SiteUrls& urls, const Day& day, Abstracts abstracts) 
     }
     json.Key("papers");
     json.StartArray();
-    for (const auto& paper : day.papers) {
-        json.StartObject();
-        json_string(json, "id", paper.id);
-        json_string(json, "title", paper.title);
-        json.Key("authors");
-        json.StartArray();
-        for (const auto& author : paper.authors) json.String(author.c_str(), static_cast<rapidjson::SizeType>(author.size()));
-        json.EndArray();
-        json_unicode(json, paper);
-        if (abstracts == Abstracts::kept) json_string(json, "abstract", paper.abstract);
-        json_string(json, "comment", paper.comment);
-        json_optional(json, "relevance", paper.relevance);
-        json_optional(json, "novelty", paper.novelty);
-        json.Key("score");
-        if (paper.relevance && paper.novelty) json.Int(paper.score());
-        else json.Null();
-        json.Key("author_match");
-        json.Bool(paper.author_match);
-        json_string(json, "topic", paper.topic);
-        json.Key("also_topics");
-        json.StartArray();
-        for (const auto& topic : paper.also_topics) json.String(topic.c_str(), static_cast<rapidjson::SizeType>(topic.size()));
-        json.EndArray();
-        json_string(json, "topic_note", paper.topic_note);
-        json_string(json, "unscored", paper.unscored);
-        json_string(json, "abs_url", arxiv_abs_url(paper.id));
-        json_string(json, "pdf_url", arxiv_pdf_url(paper.id));
-        json.EndObject();
-    }
+    for (const auto& paper : day.papers) json_paper(json, paper, text);
     json.EndArray();
     json.EndObject();
     return harden_json({buffer.GetString(), buffer.GetSize()});

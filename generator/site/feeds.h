@@ -34,13 +34,15 @@ std::string sitemap(const SiteUrls& urls, const SiteGraph& graph);
 // first, `url` relative to data/index.json.
 std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph);
 
-// Whether a day's JSON holds the papers' abstracts: four fifths of its bytes,
-// which the day page and arXiv hold too (`data: month` leaves them out).
-enum class Abstracts { left_out, kept };
+// What a day's JSON holds of its papers: the listing (ID, title, authors,
+// scores, topics) or also their free text (abstract and comment). The free
+// text is most of the bytes, and the day page and arXiv hold it too
+// (`data: month` leaves it out).
+enum class PaperText { listing, full };
 
-// data/days/YYYY-MM-DD.json: the whole day, every paper's fields (the
-// abstract only when kept).
-std::string day_json(const SiteUrls& urls, const Day& day, Abstracts abstracts = Abstracts::kept);
+// data/days/YYYY-MM-DD.json: the whole day; of each paper, the fields that
+// are not empty (docs/data.md).
+std::string day_json(const SiteUrls& urls, const Day& day, PaperText text = PaperText::full);
 
 // data/YYYY-MM.json.gz, before gzip: {"month": "YYYY-MM", "days": [the
 // days' day_json, in the order given]}. One file a month serves the data API

@@ -262,6 +262,7 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     cost.set("prompt", money_text(day.cost.prompt));
     cost.set("completion", money_text(day.cost.completion));
     cost.set("total", money_text(day.cost.total));
+    cost.set("split", day.cost.prompt.has_value() || day.cost.completion.has_value()); // any part known
     set_moved(data, "cost", std::move(cost));
     TemplateData counts;
     counts.set("arxiv", count_text(day.counts.arxiv));
@@ -622,7 +623,7 @@ TemplateData starred_page(const SiteContext& site) {
 
 TemplateData search_page(const SiteContext& site) {
     auto data = page_base(site, "search", "Search", search_page_path());
-    data.set("abstracts", site.config.data_has_abstracts()); // what the month data holds to search (in its key)
+    data.set("abstracts", site.config.data_has_full_text()); // the month data holds the free text to search (in its key)
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
     return data;
 }

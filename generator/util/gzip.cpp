@@ -21,6 +21,8 @@ struct DecompressorFree {
 
 using Compressor = std::unique_ptr<libdeflate_compressor, CompressorFree>;
 
+constexpr int level = 4; // why: gzip.h
+
 // Compressors (a few hundred KB each) are lent out rather than kept by every
 // thread: only as many exist as have compressed at once.
 class CompressorPool {
@@ -34,7 +36,7 @@ public:
                 return c;
             }
         }
-        Compressor c(libdeflate_alloc_compressor(1));
+        Compressor c(libdeflate_alloc_compressor(level));
         if (!c) throw std::bad_alloc();
         return c;
     }

@@ -63,6 +63,10 @@ export function checks() {
   return { check, tally };
 }
 
+// A paper's element in either shipped theme: classic's section.paper; the
+// default theme's paper heading (a day article's h2 that is not a topic's).
+export const PAPER = ".paper, article.day > h2:not(.topic-head)";
+
 export function expect(condition, message) {
   if (!condition) throw new Error(message);
 }

@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checks, expect, launch, openPage, setUp, tearDown } from "./harness.mjs";
+import { PAPER, checks, expect, launch, openPage, setUp, tearDown } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("reader browser test", "reader.mjs");
@@ -82,7 +82,7 @@ try {
       expect((await note.textContent()).includes("run failed"), "and says the run failed, in words");
       expect((await page.locator("h1").first().textContent()).includes(theme === "classic" ? latest : "30 April 2026"),
              "the latest day with papers is shown");
-      expect(await page.locator(".paper").count() > 0, "with its papers");
+      expect(await page.locator(PAPER).count() > 0, "with its papers");
       await page.locator(`.newer a[href="${dayPath("2026-05-04")}"]`).click();
       await page.waitForURL(base + dayPath("2026-05-04"));
       expect(await page.locator('[role="alert"]', { hasText: "failed" }).count() === 1, "the failed day keeps its banner");
@@ -157,20 +157,20 @@ try {
     });
 
     if (theme === "default")
-      await check(`${theme}: site.js lists the contents from the headings (every paper in order, topics with counts); without JavaScript the papers are all there`, async () => {
+      await check(`${theme}: site.js lists the contents from the headings (every paper in order, topics with counts) and adds the controls that need it; without JavaScript the papers are all there, and no control that would do nothing`, async () => {
         const problems = [];
         const context = await browser.newContext();
         const page = await open(context, problems);
-        const contents = () => page.evaluate(() => ({
+        const contents = () => page.evaluate((paperSelector) => ({
           entries: [...document.querySelectorAll("nav.toc ol > li")].map((li) =>
             [li.firstElementChild.getAttribute("href"), li.firstElementChild.textContent]),
-          papers: [...document.querySelectorAll("h2.paper")].map((h) =>
+          papers: [...document.querySelectorAll(paperSelector)].map((h) =>
             ["#" + h.id, h.querySelector('a[href*="arxiv.org/abs/"]').textContent]),
           topics: [...document.querySelectorAll("nav.toc .topics > li")].map((li) =>
             `${li.firstElementChild.getAttribute("href")} ${li.firstElementChild.textContent} ${li.querySelector(".count").textContent}`),
           heads: [...document.querySelectorAll(".topic-head")].map((h) => `#${h.id} ${h.textContent}`),
           numbers: [...document.querySelectorAll("nav.toc ol > li")].map((li) => li.value),
-        }));
+        }), PAPER);
         for (const [date, grouped] of [["2026-04-23", true], ["2026-04-01", false]]) {
           await page.goto(base + dayPath(date));
           const toc = await contents();
@@ -183,6 +183,9 @@ try {
           expect(JSON.stringify(toc.topics) === JSON.stringify(toc.heads),
                  `${date}: each topic with its count: ${toc.topics[0]} / ${toc.heads[0]}`);
         }
+        expect(await page.locator("header form.search-box input[type=search]").count() === 1, "the search box");
+        expect(await page.locator("header .theme-toggle").count() === 1, "the light/dark button");
+        expect(await page.locator("footer .keys kbd").count() > 0, "the keys' hint");
         const third = page.locator("nav.toc ol > li > a").nth(2);
         const href = await third.getAttribute("href");
         await third.click();
@@ -193,8 +196,10 @@ try {
         const plain = await open(still, problems);
         await plain.goto(base + dayPath("2026-04-23"));
         expect(await plain.locator("nav.toc").textContent() === "", "no contents list without JavaScript");
-        expect(await plain.locator("h2.paper a[href*='arxiv.org/abs/']").count() === 13, "all 13 papers, linked");
-        expect(await plain.locator("h2.paper + .meta a", { hasText: "PDF" }).count() === 13, "each with its PDF link");
+        expect(await plain.locator("article.day > h2 a[href*='arxiv.org/abs/']").count() === 13, "all 13 papers, linked");
+        expect(await plain.locator("article.day > h2 + .meta a", { hasText: "PDF" }).count() === 13, "each with its PDF link");
+        expect(await plain.locator("header a.search-box").getAttribute("href") === "/sub/search/", "a link to the search page");
+        expect(await plain.locator("form, .theme-toggle, .keys").count() === 0, "no search box, light/dark button or keys' hint");
         await still.close();
         expect(problems.length === 0, problems.join("; "));
       });
@@ -208,7 +213,7 @@ try {
         if (!request.url().startsWith(base + "/sub/")) outside.push(request.url());
       });
       await page.goto(base + dayPath(latest));
-      const paper = page.locator(".paper").first(); // classic: a section; default: the paper's h2
+      const paper = page.locator(PAPER).first(); // classic: a section; default: the paper's h2
       const id = (await paper.getAttribute("id")).slice(2);
       const title = (await paper.locator('a[href*="arxiv.org/abs/"]').textContent()).trim();
       const star = paper.locator("button.star");
@@ -216,7 +221,7 @@ try {
       await star.click();
       expect(await star.getAttribute("aria-pressed") === "true", "starred after the click");
       await page.reload();
-      expect(await page.locator(".paper").first().locator("button.star").getAttribute("aria-pressed") === "true",
+      expect(await page.locator(PAPER).first().locator("button.star").getAttribute("aria-pressed") === "true",
              "still starred after a reload");
       await page.goto(base + "/sub/starred/");
       await page.reload();

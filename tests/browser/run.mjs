@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checks, expect, launch, openPage, setUp, tearDown } from "./harness.mjs";
+import { PAPER, checks, expect, launch, openPage, setUp, tearDown } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("browser test", "run.mjs");
@@ -251,7 +251,7 @@ try {
     await page.goto(servers.override.url + latest);
     expect(await page.locator("#override-marker").textContent() === "Overridden footer", "the overriding footer");
     expect(await page.locator(".theme-toggle").count() === 1, "the theme's other partials still used");
-    expect(await page.locator(".paper").count() > 0, "the theme's day layout still used");
+    expect(await page.locator(PAPER).count() > 0, "the theme's day layout still used");
     await page.goto(servers.override.url + "/archive/");
     expect(await page.locator("#override-marker").count() === 1, "on every page kind");
     expect(problems.length === 0, problems.join("; "));

@@ -2,8 +2,8 @@
 // data/index.json lists the months newest first; a query loads months one
 // by one, newest first, and stops once it has a page of results ("Search
 // older months" goes on). Every query word must occur in the paper's date,
-// arXiv ID, title, authors, comment, topic or abstract (which the month data
-// holds only with `data: full` or `day`); results link to the paper on its
+// arXiv ID, title, authors, topics, comment or abstract (the month data holds
+// the last two only with `data: full` or `day`); results link to the paper on its
 // day page. A query with a date (2025-02-03) or a new-style arXiv ID
 // (2502.01234) searches only the months it can be in: the date's month, or
 // the ID's month and later, oldest first. A month (data/YYYY-MM.json.gz,

@@ -1,10 +1,42 @@
 // paperpress themes (default, and classic through static_from): the
-// light/dark toggle, the day page's contents list, KaTeX typesetting, keyboard
+// light/dark toggle, the keyboard hint, the day page's contents list, KaTeX typesetting, keyboard
 // shortcuts and the reading list. The chosen scheme is set on <html> by a tiny script in <head> before
 // the page paints (no flash).
 (function () {
   "use strict";
   var root = document.documentElement;
+
+  // What works only with JavaScript comes with it, not on every page: the
+  // light/dark button (into an element marked data-theme-toggle), the search
+  // box and the keyboard hint (into an element marked data-keys).
+  document.querySelectorAll("[data-theme-toggle]").forEach(function (place) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "theme-toggle";
+    button.title = "Light / dark";
+    button.textContent = "\u25D0"; // ◐
+    place.append(" ", button);
+  });
+  // The search box: a link to the search page, which needs JavaScript too.
+  document.querySelectorAll("a.search-box").forEach(function (link) {
+    var form = document.createElement("form");
+    form.className = "search-box";
+    form.setAttribute("role", "search");
+    form.action = link.href;
+    var input = document.createElement("input");
+    input.type = "search";
+    input.name = "q";
+    input.placeholder = "Search papers";
+    input.setAttribute("aria-label", "Search papers");
+    form.appendChild(input);
+    link.replaceWith(form);
+  });
+  document.querySelectorAll("[data-keys]").forEach(function (place) {
+    var hint = document.createElement("p");
+    hint.className = "keys";
+    hint.innerHTML = "Keys: <kbd>\u2190</kbd>/<kbd>k</kbd> previous \u00B7 <kbd>\u2192</kbd>/<kbd>j</kbd> next \u00B7 <kbd>/</kbd> search";
+    place.appendChild(hint);
+  });
 
   document.querySelectorAll(".theme-toggle").forEach(function (button) {
     var attr = button.getAttribute("data-theme-attr") || "data-theme";
@@ -48,8 +80,10 @@
   }
   window.paperpressTypeset = typeset;
 
-  // A paper is its heading (h2.paper, the anchor) and the elements up to the
-  // next heading: the first of them that matches `selector`, or null.
+  // A paper is its heading (the anchor: in the default theme a day article's
+  // h2 that is not a topic's; .paper in the classic theme) and the elements up
+  // to the next heading. paperPart: the first of them that matches `selector`, or null.
+  var paperHeadings = "article.day > h2:not(.topic-head)";
   function paperPart(heading, selector) {
     for (var e = heading.nextElementSibling; e && !/^H[1-6]$/.test(e.tagName); e = e.nextElementSibling) {
       if (e.matches(selector)) return e;
@@ -77,7 +111,7 @@
       parent.appendChild(li);
       return li;
     }
-    document.querySelectorAll(".topic-head, h2.paper").forEach(function (element) {
+    document.querySelectorAll(".topic-head, " + paperHeadings).forEach(function (element) {
       if (element.classList.contains("topic-head")) {
         if (!topics) {
           topics = toc.appendChild(document.createElement("ul"));
@@ -142,7 +176,7 @@
   }
   function starred(id) { return load().some(function (p) { return p.id === id; }); }
   var dayTime = document.querySelector("h1 time");
-  document.querySelectorAll(".paper").forEach(function (paper) {
+  document.querySelectorAll(".paper, " + paperHeadings).forEach(function (paper) {
     var heading = /^H[1-6]$/.test(paper.tagName) ? paper : paper.querySelector("h2");
     var link = heading && heading.querySelector('a[href*="arxiv.org/abs/"]');
     if (!link) return;
