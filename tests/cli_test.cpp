@@ -53,6 +53,19 @@ TEST_CASE("one binary: cmake --install gives a paperpress that builds and runs f
     CHECK(fs::exists(work / "content/2025/05/2025-05-28.md"));
 }
 
+TEST_CASE("start-up: build never loads libcurl and the libraries only it brings") {
+    TempDir work;
+    REQUIRE(run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'",
+                           work.path()).exit_code == 0);
+    fs::copy(source_dir() / "themes", work / "themes", fs::copy_options::recursive);
+    // The dynamic loader names every library it maps (LD_DEBUG=files).
+    auto build = run_paperpress_env("LD_DEBUG=files", "build", work.path());
+    REQUIRE_MESSAGE(build.exit_code == 0, build.err.substr(build.err.size() > 2000 ? build.err.size() - 2000 : 0));
+    CHECK(build.err.find("libyaml-cpp") != std::string::npos); // the loader did report
+    for (const char* online_only : {"libcurl", "libldap", "libgnutls", "librtmp", "libnghttp2"})
+        CHECK_MESSAGE(build.err.find(online_only) == std::string::npos, online_only);
+}
+
 TEST_CASE("import, then ls --json lists each day with its papers in page order") {
     TempDir dir;
     auto imported = run_paperpress("import '" + fixture_archive().string() + "'", dir.path());

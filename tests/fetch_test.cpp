@@ -3,6 +3,7 @@
 #include "fetch/arxiv_calendar.h"
 #include "fetch/arxiv_feed.h"
 #include "fetch/arxiv_source.h"
+#include "fetch/curl_library.h"
 #include "fetch/http_client.h"
 #include "test_support.h"
 
@@ -120,6 +121,22 @@ TEST_CASE("API pages: IDs lose versions, titles are tidied, errors are reported"
                                 "api");
     REQUIRE_FALSE(error.has_value());
     CHECK(error.error().message.find("start must be an integer") != std::string::npos);
+}
+
+TEST_CASE("libcurl loads on first use, once, with every function the client calls") {
+    auto first = curl_library();
+    REQUIRE_MESSAGE(first.has_value(), first.error().to_string());
+    auto again = curl_library();
+    REQUIRE(again.has_value());
+    CHECK(*first == *again);
+    const CurlLibrary& lib = **first;
+    for (const void* function : {reinterpret_cast<const void*>(lib.easy_init), reinterpret_cast<const void*>(lib.easy_setopt),
+                                 reinterpret_cast<const void*>(lib.easy_perform), reinterpret_cast<const void*>(lib.easy_getinfo),
+                                 reinterpret_cast<const void*>(lib.easy_reset), reinterpret_cast<const void*>(lib.easy_cleanup),
+                                 reinterpret_cast<const void*>(lib.easy_strerror), reinterpret_cast<const void*>(lib.slist_append),
+                                 reinterpret_cast<const void*>(lib.slist_free_all)})
+        CHECK(function != nullptr);
+    CHECK(std::string(lib.easy_strerror(CURLE_COULDNT_CONNECT)).find("connect") != std::string::npos);
 }
 
 TEST_CASE("the HTTP client retries 429 honouring Retry-After, and 503, then succeeds") {

@@ -1,13 +1,11 @@
 #include "fetch/http_client.h"
 
+#include "fetch/curl_library.h"
 #include "util/text.h"
-
-#include <curl/curl.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <mutex>
 
 namespace pp {
 
@@ -129,17 +127,13 @@ Error http_status_error(const HttpResponse& response, const std::string& url) {
                             (excerpt.empty() ? "" : ": " + excerpt)};
 }
 
-void http_global_init() {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
 HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {
-    http_global_init();
-    curl_ = curl_easy_init();
+    if (auto curl = curl_library()) curl_ = (*curl)->easy_init();
 }
 
-HttpClient::~HttpClient() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
+HttpClient::~HttpClient() {
+    if (curl_) (*curl_library())->easy_cleanup(static_cast<CURL*>(curl_));
+}
 
 Result<HttpResponse> HttpClient::get(const std::string& url) { return perform(url, nullptr, {}); }
 
@@ -161,6 +155,7 @@ void HttpClient::wait_for_turn() {
 
 Result<HttpResponse> HttpClient::perform(const std::string& url, const std::string* body,
                                          const std::vector<std::string>& headers) {
+    if (auto library = curl_library(); !library) return std::unexpected(library.error()); // no retry helps
     auto wait = options_.backoff;
     Result<HttpResponse> result;
     for (int attempt_number = 1;; ++attempt_number) {
@@ -200,40 +195,44 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
 
 Result<HttpResponse> HttpClient::attempt(const std::string& url, const std::string* body,
                                          const std::vector<std::string>& headers) {
+    auto library = curl_library();
+    if (!library) return std::unexpected(library.error());
+    if (!curl_) return fail(loggable(url) + ": could not start libcurl");
+    const CurlLibrary& lib = **library;
     CURL* curl = static_cast<CURL*>(curl_);
-    curl_easy_reset(curl); // keeps the connection cache: the same connection is reused
+    lib.easy_reset(curl); // keeps the connection cache: the same connection is reused
     HttpResponse response;
     curl_slist* header_list = nullptr;
-    for (const auto& header : headers) header_list = curl_slist_append(header_list, header.c_str());
+    for (const auto& header : headers) header_list = lib.slist_append(header_list, header.c_str());
     // No "Expect: 100-continue": servers that ignore it would cost a second per large POST.
-    if (body) header_list = curl_slist_append(header_list, "Expect:");
+    if (body) header_list = lib.slist_append(header_list, "Expect:");
     char error_buffer[CURL_ERROR_SIZE] = {0};
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, options_.user_agent.c_str());
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
-    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, append_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, read_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &response.headers);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer);
-    if (header_list) curl_easy_setopt(curl, CURLOPT_HTTPHEADER, header_list);
+    lib.easy_setopt(curl, CURLOPT_URL, url.c_str());
+    lib.easy_setopt(curl, CURLOPT_USERAGENT, options_.user_agent.c_str());
+    lib.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    lib.easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+    lib.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+    lib.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));
+    lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
+    lib.easy_setopt(curl, CURLOPT_WRITEFUNCTION, append_body);
+    lib.easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
+    lib.easy_setopt(curl, CURLOPT_HEADERFUNCTION, read_header);
+    lib.easy_setopt(curl, CURLOPT_HEADERDATA, &response.headers);
+    lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer);
+    if (header_list) lib.easy_setopt(curl, CURLOPT_HTTPHEADER, header_list);
     if (body) {
-        curl_easy_setopt(curl, CURLOPT_POST, 1L);
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body->data());
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body->size()));
+        lib.easy_setopt(curl, CURLOPT_POST, 1L);
+        lib.easy_setopt(curl, CURLOPT_POSTFIELDS, body->data());
+        lib.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body->size()));
     }
-    CURLcode code = curl_easy_perform(curl);
-    curl_slist_free_all(header_list);
+    CURLcode code = lib.easy_perform(curl);
+    lib.slist_free_all(header_list);
     if (code != CURLE_OK) {
-        std::string detail = error_buffer[0] ? error_buffer : curl_easy_strerror(code);
+        std::string detail = error_buffer[0] ? error_buffer : lib.easy_strerror(code);
         return fail(loggable(url) + ": " + detail);
     }
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+    lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
     return response;
 }
 

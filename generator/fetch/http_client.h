@@ -88,7 +88,4 @@ private:
     std::optional<Clock::time_point> last_start_;
 };
 
-// Initialises libcurl once per process (call from main before threads start).
-void http_global_init();
-
 } // namespace pp

@@ -1,10 +1,10 @@
 #include "notify/smtp.h"
 
+#include "fetch/curl_library.h"
 #include "fetch/http_client.h"
 #include "util/hash.h"
 #include "util/text.h"
 
-#include <curl/curl.h>
 
 #include <algorithm>
 #include <cstring>
@@ -106,39 +106,42 @@ struct Attempt {
 };
 
 Attempt attempt(const SmtpRequest& request, const std::string& mime, const SendOptions& options) {
-    CURL* curl = curl_easy_init();
+    auto library = curl_library();
+    if (!library) return {CURLE_FAILED_INIT, library.error().message};
+    const CurlLibrary& lib = **library;
+    CURL* curl = lib.easy_init();
     if (!curl) return {CURLE_FAILED_INIT, "could not start libcurl"};
     std::string from = "<" + mail_address(request.from) + ">";
     curl_slist* recipients = nullptr;
     for (const auto& to : request.to)
-        recipients = curl_slist_append(recipients, ("<" + mail_address(to) + ">").c_str());
+        recipients = lib.slist_append(recipients, ("<" + mail_address(to) + ">").c_str());
     Upload upload{&mime};
     char error_buffer[CURL_ERROR_SIZE] = {0};
-    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from.c_str());
-    curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
-    curl_easy_setopt(curl, CURLOPT_USE_SSL, static_cast<long>(request.require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
+    lib.easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    lib.easy_setopt(curl, CURLOPT_MAIL_FROM, from.c_str());
+    lib.easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
+    lib.easy_setopt(curl, CURLOPT_USE_SSL, static_cast<long>(request.require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
     if (!request.username.empty()) {
-        curl_easy_setopt(curl, CURLOPT_USERNAME, request.username.c_str());
-        curl_easy_setopt(curl, CURLOPT_PASSWORD, request.password.c_str());
+        lib.easy_setopt(curl, CURLOPT_USERNAME, request.username.c_str());
+        lib.easy_setopt(curl, CURLOPT_PASSWORD, request.password.c_str());
     }
     if (request.insecure_tls) {
-        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+        lib.easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
+        lib.easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
     }
-    curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_upload);
-    curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
-    curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
-    curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(mime.size()));
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout.count()));
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::min<long long>(options.timeout.count(), 20000)));
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer);
-    CURLcode code = curl_easy_perform(curl);
-    curl_slist_free_all(recipients);
-    curl_easy_cleanup(curl);
+    lib.easy_setopt(curl, CURLOPT_READFUNCTION, read_upload);
+    lib.easy_setopt(curl, CURLOPT_READDATA, &upload);
+    lib.easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+    lib.easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(mime.size()));
+    lib.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout.count()));
+    lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::min<long long>(options.timeout.count(), 20000)));
+    lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer);
+    CURLcode code = lib.easy_perform(curl);
+    lib.slist_free_all(recipients);
+    lib.easy_cleanup(curl);
     if (code == CURLE_OK) return {};
-    return {code, error_buffer[0] ? error_buffer : curl_easy_strerror(code)};
+    return {code, error_buffer[0] ? error_buffer : lib.easy_strerror(code)};
 }
 
 } // namespace
@@ -242,7 +245,6 @@ std::string build_mime(const Message& message, const std::string& from, const st
 }
 
 Result<void> send_smtp(const SmtpRequest& request, const std::string& mime, const SendOptions& options) {
-    http_global_init();
     auto wait = options.backoff;
     for (int number = 1;; ++number) {
         Attempt result = attempt(request, mime, options);
