@@ -14,6 +14,8 @@
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
+#include <set>
+#include <thread>
 
 #include <sched.h>
 
@@ -351,6 +353,20 @@ TEST_CASE("ThreadPool: every index once, on as many threads as asked") {
     pool.parallel_for(hits.size(), [&](std::size_t i) { ++hits[i]; });
     pool.parallel_for(0, [&](std::size_t) { FAIL("no work"); });
     CHECK(std::all_of(hits.begin(), hits.end(), [](const auto& n) { return n == 1; }));
+}
+
+TEST_CASE("ThreadPool: once retired, a loop runs on the caller alone, and the pool is destroyed without waiting on work") {
+    ThreadPool pool(3, 0);
+    pool.retire();
+    std::vector<int> hits(500); // not atomic: one thread, or TSan and the check see it
+    std::set<std::thread::id> threads;
+    pool.parallel_for(hits.size(), [&](std::size_t i) {
+        ++hits[i];
+        threads.insert(std::this_thread::get_id());
+    });
+    CHECK(std::all_of(hits.begin(), hits.end(), [](int n) { return n == 1; }));
+    CHECK(threads == std::set<std::thread::id>{std::this_thread::get_id()});
+    pool.retire(); // twice is fine
 }
 
 TEST_CASE("Shelf: bytes put by many threads stay as they were until dropped; a block goes back with its last bytes") {

@@ -3,14 +3,16 @@
 #include "content/day_file.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace pp {
 
 std::string day_relative_path(const Date& date) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%04d/%02d/%s.md", date.year, date.month, date.iso().c_str());
-    return buffer;
+    // Without snprintf: every build asks for every day's path.
+    const std::string iso = date.iso();
+    std::string path;
+    path.reserve(iso.size() + 11);
+    path.append(iso, 0, 4).append(1, '/').append(iso, 5, 2).append(1, '/').append(iso).append(".md");
+    return path;
 }
 
 fs::path day_path(const fs::path& root, const Date& date) { return root / day_relative_path(date); }
@@ -30,17 +32,20 @@ public:
             return !entry.name.starts_with(".") && !(entry.depth == 0 && entry.name == "prompts");
         if (entry.name.size() <= 3 || !entry.name.ends_with(".md")) return false;
         if (entry.depth == 2 && entry.name == "summary.md") return false; // a month's overview (content/month_summary.h)
-        if (entry.kind == TreeEntry::Kind::file || entry.links_to_file()) add(entry.name, entry.relative);
+        if (entry.kind == TreeEntry::Kind::file || entry.links_to_file()) add(entry.name, entry.relative, entry.path);
         return false;
     }
 
     ContentScan take() { return std::move(scan_); }
 
 private:
-    void add(std::string_view name, const std::string& relative) {
+    void add(std::string_view name, const std::string_view relative, const std::string& path) {
         auto date = parse_iso_date(name.substr(0, name.size() - 3));
-        if (date && relative == day_relative_path(*date)) {
-            scan_.days.push_back({*date, root_ / relative});
+        // A name that parses is YYYY-MM-DD.md, so its place is YYYY/MM/<name>.
+        if (date && relative.size() == name.size() + 8 && relative.substr(0, 4) == name.substr(0, 4) &&
+            relative[4] == '/' && relative.substr(5, 2) == name.substr(5, 2) && relative[7] == '/' &&
+            relative.ends_with(name)) {
+            scan_.days.push_back({*date, fs::path(path)});
             return;
         }
         std::string wanted = date ? day_path(root_, *date).string() : "YYYY/MM/YYYY-MM-DD.md under " + root_.string();

@@ -484,6 +484,7 @@ void Build::run() {
     auto live = process_days(tasks);
     build_graph(live);
     write_lists(live);
+    workers_->retire(); // they exit while the state is saved
     report_prompt_errors(live);
     std::map<Date, DayRecord> days;
     for (DayTask* task : live) days.emplace_hint(days.end(), task->file.date, std::move(task->record));

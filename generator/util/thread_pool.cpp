@@ -16,7 +16,9 @@ ThreadPool::ThreadPool(unsigned threads, std::size_t heap_bytes) {
     for (unsigned k = 1; k < std::max(1u, threads); ++k) threads_.emplace_back([this, heap_bytes] { serve(heap_bytes); });
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { retire(); }
+
+void ThreadPool::retire() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
@@ -26,7 +28,12 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::parallel_for(std::size_t n, const std::function<void(std::size_t)>& f) {
     {
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
+        if (stopping_) { // retired: the caller alone
+            lock.unlock();
+            for (std::size_t i = 0; i < n; ++i) f(i);
+            return;
+        }
         job_ = &f;
         size_ = n;
         next_ = 0;

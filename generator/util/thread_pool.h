@@ -33,6 +33,12 @@ public:
     // Runs f(0..n-1) on every thread; returns when all are done. Not nested.
     void parallel_for(std::size_t n, const std::function<void(std::size_t)>& f);
 
+    // Lets the other threads exit while the caller goes on; after it,
+    // parallel_for runs on the caller alone. The destructor joins them: a
+    // thread takes about a millisecond to wake, free its heap and exit, so a
+    // caller with work left retires the pool first.
+    void retire();
+
 private:
     void work(const std::function<void(std::size_t)>& f, std::size_t n);
     void serve(std::size_t heap_bytes);
