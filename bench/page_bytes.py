@@ -25,7 +25,7 @@ BLOCKS = [  # (part, first line, last line)
     ("head", r"<!DOCTYPE", r"</head>"),
     ("header and site nav", r"<body", r"<main"),
     ("pager (prev / up / next)", r"<nav class=\"?pager", r"</nav>"),
-    ("day heading, usage table, counts", r"<article class=\"?day|<h1", r"</dl>"),
+    ("day heading, counts, usage", r"<article class=\"?day|<h1", r"<p class=\"?usage|</dl>"),
     ("contents list", r"<nav class=\"?toc", r"</nav>"),
     ("prompt link, footer", r"<p class=\"?prompt", r"</html>"),
 ]

@@ -322,6 +322,23 @@ TEST_CASE("the content tree places each day by its date and finds misplaced file
     CHECK(scan.days[0].date.iso() == "2025-05-20");
     REQUIRE(scan.misplaced.size() == 2);
     CHECK(scan.misplaced[0].message.find("expected " + (dir / "2025/05/2025-05-21.md").string()) != std::string::npos);
+
+    // A name that is a date, but one digit off its folder, or in no month folder.
+    for (const char* wrong : {"2025/05/2025-06-01.md", "2024/06/2025-06-01.md", "2025/6/2025-06-01.md",
+                              "2025-06-01.md", "2025/06/x/2025-06-01.md"}) {
+        TempDir other;
+        write_text(other / wrong, write_day(day));
+        auto found = scan_content(other.path());
+        CHECK_MESSAGE(found.days.empty(), wrong);
+        CHECK_MESSAGE(found.misplaced.size() == 1, wrong);
+    }
+}
+
+TEST_CASE("a day's path in the content tree: YYYY/MM/YYYY-MM-DD.md, whatever the date") {
+    CHECK(day_relative_path(Date{2025, 5, 20}) == "2025/05/2025-05-20.md");
+    CHECK(day_relative_path(Date{987, 12, 1}) == "0987/12/0987-12-01.md");
+    CHECK(day_relative_path(Date{12345, 1, 2}) == "12345/01/12345-01-02.md"); // never a valid day, still its digits
+    CHECK(day_relative_path(Date{2025, 123, 4}) == "2025/123/2025-123-04.md");
 }
 
 TEST_CASE("property: any tidy text survives write then read (random papers)") {

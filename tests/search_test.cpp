@@ -50,8 +50,8 @@ rapidjson::Document parse(const std::string& text) {
     return doc;
 }
 
-// The comment of the newest month's one paper.
-constexpr const char* newest_comment = "Accepted at ICML 2025";
+// The scorer's comment on the newest month's one paper.
+constexpr const char* newest_comment = "Matches criterion 2: widgets under load";
 
 // A few months of days, many papers in the old months and one in the newest.
 struct Archive {

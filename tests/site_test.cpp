@@ -750,6 +750,14 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
         CHECK(day.find(theme == std::string("default") ? "class=search-box href=\"/repo/search/\""
                                                        : "action=\"/repo/search/\"") != std::string::npos);
         CHECK(fs::is_regular_file(out / "search/index.html"));
+        // The feed is announced where readers subscribe (the home page), and the data on the archive.
+        const std::string feed_link = "type=application/atom+xml";
+        CHECK(read_text(out / "index.html").find(theme == std::string("default") ? "rel=alternate " + feed_link
+                                                                               : "application/atom+xml") != std::string::npos);
+        if (theme == std::string("default")) {
+            CHECK(day.find(feed_link) == std::string::npos);
+            CHECK(read_text(out / "archive/index.html").find("href=\"/repo/data/index.json\"") != std::string::npos);
+        }
         CHECK(fs::is_regular_file(out / "data/2025-01.json.gz")); // what the search reads
         CHECK(fs::is_regular_file(out / "static/search.js"));
         CHECK(fs::is_regular_file(out / "static/site.js"));

@@ -8,10 +8,13 @@ namespace pp {
 
 std::string day_relative_path(const Date& date) {
     // Without snprintf: every build asks for every day's path.
+    // iso() is YYYY-MM-DD; any other year or month keeps its digits (and sign).
     const std::string iso = date.iso();
+    const std::size_t year_end = iso.find('-', 1), month_end = iso.find('-', year_end + 1);
     std::string path;
-    path.reserve(iso.size() + 11);
-    path.append(iso, 0, 4).append(1, '/').append(iso, 5, 2).append(1, '/').append(iso).append(".md");
+    path.reserve(iso.size() * 2 + 5);
+    path.append(iso, 0, year_end).append(1, '/').append(iso, year_end + 1, month_end - year_end - 1);
+    path.append(1, '/').append(iso).append(".md");
     return path;
 }
 

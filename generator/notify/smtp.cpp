@@ -106,9 +106,7 @@ struct Attempt {
 };
 
 Attempt attempt(const SmtpRequest& request, const std::string& mime, const SendOptions& options) {
-    auto library = curl_library();
-    if (!library) return {CURLE_FAILED_INIT, library.error().message};
-    const CurlLibrary& lib = **library;
+    const CurlLibrary& lib = **curl_library(); // loaded: send_smtp checked
     CURL* curl = lib.easy_init();
     if (!curl) return {CURLE_FAILED_INIT, "could not start libcurl"};
     std::string from = "<" + mail_address(request.from) + ">";
@@ -245,6 +243,7 @@ std::string build_mime(const Message& message, const std::string& from, const st
 }
 
 Result<void> send_smtp(const SmtpRequest& request, const std::string& mime, const SendOptions& options) {
+    if (auto library = curl_library(); !library) return fail("SMTP: " + library.error().message); // no retry helps
     auto wait = options.backoff;
     for (int number = 1;; ++number) {
         Attempt result = attempt(request, mime, options);

@@ -30,14 +30,14 @@ std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vec
 std::string sitemap(const SiteUrls& urls, const SiteGraph& graph);
 
 // data/index.json: {"title", "base_url", "days": [{date, url, data, status, papers, remedial, counts}],
-// "months": [{month, url, days, papers}]}; `data` only with config.data "day"; months newest
-// first, `url` relative to data/index.json.
+// "months": [{month, url, days, papers}]}; `data` only with config.data "day", `remedial` only
+// when true; months newest first, `url` relative to data/index.json.
 std::string index_json(const Config& config, const SiteUrls& urls, const SiteGraph& graph);
 
 // What a day's JSON holds of its papers: the listing (ID, title, authors,
-// scores, topics) or also their free text (abstract and comment). The free
-// text is most of the bytes, and the day page and arXiv hold it too
-// (`data: month` leaves it out).
+// scores, topics) or also their free text (arXiv's abstract and the
+// scorer's comment). The free text is most of the bytes, and the day page
+// holds it too (`data: month` leaves it out).
 enum class PaperText { listing, full };
 
 // data/days/YYYY-MM-DD.json: the whole day; of each paper, the fields that

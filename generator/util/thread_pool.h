@@ -36,7 +36,8 @@ public:
     // Lets the other threads exit while the caller goes on; after it,
     // parallel_for runs on the caller alone. The destructor joins them: a
     // thread takes about a millisecond to wake, free its heap and exit, so a
-    // caller with work left retires the pool first.
+    // caller with work left retires the pool first. Called by the pool's
+    // owner between loops, never while one runs.
     void retire();
 
 private:

@@ -63,7 +63,7 @@
   });
 
   // Math: $…$ and \(…\) inline, $$…$$ and \[…\] displayed, in titles and
-  // abstracts (not in the usage table's dollar amounts or the prompt).
+  // abstracts (not in the usage line's dollar amounts or the prompt).
   var options = {
     delimiters: [
       { left: "$$", right: "$$", display: true },
