@@ -42,7 +42,7 @@ public:
     ContentScan take() { return std::move(scan_); }
 
 private:
-    void add(std::string_view name, const std::string_view relative, const std::string& path) {
+    void add(std::string_view name, std::string_view relative, const std::string& path) {
         auto date = parse_iso_date(name.substr(0, name.size() - 3));
         // A name that parses is YYYY-MM-DD.md, so its place is YYYY/MM/<name>.
         if (date && relative.size() == name.size() + 8 && relative.substr(0, 4) == name.substr(0, 4) &&

@@ -2,9 +2,9 @@
 // nightly run and the notifications do; build, check and serve never do,
 // and linking libcurl would map it and the 17 libraries it alone brings
 // (TLS, LDAP, RTMP, ...) into every start: `paperpress --version` took
-// 11.7 ms with it, 6.4 without (docs/performance.md). Loaded by soname from the system's
-// libcurl4, whose ABI the soname fixes; the functions are typed by the
-// header the program was compiled with.
+// 11.7 ms with it, 6.4 without (docs/performance.md). Loaded by soname
+// from the system's libcurl4, whose ABI the soname fixes; the functions
+// are typed by the header the program was compiled with.
 #pragma once
 
 #include "util/error.h"

@@ -5,7 +5,6 @@
 #include "util/hash.h"
 #include "util/text.h"
 
-
 #include <algorithm>
 #include <cstring>
 #include <thread>

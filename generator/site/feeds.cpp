@@ -89,6 +89,13 @@ void json_optional(JsonWriter& json, const char* key, const std::optional<int>& 
     else json.Null();
 }
 
+void json_strings(JsonWriter& json, const char* key, const std::vector<std::string>& values) {
+    json.Key(key);
+    json.StartArray();
+    for (const auto& value : values) json.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
+    json.EndArray();
+}
+
 void json_counts(JsonWriter& json, const Counts& counts) {
     json.Key("counts");
     json.StartObject();
@@ -215,10 +222,7 @@ void json_paper(JsonWriter& json, const Paper& paper, PaperText text) {
     json.StartObject();
     json_string(json, "id", paper.id);
     json_string(json, "title", paper.title);
-    json.Key("authors");
-    json.StartArray();
-    for (const auto& author : paper.authors) json.String(author.c_str(), static_cast<rapidjson::SizeType>(author.size()));
-    json.EndArray();
+    json_strings(json, "authors", paper.authors);
     json_unicode(json, paper);
     if (text == PaperText::full) {
         text_if_any("abstract", paper.abstract);
@@ -231,12 +235,7 @@ void json_paper(JsonWriter& json, const Paper& paper, PaperText text) {
         json.Bool(true);
     }
     text_if_any("topic", paper.topic);
-    if (!paper.also_topics.empty()) {
-        json.Key("also_topics");
-        json.StartArray();
-        for (const auto& topic : paper.also_topics) json.String(topic.c_str(), static_cast<rapidjson::SizeType>(topic.size()));
-        json.EndArray();
-    }
+    if (!paper.also_topics.empty()) json_strings(json, "also_topics", paper.also_topics);
     text_if_any("topic_note", paper.topic_note);
     text_if_any("unscored", paper.unscored);
     json.EndObject();
