@@ -430,9 +430,7 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
     page.add(task.record.hash).add(prompt.hash).add(task.record.prompt);
     page.add(date_number(prev.value_or(Date{0, 0, 0}))).add(date_number(next.value_or(Date{0, 0, 0})));
     const std::uint64_t page_key_value = page.value();
-    const std::uint64_t json_key = Hasher().add(data_key_).add(std::string_view("day json")).add(task.record.hash).value();
     const std::string page_path = day_path_of(date);
-    const std::string json_path = day_data_path(date);
     auto load = [&]() -> const Day* {
         if (!day) {
             auto parsed = parse_day_file(path);
@@ -450,7 +448,8 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
         return prompt_pages_ ? day_page(*site_, *d, {}, prompt_href(prompt)) : day_page(*site_, *d, prompt.html);
     });
     if (options_.config.data != "day") return day; // the feed and the home page parse their days instead
-    produce(json_path, json_key, [&]() -> std::optional<std::string> {
+    const std::uint64_t json_key = Hasher().add(data_key_).add(std::string_view("day json")).add(task.record.hash).value();
+    produce(day_data_path(date), json_key, [&]() -> std::optional<std::string> {
         const Day* d = load();
         if (!d) return std::nullopt;
         return day_json(urls_, *d);
