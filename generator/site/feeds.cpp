@@ -217,7 +217,9 @@ void json_paper(JsonWriter& json, const Paper& paper, PaperText text) {
         if (!value.empty()) json_string(json, key, value);
     };
     auto number_if_known = [&](const char* key, const std::optional<int>& value) {
-        if (value) json_optional(json, key, value);
+        if (!value) return;
+        json.Key(key);
+        json.Int(*value);
     };
     json.StartObject();
     json_string(json, "id", paper.id);

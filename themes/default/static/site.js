@@ -1,7 +1,8 @@
 // paperpress themes (default, and classic through static_from): the
-// light/dark toggle, the keyboard hint, the day page's contents list, KaTeX typesetting, keyboard
-// shortcuts and the reading list. The chosen scheme is set on <html> by a tiny script in <head> before
-// the page paints (no flash).
+// controls that need JavaScript (light/dark toggle, search box, keys' hint),
+// the day page's contents list, KaTeX typesetting, keyboard shortcuts and the
+// reading list. The chosen scheme is set on <html> by a tiny script in <head>
+// before the page paints (no flash).
 (function () {
   "use strict";
   var root = document.documentElement;
