@@ -4,6 +4,7 @@
 #include "test_support.h"
 
 #include <doctest/doctest.h>
+#include <git2/version.h>
 #include <rapidjson/document.h>
 
 #include <sys/wait.h>
@@ -53,7 +54,7 @@ TEST_CASE("one binary: cmake --install gives a paperpress that builds and runs f
     CHECK(fs::exists(work / "content/2025/05/2025-05-28.md"));
 }
 
-TEST_CASE("start-up: build never loads libcurl and the libraries only it brings") {
+TEST_CASE("start-up: build never loads libcurl, libgit2 or the libraries only they bring") {
     TempDir work;
     REQUIRE(run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'",
                            work.path()).exit_code == 0);
@@ -64,6 +65,26 @@ TEST_CASE("start-up: build never loads libcurl and the libraries only it brings"
     CHECK(build.err.find("libyaml-cpp") != std::string::npos); // the loader did report
     for (const char* online_only : {"libcurl", "libldap", "libgnutls", "librtmp", "libnghttp2"})
         CHECK_MESSAGE(build.err.find(online_only) == std::string::npos, online_only);
+    for (const char* git_only : {"libgit2", "libssh2", "libmbedtls", "libgssapi_krb5", "libhttp_parser"})
+        CHECK_MESSAGE(build.err.find(git_only) == std::string::npos, git_only);
+}
+
+TEST_CASE("publish without a loadable libgit2: one clear error, exit 1, nothing committed") {
+    TempDir work;
+    REQUIRE(run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'",
+                           work.path()).exit_code == 0);
+    fs::copy(source_dir() / "themes", work / "themes", fs::copy_options::recursive);
+    REQUIRE(run_paperpress("build", work.path()).exit_code == 0);
+    const std::string in_work = "cd '" + work.path().string() + "' && ";
+    REQUIRE(std::system((in_work + "git init -q .").c_str()) == 0);
+    // The loader looks in LD_LIBRARY_PATH first, and finds no library there.
+    fs::create_directories(work / "broken");
+    write_text(work / "broken" / ("libgit2.so." LIBGIT2_SOVERSION), "not a library");
+    auto published = run_paperpress_env("LD_LIBRARY_PATH='" + (work / "broken").string() + "'", "publish", work.path());
+    CHECK(published.exit_code == 1);
+    CHECK_MESSAGE(published.err.find("cannot load libgit2.so." LIBGIT2_SOVERSION " (install libgit2-" LIBGIT2_SOVERSION
+                                     ")") != std::string::npos, published.err);
+    CHECK(std::system((in_work + "git rev-parse --verify -q refs/heads/gh-pages >/dev/null").c_str()) != 0);
 }
 
 TEST_CASE("import, then ls --json lists each day with its papers in page order") {

@@ -6,17 +6,6 @@
 
 namespace pp::git {
 
-namespace {
-
-struct Library {
-    Library() { git_libgit2_init(); }
-    ~Library() { git_libgit2_shutdown(); }
-};
-
-} // namespace
-
-void ensure_initialised() { static Library library; }
-
 Error error(const std::string& what, int code) {
     const git_error* last = git_error_last();
     std::string message = what;
@@ -26,7 +15,7 @@ Error error(const std::string& what, int code) {
 }
 
 Result<Repository> open_repository(const fs::path& dir) {
-    ensure_initialised();
+    if (auto loaded = libgit2::load(); !loaded) return std::unexpected(loaded.error());
     git_repository* raw = nullptr;
     int rc = git_repository_open_ext(&raw, dir.string().c_str(), 0, nullptr);
     Repository repo(raw);

@@ -6,7 +6,7 @@
 #include "util/error.h"
 #include "util/files.h"
 
-#include <git2.h>
+#include "publish/libgit2.h"
 
 #include <memory>
 #include <optional>
@@ -15,11 +15,11 @@
 
 namespace pp::git {
 
-template <class T, void (*Free)(T*)>
+template <class T, auto Free>
 struct Deleter {
     void operator()(T* p) const { Free(p); }
 };
-template <class T, void (*Free)(T*)>
+template <class T, auto Free>
 using Owned = std::unique_ptr<T, Deleter<T, Free>>;
 
 using Repository = Owned<git_repository, git_repository_free>;
@@ -32,15 +32,13 @@ using Remote = Owned<git_remote, git_remote_free>;
 using Odb = Owned<git_odb, git_odb_free>;
 using TreeBuilder = Owned<git_treebuilder, git_treebuilder_free>;
 
-// Initialises libgit2 once per process.
-void ensure_initialised();
-
 // "what: libgit2's message".
 Error error(const std::string& what, int code);
 inline std::unexpected<Error> failure(const std::string& what, int code) { return std::unexpected(error(what, code)); }
 
 // Opens the repository that contains `dir` (searching upwards, like git); in
 // a shallow clone, with stand-ins for the parents it lacks (shallow.cpp).
+// Loads libgit2 first: every use of git starts here.
 Result<Repository> open_repository(const fs::path& dir);
 
 // Makes a shallow clone walkable for libgit2 1.5 (see shallow.cpp).

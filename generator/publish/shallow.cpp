@@ -9,8 +9,6 @@
 // nothing writes one to disk.
 #include "publish/git.h"
 
-#include <git2/sys/odb_backend.h>
-
 #include <cstring>
 #include <set>
 

@@ -57,7 +57,7 @@ Result<git_oid> replayed_tree(git_repository* repo, const git_oid& commit, git_t
     git_diff* raw = nullptr;
     if (int rc = git_diff_tree_to_tree(&raw, repo, parent->tree.get(), ours->tree.get(), nullptr); rc < 0)
         return failure("cannot compare " + git::hex(commit), rc);
-    std::unique_ptr<git_diff, decltype(&git_diff_free)> diff(raw, git_diff_free);
+    git::Owned<git_diff, git_diff_free> diff(raw);
     std::vector<git_tree_update> updates;
     for (size_t i = 0; i < git_diff_num_deltas(diff.get()); ++i) {
         const git_diff_delta* d = git_diff_get_delta(diff.get(), i);

@@ -44,13 +44,20 @@ std::uint64_t program_key() {
     return h.value();
 }
 
-void add_summary(Hasher& h, const DaySummary& s) {
-    h.add(date_number(s.date)).add(static_cast<std::uint64_t>(s.status)).add(static_cast<std::uint64_t>(s.papers));
-    h.add(static_cast<std::uint64_t>(s.remedial));
-    for (const auto& count : {s.counts.arxiv, s.counts.scanned, s.counts.relevant})
-        h.add(count ? static_cast<std::uint64_t>(*count) : ~0ull).add(static_cast<std::uint64_t>(count.has_value()));
-    h.add(static_cast<std::uint64_t>(s.top_titles.size()));
+// The hash of what the lists show of a day. Made once per day and build:
+// the month pages, the data index and the sitemap all list every day.
+std::uint64_t summary_key(const DaySummary& s) {
+    const auto count = [](const std::optional<long long>& c) { return c ? static_cast<std::uint64_t>(*c) : ~0ull; };
+    const std::uint64_t numbers[] = {date_number(s.date), static_cast<std::uint64_t>(s.status),
+                                     static_cast<std::uint64_t>(s.papers), static_cast<std::uint64_t>(s.remedial),
+                                     count(s.counts.arxiv), s.counts.arxiv.has_value(),
+                                     count(s.counts.scanned), s.counts.scanned.has_value(),
+                                     count(s.counts.relevant), s.counts.relevant.has_value(),
+                                     s.top_titles.size()};
+    Hasher h;
+    h.add(std::string_view(reinterpret_cast<const char*>(numbers), sizeof numbers));
     for (const auto& title : s.top_titles) h.add(title);
+    return h.value();
 }
 
 struct Prompt {
@@ -121,11 +128,13 @@ private:
 
 struct DayTask {
     DayFile file;
+    DayRecord* old = nullptr; // the last build's record of the day, if any
     bool have_record = false;
     bool failed = false;
     DayRecord record;
     bool done = false;       // rendered for the neighbours below
     std::optional<Date> prev, next;
+    std::uint64_t summary_key = 0; // of record.summary
 };
 
 class Build {
@@ -317,7 +326,7 @@ private:
     // What a list output is made from, declared once per kind: its key is
     // the hash of these inputs, and its render is handed them.
     struct ListInputs {
-        std::vector<const DaySummary*> summaries; // days shown by their summary
+        std::vector<std::uint64_t> summaries;     // summary_key of the days shown by their summary
         std::vector<const DayTask*> days;         // days shown in full
         std::vector<std::uint64_t> numbers;       // months, years, neighbours, prompt hashes
     };
@@ -336,11 +345,11 @@ private:
                                   std::function<TemplateData(const ListInputs&)> data);
     static ListOutput data_output(std::string kind, std::string site_path, ListInputs inputs,
                                   std::function<std::optional<std::string>(const ListInputs&)> render);
-    ListInputs all_summaries() const;
+    static ListInputs all_summaries(const std::vector<DayTask*>& live);
     std::vector<Day> full_days(const ListInputs& in);
     ListOutput feed_output(const std::vector<DayTask*>& live);
-    ListOutput data_index_output();
-    ListOutput sitemap_output();
+    ListOutput data_index_output(const std::vector<DayTask*>& live);
+    ListOutput sitemap_output(const std::vector<DayTask*>& live);
     ListOutput home_output(const std::vector<DayTask*>& live);
     ListOutput month_output(const std::vector<DayTask*>& live, std::size_t m);
     MonthBest best_of_month(int year, int month, const ListInputs& inputs, int limit);
@@ -398,17 +407,15 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
     if (!task.have_record) {
         auto stamp = stamp_at(content_dir_, day_relative_path(task.file.date));
         if (!stamp) return failed(Error{path.string(), 0, std::string("cannot read the day file: ") + std::strerror(errno)});
-        auto old = state_.days.find(task.file.date);
-        bool known = old != state_.days.end();
-        if (known && old->second.size == stamp->size && old->second.mtime_ns == stamp->mtime_ns &&
-            old->second.mtime_ns < state_.trusted_before_ns) {
-            task.record = std::move(old->second); // each day's record is looked up once
+        DayRecord* old = task.old;
+        if (old && old->size == stamp->size && old->mtime_ns == stamp->mtime_ns && old->mtime_ns < state_.trusted_before_ns) {
+            task.record = std::move(*old); // each day's record is used once
         } else {
             auto text = read_file_inside(options_.content_dir, path);
             if (!text) return failed(text.error());
             std::uint64_t hash = hash_bytes(*text);
-            if (known && old->second.hash == hash) {
-                task.record = std::move(old->second);
+            if (old && old->hash == hash) {
+                task.record = std::move(*old);
             } else {
                 ++parsed_;
                 auto parsed = read_day(*text, path.string());
@@ -421,6 +428,7 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
             task.record.size = stamp->size;
             task.record.mtime_ns = stamp->mtime_ns;
         }
+        task.summary_key = summary_key(task.record.summary);
         task.have_record = true;
     }
 
@@ -476,7 +484,13 @@ void Build::run() {
     start_workers();
     std::vector<DayTask> tasks;
     tasks.reserve(scan.days.size());
-    for (auto& file : scan.days) tasks.push_back(DayTask{std::move(file), false, false, {}, false, {}, {}});
+    auto recorded = state_.days.begin(); // both in date order
+    for (auto& file : scan.days) {
+        while (recorded != state_.days.end() && recorded->first < file.date) ++recorded;
+        DayTask& task = tasks.emplace_back();
+        if (recorded != state_.days.end() && recorded->first == file.date) task.old = &recorded->second;
+        task.file = std::move(file);
+    }
     // The feed's days and a few more (quiet or failed days among them), at most 64.
     const auto recent = std::min<std::size_t>(static_cast<std::size_t>(std::max(options_.config.feed_days, 1)) + 4, 64);
     if (!tasks.empty()) recent_from_ = tasks[tasks.size() - std::min(recent, tasks.size())].file.date;
@@ -739,9 +753,7 @@ std::vector<DayTask*> Build::process_days(std::vector<DayTask>& tasks) {
             // every day of the month. (A day whose file failed to parse is not
             // recorded either: its month's days are parsed at each build until
             // it is mended, as the build reports it.)
-            month.has_new_day = std::any_of(month.days.begin(), month.days.end(), [&](const DayTask* task) {
-                return !state_.days.contains(task->file.date);
-            });
+            month.has_new_day = std::any_of(month.days.begin(), month.days.end(), [](const DayTask* task) { return !task->old; });
             for (std::size_t d = 0; d < month.days.size(); ++d) work.emplace_back(&month, d);
         }
         // The first round renders every day, so it meets every month once;
@@ -779,8 +791,8 @@ Build::DayShare Build::share_of(const Day& day) {
 void Build::write_lists(const std::vector<DayTask*>& live) {
     std::vector<ListOutput> lists;
     lists.push_back(feed_output(live));
-    lists.push_back(data_index_output());
-    lists.push_back(sitemap_output());
+    lists.push_back(data_index_output(live));
+    lists.push_back(sitemap_output(live));
     lists.push_back(home_output(live));
     for (std::size_t m = graph_.months.size(); m-- > 0;) lists.push_back(month_output(live, m));
     for (std::size_t y = 0; y < graph_.years.size(); ++y) lists.push_back(year_output(y));
@@ -805,7 +817,7 @@ std::uint64_t Build::list_key(const ListOutput& out) const {
     Hasher key;
     key.add(out.page ? global_key_ : data_key_).add(out.kind).add(out.site_path);
     key.add(static_cast<std::uint64_t>(out.inputs.summaries.size()));
-    for (const DaySummary* summary : out.inputs.summaries) add_summary(key, *summary);
+    for (std::uint64_t summary : out.inputs.summaries) key.add(summary);
     key.add(static_cast<std::uint64_t>(out.inputs.days.size()));
     for (const DayTask* task : out.inputs.days)
         key.add(date_number(task->file.date)).add(task->record.hash).add(task->record.prompt);
@@ -831,9 +843,9 @@ Build::ListOutput Build::data_output(std::string kind, std::string site_path, Li
     return ListOutput{std::move(kind), std::move(site_path), false, std::move(inputs), std::move(render), {}};
 }
 
-Build::ListInputs Build::all_summaries() const {
+Build::ListInputs Build::all_summaries(const std::vector<DayTask*>& live) {
     ListInputs in;
-    for (const auto& day : graph_.days) in.summaries.push_back(&day);
+    for (const DayTask* task : live) in.summaries.push_back(task->summary_key);
     return in;
 }
 
@@ -861,14 +873,14 @@ Build::ListOutput Build::feed_output(const std::vector<DayTask*>& live) {
     });
 }
 
-Build::ListOutput Build::data_index_output() {
-    return data_output("index", data_index_path(), all_summaries(), [this](const ListInputs&) -> std::optional<std::string> {
+Build::ListOutput Build::data_index_output(const std::vector<DayTask*>& live) {
+    return data_output("index", data_index_path(), all_summaries(live), [this](const ListInputs&) -> std::optional<std::string> {
         return index_json(options_.config, urls_, graph_);
     });
 }
 
-Build::ListOutput Build::sitemap_output() {
-    return data_output("sitemap", sitemap_path(), all_summaries(),
+Build::ListOutput Build::sitemap_output(const std::vector<DayTask*>& live) {
+    return data_output("sitemap", sitemap_path(), all_summaries(live),
                        [this](const ListInputs&) -> std::optional<std::string> { return sitemap(urls_, graph_); });
 }
 
@@ -885,10 +897,10 @@ Build::ListOutput Build::home_output(const std::vector<DayTask*>& live) {
         in.days.push_back(latest);
         in.numbers.push_back(prompts_.get(latest->record.prompt).hash);
         if (shown_day > 1) in.numbers.push_back(date_number(live[shown_day - 2]->file.date));
-        for (auto i = shown_day; i < live.size(); ++i) in.summaries.push_back(&live[i]->record.summary);
+        for (auto i = shown_day; i < live.size(); ++i) in.summaries.push_back(live[i]->summary_key);
     }
     const auto shown = std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(0, options_.config.home_days)));
-    for (std::size_t i = 0; i < shown; ++i) in.summaries.push_back(&live[live.size() - 1 - i]->record.summary);
+    for (std::size_t i = 0; i < shown; ++i) in.summaries.push_back(live[live.size() - 1 - i]->summary_key);
     return page_output("home", home_path(), std::move(in), [this](const ListInputs& inputs) {
         std::vector<Day> days = full_days(inputs);
         const Day* latest = days.empty() ? nullptr : &days.front();
@@ -905,7 +917,7 @@ Build::ListOutput Build::month_output(const std::vector<DayTask*>& live, std::si
     const int best = options_.config.month_best;
     ListInputs in;
     for (auto d : month.days) {
-        in.summaries.push_back(&graph_.days[d]);
+        in.summaries.push_back(live[d]->summary_key);
         if (best > 0) in.days.push_back(live[d]);
     }
     auto overview = std::make_shared<MonthOverview>(month_overview(month.year, month.month));

@@ -8,7 +8,11 @@
 namespace pp {
 
 std::string home_path() { return {}; }
-std::string day_path_of(const Date& date) { return date.iso().substr(0, 4) + "/" + date.iso().substr(5, 2) + "/" + date.iso().substr(8, 2) + "/"; }
+std::string day_path_of(const Date& date) {
+    std::string path = date.iso() + "/"; // "2025-05-20/" -> "2025/05/20/"
+    path[4] = path[7] = '/';
+    return path;
+}
 
 std::string month_path_of(int year, int month) {
     char buffer[32];

@@ -1,0 +1,49 @@
+#include "publish/libgit2.h"
+
+#include "util/shared_library.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace pp::libgit2 {
+
+namespace {
+
+constexpr const char* soname = "libgit2.so." LIBGIT2_SOVERSION;
+
+Functions loaded;
+
+struct Shutdown {
+    ~Shutdown() { loaded.git_libgit2_shutdown(); }
+};
+
+Result<void> open() {
+    auto library = SharedLibrary::open(soname, "libgit2-" LIBGIT2_SOVERSION);
+    if (!library) return std::unexpected(library.error());
+#define PP_LIBGIT2_FIND(name) library->find(#name, loaded.name);
+    PP_LIBGIT2_FUNCTIONS(PP_LIBGIT2_FIND)
+#undef PP_LIBGIT2_FIND
+    if (auto found = library->check("libgit2 " LIBGIT2_SOVERSION); !found) return found;
+    if (loaded.git_libgit2_init() < 0) return fail(std::string("cannot initialise ") + soname);
+    static Shutdown at_exit;
+    return {};
+}
+
+const Result<void>& opened() {
+    static const Result<void> result = open(); // thread-safe, once
+    return result;
+}
+
+} // namespace
+
+Result<void> load() { return opened(); }
+
+const Functions& functions() {
+    if (!opened()) {
+        std::fputs("paperpress: libgit2 was used before it was loaded\n", stderr);
+        std::abort();
+    }
+    return loaded;
+}
+
+} // namespace pp::libgit2
