@@ -84,13 +84,19 @@ public:
         prompt.hash = hash_bytes(prompt.text);
         prompt.site_path = prompt_path_of(reference);
         prompt.html = render_prompt(prompt.text);
+        if (prompt.error) any_failed_ = true;
         return prompts_.emplace(reference, std::move(prompt)).first->second;
+    }
+    bool any_failed() {
+        std::lock_guard lock(mutex_);
+        return any_failed_;
     }
 
 private:
     fs::path content_;
     std::mutex mutex_;
     std::map<std::string, Prompt> prompts_;
+    bool any_failed_ = false;
 };
 
 // Month files are written two at a time, whatever the number of workers:
@@ -302,6 +308,7 @@ private:
     void start_workers();
     void build_graph(const std::vector<DayTask*>& live);
     void report_prompt_errors(const std::vector<DayTask*>& live);
+    void record_days(const std::vector<DayTask*>& live);
     Result<std::string> read_asset(const fs::path& source) const;
     bool removal_allowed();
 
@@ -499,10 +506,23 @@ void Build::run() {
     write_lists(live);
     workers_->retire(); // they exit while the state is saved
     report_prompt_errors(live);
-    std::map<Date, DayRecord> days;
-    for (DayTask* task : live) days.emplace_hint(days.end(), task->file.date, std::move(task->record));
-    state_.days = std::move(days);
+    record_days(live);
     finish(start);
+}
+
+// The days' records go back into the state, with their summaries from the
+// site graph (moved: the lists are made), into the last build's map nodes
+// where the day is not new. Days that are gone, or failed, drop out.
+void Build::record_days(const std::vector<DayTask*>& live) {
+    auto recorded = state_.days.begin();
+    for (std::size_t i = 0; i < live.size(); ++i) {
+        DayTask& task = *live[i];
+        task.record.summary = std::move(graph_.days[i]);
+        while (recorded != state_.days.end() && recorded->first < task.file.date) recorded = state_.days.erase(recorded);
+        if (recorded != state_.days.end() && recorded->first == task.file.date) (recorded++)->second = std::move(task.record);
+        else state_.days.emplace_hint(recorded, task.file.date, std::move(task.record));
+    }
+    state_.days.erase(recorded, state_.days.end());
 }
 
 bool Build::open_theme() {
@@ -598,12 +618,14 @@ void Build::start_workers() {
     report_.jobs = workers_->size();
 }
 
+// The graph takes the days' summaries (record_days gives them back), in
+// date order, as process_days left them: its days are the live days.
 void Build::build_graph(const std::vector<DayTask*>& live) {
     std::vector<DaySummary> summaries;
     summaries.reserve(live.size());
-    for (const DayTask* task : live) {
-        summaries.push_back(task->record.summary);
+    for (DayTask* task : live) {
         report_.papers += task->record.summary.papers;
+        summaries.push_back(std::move(task->record.summary));
     }
     report_.days = static_cast<int>(live.size());
     graph_ = build_site_graph(std::move(summaries));
@@ -611,6 +633,7 @@ void Build::build_graph(const std::vector<DayTask*>& live) {
 
 // A prompt that cannot be read is reported once, at the first day that names it.
 void Build::report_prompt_errors(const std::vector<DayTask*>& live) {
+    if (!prompts_.any_failed()) return;
     std::set<std::string> reported;
     for (const DayTask* task : live) {
         const Prompt& prompt = prompts_.get(task->record.prompt);
@@ -890,7 +913,7 @@ Build::ListOutput Build::sitemap_output(const std::vector<DayTask*>& live) {
 Build::ListOutput Build::home_output(const std::vector<DayTask*>& live) {
     ListInputs in;
     auto shown_day = live.size();
-    while (shown_day > 0 && live[shown_day - 1]->record.summary.papers == 0) --shown_day;
+    while (shown_day > 0 && graph_.days[shown_day - 1].papers == 0) --shown_day;
     if (shown_day == 0) shown_day = live.size();
     if (shown_day > 0) {
         const DayTask* latest = live[shown_day - 1];
