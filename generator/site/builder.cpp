@@ -483,7 +483,7 @@ void Build::run() {
     auto scanning = std::async(std::launch::async, [this] { return scan_content(options_.content_dir); });
     const bool themed = open_theme();
     if (themed) load_last_state();
-    const ContentScan scan = scanning.get();
+    ContentScan scan = scanning.get(); // its day files move into the tasks
     if (!themed || !check_content(scan)) return;
     note_scan(scan);
     const auto versioned = write_assets();

@@ -83,12 +83,6 @@ void json_optional(JsonWriter& json, const char* key, const std::optional<double
     else json.Null();
 }
 
-void json_optional(JsonWriter& json, const char* key, const std::optional<int>& value) {
-    json.Key(key);
-    if (value) json.Int(*value);
-    else json.Null();
-}
-
 void json_strings(JsonWriter& json, const char* key, const std::vector<std::string>& values) {
     json.Key(key);
     json.StartArray();
