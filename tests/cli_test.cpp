@@ -9,6 +9,8 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
+
 using namespace pp;
 using namespace pp::test;
 
@@ -77,11 +79,12 @@ TEST_CASE("publish without a loadable libgit2: one clear error, exit 1, nothing 
     REQUIRE(run_paperpress("build", work.path()).exit_code == 0);
     const std::string in_work = "cd '" + work.path().string() + "' && ";
     REQUIRE(std::system((in_work + "git init -q .").c_str()) == 0);
-    // The loader looks in LD_LIBRARY_PATH first, and finds no library there.
+    // The loader looks in LD_LIBRARY_PATH first, and finds a file there that is no library.
     fs::create_directories(work / "broken");
     write_text(work / "broken" / ("libgit2.so." LIBGIT2_SOVERSION), "not a library");
     auto published = run_paperpress_env("LD_LIBRARY_PATH='" + (work / "broken").string() + "'", "publish", work.path());
     CHECK(published.exit_code == 1);
+    CHECK_MESSAGE(std::count(published.err.begin(), published.err.end(), '\n') == 1, published.err); // one line
     CHECK_MESSAGE(published.err.find("cannot load libgit2.so." LIBGIT2_SOVERSION " (install libgit2-" LIBGIT2_SOVERSION
                                      ")") != std::string::npos, published.err);
     CHECK(std::system((in_work + "git rev-parse --verify -q refs/heads/gh-pages >/dev/null").c_str()) != 0);

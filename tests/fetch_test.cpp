@@ -4,9 +4,6 @@
 #include "fetch/arxiv_feed.h"
 #include "fetch/arxiv_source.h"
 #include "fetch/curl_library.h"
-#include "util/shared_library.h"
-
-#include <cstring>
 #include "fetch/http_client.h"
 #include "test_support.h"
 
@@ -436,23 +433,4 @@ TEST_CASE("the submission window of an announcement day lies between two 14:00 U
     CHECK(us_eastern_daylight_time(*parse_iso_date("2026-03-08")));
     CHECK_FALSE(us_eastern_daylight_time(*parse_iso_date("2026-03-07")));
     CHECK(minute_before(UtcMinute{*parse_iso_date("2025-03-24"), 18, 0}).stamp() == "202503241759");
-}
-
-TEST_CASE("a library loaded on first use: a missing one names its package, a missing function its name") {
-    auto absent = SharedLibrary::open("libpaperpress-absent.so.7", "libpaperpress-absent7");
-    REQUIRE_FALSE(absent.has_value());
-    CHECK(absent.error().message.find("cannot load libpaperpress-absent.so.7 (install libpaperpress-absent7)") == 0);
-
-    auto libc = SharedLibrary::open("libc.so.6", "libc6");
-    REQUIRE_MESSAGE(libc.has_value(), libc.error().to_string());
-    decltype(&::strlen) length = nullptr;
-    libc->find("strlen", length);
-    REQUIRE(libc->check("glibc").has_value());
-    CHECK(length("four") == 4);
-    void (*absent_function)() = nullptr;
-    libc->find("pp_no_such_function", absent_function);
-    libc->find("pp_nor_this_one", absent_function);
-    auto checked = libc->check("glibc");
-    REQUIRE_FALSE(checked.has_value());
-    CHECK(checked.error().message == "libc.so.6 has no pp_no_such_function: expected glibc");
 }

@@ -1,10 +1,12 @@
 // util/files: atomic writes, unchanged files left alone, mapped reads, reads
 // confined to a tree, removals that never leave it, the directory walker;
-// util/lock; util/hash; util/thread_pool (how many threads a job gets).
+// util/lock; util/hash; util/thread_pool (how many threads a job gets);
+// util/shared_library.
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/lock.h"
 #include "util/memory.h"
+#include "util/shared_library.h"
 #include "util/thread_pool.h"
 #include "test_support.h"
 
@@ -14,6 +16,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <thread>
 
@@ -410,4 +413,23 @@ TEST_CASE("Shelf: months of items dropped by whichever thread completes them, wh
     });
     CHECK(damaged == 0);
     CHECK(shelf.blocks_held() <= 1);
+}
+
+TEST_CASE("a library loaded on first use: a missing one names its package, a missing function its name") {
+    auto absent = SharedLibrary::open("libpaperpress-absent.so.7", "libpaperpress-absent7");
+    REQUIRE_FALSE(absent.has_value());
+    CHECK(absent.error().message.find("cannot load libpaperpress-absent.so.7 (install libpaperpress-absent7)") == 0);
+
+    auto libc = SharedLibrary::open("libc.so.6", "libc6");
+    REQUIRE_MESSAGE(libc.has_value(), libc.error().to_string());
+    decltype(&::strlen) length = nullptr;
+    libc->find("strlen", length);
+    REQUIRE(libc->check("glibc").has_value());
+    CHECK(length("four") == 4);
+    void (*absent_function)() = nullptr;
+    libc->find("pp_no_such_function", absent_function);
+    libc->find("pp_nor_this_one", absent_function);
+    auto checked = libc->check("glibc");
+    REQUIRE_FALSE(checked.has_value());
+    CHECK(checked.error().message == "libc.so.6 has no pp_no_such_function: expected glibc");
 }

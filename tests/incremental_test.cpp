@@ -3,6 +3,7 @@
 // bytes, no stale file or folder), and an appended day must rewrite only the
 // outputs that show it.
 #include "content/content_tree.h"
+#include "content/day_file.h"
 #include "content/prompt_store.h"
 #include "site/build_state.h"
 #include "site/builder.h"
@@ -99,13 +100,14 @@ struct Site {
     BuildReport build() const { return build(out()); }
 
     // Builds incrementally into site/ and from nothing into a fresh folder,
-    // and checks that both trees are the same.
-    BuildReport check_equals_clean(const char* what) const {
+    // and checks that both trees are the same (and that both builds report
+    // the `errors` expected).
+    BuildReport check_equals_clean(const char* what, std::size_t errors = 0) const {
         auto report = build();
-        CHECK_MESSAGE(report.ok(), what);
+        CHECK_MESSAGE(report.errors.size() == errors, what);
         TempDir clean_dir;
         auto clean = build(clean_dir / "site");
-        REQUIRE(clean.ok());
+        REQUIRE(clean.errors.size() == errors);
         CHECK_MESSAGE(clean.parsed >= clean.days, what); // a clean build parses every day
         auto incremental = file_tree(out());
         auto expected = file_tree(clean_dir / "site");
@@ -225,6 +227,32 @@ TEST_CASE("incremental: deleting a day removes its outputs and relinks its neigh
     fs::remove(day_path(site.content(), date("2024-12-30")));
     site.check_equals_clean("delete a year's only day");
     CHECK_FALSE(fs::exists(site.out() / "2024"));
+}
+
+TEST_CASE("incremental: a day file whose front matter names another day is refused; the rest equals a clean build") {
+    Site site;
+    REQUIRE(site.build().ok());
+    // Copied to a later day without editing its date: in the site graph the
+    // two would be one day.
+    fs::copy_file(day_path(site.content(), date("2025-01-02")), day_path(site.content(), date("2025-01-05")));
+    auto report = site.check_equals_clean("a copied day", 1);
+    REQUIRE(report.errors.size() == 1);
+    CHECK(report.errors[0].file == day_path(site.content(), date("2025-01-05")).string());
+    CHECK(report.errors[0].message == "the front matter says 2025-01-02 but the file is the day 2025-01-05");
+    CHECK(report.days == 6);
+    CHECK_FALSE(fs::exists(site.out() / "2025/01/05"));
+    CHECK(read_text(site.out() / "2025/01/03/index.html").find("2025/01/08/") != std::string::npos); // its next day
+
+    // Dated before its neighbour: the order of the graph would differ from the files'.
+    fs::remove(day_path(site.content(), date("2025-01-05")));
+    Day early = make_day("2025-01-01", 2);
+    REQUIRE(write_file_if_changed(day_path(site.content(), date("2025-01-04")), write_day(early)));
+    report = site.check_equals_clean("a day dated before its neighbours", 1);
+    REQUIRE(report.errors.size() == 1);
+    CHECK(report.errors[0].message == "the front matter says 2025-01-01 but the file is the day 2025-01-04");
+
+    fs::remove(day_path(site.content(), date("2025-01-04")));
+    site.check_equals_clean("mended");
 }
 
 TEST_CASE("incremental: a day in a new month and a new year") {

@@ -27,9 +27,7 @@ CheckReport check_content(const fs::path& root) {
         ++report.days;
         report.papers += static_cast<int>(day->papers.size());
         const std::string name = file.path.string();
-        if (day->date != file.date)
-            report.errors.push_back({name, 2, "the front matter says " + day->date.iso() +
-                                                  " but the file is the day " + file.date.iso()});
+        if (auto wrong = misdated(*day, file)) report.errors.push_back(std::move(*wrong));
         if (day->status == DayStatus::partial || day->status == DayStatus::stale) // a run that did not finish the day
             report.warnings.push_back(file.date.iso() + " is " + to_string(day->status) + ": " + day->reason);
         if (!day->prompt.empty() && !fs::is_regular_file(root / day->prompt))

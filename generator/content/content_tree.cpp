@@ -81,6 +81,11 @@ Result<Day> load_day(const fs::path& path) {
     return read_day(*text, path.string());
 }
 
+std::optional<Error> misdated(const Day& day, const DayFile& file) {
+    if (day.date == file.date) return std::nullopt;
+    return Error{file.path.string(), 2, "the front matter says " + day.date.iso() + " but the file is the day " + file.date.iso()};
+}
+
 Result<WriteOutcome> save_day(const fs::path& root, const Day& day) {
     const fs::path path = day_path(root, day.date);
     remove_dead_temp_files_of(path); // left by a run or import that was killed

@@ -33,6 +33,11 @@ ContentScan scan_content(const fs::path& root);
 // root is refused (read_file_inside), so no file from elsewhere is published.
 Result<Day> load_day(const fs::path& path);
 
+// The error of a day file whose front matter names another day than its
+// name (a copied file, say); nothing when they agree. The file's place is
+// what the site is built from, so `check` and `build` both refuse it.
+std::optional<Error> misdated(const Day& day, const DayFile& file);
+
 // Writes the day to its place in the tree; an identical file is left alone.
 // A temporary file of it left by a writer that was killed is removed.
 Result<WriteOutcome> save_day(const fs::path& root, const Day& day);

@@ -6,8 +6,10 @@ namespace pp {
 
 namespace {
 
+constexpr const char* soname = "libcurl.so.4"; // libcurl's ABI since 7.16
+
 Result<const CurlLibrary*> load() {
-    auto curl = SharedLibrary::open("libcurl.so.4", "libcurl4");
+    auto curl = SharedLibrary::open(soname, "libcurl4");
     if (!curl) return std::unexpected(curl.error());
     static CurlLibrary library;
     curl->find("curl_easy_init", library.easy_init);
@@ -22,7 +24,7 @@ Result<const CurlLibrary*> load() {
     decltype(&::curl_global_init) global_init = nullptr;
     curl->find("curl_global_init", global_init);
     if (auto found = curl->check("libcurl 7.x or 8.x"); !found) return std::unexpected(found.error());
-    if (global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return fail("cannot initialise libcurl.so.4");
+    if (global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return fail(std::string("cannot initialise ") + soname);
     return &library;
 }
 

@@ -39,8 +39,9 @@ const Result<void>& opened() {
 Result<void> load() { return opened(); }
 
 const Functions& functions() {
-    if (!opened()) {
-        std::fputs("paperpress: libgit2 was used before it was loaded\n", stderr);
+    if (const auto& result = opened(); !result) {
+        // A caller that did not go through load() (open_repository does).
+        std::fprintf(stderr, "paperpress: %s\n", result.error().to_string().c_str());
         std::abort();
     }
     return loaded;

@@ -56,7 +56,8 @@ struct Functions {
 // same error on every call, saying what is missing.
 Result<void> load();
 
-// The loaded functions. Only after load() succeeded: the program stops otherwise.
+// The loaded functions, loading them if need be. For callers that checked
+// load() first: when libgit2 cannot be loaded, the program stops here.
 const Functions& functions();
 
 template <auto Function>

@@ -427,6 +427,8 @@ std::optional<Day> Build::process_day(DayTask& task, std::optional<Date> prev, s
                 ++parsed_;
                 auto parsed = read_day(*text, path.string());
                 if (!parsed) return failed(parsed.error());
+                // The site graph's days are the tasks' days, in their order.
+                if (auto wrong = misdated(*parsed, task.file)) return failed(std::move(*wrong));
                 task.record.hash = hash;
                 task.record.prompt = parsed->prompt;
                 task.record.summary = summarize_day(*parsed);

@@ -2,13 +2,17 @@
 
 #include <dlfcn.h>
 
+#include <string_view>
+
 namespace pp {
 
 Result<SharedLibrary> SharedLibrary::open(const std::string& soname, const std::string& package) {
     void* handle = ::dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        const char* why = ::dlerror();
-        return fail("cannot load " + soname + " (install " + package + "): " + (why ? why : "unknown error"));
+        const char* error = ::dlerror();
+        std::string_view why = error ? error : "unknown error";
+        if (why.starts_with(soname + ": ")) why.remove_prefix(soname.size() + 2); // dlerror names it too
+        return fail("cannot load " + soname + " (install " + package + "): " + std::string(why));
     }
     return SharedLibrary(handle, soname);
 }

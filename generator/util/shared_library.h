@@ -8,16 +8,17 @@
 #include "util/error.h"
 
 #include <string>
+#include <utility>
 
 namespace pp {
 
 class SharedLibrary {
 public:
-    // Opens `soname`; the error says which Debian `package` provides it.
+    // Opens `soname`; the error names the Debian `package` that provides it.
     static Result<SharedLibrary> open(const std::string& soname, const std::string& package);
 
-    // Sets `out` to the function `name`. The first name not found is kept
-    // for missing(), so a run of lookups is checked once.
+    // Sets `out` to the function `name` (null when there is none). The first
+    // name not found is kept for check(), so a run of lookups is checked once.
     template <class Function>
     void find(const char* name, Function& out) {
         out = reinterpret_cast<Function>(symbol(name));
