@@ -2,8 +2,9 @@
 // sync and the nightly run's commit use git; build, check and serve never
 // do, yet linking libgit2 mapped it and the libraries it brings (SSH, TLS,
 // Kerberos, ...) into every start (docs/performance.md). Like libcurl
-// (fetch/curl_library.h), it is opened by the soname of the header the
-// program was compiled with, whose declarations type the functions.
+// (fetch/curl_library.h), it is opened by soname: here the one of the header
+// the program was compiled with (LIBGIT2_SOVERSION), whose declarations type
+// the functions.
 //
 // Code in namespace pp calls libgit2 as its documentation does:
 // `git_repository_open(&repo, path)` names a function object declared
