@@ -1,6 +1,7 @@
 // pipeline: `paperpress run` end to end against real HTTP servers on
 // loopback standing in for arXiv and for an OpenAI-compatible endpoint.
 #include "content/content_tree.h"
+#include "config/arxiv_dates.h"
 #include "config/config.h"
 #include "pipeline/nightly.h"
 #include "test_support.h"
@@ -72,6 +73,8 @@ struct FakeLlm {
     bool reject_max_tokens = false;                // 400 for a request with max_tokens, as o-series models
     bool omit_usage = false;                       // replies without a usage block
     bool reject_temperature = false;               // 400 for a request with temperature, as o-series models
+    std::set<std::string> refused_formats;         // response_format types answered with 400 naming response_format
+    std::optional<Clock::time_point> outage_until; // every request gets 503 until `clock` reaches this
     // A provider's token budget (OpenAI tier 1: 30k tokens a minute for gpt-4o),
     // refilled continuously on `clock`: a request over it gets the 429 OpenAI sends.
     long long tokens_per_minute = 0;
@@ -110,6 +113,21 @@ struct FakeLlm {
         int n = ++requests;
         seen_authorization = req.get_header_value("Authorization");
         bodies.push_back(req.body);
+        if (outage_until && clock->now() < *outage_until) {
+            res.status = 503;
+            res.set_content("{\"error\":{\"message\":\"The server is overloaded\",\"type\":\"server_error\"}}",
+                            "application/json");
+            return;
+        }
+        for (const auto& format : refused_formats)
+            if (req.body.find("\"response_format\":{\"type\":\"" + format + "\"") != std::string::npos) {
+                res.status = 400;
+                res.set_content("{\"error\":{\"message\":\"Invalid parameter: 'response_format' of type '" + format +
+                                    "' is not supported with this model.\",\"type\":\"invalid_request_error\","
+                                    "\"param\":\"response_format\",\"code\":null}}",
+                                "application/json");
+                return;
+            }
         if (fail_status) {
             res.status = fail_status;
             res.set_content(fail_body, "application/json");
@@ -168,6 +186,13 @@ struct FakeLlm {
                            (topic.empty() ? "" : ", \"TOPIC\": \"" + topic + "\"") + "},\n";
             }
             content += "```";
+            if (req.body.find("\"response_format\":{\"type\":\"json_") != std::string::npos) {
+                // A structured reply: the same objects in {"papers": [...]}, no fences.
+                std::string objects = content.substr(9, content.size() - 9 - 3);
+                while (!objects.empty() && (objects.back() == '\n' || objects.back() == ',')) objects.pop_back();
+                for (auto& c : objects) if (c == '\n') c = ' ';
+                content = "{\"papers\": [" + objects + "]}";
+            }
         }
         // About 4 bytes a token, as for English text.
         const int64_t prompt_tokens = tokens_per_minute ? static_cast<int64_t>(req.body.size() / 4) : 1000;
@@ -241,6 +266,7 @@ struct Fixture {
     int feed_status = 200;
     std::string feed_path = "cs.LG+cs.AI"; // the categories the feed is asked for
     std::atomic<int> feed_requests{0};
+    std::function<std::string()> feed_now; // when set, the feed's body at each request (a feed that changes)
     Config config;
     std::vector<std::string> log;
 
@@ -249,7 +275,7 @@ struct Fixture {
             ++feed_requests;
             CHECK(req.matches[1] == feed_path);
             res.status = feed_status;
-            res.set_content(feed_body, "application/rss+xml");
+            res.set_content(feed_now ? feed_now() : feed_body, "application/rss+xml");
         });
         arxiv.start();
         config.arxiv.rss_url = arxiv.url("/rss/");
@@ -467,11 +493,21 @@ TEST_CASE("run: papers an earlier day listed are dropped") {
 TEST_CASE("run: an empty feed writes nothing; a broken or unreachable feed is an error, never an empty day") {
     Fixture f;
     SUBCASE("weekend") {
+        f.today = *parse_iso_date("2025-05-31");
         f.feed_body = feed("", "Sat, 31 May 2025 00:00:00 -0400");
         RunResult result = f.run();
         CHECK(result.outcome == RunOutcome::no_announcement);
+        CHECK(run_exit_code(result) == 0);
         CHECK_FALSE(fs::exists(f.dir / "content"));
-        CHECK(f.log.back().find("no announcement") != std::string::npos);
+        CHECK(f.log.back().find("no announcement: the feed is empty (a Saturday)") != std::string::npos);
+    }
+    SUBCASE("an announcement day: the feed is late, and the run says so (exit 3)") {
+        f.feed_body = feed("", "Wed, 28 May 2025 00:00:00 -0400");
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::no_announcement);
+        CHECK(run_exit_code(result) == 3);
+        REQUIRE(result.incomplete.size() == 1);
+        CHECK(result.incomplete[0].find("2025-05-28's announcement was expected: nothing written") != std::string::npos);
     }
     SUBCASE("malformed XML") {
         f.feed_body = "<rss><channel><item>";
@@ -488,14 +524,18 @@ TEST_CASE("run: an empty feed writes nothing; a broken or unreachable feed is an
         CHECK(f.feed_requests == 4);
         CHECK_FALSE(fs::exists(f.dir / "content"));
     }
-    SUBCASE("the LLM fails on every request") {
+    SUBCASE("the LLM fails on every request: retried for llm.max_wait_minutes, then the embedded scorer stands in") {
         FakeLlm llm;
         f.use(llm);
         llm.always_fail = true;
         RunResult result = f.run();
-        CHECK(result.outcome == RunOutcome::failed);
-        CHECK(result.error.find("nothing was written") != std::string::npos);
-        CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(run_exit_code(result) == 3);
+        Day day = f.day("2025-05-28");
+        CHECK(day.status == DayStatus::partial);
+        CHECK(day.reason.find("did not recover within llm.max_wait_minutes (60 min)") != std::string::npos);
+        CHECK(f.clock.slept() >= std::chrono::minutes(55));
+        CHECK(f.clock.slept() <= std::chrono::minutes(61));
     }
 }
 
@@ -604,7 +644,7 @@ TEST_CASE("run: back-fill of a missed day through the API is marked remedial") {
     REQUIRE(queries.size() == 1);
     CHECK(queries[0].find("submittedDate:[202505161800 TO 202505191759]") != std::string::npos);
     // A Monday's window is Thursday 14:00 to Friday 14:00.
-    auto window = backfill_window(*parse_iso_date("2025-05-26"));
+    auto window = backfill_window(arxiv_calendar(ArxivSettings{}), *parse_iso_date("2025-05-26"));
     CHECK(window.from.iso() == "2025-05-22T18:00Z");
     CHECK(window.to.iso() == "2025-05-23T18:00Z");
 }
@@ -699,13 +739,14 @@ TEST_CASE("run: a slow LLM endpoint is timed out and retried; a late reply never
     f.config.llm.retries = 0;
     f.config.llm.batch_size = 2;
     RunResult result = f.run();
-    CHECK(result.outcome == RunOutcome::failed);
-    CHECK(result.error.find("failed on every request") != std::string::npos);
-    CHECK(result.error.find("nothing was written") != std::string::npos);
-    CHECK(llm.arrivals == 3); // the first try and two retries of the same batch
-    CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(llm.arrivals == 3); // the first try and two retries of the same batch: a timeout may be billed
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::partial); // the embedded scorer stood in
+    CHECK(day.reason.find("2 of 2 candidates unscored by the LLM") != std::string::npos);
+    for (const auto& p : day.papers) CHECK_MESSAGE((p.comment.find("LLM") == std::string::npos || !p.unscored.empty()), p.id);
     bool timed_out = false;
-    for (const auto& line : f.log) timed_out = timed_out || line.find("retry 1 of 2") != std::string::npos;
+    for (const auto& line : f.log) timed_out = timed_out || line.find("timed out") != std::string::npos;
     CHECK(timed_out);
 }
 
@@ -796,19 +837,23 @@ TEST_CASE("run: Monday's items re-dated to Tuesday make a stale day, not '0 sele
     CHECK(f.day("2025-05-28").status == DayStatus::announced);
 }
 
-TEST_CASE("run: a feed dated other than the expected announcement day is stale") {
+TEST_CASE("run: a late feed's earlier announcement is written as what it is; the run says the expected one is missing") {
     Fixture f;
     FakeLlm llm;
     f.use(llm);
-    f.today = *parse_iso_date("2025-05-30"); // Friday; the feed still says Wednesday
+    f.today = *parse_iso_date("2025-05-30"); // Friday; the feed still holds Wednesday's, not yet archived
     RunResult result = f.run();
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
     CHECK(run_exit_code(result) == 3);
-    Day day = f.day("2025-05-28");
-    CHECK(day.status == DayStatus::stale);
-    CHECK(day.reason.find("expected on 2025-05-30 is 2025-05-30's") != std::string::npos);
-    // On the weekend the Friday announcement is the one expected.
-    CHECK(expected_announcement(*parse_iso_date("2025-06-01")).iso() == "2025-05-30");
+    CHECK(f.day("2025-05-28").status == DayStatus::announced); // its papers are Wednesday's
+    REQUIRE(result.incomplete.size() == 1);
+    CHECK(result.incomplete[0].find("2025-05-30's announcement was expected") != std::string::npos);
+    CHECK(result.incomplete[0].find("the next run's catch-up fetches 2025-05-30") != std::string::npos);
+    // On the weekend the Friday announcement is the one expected; after Thanksgiving, Thursday's.
+    const ArxivCalendar calendar = arxiv_calendar(ArxivSettings{});
+    CHECK(expected_announcement(calendar, *parse_iso_date("2025-06-01")).iso() == "2025-05-30");
+    CHECK(expected_announcement(calendar, *parse_iso_date("2025-11-28")).iso() == "2025-11-27");
+    CHECK(expected_announcement(calendar, *parse_iso_date("2025-11-30")).iso() == "2025-11-27");
 }
 
 TEST_CASE("run: a complete day exits 0, a failure 1") {
@@ -842,17 +887,19 @@ TEST_CASE("run: empty replies (content null or \"\", finish_reason length) are f
         CHECK(day.tokens->prompt == 8 * 1000 + 900);
         CHECK(day.tokens->completion == 8 * 100 + 4000);
     }
-    SUBCASE("every reply empty: the run fails, nothing is written") {
+    SUBCASE("every reply empty: the embedded scorer stands in, the day is partial and says why") {
         Fixture f;
         FakeLlm llm;
         f.use(llm);
         llm.empty_content = "null";
         llm.empty_replies = -1;
         RunResult result = f.run();
-        CHECK(result.outcome == RunOutcome::failed);
-        CHECK(result.error.find("failed on every request") != std::string::npos);
-        CHECK(result.error.find("reply was empty") != std::string::npos);
-        CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(run_exit_code(result) == 3);
+        Day day = f.day("2025-05-28");
+        CHECK(day.status == DayStatus::partial);
+        CHECK(day.reason.find("28 of 28 candidates unscored by the LLM") != std::string::npos);
+        CHECK(day.reason.find("reply was empty") != std::string::npos);
     }
 }
 
@@ -928,15 +975,16 @@ TEST_CASE("run: a refused key or a rejected parameter stops at once, naming it; 
         llm.fail_status = 401;
         llm.fail_body = "{\"error\":{\"message\":\"Incorrect API key provided\",\"code\":\"invalid_api_key\"}}";
         RunResult result = f.run();
-        CHECK(result.outcome == RunOutcome::failed);
-        CHECK(result.error.find("refused the request (HTTP 401)") != std::string::npos);
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(f.day("2025-05-28").reason.find("refused the request (HTTP 401 invalid_api_key)") != std::string::npos);
+        CHECK(f.day("2025-05-28").reason.find("the provider says 'Incorrect API key provided'") != std::string::npos);
         CHECK(llm.arrivals == 1);
     }
     SUBCASE("403") {
         llm.fail_status = 403;
         RunResult result = f.run();
-        CHECK(result.outcome == RunOutcome::failed);
-        CHECK(result.error.find("HTTP 403") != std::string::npos);
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(f.day("2025-05-28").reason.find("HTTP 403") != std::string::npos);
         CHECK(llm.arrivals == 1);
     }
     SUBCASE("a rejected temperature") {
@@ -945,10 +993,10 @@ TEST_CASE("run: a refused key or a rejected parameter stops at once, naming it; 
                         "model. Only the default (1) value is supported.\",\"type\":\"invalid_request_error\","
                         "\"param\":\"temperature\",\"code\":\"unsupported_value\"}}";
         RunResult result = f.run();
-        CHECK(result.outcome == RunOutcome::failed);
-        CHECK(result.error.find("parameter 'temperature'") != std::string::npos);
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(f.day("2025-05-28").status == DayStatus::partial); // the embedded scorer stood in
+        CHECK(f.day("2025-05-28").reason.find("parameter 'temperature'") != std::string::npos);
         CHECK(llm.arrivals == 2); // asked again once without temperature, which this endpoint refuses too
-        CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2025-05-28"))));
     }
 }
 
@@ -1270,9 +1318,11 @@ TEST_CASE("run: a nightly run catches up the weekdays it missed (not holidays), 
     monday.date = *parse_iso_date("2025-11-21");
     REQUIRE(save_day(other.path(), monday).has_value());
     std::vector<std::string> missing;
-    for (const auto& d : catch_up_days(other.path(), *parse_iso_date("2025-11-28"), 5)) missing.push_back(d.iso());
-    CHECK(missing == std::vector<std::string>{"2025-11-24", "2025-11-25", "2025-11-26"});
-    CHECK(catch_up_days(f.dir / "empty", *parse_iso_date("2025-11-28"), 5).empty());
+    const ArxivCalendar calendar = arxiv_calendar(ArxivSettings{});
+    for (const auto& d : catch_up_days(other.path(), calendar, *parse_iso_date("2025-12-01"), 5))
+        missing.push_back(d.date.iso());
+    CHECK(missing == std::vector<std::string>{"2025-11-24", "2025-11-25", "2025-11-26", "2025-11-27"});
+    CHECK(catch_up_days(f.dir / "empty", calendar, *parse_iso_date("2025-12-01"), 5).empty());
 }
 
 TEST_CASE("run: a feed of 2,000 entries (arXiv's cap) makes the day partial: possibly cut") {
@@ -1296,12 +1346,14 @@ TEST_CASE("paperpress ls (text and --json) and check carry a partial day's statu
     f.use(llm);
     llm.never_answer = {"2505.20020", "2505.20021"};
     REQUIRE(f.run().outcome == RunOutcome::written);
-    const std::string reason = "2 of 28 candidates unscored ('missing from the LLM's reply";
+    const std::string reason = "2 of 28 candidates unscored by the LLM ('missing from the LLM's reply";
     auto listed = run_paperpress("ls --json", f.dir.path());
     CHECK(listed.exit_code == 0);
     CHECK_MESSAGE(listed.out.find("\"status\":\"partial\",\"reason\":\"" + reason) != std::string::npos, listed.out.substr(0, 400) << listed.err);
     auto plain = run_paperpress("ls", f.dir.path());
     CHECK(plain.out.find("2025-05-28  partial") != std::string::npos);
+    CHECK(plain.out.find("[waits: the LLM scores its unscored papers]") != std::string::npos);
+    CHECK(listed.out.find("\"waiting\":\"resume\"") != std::string::npos);
     CHECK(plain.out.find(reason) != std::string::npos);
     auto checked = run_paperpress("check", f.dir.path());
     CHECK(checked.exit_code == 0); // worth a look, not wrong
@@ -1346,4 +1398,345 @@ TEST_CASE("run: each kept paper gets a topic from the numbered sections of the t
             else CHECK(p.topic == "Efficiency and compression");
         }
     }
+}
+
+// ------------------------------------------- issue 31: arXiv's real calendar, real provider failures --
+
+namespace {
+
+// An export API that answers every submission window with two papers of its
+// own (IDs from the window's start) and records the windows asked for.
+struct WindowApi {
+    std::mutex mutex;
+    std::vector<std::pair<std::string, std::string>> windows; // [from, to] as arXiv's stamps
+
+    explicit WindowApi(LoopbackServer& server) {
+        server.server.Get("/api/query", [this](const httplib::Request& req, httplib::Response& res) {
+            std::string query = req.get_param_value("search_query");
+            const auto at = query.find("submittedDate:[") + 15;
+            std::string from = query.substr(at, 12), to = query.substr(at + 16, 12);
+            std::string entries;
+            for (int i = 0; i < 2; ++i)
+                entries += "<entry><id>http://arxiv.org/abs/" + from.substr(2, 4) + "." + from.substr(6, 4) +
+                           std::to_string(i) + "v1</id><title>Sparse pruning</title><summary>About pruning.</summary>"
+                           "<author><name>A B</name></author></entry>";
+            std::lock_guard lock(mutex);
+            if (req.get_param_value("start") == "0") windows.emplace_back(from, to);
+            res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\"><opensearch:totalResults>2"
+                            "</opensearch:totalResults>" + entries + "</feed>", "application/atom+xml");
+        });
+    }
+};
+
+// Complete (empty) days for [from, to]'s announcement days: a catch-up finds nothing to do there.
+void archive_days(const fs::path& content, const char* from, const char* to) {
+    const ArxivCalendar calendar = arxiv_calendar(ArxivSettings{});
+    for (Date d = *parse_iso_date(from); d <= *parse_iso_date(to); d = next_day(d)) {
+        if (!calendar.is_announcement_day(d)) continue;
+        Day day;
+        day.date = d;
+        REQUIRE(save_day(content, day).has_value());
+    }
+}
+
+UtcMinute minute_of(const std::string& stamp) {
+    return {Date{std::stoi(stamp.substr(0, 4)), std::stoi(stamp.substr(4, 2)), std::stoi(stamp.substr(6, 2))},
+            std::stoi(stamp.substr(8, 2)), std::stoi(stamp.substr(10, 2))};
+}
+
+std::vector<std::string> written_days(const RunResult& result) {
+    std::vector<std::string> days;
+    for (const auto& d : result.days) days.push_back(d.iso());
+    return days;
+}
+
+std::string quota_body() {
+    return "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and billing details. For "
+           "more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.\","
+           "\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}";
+}
+
+} // namespace
+
+TEST_CASE("run: back-fills across arXiv's holidays write exactly its announcement days, their windows tiling") {
+    struct Span {
+        const char* from;
+        const char* to;
+        std::vector<std::string> days;
+    };
+    const std::vector<Span> spans = {
+        // Thanksgiving 2025: no mailing on Thursday 27 November, so no feed dated Friday 28.
+        {"2025-11-24", "2025-12-02", {"2025-11-24", "2025-11-25", "2025-11-26", "2025-11-27", "2025-12-01", "2025-12-02"}},
+        // Christmas to New Year: no mailing on 25 and 30 December 2025 and 1 January 2026.
+        {"2025-12-22", "2026-01-06",
+         {"2025-12-22", "2025-12-23", "2025-12-24", "2025-12-25", "2025-12-29", "2025-12-30", "2026-01-01", "2026-01-05",
+          "2026-01-06"}},
+        // No mailing on Monday 19 January 2026: no feed dated Tuesday 20.
+        {"2026-01-16", "2026-01-22", {"2026-01-16", "2026-01-19", "2026-01-21", "2026-01-22"}},
+    };
+    for (const Span& span : spans) {
+        CAPTURE(span.from);
+        Fixture f;
+        WindowApi api(f.arxiv);
+        f.embedded = EmbeddedScorerKind::keywords;
+        f.today = *parse_iso_date("2026-11-26");
+        RunRequest request;
+        request.from = parse_iso_date(span.from);
+        request.to = parse_iso_date(span.to);
+        request.today = f.today;
+        request.clock = &f.clock;
+        request.content_dir = f.dir / "content";
+        request.log = [&](const std::string& line) { f.log.push_back(line); };
+        RunResult result = run_nightly(request, f.config);
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(written_days(result) == span.days);
+        REQUIRE(api.windows.size() == span.days.size());
+        for (size_t i = 1; i < api.windows.size(); ++i) // no gap, no overlap: each starts the minute after the last ends
+            CHECK_MESSAGE(minute_before(minute_of(api.windows[i].first)) == minute_of(api.windows[i - 1].second),
+                          span.days[i]);
+    }
+    // Monday 1 December 2025 holds Wednesday 14:00 to Friday 14:00 US Eastern (EST: 19:00Z).
+    Fixture f;
+    WindowApi api(f.arxiv);
+    f.embedded = EmbeddedScorerKind::keywords;
+    REQUIRE(f.run(*parse_iso_date("2025-12-01")).outcome == RunOutcome::written);
+    REQUIRE(api.windows.size() == 1);
+    CHECK(api.windows[0] == std::pair<std::string, std::string>{"202511261900", "202511281859"});
+}
+
+TEST_CASE("run: the night after a holiday writes no phantom day, and the catch-up does not back-fill one") {
+    Fixture f;
+    WindowApi api(f.arxiv);
+    f.embedded = EmbeddedScorerKind::keywords;
+    f.config.arxiv.catch_up_days = 5;
+    archive_days(f.dir / "content", "2026-11-16", "2026-11-25");
+    // Thanksgiving 2026 is today: the feed of Thursday 26 November (Wednesday evening's mailing) is written.
+    f.today = *parse_iso_date("2026-11-26");
+    f.feed_body = feed(thirty_papers(), "Thu, 26 Nov 2026 00:00:00 -0500");
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    SUBCASE("the feed re-serves Thursday's papers under Friday's date") {
+        f.today = *parse_iso_date("2026-11-27");
+        f.feed_body = feed(thirty_papers(), "Fri, 27 Nov 2026 00:00:00 -0500");
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::no_announcement);
+        CHECK(run_exit_code(result) == 0);
+        CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2026-11-27"))));
+        CHECK(f.log.back().find("no mailing on the evening of Thursday 2026-11-26") != std::string::npos);
+    }
+    SUBCASE("the feed still holds Thursday's") {
+        f.today = *parse_iso_date("2026-11-27");
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::already_have);
+        CHECK(run_exit_code(result) == 0);
+    }
+    SUBCASE("Monday's run catches up nothing") {
+        f.today = *parse_iso_date("2026-11-30");
+        f.feed_body = feed(item("2611.60001", "new", "Sparse pruning"), "Mon, 30 Nov 2026 00:00:00 -0500");
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(written_days(result) == std::vector<std::string>{"2026-11-30"});
+        CHECK(api.windows.empty());
+        CHECK(run_exit_code(result) == 0);
+    }
+}
+
+TEST_CASE("run: a stale day is fetched again through the API by the next night's catch-up; ls says it waits") {
+    Fixture f;
+    WindowApi api(f.arxiv);
+    FakeLlm llm;
+    f.use(llm);
+    f.config.arxiv.catch_up_days = 5;
+    archive_days(f.dir / "content", "2025-05-16", "2025-05-23");
+    f.today = *parse_iso_date("2025-05-26");
+    f.feed_body = feed(thirty_papers(), "Mon, 26 May 2025 00:00:00 -0400");
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    // Tuesday: the feed re-serves Monday's papers under Tuesday's date: a stale day.
+    f.today = *parse_iso_date("2025-05-27");
+    f.feed_body = feed(thirty_papers(), "Tue, 27 May 2025 00:00:00 -0400");
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    REQUIRE(f.day("2025-05-27").status == DayStatus::stale);
+    auto listed = run_paperpress("ls --json", f.dir.path());
+    CHECK(listed.out.find("\"date\":\"2025-05-27\",\"status\":\"stale\"") != std::string::npos);
+    CHECK(listed.out.find("\"waiting\":\"fetch\"") != std::string::npos);
+    CHECK(api.windows.empty());
+    // Wednesday: the catch-up fetches Tuesday's real announcement before tonight's.
+    f.today = *parse_iso_date("2025-05-28");
+    f.feed_body = feed(item("2505.60001", "new", "Sparse pruning"), "Wed, 28 May 2025 00:00:00 -0400");
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(written_days(result) == std::vector<std::string>{"2025-05-27", "2025-05-28"});
+    REQUIRE(api.windows.size() == 1);
+    CHECK(api.windows[0].first == "202505231800"); // Friday 14:00 EDT to Monday 14:00
+    Day tuesday = f.day("2025-05-27");
+    CHECK(tuesday.status == DayStatus::announced);
+    CHECK(tuesday.remedial.has_value());
+    CHECK(run_exit_code(result) == 0);
+}
+
+TEST_CASE("run: a late feed is polled for arxiv.wait_for_feed_minutes until it holds the expected announcement") {
+    Fixture f;
+    f.embedded = EmbeddedScorerKind::keywords;
+    f.today = *parse_iso_date("2025-05-27");
+    f.feed_body = feed(thirty_papers(), "Mon, 26 May 2025 00:00:00 -0400");
+    f.today = *parse_iso_date("2025-05-26");
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    f.today = *parse_iso_date("2025-05-27");
+    const auto late_until = f.clock.now() + std::chrono::minutes(12);
+    f.feed_now = [&] {
+        return f.clock.now() < late_until ? feed(thirty_papers(), "Mon, 26 May 2025 00:00:00 -0400")
+                                          : feed(item("2505.60001", "new", "Sparse pruning"),
+                                                 "Tue, 27 May 2025 00:00:00 -0400");
+    };
+    SUBCASE("within the wait") {
+        f.config.arxiv.wait_for_feed_minutes = 30;
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(written_days(result) == std::vector<std::string>{"2025-05-27"});
+        CHECK(run_exit_code(result) == 0);
+        CHECK(f.feed_requests == 1 + 4); // Monday's run, then every 5 minutes: 0, 5, 10, 15
+    }
+    SUBCASE("no wait: nothing written, and the exit-3 line says so truly") {
+        RunResult result = f.run();
+        CHECK(result.outcome == RunOutcome::stale);
+        REQUIRE(result.incomplete.size() == 1);
+        CHECK(result.incomplete[0].find("nothing written") != std::string::npos);
+        CHECK(result.incomplete[0].find("written and published") == std::string::npos);
+    }
+}
+
+TEST_CASE("run: insufficient_quota (or a 402) stops the LLM at once; the embedded scorer writes the day, partial") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.fail_status = 429;
+    llm.fail_body = quota_body();
+    f.embedded = EmbeddedScorerKind::keywords;
+    f.feed_body = feed(thirty_papers() +
+                       item("2505.20100", "new", "Sparse Mixture of Experts Transformers: pruning, quantization and KV cache") +
+                       item("2505.20101", "new", "Scaling laws and training dynamics of sparse attention Transformers"));
+    std::string words = "You exceeded your current quota";
+    SUBCASE("DeepSeek's 402") {
+        llm.fail_status = 402;
+        llm.fail_body = "{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\",\"param\":null,"
+                        "\"code\":\"invalid_request_error\"}}";
+        words = "Insufficient Balance";
+    }
+    SUBCASE("OpenAI's 429 insufficient_quota") {}
+    const auto started = std::chrono::steady_clock::now();
+    RunResult result = f.run();
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(f.clock.slept() == Clock::duration{}); // no wait at all
+    CHECK(llm.arrivals <= f.config.llm.concurrency); // the requests already on their way, no more
+    CHECK(run_exit_code(result) == 3);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::partial);
+    CHECK_MESSAGE(day.reason.find(words) != std::string::npos, day.reason);
+    CHECK(day.reason.find("quota or billing") != std::string::npos);
+    // The embedded scorer's picks stand in; every paper the LLM did not score is kept for --resume.
+    size_t stand_ins = 0, kept = 0;
+    for (const auto& p : day.papers) {
+        if (p.author_match) continue;
+        CHECK(!p.unscored.empty());
+        ++kept;
+        if (p.relevance) ++stand_ins;
+    }
+    CHECK(kept == 30);
+    CHECK(stand_ins >= 2);
+    CHECK(*day.counts.relevant == static_cast<long long>(stand_ins + 1)); // and the followed author's paper
+    bool said = false;
+    for (const auto& why : result.incomplete) said = said || why.find("written and published as such") != std::string::npos;
+    CHECK(said);
+    // Credit added: --resume scores every one of them with the LLM and completes the day.
+    llm.fail_status = 0;
+    RunResult resumed = f.run(*parse_iso_date("2025-05-28"), false, true);
+    REQUIRE_MESSAGE(resumed.outcome == RunOutcome::written, resumed.error);
+    CHECK(run_exit_code(resumed) == 0);
+    Day done = f.day("2025-05-28");
+    CHECK(done.status == DayStatus::announced);
+    for (const auto& p : done.papers) {
+        CHECK(p.unscored.empty());
+        CHECK(p.comment.find("embedded scorer") == std::string::npos);
+    }
+}
+
+TEST_CASE("run: an LLM outage of ten minutes inside llm.max_wait_minutes gives a complete day; a longer one a partial") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.clock = &f.clock;
+    llm.outage_until = f.clock.now() + std::chrono::minutes(10);
+    SUBCASE("inside the budget") {
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(run_exit_code(result) == 0);
+        Day day = f.day("2025-05-28");
+        CHECK(day.status == DayStatus::announced);
+        for (const auto& p : day.papers) CHECK(p.unscored.empty());
+        CHECK(f.clock.slept() >= std::chrono::minutes(10));
+    }
+    SUBCASE("longer than the budget") {
+        f.config.llm.max_wait_minutes = 5;
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(run_exit_code(result) == 3);
+        Day day = f.day("2025-05-28");
+        CHECK(day.status == DayStatus::partial);
+        CHECK(day.reason.find("did not recover within llm.max_wait_minutes (5 min)") != std::string::npos);
+        CHECK(day.reason.find("The server is overloaded") != std::string::npos);
+    }
+}
+
+TEST_CASE("run: scores are asked as structured output, falling back to JSON mode and plain text; the day records it") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    std::string expected = "json_schema";
+    SUBCASE("json_schema taken") {}
+    SUBCASE("only JSON mode") {
+        llm.refused_formats = {"json_schema"};
+        expected = "json_object";
+    }
+    SUBCASE("neither") {
+        llm.refused_formats = {"json_schema", "json_object"};
+        expected = "text";
+    }
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 0);
+    Day day = f.day("2025-05-28");
+    CHECK(day.reply_format == expected);
+    CHECK(read_text(day_path(f.dir / "content", day.date)).find("  format: " + expected + "\n") != std::string::npos);
+    for (const auto& p : day.papers) CHECK(p.unscored.empty());
+    // The last request asked for the format the day records.
+    const std::string& last = llm.bodies.back();
+    if (expected == "text") CHECK(last.find("response_format") == std::string::npos);
+    else CHECK(last.find("\"response_format\":{\"type\":\"" + expected + "\"") != std::string::npos);
+    if (expected == "json_schema") CHECK(last.find("\"strict\":true") != std::string::npos);
+}
+
+TEST_CASE("run: a year whose holidays arXiv has not published here warns once; check warns on a day arXiv never announced") {
+    Fixture f;
+    WindowApi api(f.arxiv);
+    f.embedded = EmbeddedScorerKind::keywords;
+    f.today = *parse_iso_date("2027-01-08");
+    RunRequest request;
+    request.from = parse_iso_date("2027-01-04");
+    request.to = parse_iso_date("2027-01-06");
+    request.today = f.today;
+    request.clock = &f.clock;
+    request.content_dir = f.dir / "content";
+    RunResult result = run_nightly(request, f.config);
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    int warned = 0;
+    for (const auto& w : result.warnings) warned += w.find("arXiv has not published its 2027 holidays here") != std::string::npos;
+    CHECK(warned == 1);
+    // A day file dated Friday 28 November 2025, after Thanksgiving: check warns, and says why.
+    Day phantom;
+    phantom.date = *parse_iso_date("2025-11-28");
+    REQUIRE(save_day(f.dir / "content", phantom).has_value());
+    auto checked = run_paperpress("check", f.dir.path());
+    CHECK(checked.exit_code == 0);
+    CHECK(checked.err.find("2025-11-28: arXiv announces nothing dated this day (no mailing on the evening of Thursday "
+                           "2025-11-27 (arXiv's holidays))") != std::string::npos);
 }

@@ -1,9 +1,11 @@
 // `import`, `ls`, `check`: the content tree.
 #include "cli/cli_common.h"
 
+#include "config/arxiv_dates.h"
 #include "content/checker.h"
 #include "content/content_tree.h"
 #include "content/importer.h"
+#include "pipeline/nightly.h"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -62,6 +64,10 @@ int cmd_ls(const GlobalOptions& global, bool as_json) {
                 json.Key("reason");
                 json.String(day->reason.c_str(), static_cast<rapidjson::SizeType>(day->reason.size()));
             }
+            if (auto waiting = waiting_for(*day)) {
+                json.Key("waiting");
+                json.String(to_string(*waiting));
+            }
             json.Key("count");
             json.Uint(static_cast<unsigned>(day->papers.size()));
             json.Key("papers");
@@ -70,8 +76,12 @@ int cmd_ls(const GlobalOptions& global, bool as_json) {
             json.EndArray();
             json.EndObject();
         } else {
-            std::printf("%s  %-9s  %3zu papers%s%s\n", day->date.iso().c_str(), to_string(day->status),
+            const auto waiting = waiting_for(*day);
+            std::printf("%s  %-9s  %3zu papers%s%s%s\n", day->date.iso().c_str(), to_string(day->status),
                         day->papers.size(), day->remedial ? "  (remedial)" : "",
+                        !waiting                      ? ""
+                        : *waiting == CatchUp::resume ? "  [waits: the LLM scores its unscored papers]"
+                                                      : "  [waits: fetched again through the API]",
                         day->reason.empty() ? "" : ("  " + tidy_line(day->reason)).c_str());
         }
     }
@@ -81,8 +91,8 @@ int cmd_ls(const GlobalOptions& global, bool as_json) {
     return errors ? exit_problems : exit_ok;
 }
 
-int cmd_check(const GlobalOptions& global) {
-    auto report = check_content(global.content);
+int cmd_check(const GlobalOptions& global, const Config& config) {
+    auto report = check_content(global.content, arxiv_calendar(config.arxiv));
     for (const auto& warning : report.warnings) print_warning(warning);
     for (const auto& error : report.errors) print_error(error);
     std::cout << "check: " << report.days << " days, " << report.papers << " papers, " << report.errors.size()

@@ -35,7 +35,7 @@ std::optional<TreeLock> lock_content_tree(const GlobalOptions& global);
 // Archive commands (cli/archive_commands.cpp).
 int cmd_import(const GlobalOptions& global, const std::vector<std::string>& sources);
 int cmd_ls(const GlobalOptions& global, bool as_json);
-int cmd_check(const GlobalOptions& global);
+int cmd_check(const GlobalOptions& global, const Config& config);
 
 // Site commands (cli/site_commands.cpp).
 struct BuildArgs {

@@ -134,14 +134,14 @@ int run_cli(int argc, char** argv) {
     auto config = load_config(global.config, config_given);
     if (!config) {
         print_error(config.error());
-        if (check->parsed()) cmd_check(global);
+        if (check->parsed()) cmd_check(global, Config{});
         return exit_problems;
     }
     if (auto jobs = jobs_from_environment(); !jobs)
         print_warning(jobs.error().message + "; using the CPUs this process may use");
     if (import->parsed()) return cmd_import(global, sources);
     if (ls->parsed()) return cmd_ls(global, as_json);
-    if (check->parsed()) return cmd_check(global);
+    if (check->parsed()) return cmd_check(global, *config);
     if (build->parsed()) return cmd_build(global, *config, build_args);
     if (theme_new->parsed()) return cmd_theme_new(global, theme_name);
     if (run->parsed()) return cmd_run(global, *config, run_args);

@@ -253,9 +253,7 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
         write_due_overviews(global, config, result.days, request.after_write);
     if (commit_failures) return exit_problems;
     const int outcome_code = run_exit_code(result);
-    if (outcome_code == exit_incomplete)
-        std::cerr << "paperpress run: exit 3: the day is partial or stale (see the warnings); it is written and "
-                     "published as such\n";
+    for (const auto& why : result.incomplete) std::cerr << "paperpress run: exit 3: " << why << "\n";
     // The site is built whatever the outcome: a run killed between writing
     // the day and building leaves a site that the next run brings up to date
     // (the build is incremental: nothing to do costs a few milliseconds).

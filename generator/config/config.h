@@ -7,6 +7,7 @@
 #pragma once
 
 #include "config/prices.h"
+#include "core/date.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -28,7 +29,9 @@ struct ArxivSettings {
     std::string cache_dir = ".cache/arxiv";                  // raw responses
     std::string offline_feed = "samples/arxiv-feed.xml";     // used by --offline
     int api_page_size = 200;
-    int catch_up_days = 5;   // `run` with no date back-fills missing weekdays among the last N (0: never)
+    int catch_up_days = 5;   // `run` with no date back-fills missing, stale and incomplete days among the last N weekdays (0: never)
+    int wait_for_feed_minutes = 0; // `run` polls a late feed this long for the expected announcement (0: no wait)
+    std::vector<Date> no_mailing;  // evenings without a mailing, added to arXiv's published ones (config/arxiv_no_mailing.yaml)
 };
 
 struct ScoringSettings {
@@ -63,6 +66,8 @@ struct LlmSettings {
     bool title_prefilter = false;
     bool required = false;              // true: no usable key fails the run instead of falling back to the embedded scorer
     double timeout = 120;               // seconds per request
+    int max_wait_minutes = 60;          // waits for rate limits and outages in one run, summed; then the embedded scorer serves
+    std::string reply_format = "json_schema"; // asked first: json_schema, json_object or text (each falls back to the next)
     PriceTable prices = default_prices();
 };
 

@@ -3,9 +3,6 @@
 #include "config/prices_yaml.h" // generated from config/prices.yaml
 #include "config/sections.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 namespace pp {
 
 namespace {
@@ -15,31 +12,21 @@ struct BuiltInPrices {
     std::string date;
 };
 
-// The table is part of the program: one that does not read is a build
-// defect, caught by the unit tests, not an error for a user to fix.
-BuiltInPrices read_built_in() {
+BuiltInPrices read_built_in_prices() {
     BuiltInPrices prices;
-    const std::string file = "config/prices.yaml (built in)";
-    auto root = parse_yaml(prices_yaml, file);
-    Result<void> ok = root ? Result<void>{} : std::unexpected(root.error());
-    if (ok) {
-        Section section(file, "");
-        ok = section.read(*root, {
+    read_built_in(prices_yaml, "config/prices.yaml (built in)", [&](const Section& section) {
+        return std::map<std::string, Setter>{
             {"as_of", section.text(prices.date)},
             {"models", section.sub("models", [&](const Section& s, const YAML::Node& v) {
                  return read_prices(s, v, prices.table);
              })},
-        });
-    }
-    if (!ok) {
-        std::fprintf(stderr, "paperpress: %s\n", ok.error().to_string().c_str());
-        std::abort();
-    }
+        };
+    });
     return prices;
 }
 
 const BuiltInPrices& built_in() {
-    static const BuiltInPrices prices = read_built_in();
+    static const BuiltInPrices prices = read_built_in_prices();
     return prices;
 }
 

@@ -62,6 +62,8 @@ Result<void> read_arxiv(const Section& s, const YAML::Node& node, ArxivSettings&
         {"cache_dir", s.text(a.cache_dir)}, {"offline_feed", s.text(a.offline_feed)},
         {"api_page_size", s.number(a.api_page_size, 1, 2000)},
         {"catch_up_days", s.number(a.catch_up_days, 0, 30)},
+        {"wait_for_feed_minutes", s.number(a.wait_for_feed_minutes, 0, 600)},
+        {"no_mailing", s.dates(a.no_mailing)},
     });
     if (!ok) return ok;
     if (a.categories.empty()) return s.problem(node.Mark().line + 1, "at least one category in 'categories'");
@@ -99,6 +101,9 @@ Result<void> read_llm(const Section& s, const YAML::Node& node, LlmSettings& l) 
         {"seed", s.number(l.seed, 0, 2147483647)},
         {"retries", s.number(l.retries, 0, 10)}, {"title_prefilter", s.flag(l.title_prefilter)},
         {"required", s.flag(l.required)}, {"timeout", s.real(l.timeout, 1)},
+        {"max_wait_minutes", s.number(l.max_wait_minutes, 0, 1440)},
+        {"reply_format", s.text(l.reply_format, "json_schema, json_object or text",
+                                one_of({"json_schema", "json_object", "text"}))},
         {"prices", s.sub("prices", [&](const Section& p, const YAML::Node& v) { return read_prices(p, v, l.prices); })},
     });
     if (!ok) return ok;

@@ -4,6 +4,8 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace pp {
 
@@ -151,11 +153,39 @@ Setter Section::list(std::vector<std::string>& target) const {
     };
 }
 
+Setter Section::dates(std::vector<Date>& target) const {
+    return [this, &target](const YAML::Node& v, int line) -> Result<void> {
+        std::vector<std::string> items;
+        if (auto ok = list(items)(v, line); !ok) return ok;
+        target.clear();
+        for (const auto& item : items) {
+            auto date = parse_iso_date(item);
+            if (!date) return wrong_value(line, "a list of dates (YYYY-MM-DD), got " + excerpt(item));
+            target.push_back(*date);
+        }
+        return {};
+    };
+}
+
 Setter Section::sub(const std::string& name, std::function<Result<void>(const Section&, const YAML::Node&)> body) const {
     return [this, name, body](const YAML::Node& v, int) -> Result<void> {
         Section inner(file_, qualified(name));
         return body(inner, v);
     };
+}
+
+void read_built_in(std::string_view text, const std::string& file,
+                   const std::function<std::map<std::string, Setter>(const Section&)>& keys) {
+    auto root = parse_yaml(text, file);
+    Result<void> ok = root ? Result<void>{} : std::unexpected(root.error());
+    if (ok) {
+        Section section(file, "");
+        ok = section.read(*root, keys(section));
+    }
+    if (!ok) {
+        std::fprintf(stderr, "paperpress: %s\n", ok.error().to_string().c_str());
+        std::abort();
+    }
 }
 
 } // namespace pp

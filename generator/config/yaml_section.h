@@ -3,6 +3,7 @@
 // wrong types the same way, with the file and line.
 #pragma once
 
+#include "core/date.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -39,6 +40,7 @@ public:
     Setter number(int& target, int low, int high) const;
     Setter real(double& target, double low) const;
     Setter list(std::vector<std::string>& target) const; // a list, or one item
+    Setter dates(std::vector<Date>& target) const;       // a list of YYYY-MM-DD dates, or one
     // A nested section, read by `body` with its own Section.
     Setter sub(const std::string& name, std::function<Result<void>(const Section&, const YAML::Node&)> body) const;
 
@@ -55,5 +57,12 @@ private:
 };
 
 bool is_env_name(const std::string& name);
+
+// Reads data compiled into the program (`text`, named `file`) through the
+// setters `keys` makes. Such data is part of the program: one that does not
+// read is a build defect, caught by the unit tests, so it aborts with the
+// error rather than being an error for a user to fix.
+void read_built_in(std::string_view text, const std::string& file,
+                   const std::function<std::map<std::string, Setter>(const Section&)>& keys);
 
 } // namespace pp

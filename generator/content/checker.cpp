@@ -8,7 +8,7 @@
 
 namespace pp {
 
-CheckReport check_content(const fs::path& root) {
+CheckReport check_content(const fs::path& root, const ArxivCalendar& calendar) {
     CheckReport report;
     if (!fs::is_directory(root)) {
         report.errors.push_back({root.string(), 0, "no such content folder"});
@@ -28,6 +28,10 @@ CheckReport check_content(const fs::path& root) {
         report.papers += static_cast<int>(day->papers.size());
         const std::string name = file.path.string();
         if (auto wrong = misdated(*day, file)) report.errors.push_back(std::move(*wrong));
+        if (!calendar.is_announcement_day(file.date))
+            report.warnings.push_back(file.date.iso() + ": arXiv announces nothing dated this day (" +
+                                      calendar.why_no_announcement(file.date) +
+                                      "): its papers are likely another day's announcement");
         if (day->status == DayStatus::partial || day->status == DayStatus::stale) // a run that did not finish the day
             report.warnings.push_back(file.date.iso() + " is " + to_string(day->status) + ": " + day->reason);
         if (!day->prompt.empty() && !fs::is_regular_file(root / day->prompt))

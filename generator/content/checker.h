@@ -1,6 +1,7 @@
 // `paperpress check`: validates the whole content tree.
 #pragma once
 
+#include "core/arxiv_calendar.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -16,6 +17,7 @@ struct CheckReport {
     std::vector<std::string> warnings; // worth a look, not wrong
 };
 
-CheckReport check_content(const fs::path& root);
+// `calendar`: a day file dated a day without an arXiv announcement is a warning.
+CheckReport check_content(const fs::path& root, const ArxivCalendar& calendar = {});
 
 } // namespace pp

@@ -123,10 +123,11 @@ std::string front_matter(const Day& day) {
     out << YAML::Key << "status" << YAML::Value << to_string(day.status);
     if (!day.reason.empty()) out << YAML::Key << "reason" << YAML::Value << day.reason;
     if (!day.model.empty()) out << YAML::Key << "model" << YAML::Value << day.model;
-    if (day.temperature || day.seed) {
+    if (day.temperature || day.seed || !day.reply_format.empty()) {
         out << YAML::Key << "sampling" << YAML::Value << YAML::BeginMap;
         emit_optional(out, "temperature", day.temperature);
         emit_optional(out, "seed", day.seed);
+        if (!day.reply_format.empty()) out << YAML::Key << "format" << YAML::Value << day.reply_format;
         out << YAML::EndMap;
     }
     if (day.tokens) {
@@ -300,10 +301,20 @@ Result<void> read_remedial(const MetaValue& value, Day& day) {
     return {};
 }
 
-// The LLM's sampling parameters as sent: temperature (0 to 2) and seed.
+// The LLM's sampling parameters as sent: temperature (0 to 2), seed, and
+// the reply format asked for.
 Result<void> read_sampling(const MetaValue& value, Day& day) {
-    return read_nested(value, "sampling", {"temperature", "seed"},
+    return read_nested(value, "sampling", {"temperature", "seed", "format"},
                        [&](const std::string& name, const MetaValue& v) -> Result<void> {
+                           if (name == "format") {
+                               auto text = meta_scalar(v, "sampling.format");
+                               if (!text) return std::unexpected(text.error());
+                               if (*text != "json_schema" && *text != "json_object" && *text != "text")
+                                   return fail("expected 'sampling.format' to be json_schema, json_object or text, got " +
+                                                   excerpt(*text), {}, v.line);
+                               day.reply_format = *text;
+                               return {};
+                           }
                            if (name == "seed") {
                                auto n = meta_whole_number(v, "sampling.seed");
                                if (!n) return std::unexpected(n.error());

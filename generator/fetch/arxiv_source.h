@@ -4,7 +4,7 @@
 #pragma once
 
 #include "config/config.h"
-#include "fetch/arxiv_calendar.h"
+#include "core/arxiv_calendar.h"
 #include "fetch/arxiv_feed.h"
 #include "fetch/http_client.h"
 

@@ -1,6 +1,7 @@
 #include "pipeline/nightly.h"
 
 #include "content/content_tree.h"
+#include "config/arxiv_dates.h"
 #include "content/prompt_store.h"
 #include "fetch/arxiv_source.h"
 #include "pipeline/progress.h"
@@ -23,29 +24,45 @@ namespace pp {
 
 int run_exit_code(const RunResult& result) {
     if (result.outcome == RunOutcome::failed) return 1;
-    return result.incomplete ? 3 : 0;
+    return result.incomplete.empty() ? 0 : 3;
 }
 
-Date expected_announcement(const Date& today) {
-    Date day = today;
-    while (day.weekday() == 0 || day.weekday() == 6) day = previous_day(day);
-    return day;
+Date expected_announcement(const ArxivCalendar& calendar, const Date& today) {
+    return calendar.latest_announcement_day(today);
 }
 
-SubmissionWindow backfill_window(const Date& day) { return submission_window(day); }
+SubmissionWindow backfill_window(const ArxivCalendar& calendar, const Date& day) {
+    return calendar.submission_window(day);
+}
 
-std::vector<Date> catch_up_days(const fs::path& content, const Date& expected, int look_back) {
+const char* to_string(CatchUp action) { return action == CatchUp::fetch ? "fetch" : "resume"; }
+
+std::optional<CatchUp> waiting_for(const Day& day) {
+    if (day.status == DayStatus::stale || day.status == DayStatus::failed) return CatchUp::fetch;
+    if (day.status != DayStatus::partial) return std::nullopt;
+    bool unscored = std::ranges::any_of(day.papers, [](const Paper& p) { return !p.unscored.empty(); });
+    return unscored ? CatchUp::resume : CatchUp::fetch;
+}
+
+std::vector<CatchUpDay> catch_up_days(const fs::path& content, const ArxivCalendar& calendar, const Date& expected,
+                                      int look_back) {
     if (look_back <= 0 || scan_content(content).days.empty()) return {};
-    std::vector<Date> missing;
+    std::vector<CatchUpDay> due;
     Date day = expected;
     for (int weekdays = 0; weekdays < look_back;) {
         day = previous_day(day);
         if (day.weekday() == 0 || day.weekday() == 6) continue;
         ++weekdays;
-        if (is_announcement_day(day) && !fs::exists(day_path(content, day))) missing.push_back(day);
+        if (!calendar.is_announcement_day(day)) continue;
+        const fs::path path = day_path(content, day);
+        if (!fs::exists(path)) {
+            due.push_back({day, CatchUp::fetch});
+        } else if (auto written = load_day(path)) {
+            if (auto action = waiting_for(*written)) due.push_back({day, *action});
+        }
     }
-    std::ranges::reverse(missing);
-    return missing;
+    std::ranges::reverse(due);
+    return due;
 }
 
 namespace {
@@ -56,7 +73,6 @@ struct DayInput {
     std::vector<FeedEntry> entries;
     std::optional<Remedial> remedial;
     std::string partial_reason; // e.g. API pages that never came
-    std::string stale_reason;   // e.g. the feed's date is not the expected one
 };
 
 // What the LLM made of `to_score`, with the prompt text it was asked with.
@@ -73,8 +89,18 @@ struct Context {
     bool use_llm = false;
     std::string scorer_reason; // why this scorer serves, for the log
     std::string api_key;
+    ArxivCalendar calendar;
+    mutable std::set<int> years_warned;
     void log(const std::string& line) const {
         if (request.log) request.log(line);
+    }
+    // Warns once a run for a year whose holidays arXiv's calendar here lacks.
+    void check_year(const Date& day, RunResult& result) const {
+        if (calendar.knows_year(day.year) || !years_warned.insert(day.year).second) return;
+        result.warnings.push_back("arXiv has not published its " + std::to_string(day.year) +
+                                  " holidays here: every weekday of " + std::to_string(day.year) +
+                                  " is taken for an announcement day (add arXiv's no-mailing evenings to "
+                                  "arxiv.no_mailing, or update paperpress)");
     }
 };
 
@@ -166,11 +192,13 @@ std::map<std::string, ScoreReply> learned_replies(const std::vector<Paper>& pape
 LlmEndpoint llm_endpoint(const LlmSettings& llm, const std::string& api_key) {
     LlmEndpoint endpoint{llm.base_url, api_key, llm.model, llm.temperature, llm.max_tokens, false, llm.seed};
     if (!endpoint.temperature && accepts_temperature(llm.model)) endpoint.temperature = 0.0;
+    endpoint.format = parse_reply_format(llm.reply_format).value_or(ReplyFormat::json_schema);
     return endpoint;
 }
 
-// Scores `papers` with the LLM; an error when every request failed.
-Result<LlmPass> score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const Date& date, RunResult& result) {
+// Scores `papers` with the LLM. Papers it could not score stay in
+// `scoring.unscored`; `scoring.stopped` says when it stopped serving.
+LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const Date& date, RunResult& result) {
     const auto& config = ctx.config;
     LlmPass pass;
     pass.prompt_text = prompt_record(ctx.prompts);
@@ -179,20 +207,34 @@ Result<LlmPass> score_by_llm(const Context& ctx, const std::vector<Paper>& paper
     options.settings = config.llm;
     options.endpoint = llm_endpoint(config.llm, ctx.api_key);
     options.clock = ctx.request.clock;
+    options.max_wait = std::chrono::minutes(config.llm.max_wait_minutes);
     Progress progress("scoring " + date.iso());
     options.on_progress = [&](size_t done, size_t total) { progress.update(done, total); };
     options.on_log = [&](const std::string& line) { ctx.log(line); };
     pass.scoring = score_with_llm(papers, ctx.prompts, options, &cache);
     progress.finish();
-    const LlmScoring& scoring = pass.scoring;
     if (auto saved = cache.save(); !saved) result.warnings.push_back("score cache not saved: " + saved.error().to_string());
-    if (!scoring.stopped.empty())
-        return fail(scoring.stopped + "; nothing was written. Fix it, then run again with --date " + date.iso());
-    if (!papers.empty() && scoring.scores.empty() && scoring.failed_requests == scoring.requests && scoring.requests > 0)
-        return fail("the LLM endpoint failed on every request (" + scoring.unscored.begin()->second +
-                    "); nothing was written. Check OPENAI_BASE_URL, the API key and the model, then run again "
-                    "with --date " + date.iso());
     return pass;
+}
+
+// The embedded scorer's scores for the papers the LLM left unscored: the
+// day is written with them tonight (partial), and --resume asks the LLM later.
+void stand_in_for_llm(const Context& ctx, const Date& date, const std::vector<Paper>& asked, LlmPass& pass,
+                      RunResult& result) {
+    std::vector<Paper> unscored;
+    for (const auto& paper : asked)
+        if (pass.scoring.unscored.contains(paper.id)) unscored.push_back(paper);
+    if (unscored.empty()) return;
+    TopicKeywords keywords = parse_topic_keywords(ctx.prompts.topics);
+    const bool learned = ctx.request.embedded == EmbeddedScorerKind::learned;
+    auto scores = learned ? learned_replies(unscored, learned_ranking(ctx, date, unscored, keywords, result.warnings))
+                          : embedded_scores(unscored, keywords);
+    for (auto& [id, score] : scores) {
+        score.comment = "Scored by the embedded scorer (the LLM did not): " + score.comment;
+        pass.scoring.scores[id] = std::move(score);
+    }
+    ctx.log(date.iso() + ": the embedded scorer stands in for the LLM on " + std::to_string(unscored.size()) +
+            " papers" + (pass.scoring.stopped.empty() ? "" : " (" + pass.scoring.stopped + ")"));
 }
 
 // The day's cost: unknown (not $0) when some call's tokens are unknown.
@@ -201,11 +243,15 @@ Cost cost_of_calls(const std::string& model, const Tokens& tokens, const LlmScor
     return cost_of(model, tokens, llm.prices);
 }
 
-// "3 of 28 candidates unscored (HTTP 429 ...)"; empty when none is.
+// "3 of 28 candidates unscored by the LLM (HTTP 429 ...), ..."; empty when
+// none is. It holds no ';': the day's reason joins its parts with "; ", and
+// resume_day replaces this part, found by "candidates unscored".
 std::string unscored_summary(const std::map<std::string, std::string>& unscored, size_t asked) {
     if (unscored.empty()) return {};
-    return std::to_string(unscored.size()) + " of " + std::to_string(asked) + " candidates unscored (" +
-           excerpt(unscored.begin()->second) + ")";
+    std::string why = excerpt(unscored.begin()->second, 300);
+    std::ranges::replace(why, ';', ',');
+    return std::to_string(unscored.size()) + " of " + std::to_string(asked) + " candidates unscored by the LLM (" +
+           why + "), the embedded scorer's picks shown for them until the LLM scores them";
 }
 
 // A day's status from what went wrong; the reason names each problem.
@@ -228,6 +274,12 @@ struct Candidates {
     std::string repeated;             // non-empty when the feed repeats the last archived day
 };
 
+// A new announcement never lists again every paper the last day kept: a
+// feed (its papers' `ids`) that does repeats that day's.
+bool repeats_last_day(const std::set<std::string>& last_day, const std::set<std::string>& ids) {
+    return !last_day.empty() && std::ranges::all_of(last_day, [&](const std::string& id) { return ids.contains(id); });
+}
+
 Candidates gather_candidates(const Context& ctx, DayInput& input, Day& day, RunResult& result) {
     Candidates out;
     std::set<std::string> seen;
@@ -236,14 +288,11 @@ Candidates gather_candidates(const Context& ctx, DayInput& input, Day& day, RunR
     day.counts.scanned = static_cast<long long>(out.all.size());
     std::pair<Date, std::set<std::string>> last_day;
     auto earlier = ids_listed_before(ctx.request.content_dir, input.date, result.warnings, last_day);
-    // A new announcement never lists again every paper the last day kept: this feed repeats that day's.
-    bool repeats_last_day = !last_day.second.empty() && std::ranges::all_of(last_day.second, [&](const std::string& id) {
-        return std::ranges::any_of(out.all, [&](const Paper& p) { return p.id == id; });
-    });
+    const bool repeats = repeats_last_day(last_day.second, seen);
     const size_t before = out.all.size();
     std::erase_if(out.all, [&](const Paper& p) { return earlier.contains(p.id); });
     out.listed_before = before - out.all.size();
-    if (repeats_last_day)
+    if (repeats)
         out.repeated = "the feed repeats " + last_day.first.iso() + "'s announcement: all " +
                        std::to_string(last_day.second.size()) + " papers of that day are in it again (" +
                        std::to_string(out.listed_before) + " of " + std::to_string(before) + " candidates listed before)";
@@ -291,6 +340,18 @@ void prefilter_for_llm(const Context& ctx, const Date& date, std::vector<Paper>&
     }
 }
 
+// One warning a paper the LLM left unscored, or one for them all when many
+// are (a quota error on a 500-paper day is one problem, not 500).
+void warn_unscored(const Date& date, const std::map<std::string, std::string>& unscored, RunResult& result) {
+    if (unscored.size() > 5) {
+        result.warnings.push_back(date.iso() + ": " + std::to_string(unscored.size()) + " papers are unscored by the LLM, " +
+                                  unscored.begin()->first + " first: " + unscored.begin()->second);
+        return;
+    }
+    for (const auto& [id, reason] : unscored)
+        result.warnings.push_back(date.iso() + ": paper " + id + " is unscored: " + reason);
+}
+
 // What the LLM said, recorded on the day: scores, unscored papers, the
 // model's parameters, tokens and cost.
 void record_llm_pass(const Context& ctx, const Date& date, LlmScoring& scoring, Verdicts& verdicts, Day& day,
@@ -309,23 +370,25 @@ void record_llm_pass(const Context& ctx, const Date& date, LlmScoring& scoring, 
             " failed, " + std::to_string(scoring.rate_limited) + " rate limited), " +
             std::to_string(scoring.cache_hits) + " scores from the cache" +
             (scoring.dropped_by_titles.empty() ? "" : ", " + std::to_string(scoring.dropped_by_titles.size()) + " dropped by title"));
-    for (const auto& [id, reason] : verdicts.unscored)
-        result.warnings.push_back(date.iso() + ": paper " + id + " is unscored: " + reason);
+    day.reply_format = scoring.requests > 0 ? to_string(scoring.sent.format) : "";
+    warn_unscored(date, verdicts.unscored, result);
 }
 
 // The LLM's verdicts; returns the prompt record and the unscored summary.
 Result<std::pair<std::string, std::string>> score_with_the_llm(const Context& ctx, const Date& date,
                                                                Candidates& candidates, Day& day, RunResult& result) {
     prefilter_for_llm(ctx, date, candidates.to_score, result);
-    auto pass = score_by_llm(ctx, candidates.to_score, date, result);
-    if (!pass) return std::unexpected(pass.error());
-    std::string unscored = unscored_summary(pass->scoring.unscored, candidates.to_score.size());
-    record_llm_pass(ctx, date, pass->scoring, candidates.verdicts, day, result);
-    return std::pair{std::move(pass->prompt_text), std::move(unscored)};
+    LlmPass pass = score_by_llm(ctx, candidates.to_score, date, result);
+    stand_in_for_llm(ctx, date, candidates.to_score, pass, result);
+    std::string unscored = unscored_summary(pass.scoring.unscored, candidates.to_score.size());
+    record_llm_pass(ctx, date, pass.scoring, candidates.verdicts, day, result);
+    return std::pair{std::move(pass.prompt_text), std::move(unscored)};
 }
 
+// The day's picks: followed authors' papers and those whose score passed
+// (the LLM's, or the embedded scorer's standing in).
 long long count_selected(const Day& day) {
-    return std::ranges::count_if(day.papers, [](const Paper& p) { return p.unscored.empty(); });
+    return std::ranges::count_if(day.papers, [](const Paper& p) { return p.unscored.empty() || p.relevance; });
 }
 
 void log_day(const Context& ctx, const DayInput& input, const Day& day, const Candidates& candidates) {
@@ -339,6 +402,20 @@ void log_day(const Context& ctx, const DayInput& input, const Day& day, const Ca
             (input.remedial ? "; remedial run for papers submitted " + input.remedial->from.iso() + " to " +
                                   input.remedial->to.iso()
                             : ""));
+}
+
+// What happens next to an incomplete day, for the exit-3 line.
+std::string retry_note(const Context& ctx, const Day& day) {
+    const auto action = waiting_for(day);
+    const int look_back = ctx.config.arxiv.catch_up_days;
+    if (!action) return "nothing retries it";
+    const std::string by_hand = *action == CatchUp::resume ? "paperpress run --resume --date " + day.date.iso()
+                                                           : "paperpress run --date " + day.date.iso();
+    if (look_back <= 0 || (*action == CatchUp::resume && !ctx.use_llm))
+        return "`" + by_hand + "` completes it";
+    return std::string("the next nights' catch-up ") +
+           (*action == CatchUp::resume ? "scores its unscored papers with the LLM" : "fetches it again through the API") +
+           " (or `" + by_hand + "` now)";
 }
 
 Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result) {
@@ -362,11 +439,10 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
                   TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates.all));
     day.counts.relevant = count_selected(day);
 
-    settle_status(day, {input.stale_reason, candidates.repeated}, {input.partial_reason, unscored_reason});
-    if (day.status != DayStatus::announced) {
-        result.incomplete = true;
-        result.warnings.push_back(input.date.iso() + " is " + to_string(day.status) + ": " + day.reason);
-    }
+    settle_status(day, {candidates.repeated}, {input.partial_reason, unscored_reason});
+    if (day.status != DayStatus::announced)
+        result.incomplete.push_back(input.date.iso() + " is " + to_string(day.status) + " (" + day.reason +
+                                    "); it is written and published as such, and " + retry_note(ctx, day));
     auto prompt = store_prompt(ctx.request.content_dir, prompt_text);
     if (!prompt) return std::unexpected(prompt.error());
     day.prompt = *prompt;
@@ -379,14 +455,14 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
 }
 
 Result<DayInput> backfill_input(const Context& ctx, ArxivSource& source, const Date& day, const Date& generated) {
-    const SubmissionWindow window = backfill_window(day);
+    const SubmissionWindow window = backfill_window(ctx.calendar, day);
     const UtcMinute last = minute_before(window.to); // arXiv's ranges include both ends
     ctx.log(day.iso() + ": back-filling through the arXiv API, papers submitted " + window.from.iso() + " to " +
             last.iso() + " (between the 14:00 US-Eastern deadlines)");
     std::string gap;
     auto entries = source.fetch_submitted(window.from, last, &gap);
     if (!entries) return std::unexpected(entries.error());
-    return DayInput{day, std::move(*entries), Remedial{window.from.date, last.date, generated}, gap, {}};
+    return DayInput{day, std::move(*entries), Remedial{window.from.date, last.date, generated}, gap};
 }
 
 bool archive_has(const fs::path& content, const Date& date) { return fs::exists(day_path(content, date)); }
@@ -395,30 +471,19 @@ bool archive_has(const fs::path& content, const Date& date) { return fs::exists(
 // multi-category feeds): a feed this long was possibly cut.
 constexpr size_t feed_cap = 2000;
 
-// A dropped nightly run heals the next night: every announcement day of the
-// look-back with no day file (but the feed's own) is back-filled first, so
-// tonight's day is de-duplicated against them. A back-fill that fails is a
-// warning, and the run incomplete, not a failure of tonight's day.
-void catch_up(const Context& ctx, ArxivSource& source, const Date& expected, const Date& feed_date, const Date& today,
-              RunResult& result) {
-    for (const Date& day : catch_up_days(ctx.request.content_dir, expected, ctx.config.arxiv.catch_up_days)) {
-        if (day == feed_date) continue;
-        ctx.log(day.iso() + ": no day file: catching up a missed run");
-        auto input = backfill_input(ctx, source, day, today);
-        auto written = input ? write_one_day(ctx, std::move(*input), result) : Result<Date>(std::unexpected(input.error()));
-        if (!written) {
-            result.incomplete = true;
-            result.warnings.push_back(day.iso() + ": could not catch up: " + written.error().to_string() +
-                                      " (back-fill it with --date " + day.iso() + ")");
-            continue;
-        }
-        result.days.push_back(*written);
-        result.outcome = RunOutcome::written;
-    }
+// A day from the feed's announcement (which has a date).
+DayInput feed_input(Announcement announcement) {
+    DayInput input{*announcement.date, std::move(announcement.entries), std::nullopt, {}};
+    if (input.entries.size() >= feed_cap)
+        input.partial_reason = "the feed holds " + std::to_string(input.entries.size()) +
+                               " entries, arXiv's cap for a feed: the announcement was possibly cut (back-fill with "
+                               "--date " + input.date.iso() + " to get it whole)";
+    return input;
 }
 
 // Completes a partial day: only its unscored papers go to the LLM; the
-// scores and author matches it has are kept as they are.
+// scores and author matches it has are kept as they are. Papers the LLM
+// still cannot score keep the embedded scorer's stand-in.
 Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result) {
     auto loaded = load_day(day_path(ctx.request.content_dir, date));
     if (!loaded) return std::unexpected(loaded.error());
@@ -435,26 +500,31 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
             verdicts.scores[paper.id] = ScoreReply{paper.id, paper.relevance, paper.novelty, paper.comment};
         else {
             paper.unscored.clear();
+            paper.relevance.reset(), paper.novelty.reset(), paper.comment.clear(); // the stand-in's
             to_score.push_back(paper);
         }
         candidates.push_back(std::move(paper));
     }
     ctx.log(date.iso() + ": resuming: " + std::to_string(to_score.size()) + " unscored papers to score");
-    auto pass = score_by_llm(ctx, to_score, date, result);
-    if (!pass) return std::unexpected(pass.error());
-    for (auto& [id, score] : pass->scoring.scores) verdicts.scores[id] = score;
-    verdicts.unscored = pass->scoring.unscored;
+    LlmPass pass = score_by_llm(ctx, to_score, date, result);
+    stand_in_for_llm(ctx, date, to_score, pass, result);
+    const size_t scored_by_llm = pass.scoring.scores.size() - pass.scoring.unscored.size();
+    for (auto& [id, score] : pass.scoring.scores) verdicts.scores[id] = score;
+    verdicts.unscored = pass.scoring.unscored;
     const auto& config = ctx.config;
     day.papers = select_papers(candidates, verdicts, {config.scoring.relevance_cutoff, config.scoring.novelty_cutoff});
     assign_topics(day.papers, verdicts.scores, TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates));
     day.counts.relevant = count_selected(day);
     Tokens tokens = day.tokens.value_or(Tokens{});
-    tokens.prompt += pass->scoring.tokens.prompt;
-    tokens.completion += pass->scoring.tokens.completion;
-    tokens.cached += pass->scoring.tokens.cached;
+    tokens.prompt += pass.scoring.tokens.prompt;
+    tokens.completion += pass.scoring.tokens.completion;
+    tokens.cached += pass.scoring.tokens.cached;
     day.tokens = tokens;
-    if (pass->scoring.requests > 0) day.temperature = pass->scoring.sent.temperature, day.seed = pass->scoring.sent.seed;
-    day.cost = day.cost.total ? cost_of_calls(day.model, tokens, pass->scoring, config.llm) : Cost{};
+    if (pass.scoring.requests > 0) {
+        day.temperature = pass.scoring.sent.temperature, day.seed = pass.scoring.sent.seed;
+        day.reply_format = to_string(pass.scoring.sent.format);
+    }
+    day.cost = day.cost.total ? cost_of_calls(day.model, tokens, pass.scoring, config.llm) : Cost{};
     // Problems other than unscored papers (missing API pages) stay until the day is redone.
     std::vector<std::string> others;
     for (auto part : split(day.reason, ';'))
@@ -462,12 +532,12 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
             others.emplace_back(part);
     others.push_back(unscored_summary(verdicts.unscored, to_score.size()));
     settle_status(day, {}, others);
-    if (day.status != DayStatus::announced) {
-        result.incomplete = true;
-        result.warnings.push_back(date.iso() + " is still " + to_string(day.status) + ": " + day.reason);
-    }
+    if (day.status != DayStatus::announced)
+        result.incomplete.push_back(date.iso() + " is still " + to_string(day.status) + " (" + day.reason +
+                                    "); it is written and published as such, and " + retry_note(ctx, day));
+    warn_unscored(date, verdicts.unscored, result);
     if (auto saved = save_day(ctx.request.content_dir, day); !saved) return std::unexpected(saved.error());
-    ctx.log(date.iso() + ": resumed: " + std::to_string(pass->scoring.scores.size()) + " scored, " +
+    ctx.log(date.iso() + ": resumed: " + std::to_string(scored_by_llm) + " scored by the LLM, " +
             std::to_string(verdicts.unscored.size()) + " still unscored; the day is " + to_string(day.status));
     if (ctx.request.after_write)
         ctx.request.after_write({day_path(ctx.request.content_dir, day.date)},
@@ -475,11 +545,148 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
     return date;
 }
 
+// A missed or incomplete night heals the next: every announcement day of the
+// look-back with no day file, or one that waits (waiting_for), is fetched
+// again or resumed first, so tonight's day is de-duplicated against them. A
+// catch-up that fails is a warning, and the run incomplete, not a failure of
+// tonight's day.
+void catch_up(const Context& ctx, ArxivSource& source, const Date& expected, const Date& feed_date, const Date& today,
+              RunResult& result) {
+    for (const CatchUpDay& due :
+         catch_up_days(ctx.request.content_dir, ctx.calendar, expected, ctx.config.arxiv.catch_up_days)) {
+        const Date& day = due.date;
+        if (day == feed_date) continue;
+        if (due.action == CatchUp::resume && !ctx.use_llm) continue; // waits for a run with the LLM
+        Result<Date> written = Date{};
+        if (due.action == CatchUp::resume) {
+            ctx.log(day.iso() + ": partial, with papers the LLM has not scored: catching up (as --resume)");
+            written = resume_day(ctx, day, result);
+        } else {
+            ctx.log(day.iso() + (archive_has(ctx.request.content_dir, day)
+                                     ? ": stale or incomplete: fetching it again through the API"
+                                     : ": no day file: catching up a missed run"));
+            auto input = backfill_input(ctx, source, day, today);
+            written = input ? write_one_day(ctx, std::move(*input), result) : Result<Date>(std::unexpected(input.error()));
+        }
+        if (!written) {
+            result.incomplete.push_back(day.iso() + " could not be caught up (" + written.error().to_string() +
+                                        "); the next run tries again, or `paperpress run --date " + day.iso() + "`");
+            continue;
+        }
+        result.days.push_back(*written);
+        result.outcome = RunOutcome::written;
+    }
+}
+
+// The feed, polled politely until it holds the expected announcement or
+// arxiv.wait_for_feed_minutes have passed (a late feed is common after
+// holidays and outages). Only on an announcement day: on other days the
+// feed has nothing to wait for.
+Result<Announcement> fetch_feed(const Context& ctx, ArxivSource& source, const Date& today, const Date& expected) {
+    constexpr auto poll = std::chrono::minutes(5);
+    Clock& clock = ctx.request.clock ? *ctx.request.clock : real_clock();
+    const auto deadline = clock.now() + std::chrono::minutes(ctx.config.arxiv.wait_for_feed_minutes);
+    for (;;) {
+        auto announcement = source.fetch_announcement();
+        if (!announcement || expected != today) return announcement;
+        const bool late = !announcement->date || *announcement->date < expected || announcement->entries.empty();
+        if (!late || clock.now() + poll > deadline) return announcement;
+        ctx.log("the feed does not hold " + expected.iso() + "'s announcement yet (it holds " +
+                (announcement->date ? announcement->date->iso() + "'s" : std::string("none")) +
+                "): asking again in 5 min (arxiv.wait_for_feed_minutes: " +
+                std::to_string(ctx.config.arxiv.wait_for_feed_minutes) + ")");
+        clock.sleep_for(poll);
+    }
+}
+
+// True when the feed holds nothing new for `date`: it repeats the last
+// archived day, or every paper in it was listed before.
+bool nothing_new(const Context& ctx, const std::vector<FeedEntry>& entries, const Date& date,
+                 std::vector<std::string>& warnings) {
+    std::pair<Date, std::set<std::string>> last;
+    auto earlier = ids_listed_before(ctx.request.content_dir, date, warnings, last);
+    std::set<std::string> ids;
+    for (const auto& entry : entries)
+        if (wanted(entry, ctx.config.arxiv)) ids.insert(entry.paper.id);
+    return repeats_last_day(last.second, ids) ||
+           std::ranges::all_of(ids, [&](const std::string& id) { return earlier.contains(id); });
+}
+
+} // namespace
+
+namespace {
+
+// The nightly run's day from the feed: tonight's announcement, written after
+// the catch-up; nothing when the feed holds nothing new.
+void nightly_from_feed(const Context& ctx, ArxivSource& source, Announcement announcement, const Date& today,
+                       RunResult& result) {
+    const Date expected = expected_announcement(ctx.calendar, today);
+    const std::string expected_text = expected.iso() + "'s announcement";
+    auto caught_up = [&](RunOutcome otherwise) {
+        catch_up(ctx, source, expected, announcement.date.value_or(expected), today, result);
+        if (result.days.empty()) result.outcome = otherwise;
+    };
+    const fs::path& content = ctx.request.content_dir;
+    const bool holds_expected = announcement.date && *announcement.date >= expected && !announcement.entries.empty();
+    if (!announcement.date || announcement.entries.empty()) {
+        if (expected == today && !archive_has(content, expected)) {
+            ctx.log("the feed is empty, where " + expected_text + " was expected; nothing written");
+            result.incomplete.push_back("the feed held no announcement, where " + expected_text +
+                                        " was expected: nothing written; the next run's catch-up fetches it "
+                                        "through the API (or `paperpress run --date " + expected.iso() + "` later)");
+        } else {
+            ctx.log("no announcement: the feed is empty (" +
+                    (ctx.calendar.is_announcement_day(today) ? "today's announcement is in the archive"
+                                                             : ctx.calendar.why_no_announcement(today)) +
+                    "); nothing written");
+        }
+        return caught_up(RunOutcome::no_announcement);
+    }
+    const Date date = *announcement.date;
+    if (!ctx.calendar.is_announcement_day(date) &&
+        nothing_new(ctx, announcement.entries, date, result.warnings)) {
+        ctx.log("no announcement: the feed is dated " + date.iso() + " (" + ctx.calendar.why_no_announcement(date) +
+                "), and it holds nothing new (the papers of earlier days); nothing written");
+        return caught_up(RunOutcome::no_announcement);
+    }
+    if (archive_has(content, date)) {
+        if (!holds_expected) {
+            ctx.log("stale feed: it still serves " + date.iso() + "'s announcement, already in the archive, where " +
+                    expected_text + " was expected; nothing written");
+            result.incomplete.push_back("the feed still served " + date.iso() + "'s announcement, where " +
+                                        expected_text + " was expected: nothing written; the next run's catch-up "
+                                        "fetches it through the API (or `paperpress run --date " + expected.iso() +
+                                        "` later)");
+            return caught_up(RunOutcome::stale);
+        }
+        ctx.log(date.iso() + ": this announcement is already in the archive; nothing new (use --date " + date.iso() +
+                " to redo it)");
+        return caught_up(RunOutcome::already_have);
+    }
+    catch_up(ctx, source, expected, date, today, result);
+    DayInput input = feed_input(std::move(announcement));
+    if (date < expected)
+        result.incomplete.push_back("the feed held " + date.iso() + "'s announcement (written), where " +
+                                    expected_text + " was expected: the next run's catch-up fetches " +
+                                    expected.iso() + " through the API");
+    else if (!ctx.calendar.is_announcement_day(date))
+        result.warnings.push_back("the feed holds new papers dated " + date.iso() + ", a day arXiv's calendar here has "
+                                  "no announcement (" + ctx.calendar.why_no_announcement(date) + "): written as the feed says");
+    auto written = write_one_day(ctx, std::move(input), result);
+    if (!written) {
+        result.outcome = RunOutcome::failed;
+        result.error = written.error().to_string();
+        return;
+    }
+    result.days.push_back(*written);
+    result.outcome = RunOutcome::written;
+}
+
 } // namespace
 
 RunResult run_nightly(const RunRequest& request, const Config& config) {
     RunResult result;
-    Context ctx{request, config, {}, {}, false, {}, {}};
+    Context ctx{request, config, {}, {}, false, {}, {}, arxiv_calendar(config.arxiv), {}};
     const Date today = request.today.value_or(today_utc());
     auto prompts = load_prompts(config.scoring);
     if (!prompts) {
@@ -527,7 +734,7 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
         return result;
     }
 
-    // Back-fill of a window: every weekday that the archive is missing.
+    // Back-fill of a window: every announcement day that the archive is missing.
     if (request.from || request.to) {
         if (request.offline) {
             result.error = "back-fill (--from/--to) needs the arXiv API; it cannot run --offline";
@@ -537,7 +744,12 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
         Date to = request.to.value_or(today);
         Date from = request.from.value_or(to);
         for (Date d = from; d <= to; d = next_day(d)) {
-            if (!is_announcement_day(d)) continue; // a weekend or a known holiday: no announcement to back-fill
+            ctx.check_year(d, result);
+            if (!ctx.calendar.is_announcement_day(d)) {
+                if (d.weekday() != 0 && d.weekday() != 6)
+                    ctx.log(d.iso() + ": no announcement (" + ctx.calendar.why_no_announcement(d) + "), skipped");
+                continue;
+            }
             if (archive_has(request.content_dir, d)) {
                 ctx.log(d.iso() + ": already in the archive, skipped (use --date " + d.iso() + " to redo it)");
                 continue;
@@ -552,9 +764,12 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
         return result;
     }
 
-    // The announcement: from the feed, or the saved sample when offline.
+    // A day asked for by date: the feed when it holds that day, else the API.
+    ctx.check_year(request.date.value_or(today), result);
+    const Date expected = expected_announcement(ctx.calendar, today);
     auto announcement = request.offline ? ArxivSource::read_feed_file(config.arxiv.offline_feed)
-                                        : source.fetch_announcement();
+                        : request.date  ? source.fetch_announcement()
+                                        : fetch_feed(ctx, source, today, expected);
     if (!announcement) {
         result.error = announcement.error().to_string();
         return result;
@@ -566,6 +781,10 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
                            ", not " + request.date->iso();
             return result;
         }
+        if (!ctx.calendar.is_announcement_day(*request.date))
+            result.warnings.push_back(request.date->iso() + " has no announcement on arXiv's calendar (" +
+                                      ctx.calendar.why_no_announcement(*request.date) +
+                                      "): fetched as asked; its window is the next announcement's");
         auto input = backfill_input(ctx, source, *request.date, today);
         if (!input) {
             result.error = input.error().to_string();
@@ -574,40 +793,22 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
         finish(write_one_day(ctx, std::move(*input), result));
         return result;
     }
-    const bool checked = !request.date && !request.offline; // the nightly run knows which day to expect
-    const Date expected = expected_announcement(today);
-    // Whatever the feed holds, the nightly run first heals the days missed before it.
-    auto caught_up = [&](RunOutcome otherwise) {
-        if (checked) catch_up(ctx, source, expected, announcement->date.value_or(expected), today, result);
-        if (result.days.empty()) result.outcome = otherwise;
+    if (request.date || request.offline) {
+        if (!announcement->date || announcement->entries.empty()) {
+            ctx.log("no announcement: the feed is empty; nothing written");
+            result.outcome = RunOutcome::no_announcement;
+            return result;
+        }
+        if (!request.date && archive_has(request.content_dir, *announcement->date)) {
+            ctx.log(announcement->date->iso() + ": this announcement is already in the archive; nothing new (use "
+                    "--date " + announcement->date->iso() + " to redo it)");
+            result.outcome = RunOutcome::already_have;
+            return result;
+        }
+        finish(write_one_day(ctx, feed_input(std::move(*announcement)), result));
         return result;
-    };
-    if (!announcement->date || announcement->entries.empty()) {
-        ctx.log("no announcement: the feed is empty (a weekend or an arXiv holiday); nothing written");
-        return caught_up(RunOutcome::no_announcement);
     }
-    if (checked && *announcement->date < expected && archive_has(request.content_dir, *announcement->date)) {
-        ctx.log("stale feed: it still serves " + announcement->date->iso() +
-                "'s announcement, already in the archive, where " + expected.iso() +
-                "'s was expected; nothing written. Run again later, or back-fill with --date " + expected.iso());
-        result.incomplete = true;
-        return caught_up(RunOutcome::stale);
-    }
-    if (!request.date && archive_has(request.content_dir, *announcement->date)) {
-        ctx.log(announcement->date->iso() + ": this announcement is already in the archive; nothing new (use --date " +
-                announcement->date->iso() + " to redo it)");
-        return caught_up(RunOutcome::already_have);
-    }
-    if (checked) catch_up(ctx, source, expected, *announcement->date, today, result);
-    DayInput input{*announcement->date, std::move(announcement->entries), std::nullopt, {}, {}};
-    if (input.entries.size() >= feed_cap)
-        input.partial_reason = "the feed holds " + std::to_string(input.entries.size()) +
-                               " entries, arXiv's cap for a feed: the announcement was possibly cut (back-fill with "
-                               "--date " + input.date.iso() + " to get it whole)";
-    if (checked && input.date != expected)
-        input.stale_reason = "the feed is dated " + input.date.iso() + ", but the announcement expected on " +
-                             today.iso() + " is " + expected.iso() + "'s";
-    finish(write_one_day(ctx, std::move(input), result));
+    nightly_from_feed(ctx, source, std::move(*announcement), today, result);
     return result;
 }
 

@@ -6,7 +6,7 @@
 
 #include "config/config.h"
 #include "core/paper.h"
-#include "fetch/arxiv_calendar.h"
+#include "core/arxiv_calendar.h"
 #include "score/learned_scorer.h"
 #include "util/clock.h"
 #include "util/files.h"
@@ -48,7 +48,10 @@ struct RunResult {
     std::vector<Date> days;                // the days written
     std::vector<std::string> warnings;     // unscored papers, ...
     std::string error;
-    bool incomplete = false;               // a day written partial or stale, or a stale feed
+    // Why the run is incomplete (exit 3), a true sentence each: a day written
+    // partial or stale ("... written and published as such"), or an
+    // announcement not had ("... nothing written; the next run ...").
+    std::vector<std::string> incomplete;
 };
 
 // `run`'s exit code: 0 only when every day is complete, 3 for a partial or
@@ -56,21 +59,39 @@ struct RunResult {
 int run_exit_code(const RunResult& result);
 
 // The announcement a run on `today` should find in the feed: the latest
-// weekday up to `today` (arXiv announces Sunday to Thursday evenings, US
-// Eastern, dated the next weekday).
-Date expected_announcement(const Date& today);
+// announcement day of arXiv's calendar up to `today`.
+Date expected_announcement(const ArxivCalendar& calendar, const Date& today);
 
 RunResult run_nightly(const RunRequest& request, const Config& config);
 
 // The submission window the back-fill of `day` asks the API for: between
 // the 14:00 US-Eastern deadlines of the announcement before it and of its
-// own (submission_window in fetch/arxiv_calendar.h).
-SubmissionWindow backfill_window(const Date& day);
+// own (submission_window in core/arxiv_calendar.h).
+SubmissionWindow backfill_window(const ArxivCalendar& calendar, const Date& day);
 
-// The days a nightly run (no --date) back-fills before the feed's: the
+// What the nightly catch-up does for a day it finds incomplete.
+enum class CatchUp {
+    fetch,  // no day file, or a stale, failed or partly fetched day: back-filled through the API
+    resume, // papers the LLM did not score: scored again with the LLM (as --resume)
+};
+const char* to_string(CatchUp action);
+
+// What a written day waits for, if anything: a stale or failed day, or a
+// partial one without unscored papers (API pages missing), is fetched again;
+// a partial day with unscored papers is resumed.
+std::optional<CatchUp> waiting_for(const Day& day);
+
+struct CatchUpDay {
+    Date date;
+    CatchUp action;
+    bool operator==(const CatchUpDay&) const = default;
+};
+
+// The days a nightly run (no --date) heals before the feed's: the
 // announcement days among the `look_back` weekdays before `expected` that
-// have no day file, oldest first. None for an archive without any day (a
-// new site starts with tonight's).
-std::vector<Date> catch_up_days(const fs::path& content, const Date& expected, int look_back);
+// have no day file or wait for something (waiting_for), oldest first. None
+// for an archive without any day (a new site starts with tonight's).
+std::vector<CatchUpDay> catch_up_days(const fs::path& content, const ArxivCalendar& calendar, const Date& expected,
+                                      int look_back);
 
 } // namespace pp

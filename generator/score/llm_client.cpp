@@ -8,6 +8,7 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 
 namespace pp {
@@ -19,7 +20,92 @@ const char* type_name(const rapidjson::Value& value) {
     return names[value.GetType()];
 }
 
+// The scores' schema, strict: every field required, no other field.
+void write_score_schema(rapidjson::Writer<rapidjson::StringBuffer>& json) {
+    auto typed = [&](const char* name, const char* type) {
+        json.Key(name);
+        json.StartObject();
+        json.Key("type");
+        json.String(type);
+        json.EndObject();
+    };
+    auto closed_object = [&](const std::function<void()>& properties, std::initializer_list<const char*> required) {
+        json.Key("type");
+        json.String("object");
+        json.Key("properties");
+        json.StartObject();
+        properties();
+        json.EndObject();
+        json.Key("required");
+        json.StartArray();
+        for (const char* name : required) json.String(name);
+        json.EndArray();
+        json.Key("additionalProperties");
+        json.Bool(false);
+    };
+    json.StartObject();
+    closed_object([&] {
+        json.Key("papers");
+        json.StartObject();
+        json.Key("type");
+        json.String("array");
+        json.Key("items");
+        json.StartObject();
+        closed_object([&] {
+            typed("ARXIVID", "string");
+            typed("COMMENT", "string");
+            typed("RELEVANCE", "integer");
+            typed("NOVELTY", "integer");
+            typed("TOPIC", "string");
+        }, {"ARXIVID", "COMMENT", "RELEVANCE", "NOVELTY", "TOPIC"});
+        json.EndObject();
+        json.EndObject();
+    }, {"papers"});
+    json.EndObject();
+}
+
+void write_response_format(rapidjson::Writer<rapidjson::StringBuffer>& json, ReplyFormat format) {
+    if (format == ReplyFormat::text) return;
+    json.Key("response_format");
+    json.StartObject();
+    json.Key("type");
+    json.String(to_string(format));
+    if (format == ReplyFormat::json_schema) {
+        json.Key("json_schema");
+        json.StartObject();
+        json.Key("name");
+        json.String("paper_scores");
+        json.Key("strict");
+        json.Bool(true);
+        json.Key("schema");
+        write_score_schema(json);
+        json.EndObject();
+    }
+    json.EndObject();
+}
+
 } // namespace
+
+const char* to_string(ReplyFormat format) {
+    switch (format) {
+    case ReplyFormat::json_schema: return "json_schema";
+    case ReplyFormat::json_object: return "json_object";
+    case ReplyFormat::text: return "text";
+    }
+    return "text";
+}
+
+std::optional<ReplyFormat> parse_reply_format(std::string_view text) {
+    for (ReplyFormat format : {ReplyFormat::json_schema, ReplyFormat::json_object, ReplyFormat::text})
+        if (text == to_string(format)) return format;
+    return std::nullopt;
+}
+
+std::string reply_format_instruction(ReplyFormat format) {
+    if (format == ReplyFormat::text) return {};
+    return "Answer in JSON: one object {\"papers\": [...]} whose list holds, for every paper, the object the "
+           "answer format describes, in the order given.";
+}
 
 std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages) {
     rapidjson::StringBuffer buffer;
@@ -50,6 +136,7 @@ std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<Cha
         json.Key(endpoint.max_completion_tokens ? "max_completion_tokens" : "max_tokens");
         json.Int(endpoint.max_tokens);
     }
+    write_response_format(json, endpoint.format);
     json.EndObject();
     return escape_control_bytes({buffer.GetString(), buffer.GetSize()});
 }

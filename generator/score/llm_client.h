@@ -16,6 +16,13 @@ struct ChatMessage {
     std::string content;
 };
 
+// What a scoring request asks the reply to be: JSON that a schema describes
+// (OpenAI's structured outputs), any JSON object (JSON mode), or free text.
+// An endpoint that refuses one is asked with the next (llm_scorer.cpp).
+enum class ReplyFormat { json_schema, json_object, text };
+const char* to_string(ReplyFormat format);
+std::optional<ReplyFormat> parse_reply_format(std::string_view text);
+
 struct LlmEndpoint {
     std::string base_url;               // e.g. https://api.openai.com/v1 (OPENAI_BASE_URL)
     std::string api_key;                // never logged, never written
@@ -24,6 +31,7 @@ struct LlmEndpoint {
     int max_tokens = 0;                 // 0: not sent
     bool max_completion_tokens = false; // send the limit as max_completion_tokens (o-series, gpt-5)
     std::optional<long long> seed{};    // not sent when absent
+    ReplyFormat format = ReplyFormat::text; // sent as response_format, unless text
 };
 
 struct ChatReply {
@@ -51,7 +59,13 @@ Result<ChatReply> read_chat_reply(std::string_view body);
 
 // One request's parts: <base_url>/chat/completions, the JSON body, the headers.
 std::string chat_url(const LlmEndpoint& endpoint);
+// The body asks for `endpoint.format`; the JSON formats want an object
+// {"papers": [{ARXIVID, COMMENT, RELEVANCE, NOVELTY, TOPIC}, ...]}.
 std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages);
+
+// The instruction the JSON formats add to the system prompt (JSON mode needs
+// the word JSON in a message; the object replaces the prompt's JSON lines).
+std::string reply_format_instruction(ReplyFormat format);
 std::vector<std::string> chat_headers(const LlmEndpoint& endpoint);
 
 // False for the reasoning models that refuse `temperature` (o1, o3, o4-mini,

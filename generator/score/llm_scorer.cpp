@@ -1,8 +1,13 @@
 #include "score/llm_scorer.h"
 
+#include "util/json.h"
 #include "util/text.h"
 
+#include <rapidjson/document.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <thread>
 
 using namespace std::chrono_literals;
@@ -11,21 +16,14 @@ namespace pp {
 
 namespace {
 
-// HttpClient's errors for a status read "HTTP 401 from <url>: <body excerpt>".
-long http_status(const std::string& message) {
-    if (!message.starts_with("HTTP ")) return 0;
-    auto status = parse_int(std::string_view(message).substr(5, 3));
-    return status ? *status : 0;
-}
-
-// The parameter an OpenAI-style 400 names: "param":"temperature", or
-// "Unsupported parameter: 'max_tokens'" / "Unsupported value: 'temperature'".
-std::string rejected_parameter(const std::string& message) {
-    for (std::string_view marker : {"\"param\":\"", "\"param\": \"", "parameter: '", "value: '"}) {
+// The parameter a 400 names in its text, for endpoints without a "param"
+// field: "Unsupported parameter: 'max_tokens'" / "Unsupported value: 'temperature'".
+std::string parameter_in_text(const std::string& message) {
+    for (std::string_view marker : {"parameter: '", "value: '"}) {
         auto at = message.find(marker);
         if (at == std::string::npos) continue;
         at += marker.size();
-        auto end = message.find_first_of("\"'", at);
+        auto end = message.find('\'', at);
         if (end != std::string::npos && end > at) return message.substr(at, end - at);
     }
     return {};
@@ -35,26 +33,42 @@ bool timed_out(const std::string& message) {
     return message.find("timed out") != std::string::npos || message.find("Timeout") != std::string::npos;
 }
 
-} // namespace
+// OpenAI's codes for a used-up quota or spending limit (a 429 that waiting
+// does not cure), and the billing errors other providers name.
+bool billing_code(const std::string& code) {
+    for (std::string_view known : {"insufficient_quota", "credit_balance_exhausted", "organization_spend_limit_exceeded",
+                                   "project_spend_limit_exceeded", "organization_usage_limit_exceeded",
+                                   "billing_hard_limit_reached", "billing_error", "payment_required"})
+        if (code == known) return true;
+    return false;
+}
 
-std::string fatal_llm_error(const std::string& message) {
-    long status = http_status(message);
-    if (status == 401 || status == 403)
-        return "the LLM endpoint refused the request (HTTP " + std::to_string(status) +
-               "): check the API key and its permissions; stopped at once, no further calls";
-    if (status == 400 || status == 404 || status == 422) {
-        std::string parameter = rejected_parameter(message);
-        return "the LLM endpoint rejected the request (HTTP " + std::to_string(status) + ")" +
-               (parameter.empty() ? std::string() : ", parameter '" + parameter + "'") +
-               ": check llm.model, llm.temperature and llm.max_tokens; stopped at once, no further calls (" +
-               excerpt(message) + ")";
-    }
+std::string member_text(const rapidjson::Value& object, const char* key) {
+    auto it = object.FindMember(key);
+    if (it == object.MemberEnd()) return {};
+    if (it->value.IsString()) return {it->value.GetString(), it->value.GetStringLength()};
+    if (it->value.IsInt64()) return std::to_string(it->value.GetInt64());
     return {};
 }
 
-bool rejects_max_tokens(const std::string& message) {
-    return http_status(message) == 400 && message.find("max_tokens") != std::string::npos &&
-           message.find("max_completion_tokens") != std::string::npos;
+} // namespace
+
+ProviderError read_provider_error(std::string_view body) {
+    rapidjson::Document doc;
+    if (!parse_json(doc, body.substr(0, 64 * 1024)) || !doc.IsObject()) return {};
+    auto error = doc.FindMember("error");
+    if (error != doc.MemberEnd() && error->value.IsString()) return {member_text(doc, "error"), {}, {}, {}};
+    const rapidjson::Value& object = error != doc.MemberEnd() && error->value.IsObject() ? error->value : doc;
+    return {member_text(object, "message"), member_text(object, "type"), member_text(object, "code"),
+            member_text(object, "param")};
+}
+
+LlmFailure classify_llm_failure(long status, const ProviderError& error) {
+    if (status == 402 || billing_code(error.code) || billing_code(error.type)) return LlmFailure::billing;
+    if (status == 401 || status == 403) return LlmFailure::refused;
+    if (status == 429) return LlmFailure::rate_limited;
+    if (status == 0 || status == 408 || status >= 500) return LlmFailure::outage;
+    return LlmFailure::rejected;
 }
 
 namespace {
@@ -75,10 +89,10 @@ std::vector<Paper> copies(const Batch& batch) {
     return out;
 }
 
-// Retries of one request. Server errors and timeouts may be billed: few
-// retries. A 429 is not billed and says to wait: waited out, up to minutes.
-constexpr int transient_retries = 2;
-constexpr auto max_rate_limit_wait = std::chrono::milliseconds(10min);
+// A request that timed out may have been billed: asked again this many
+// times only. Refusals and server errors are not billed: they are retried
+// for as long as the run's budget for waiting lasts.
+constexpr int timeout_retries = 2;
 
 std::string milliseconds_text(Clock::duration length) {
     return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(length).count()) + " ms";
@@ -90,7 +104,8 @@ class Session {
 public:
     Session(const LlmScorerOptions& options, LlmScoring& into)
         : result(into), options_(options), endpoint_(options.endpoint),
-          limiter_(options.settings.requests_per_minute, options.settings.tokens_per_minute, clock()) {}
+          limiter_(options.settings.requests_per_minute, options.settings.tokens_per_minute, clock()),
+          deadline_(clock().now() + options.max_wait) {}
 
     Clock& clock() const { return options_.clock ? *options_.clock : real_clock(); }
     const LlmScorerOptions& options() const { return options_; }
@@ -101,7 +116,9 @@ public:
     }
 
     // One request for `papers` papers, retried as its failure deserves.
-    Result<ChatReply> call(const std::vector<ChatMessage>& messages, size_t papers, HttpClient& http);
+    // `scores`: a scoring request, which asks for the endpoint's reply format.
+    Result<ChatReply> call(const std::vector<ChatMessage>& messages, size_t papers, HttpClient& http,
+                           bool scores = true);
 
     LlmScoring& result;
     std::mutex mutex; // guards `result` and the endpoint
@@ -111,17 +128,19 @@ private:
     LlmEndpoint current_endpoint();
     void learn_limits(const HttpResponse& response);
     void count_failure(const std::string& message);
-    bool adapt_to_rejection(const LlmEndpoint& sent, const std::string& message);
+    bool adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error, const std::string& message);
     void stop_with(const std::string& why);
+    bool within_budget(Clock::duration wait);
+    std::string out_of_budget(const std::string& last_error) const;
     Result<ChatReply> account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers, long long charged);
-    std::optional<Clock::duration> rate_limit_wait(const HttpResponse& response, Backoff& backoff,
-                                                   Clock::duration& waited);
+    std::optional<Clock::duration> rate_limit_wait(const HttpResponse& response, Backoff& backoff);
 
     const LlmScorerOptions& options_;
     LlmEndpoint endpoint_;
     RateLimiter limiter_;
     TokenEstimate estimate_;
     std::mutex log_mutex_;
+    Clock::time_point deadline_; // no wait for an outage or a rate limit ends after this
 };
 
 LlmEndpoint Session::current_endpoint() {
@@ -145,18 +164,31 @@ void Session::count_failure(const std::string& message) {
 }
 
 // A 400 that names a parameter the endpoint can do without: asks again
-// without it (max_tokens becomes max_completion_tokens). Once each.
-bool Session::adapt_to_rejection(const LlmEndpoint& sent, const std::string& message) {
+// without it (max_tokens becomes max_completion_tokens; a reply format falls
+// back from json_schema to json_object to text). Once each.
+bool Session::adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error,
+                                 const std::string& message) {
+    if (status != 400 && status != 422) return false;
+    const std::string parameter = !error.param.empty() ? error.param : parameter_in_text(message);
+    auto names = [&](std::string_view what) {
+        return parameter == what || message.find(what) != std::string::npos;
+    };
     std::lock_guard lock(mutex);
-    if (rejects_max_tokens(message) && !sent.max_completion_tokens) {
+    if (names("max_tokens") && message.find("max_completion_tokens") != std::string::npos && !sent.max_completion_tokens) {
         if (!endpoint_.max_completion_tokens) {
             endpoint_.max_completion_tokens = true;
             log("the model does not take max_tokens: asking again with max_completion_tokens");
         }
         return true;
     }
-    if (http_status(message) != 400) return false;
-    const std::string parameter = rejected_parameter(message);
+    if ((names("response_format") || names("json_schema") || names("json_object")) && sent.format != ReplyFormat::text) {
+        if (endpoint_.format == sent.format) {
+            endpoint_.format = sent.format == ReplyFormat::json_schema ? ReplyFormat::json_object : ReplyFormat::text;
+            log(std::string("the endpoint does not take response_format ") + to_string(sent.format) +
+                ": asking again with " + (endpoint_.format == ReplyFormat::text ? "plain text" : to_string(endpoint_.format)));
+        }
+        return true;
+    }
     if (parameter == "temperature" && sent.temperature) {
         if (endpoint_.temperature) {
             endpoint_.temperature.reset();
@@ -212,26 +244,68 @@ Result<ChatReply> Session::account_reply(const HttpResponse& response, size_t pr
     return reply;
 }
 
+// True when a wait of `wait` still ends before the run's deadline.
+bool Session::within_budget(Clock::duration wait) { return clock().now() + wait <= deadline_; }
+
+std::string Session::out_of_budget(const std::string& last_error) const {
+    return "the LLM endpoint did not recover within llm.max_wait_minutes (" +
+           std::to_string(std::chrono::duration_cast<std::chrono::minutes>(options_.max_wait).count()) +
+           " min), the last answer: " + excerpt(last_error, 200) + "; no further calls";
+}
+
 // How long to wait after a 429: what the endpoint asked (with a little
-// jitter), else the jittered backoff; nothing once the waits for this
-// request would pass max_rate_limit_wait.
-std::optional<Clock::duration> Session::rate_limit_wait(const HttpResponse& response, Backoff& backoff,
-                                                        Clock::duration& waited) {
+// jitter), else the jittered backoff; nothing once the wait would end after
+// the run's deadline.
+std::optional<Clock::duration> Session::rate_limit_wait(const HttpResponse& response, Backoff& backoff) {
     auto fallback = backoff.next();
     Clock::duration wait = fallback;
     if (auto asked = server_retry_delay(response)) wait = *asked + std::min<Clock::duration>(fallback / 8, 2s);
-    if (waited + wait > max_rate_limit_wait) return std::nullopt;
-    waited += wait;
+    if (!within_budget(wait)) return std::nullopt;
     return wait;
 }
 
-Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t papers, HttpClient& http) {
-    Backoff transient(1s, 60s), throttled(2s, 2min);
-    int transient_failures = 0;
-    Clock::duration rate_limited_for{};
+// What the log and the day say when the provider refuses for good: the
+// kind, the status and the provider's own words.
+std::string refusal(LlmFailure kind, long status, const ProviderError& error, const std::string& message) {
+    const std::string said = "the provider says " + excerpt(error.message.empty() ? message : error.message, 300);
+    std::string code = error.code.empty() ? error.type : error.code;
+    if (code.size() > 60 || !std::ranges::all_of(code, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+        code.clear(); // an identifier such as insufficient_quota, or nothing
+    const std::string status_text = "HTTP " + std::to_string(status) + (code.empty() ? "" : " " + code);
+    switch (kind) {
+    case LlmFailure::billing:
+        return "the LLM provider refused for quota or billing (" + status_text + "): " + said +
+               "; stopped at once, no further calls (add credit or raise the limit, then --resume the day)";
+    case LlmFailure::refused:
+        return "the LLM endpoint refused the request (" + status_text + "): check the API key and its permissions: " +
+               said + "; stopped at once, no further calls";
+    default:
+        return "the LLM endpoint rejected the request (" + status_text + ")" +
+               (error.param.empty() ? std::string() : ", parameter " + excerpt(error.param)) +
+               ": check llm.model, llm.temperature and llm.max_tokens: " + said + "; stopped at once, no further calls";
+    }
+}
+
+// The system prompt with the reply format's instruction.
+std::vector<ChatMessage> with_format(std::vector<ChatMessage> messages, ReplyFormat format) {
+    if (format != ReplyFormat::text && !messages.empty())
+        messages.front().content += "\n\n" + reply_format_instruction(format);
+    return messages;
+}
+
+Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t papers, HttpClient& http,
+                                bool scores) {
+    Backoff outage(1s, 2min), throttled(2s, 2min);
+    int timeouts = 0;
     for (;;) {
-        const LlmEndpoint endpoint = current_endpoint();
-        const std::string url = chat_url(endpoint), body = chat_request_body(endpoint, messages);
+        if (stop) {
+            std::lock_guard lock(mutex);
+            return fail("the LLM stopped serving: " + result.stopped);
+        }
+        LlmEndpoint endpoint = current_endpoint();
+        if (!scores) endpoint.format = ReplyFormat::text;
+        const std::string url = chat_url(endpoint);
+        const std::string body = chat_request_body(endpoint, with_format(messages, endpoint.format));
         const long long charged = limiter_.acquire(estimate_.estimate(body.size(), papers));
         auto response = http.send(url, &body, chat_headers(endpoint));
         {
@@ -241,31 +315,39 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         if (response) learn_limits(*response);
         if (response && response->status >= 200 && response->status < 300)
             return account_reply(*response, body.size(), papers, charged);
+        const long status = response ? response->status : 0;
+        const ProviderError said = response ? read_provider_error(response->body) : ProviderError{};
         Error error = response ? http_status_error(*response, url) : response.error();
         count_failure(error.message);
-        if (response && response->status == 429) {
-            limiter_.settle(charged, 0); // refused, not billed
+        if (status != 0 && status < 500) limiter_.settle(charged, 0); // refused, not billed
+        if (adapt_to_rejection(endpoint, status, said, error.message)) continue;
+        const LlmFailure kind = classify_llm_failure(status, said);
+        if (kind == LlmFailure::rate_limited) {
             {
                 std::lock_guard lock(mutex);
                 ++result.rate_limited;
             }
-            auto wait = rate_limit_wait(*response, throttled, rate_limited_for);
-            if (!wait)
-                return fail(error.message + " (still rate limited after waiting " + milliseconds_text(rate_limited_for) + ")");
+            auto wait = rate_limit_wait(*response, throttled);
+            if (!wait) {
+                stop_with(out_of_budget(said.message.empty() ? error.message : said.message));
+                return std::unexpected(error);
+            }
             limiter_.hold_off(*wait); // every worker waits: the limit is the endpoint's, not this request's
             log("HTTP 429 from the LLM endpoint (rate limited); asking again in " + milliseconds_text(*wait));
             continue;
         }
-        if (!response || response->status >= 500) {
-            if (transient_failures >= transient_retries) return std::unexpected(error);
-            auto wait = transient.next();
-            log(error.message + "; retry " + std::to_string(++transient_failures) + " of " +
-                std::to_string(transient_retries) + " in " + milliseconds_text(wait));
+        if (kind == LlmFailure::outage) {
+            if (timed_out(error.message) && ++timeouts > timeout_retries) return std::unexpected(error);
+            auto wait = outage.next();
+            if (!within_budget(wait)) {
+                stop_with(out_of_budget(said.message.empty() ? error.message : said.message));
+                return std::unexpected(error);
+            }
+            log(error.message + "; asking again in " + milliseconds_text(wait));
             clock().sleep_for(wait);
             continue;
         }
-        if (adapt_to_rejection(endpoint, error.message)) continue;
-        if (std::string fatal = fatal_llm_error(error.message); !fatal.empty()) stop_with(fatal);
+        stop_with(refusal(kind, status, said, error.message));
         return std::unexpected(error);
     }
 }
@@ -312,7 +394,7 @@ void filter_titles(Session& session, const PromptSet& prompts, std::vector<const
     std::set<std::string> drop;
     const size_t batch_size = static_cast<size_t>(session.options().settings.batch_size) * 4;
     run_batches(make_batches(pending, batch_size), session, [&](const Batch& batch, HttpClient& http) {
-        auto reply = session.call(title_filter_messages(prompts, copies(batch)), batch.size(), http);
+        auto reply = session.call(title_filter_messages(prompts, copies(batch)), batch.size(), http, false);
         if (!reply) return;
         std::set<std::string> in_batch;
         for (const Paper* p : batch) in_batch.insert(p->id);

@@ -30,17 +30,32 @@ struct LlmScoring {
     int cache_hits = 0;
     int unknown_cost_calls = 0;  // replies without usage and timed-out attempts: possibly billed, tokens unknown
     int rate_limited = 0;        // 429 answers (not billed), each waited out
-    std::string stopped;         // why scoring stopped at once (401/403, a rejected parameter); empty if it did not
-    LlmEndpoint sent;            // the parameters the last requests went with (temperature, seed, ...)
+    // Why the LLM stopped serving: quota or billing, a refused key, a rejected
+    // request, or an outage longer than llm.max_wait_minutes, with the
+    // provider's words; empty when it served to the end.
+    std::string stopped;
+    LlmEndpoint sent;            // the parameters the last requests went with (temperature, seed, format, ...)
 };
 
-// Why a failed call means no later call can succeed (a refused key, a
-// parameter the model rejects); empty when retrying may help.
-std::string fatal_llm_error(const std::string& message);
+// What an endpoint's error reply says: OpenAI's envelope {"error": {"message",
+// "type", "code", "param"}}, which DeepSeek, OpenRouter, vLLM and Ollama
+// also use. Fields are empty when the body is something else.
+struct ProviderError {
+    std::string message, type, code, param;
+};
+ProviderError read_provider_error(std::string_view body);
 
-// True when `message` says the endpoint rejected `max_tokens` (use
-// max_completion_tokens instead).
-bool rejects_max_tokens(const std::string& message);
+// What a failed call means for the calls after it (docs/pipeline.md has the
+// table and the providers' pages it follows).
+enum class LlmFailure {
+    billing,      // 402, or a 429 whose code says quota or credit is used up: stop at once
+    refused,      // 401, 403: the key is refused: stop at once
+    rejected,     // 400, 404, 422 and other 4xx: the request is wrong: stop at once
+    rate_limited, // any other 429: wait as asked, within the day's budget
+    outage,       // 5xx, 408, no answer: retry with backoff, within the day's budget
+};
+// `status` 0: no HTTP answer (refused connection, timeout).
+LlmFailure classify_llm_failure(long status, const ProviderError& error);
 
 struct LlmScorerOptions {
     LlmSettings settings;
@@ -49,6 +64,9 @@ struct LlmScorerOptions {
     std::function<void(size_t done, size_t total)> on_progress;
     std::function<void(const std::string&)> on_log; // retries and failures
     Clock* clock = nullptr; // times backoff and rate limits; nullptr: real_clock()
+    // Waits for rate limits and outages, summed over the whole run, end here:
+    // then the LLM stops and `stopped` says why (llm.max_wait_minutes).
+    Clock::duration max_wait = std::chrono::minutes(60);
 };
 
 LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts,

@@ -11,10 +11,18 @@ bool passes(const ScoreReply& score, Cutoffs cutoffs) {
     return !score.novelty || *score.novelty >= cutoffs.novelty;
 }
 
+// Followed authors, the LLM's picks, the embedded scorer's picks standing
+// in for the LLM, then the papers kept unscored.
 int rank_group(const Paper& p) {
     if (p.author_match) return 0;
-    if (!p.unscored.empty()) return 2;
-    return 1;
+    if (p.unscored.empty()) return 1;
+    return p.relevance ? 2 : 3;
+}
+
+void take_score(Paper& paper, const ScoreReply& score) {
+    paper.relevance = score.relevance;
+    paper.novelty = score.novelty;
+    paper.comment = score.comment;
 }
 
 } // namespace
@@ -25,12 +33,12 @@ std::vector<Paper> select_papers(const std::vector<Paper>& candidates, const Ver
         if (verdicts.author_matches.contains(paper.id)) {
             paper.author_match = true;
         } else if (auto reason = verdicts.unscored.find(paper.id); reason != verdicts.unscored.end()) {
-            paper.unscored = reason->second;
+            paper.unscored = reason->second; // kept, scored or not, so that the LLM can score it later
+            if (auto score = verdicts.scores.find(paper.id); score != verdicts.scores.end() && passes(score->second, cutoffs))
+                take_score(paper, score->second);
         } else if (auto score = verdicts.scores.find(paper.id); score != verdicts.scores.end()) {
             if (!passes(score->second, cutoffs)) continue;
-            paper.relevance = score->second.relevance;
-            paper.novelty = score->second.novelty;
-            paper.comment = score->second.comment;
+            take_score(paper, score->second);
         } else {
             continue; // dropped by a pre-filter
         }

@@ -1,8 +1,10 @@
 // Which candidates make the day, and in what order. Author matches are
 // always kept; scored papers pass both cutoffs (a missing novelty, as from
 // the embedded scorer, is not held against a paper); papers that could not
-// be scored are kept and say why. Order: author matches, then score,
-// relevance and ID (deterministic), then the unscored.
+// be scored by the LLM are kept and say why, with the embedded scorer's
+// score when it passes (a stand-in pick until the LLM scores them). Order:
+// author matches, the LLM's picks by score, relevance and ID (deterministic),
+// the stand-in picks likewise, then the unscored.
 #pragma once
 
 #include "core/paper.h"
@@ -18,7 +20,7 @@ namespace pp {
 struct Verdicts {
     std::set<std::string> author_matches;
     std::map<std::string, ScoreReply> scores;
-    std::map<std::string, std::string> unscored; // ID -> reason
+    std::map<std::string, std::string> unscored; // ID -> why the LLM gave no score (`scores` may hold a stand-in)
 };
 
 struct Cutoffs {

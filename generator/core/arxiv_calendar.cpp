@@ -1,20 +1,10 @@
-#include "fetch/arxiv_calendar.h"
+#include "core/arxiv_calendar.h"
 
-#include <algorithm>
-#include <array>
 #include <cstdio>
 
 namespace pp {
 
 namespace {
-
-// Weekdays without an announcement, from arXiv's published schedule
-// (info.arxiv.org/help/availability): Christmas, New Year and Thanksgiving.
-// Extend it as arXiv announces its holidays.
-constexpr std::array<const char*, 10> holidays = {
-    "2024-12-25", "2025-01-01", "2025-11-27", "2025-12-25", "2026-01-01",
-    "2026-11-26", "2026-12-25", "2027-01-01", "2027-11-25", "2027-12-24",
-};
 
 bool weekend(const Date& day) { return day.weekday() == 0 || day.weekday() == 6; }
 
@@ -25,19 +15,6 @@ int nth_sunday(int year, int month, int nth) {
 }
 
 } // namespace
-
-bool is_arxiv_holiday(const Date& day) {
-    const std::string iso = day.iso();
-    return std::ranges::any_of(holidays, [&](const char* holiday) { return iso == holiday; });
-}
-
-bool is_announcement_day(const Date& day) { return !weekend(day) && !is_arxiv_holiday(day); }
-
-Date previous_announcement_day(const Date& day) {
-    Date before = previous_day(day);
-    while (!is_announcement_day(before)) before = previous_day(before);
-    return before;
-}
 
 bool us_eastern_daylight_time(const Date& day) {
     if (day.month > 3 && day.month < 11) return true;
@@ -71,8 +48,39 @@ UtcMinute submission_deadline(const Date& day) {
     return {deadline_day, us_eastern_daylight_time(deadline_day) ? 18 : 19, 0};
 }
 
-SubmissionWindow submission_window(const Date& day) {
+Date announcement_lost_to(const Date& evening) {
+    Date day = next_day(evening);
+    while (weekend(day)) day = next_day(day);
+    return day;
+}
+
+ArxivCalendar::ArxivCalendar(const std::vector<Date>& no_mailing, std::set<int> published_years)
+    : years_(std::move(published_years)) {
+    for (const Date& evening : no_mailing) lost_.emplace(announcement_lost_to(evening), evening);
+}
+
+bool ArxivCalendar::is_announcement_day(const Date& day) const { return !weekend(day) && !lost_.contains(day); }
+
+Date ArxivCalendar::previous_announcement_day(const Date& day) const {
+    Date before = previous_day(day);
+    while (!is_announcement_day(before)) before = previous_day(before);
+    return before;
+}
+
+Date ArxivCalendar::latest_announcement_day(const Date& day) const {
+    return is_announcement_day(day) ? day : previous_announcement_day(day);
+}
+
+SubmissionWindow ArxivCalendar::submission_window(const Date& day) const {
     return {submission_deadline(previous_announcement_day(day)), submission_deadline(day)};
+}
+
+std::string ArxivCalendar::why_no_announcement(const Date& day) const {
+    if (weekend(day)) return "a " + weekday_name(day.weekday());
+    if (auto lost = lost_.find(day); lost != lost_.end())
+        return "no mailing on the evening of " + weekday_name(lost->second.weekday()) + " " + lost->second.iso() +
+               " (arXiv's holidays)";
+    return {};
 }
 
 } // namespace pp
