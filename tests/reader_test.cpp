@@ -1,5 +1,6 @@
 // For the reader (issue 20): TeX shown as text (core/tex.h), links in
 // abstracts, and the pages a reader sees on the sample archive.
+#include "config/arxiv_dates.h"
 #include "config/config.h"
 #include "content/content_tree.h"
 #include "content/month_summary.h"
@@ -403,11 +404,14 @@ struct OverviewLlm {
 TEST_CASE("month overview: written once when the month's last announcement is in, never rewritten unless asked") {
     ReaderSite site;
     OverviewLlm llm;
-    CHECK(last_announcement(2026, 7) == *parse_iso_date("2026-07-31"));
-    CHECK(last_announcement(2026, 5) == *parse_iso_date("2026-05-29")); // the 31st is a Sunday
-    CHECK(months_to_summarize(site.content(), {*parse_iso_date("2026-07-30")}) ==
+    const ArxivCalendar calendar = arxiv_calendar(ArxivSettings{});
+    CHECK(last_announcement(calendar, 2026, 7) == *parse_iso_date("2026-07-31"));
+    CHECK(last_announcement(calendar, 2026, 5) == *parse_iso_date("2026-05-29")); // the 31st is a Sunday
+    // No mailing on the evening of Tuesday 30 December 2025: December's last announcement is the 30th's.
+    CHECK(last_announcement(calendar, 2025, 12) == *parse_iso_date("2025-12-30"));
+    CHECK(months_to_summarize(site.content(), calendar, {*parse_iso_date("2026-07-30")}) ==
           std::vector<std::pair<int, int>>{{2026, 6}}); // July is not over; June is
-    CHECK(months_to_summarize(site.content(), {*parse_iso_date("2026-07-31")}) ==
+    CHECK(months_to_summarize(site.content(), calendar, {*parse_iso_date("2026-07-31")}) ==
           std::vector<std::pair<int, int>>{{2026, 6}, {2026, 7}});
 
     Config config;
@@ -418,6 +422,10 @@ TEST_CASE("month overview: written once when the month's last announcement is in
     CHECK(written->written);
     REQUIRE(llm.bodies.size() == 1);
     CHECK(llm.bodies[0].find("Best of July") != std::string::npos);
+    // The scoring's sampling: temperature 0 and the seed, for an overview that does not change on a rerun.
+    CHECK(llm.bodies[0].find("\"temperature\":0") != std::string::npos);
+    CHECK(llm.bodies[0].find("\"seed\":42") != std::string::npos);
+    CHECK(llm.bodies[0].find("response_format") == std::string::npos);
     CHECK(llm.bodies[0].find("Schütze") == std::string::npos); // titles and abstracts, not names
     auto summary = load_month_summary(site.content(), 2026, 7);
     REQUIRE(summary);
@@ -427,7 +435,7 @@ TEST_CASE("month overview: written once when the month's last announcement is in
     REQUIRE((*summary)->cost);
     CHECK(*(*summary)->cost > 0);
     CHECK((*summary)->markdown == "July was about **scaling laws**.");
-    CHECK(months_to_summarize(site.content(), {*parse_iso_date("2026-07-31")}) ==
+    CHECK(months_to_summarize(site.content(), calendar, {*parse_iso_date("2026-07-31")}) ==
           std::vector<std::pair<int, int>>{{2026, 6}}); // July has its overview now
 
     // A person's edit stays; only --summary (force) writes again.

@@ -4,6 +4,7 @@
 #include "score/author_match.h"
 #include "score/embedded_scorer.h"
 #include "score/llm_client.h"
+#include "score/llm_scorer.h"
 #include "score/pricing.h"
 #include "score/reply_parser.h"
 #include "score/score_cache.h"
@@ -170,6 +171,84 @@ TEST_CASE("selection: author matches first, then score, relevance, ID; cutoffs; 
     CHECK(selected[0].author_match);
     CHECK(selected[1].comment == "b");
     CHECK(selected[4].unscored == "missing from the LLM's reply (after 3 tries)");
+}
+
+TEST_CASE("selection: the embedded scorer's stand-in picks come after the LLM's, and stay marked unscored") {
+    std::vector<Paper> candidates;
+    for (const char* id : {"2505.00001", "2505.00002", "2505.00003"}) candidates.push_back(Paper{.id = id});
+    Verdicts verdicts;
+    verdicts.scores["2505.00001"] = {"2505.00001", 7, 6, "the LLM's"};
+    verdicts.scores["2505.00002"] = {"2505.00002", 10, std::nullopt, "the stand-in's, passing"};
+    verdicts.scores["2505.00003"] = {"2505.00003", 2, std::nullopt, "the stand-in's, failing"};
+    verdicts.unscored["2505.00002"] = "HTTP 429 insufficient_quota";
+    verdicts.unscored["2505.00003"] = "HTTP 429 insufficient_quota";
+    auto selected = select_papers(candidates, verdicts, {7, 6});
+    REQUIRE(selected.size() == 3);
+    CHECK(selected[0].id == "2505.00001");
+    CHECK(selected[1].id == "2505.00002"); // a pick until the LLM scores it
+    CHECK(selected[1].relevance == 10);
+    CHECK(selected[1].unscored == "HTTP 429 insufficient_quota");
+    CHECK(selected[2].id == "2505.00003"); // kept for the LLM, without the failing score
+    CHECK_FALSE(selected[2].relevance);
+}
+
+// The providers' own error bodies: OpenAI (platform.openai.com/docs/guides/error-codes), DeepSeek
+// (api-docs.deepseek.com/quick_start/error_codes), and an endpoint that answers plain text.
+TEST_CASE("LLM failures are classified from the status and the provider's error code, never from prose") {
+    auto openai_quota = read_provider_error(R"({"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}})");
+    CHECK(openai_quota.code == "insufficient_quota");
+    CHECK(openai_quota.message.starts_with("You exceeded your current quota"));
+    CHECK(classify_llm_failure(429, openai_quota) == LlmFailure::billing);
+    auto spend_limit = read_provider_error(R"({"error":{"message":"Budget reached","type":"insufficient_quota","code":"project_spend_limit_exceeded"}})");
+    CHECK(classify_llm_failure(429, spend_limit) == LlmFailure::billing);
+    auto rate = read_provider_error(R"j({"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM)","type":"tokens","param":null,"code":"rate_limit_exceeded"}})j");
+    CHECK(classify_llm_failure(429, rate) == LlmFailure::rate_limited);
+    // A message that merely mentions quota is no billing error: the code decides.
+    CHECK(classify_llm_failure(429, ProviderError{"quota of requests per minute reached", "", "", ""}) ==
+          LlmFailure::rate_limited);
+    auto deepseek = read_provider_error(R"({"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}})");
+    CHECK(classify_llm_failure(402, deepseek) == LlmFailure::billing);
+    CHECK(classify_llm_failure(401, {}) == LlmFailure::refused);
+    CHECK(classify_llm_failure(403, {}) == LlmFailure::refused);
+    CHECK(classify_llm_failure(400, {}) == LlmFailure::rejected);
+    CHECK(classify_llm_failure(404, {}) == LlmFailure::rejected);
+    for (long status : {0L, 408L, 500L, 502L, 503L, 529L}) CHECK(classify_llm_failure(status, {}) == LlmFailure::outage);
+    // Other shapes: {"error": "text"}, a top-level message, not JSON at all.
+    CHECK(read_provider_error(R"({"error":"model overloaded"})").message == "model overloaded");
+    CHECK(read_provider_error(R"({"message":"no such model","code":404})").code == "404");
+    CHECK(read_provider_error("<html>Bad gateway</html>").message.empty());
+}
+
+TEST_CASE("a structured reply {\"papers\": [...]} is read like the JSON lines the prompt asks for") {
+    auto scores = parse_score_reply(R"({"papers": [{"ARXIVID": "2505.00001", "COMMENT": "MoE", "RELEVANCE": 9, "NOVELTY": 7, "TOPIC": "1"},
+        {"ARXIVID": "2505.00002", "COMMENT": "off topic", "RELEVANCE": 2, "NOVELTY": 3, "TOPIC": "3"}]})");
+    REQUIRE(scores.size() == 2);
+    CHECK(scores[0].id == "2505.00001");
+    CHECK(scores[0].relevance == 9);
+    CHECK(scores[1].novelty == 3);
+    CHECK(scores[1].topic == "3");
+}
+
+TEST_CASE("the request asks for the reply format: a strict JSON schema, JSON mode, or nothing") {
+    LlmEndpoint endpoint{"http://x/v1", "", "m", std::nullopt, 0};
+    const std::vector<ChatMessage> messages = {{"user", "score"}};
+    endpoint.format = ReplyFormat::json_schema;
+    rapidjson::Document body;
+    body.Parse(chat_request_body(endpoint, messages).c_str());
+    REQUIRE(body.IsObject());
+    const auto& format = body["response_format"];
+    CHECK(std::string(format["type"].GetString()) == "json_schema");
+    CHECK(format["json_schema"]["strict"].GetBool());
+    const auto& item = format["json_schema"]["schema"]["properties"]["papers"]["items"];
+    CHECK(item["required"].Size() == 5);
+    CHECK_FALSE(item["additionalProperties"].GetBool());
+    endpoint.format = ReplyFormat::json_object;
+    body.Parse(chat_request_body(endpoint, messages).c_str());
+    CHECK(std::string(body["response_format"]["type"].GetString()) == "json_object");
+    CHECK(reply_format_instruction(ReplyFormat::json_object).find("JSON") != std::string::npos); // JSON mode needs the word
+    endpoint.format = ReplyFormat::text;
+    body.Parse(chat_request_body(endpoint, messages).c_str());
+    CHECK_FALSE(body.HasMember("response_format"));
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // `run`, `notify` and `publish`: the nightly job, its messages and its commit.
 #include "cli/cli_common.h"
 
+#include "config/arxiv_dates.h"
 #include "content/content_tree.h"
 #include "notify/notifier.h"
 #include "pipeline/month_summary.h"
@@ -130,7 +131,7 @@ void write_due_overviews(const GlobalOptions& global, const Config& config, cons
                          const std::function<void(const std::vector<fs::path>&, const std::string&)>& after_write) {
     auto key = llm_key(config);
     if (!key) return; // the overview needs an LLM; the month page has its best-of without one
-    for (const auto& [year, month] : months_to_summarize(global.content, days)) {
+    for (const auto& [year, month] : months_to_summarize(global.content, arxiv_calendar(config.arxiv), days)) {
         MonthOverviewRequest request{year, month, global.content, false, *key};
         auto written = write_month_overview(request, config);
         if (!written) {

@@ -3,7 +3,7 @@
 #include "content/content_tree.h"
 #include "content/month_summary.h"
 #include "core/tex.h"
-#include "score/llm_client.h"
+#include "score/llm_scorer.h"
 #include "score/pricing.h"
 #include "util/text.h"
 
@@ -78,16 +78,15 @@ std::vector<ChatMessage> overview_prompt(int year, int month, const MonthPapers&
 
 } // namespace
 
-Date last_announcement(int year, int month) {
-    Date date{year, month, Date::days_in_month(year, month)};
-    while (date.weekday() == 0 || date.weekday() == 6) --date.day;
-    return date;
+Date last_announcement(const ArxivCalendar& calendar, int year, int month) {
+    return calendar.latest_announcement_day(Date{year, month, Date::days_in_month(year, month)});
 }
 
-std::vector<std::pair<int, int>> months_to_summarize(const fs::path& content_dir, const std::vector<Date>& days) {
+std::vector<std::pair<int, int>> months_to_summarize(const fs::path& content_dir, const ArxivCalendar& calendar,
+                                                     const std::vector<Date>& days) {
     std::set<std::pair<int, int>> months;
     for (const Date& day : days) {
-        if (day == last_announcement(day.year, day.month)) months.emplace(day.year, day.month);
+        if (day == last_announcement(calendar, day.year, day.month)) months.emplace(day.year, day.month);
         months.insert(month_before(day.year, day.month));
     }
     std::vector<std::pair<int, int>> due;
@@ -118,8 +117,8 @@ Result<MonthOverviewResult> write_month_overview(const MonthOverviewRequest& req
     http_options.max_attempts = 3;
     http_options.backoff = std::chrono::milliseconds(1000);
     HttpClient http(http_options);
-    const LlmEndpoint endpoint{config.llm.base_url, request.api_key, config.llm.model, config.llm.temperature,
-                               config.llm.max_tokens, false};
+    LlmEndpoint endpoint = llm_endpoint(config.llm, request.api_key); // the scoring's sampling
+    endpoint.format = ReplyFormat::text;                              // an overview in Markdown
     auto reply = chat_completion(http, endpoint, overview_prompt(request.year, request.month, *papers));
     if (!reply) return std::unexpected(reply.error());
     MonthSummary summary;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "core/arxiv_calendar.h"
 #include "core/date.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -32,14 +33,15 @@ struct MonthOverviewResult {
     std::string note; // why nothing was written, or what was
 };
 
-// The last weekday of the month: the date of its last announcement.
-Date last_announcement(int year, int month);
+// The date of the month's last announcement on arXiv's calendar.
+Date last_announcement(const ArxivCalendar& calendar, int year, int month);
 
 // The months whose overview `run` should write now that it wrote `days`:
 // a day that is its month's last announcement completes that month; a day of
 // a new month completes the month before (its last days may have been
 // holidays). Only months with day files and without a summary.md.
-std::vector<std::pair<int, int>> months_to_summarize(const fs::path& content_dir, const std::vector<Date>& days);
+std::vector<std::pair<int, int>> months_to_summarize(const fs::path& content_dir, const ArxivCalendar& calendar,
+                                                     const std::vector<Date>& days);
 
 // Asks the LLM for the overview of the month's best papers and writes it.
 Result<MonthOverviewResult> write_month_overview(const MonthOverviewRequest& request, const Config& config);

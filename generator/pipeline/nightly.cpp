@@ -187,15 +187,6 @@ std::map<std::string, ScoreReply> learned_replies(const std::vector<Paper>& pape
     return scores;
 }
 
-// Temperature 0 (unless configured otherwise) where the model takes it, and
-// the seed, so that papers near the cutoff do not flip between runs.
-LlmEndpoint llm_endpoint(const LlmSettings& llm, const std::string& api_key) {
-    LlmEndpoint endpoint{llm.base_url, api_key, llm.model, llm.temperature, llm.max_tokens, false, llm.seed};
-    if (!endpoint.temperature && accepts_temperature(llm.model)) endpoint.temperature = 0.0;
-    endpoint.format = parse_reply_format(llm.reply_format).value_or(ReplyFormat::json_schema);
-    return endpoint;
-}
-
 // Scores `papers` with the LLM. Papers it could not score stay in
 // `scoring.unscored`; `scoring.stopped` says when it stopped serving.
 LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const Date& date, RunResult& result) {

@@ -63,6 +63,13 @@ ProviderError read_provider_error(std::string_view body) {
             member_text(object, "param")};
 }
 
+LlmEndpoint llm_endpoint(const LlmSettings& llm, const std::string& api_key) {
+    LlmEndpoint endpoint{llm.base_url, api_key, llm.model, llm.temperature, llm.max_tokens, false, llm.seed};
+    if (!endpoint.temperature && accepts_temperature(llm.model)) endpoint.temperature = 0.0;
+    endpoint.format = parse_reply_format(llm.reply_format).value_or(ReplyFormat::json_schema);
+    return endpoint;
+}
+
 LlmFailure classify_llm_failure(long status, const ProviderError& error) {
     if (status == 402 || billing_code(error.code) || billing_code(error.type)) return LlmFailure::billing;
     if (status == 401 || status == 403) return LlmFailure::refused;

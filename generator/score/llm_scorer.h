@@ -57,6 +57,11 @@ enum class LlmFailure {
 // `status` 0: no HTTP answer (refused connection, timeout).
 LlmFailure classify_llm_failure(long status, const ProviderError& error);
 
+// The endpoint as llm: configures it: temperature 0 (unless configured
+// otherwise) where the model takes it, and the seed, so that papers near the
+// cutoff do not flip between runs; the reply format asked first.
+LlmEndpoint llm_endpoint(const LlmSettings& llm, const std::string& api_key);
+
 struct LlmScorerOptions {
     LlmSettings settings;
     LlmEndpoint endpoint;
