@@ -1089,7 +1089,7 @@ TEST_CASE("run: a tier-1 token budget (30k a minute) on a 500-paper day: nothing
         items += item("2505." + std::to_string(30000 + i), "new", "Paper number " + std::to_string(i), "Ann Author", abstract);
     f.feed_body = feed(items);
     f.config.scoring.authors.clear();
-    f.config.llm.batch_size = 8; // the defaults
+    f.config.llm.batch_size = 8; // the smallest batches this test has known (the default until issue 31)
     f.config.llm.concurrency = 4;
     f.config.llm.requests_per_minute = 60;
     SUBCASE("llm.tokens_per_minute set to the account's budget") { f.config.llm.tokens_per_minute = 30000; }

@@ -22,9 +22,16 @@ std::string scoring_prefix(const PromptSet& p) {
     return p.topics + "\n\n" + p.criteria + "\n\n" + p.postfix + "\n\n## Papers\n\n";
 }
 
-std::string paper_item(const Paper& paper) {
-    return "ArXiv ID: " + paper.id + "\nTitle: " + paper.title + "\nAuthors: " + join(paper.authors, ", ") +
-           "\nAbstract: " + clip(paper.abstract, max_abstract_chars);
+std::string authors_line(const std::vector<std::string>& authors, size_t max_authors) {
+    if (authors.size() <= max_authors) return join(authors, ", ");
+    std::vector<std::string> first(authors.begin(), authors.begin() + static_cast<std::ptrdiff_t>(max_authors));
+    first.push_back("et al.");
+    return join(first, ", ");
+}
+
+std::string paper_item(const Paper& paper, const PaperLayout& layout) {
+    return "ArXiv ID: " + paper.id + "\nTitle: " + paper.title + "\nAuthors: " +
+           authors_line(paper.authors, layout.max_authors) + "\nAbstract: " + clip(paper.abstract, max_abstract_chars);
 }
 
 } // namespace
@@ -47,9 +54,10 @@ Result<PromptSet> load_prompts(const ScoringSettings& settings) {
     return prompts;
 }
 
-std::vector<ChatMessage> scoring_messages(const PromptSet& prompts, const std::vector<Paper>& batch) {
+std::vector<ChatMessage> scoring_messages(const PromptSet& prompts, const std::vector<Paper>& batch,
+                                          const PaperLayout& layout) {
     std::string user = scoring_prefix(prompts);
-    for (size_t i = 0; i < batch.size(); ++i) user += (i ? "\n\n" : "") + paper_item(batch[i]);
+    for (size_t i = 0; i < batch.size(); ++i) user += (i ? "\n\n" : "") + paper_item(batch[i], layout);
     return {{"system", prompts.system}, {"user", user}};
 }
 
@@ -62,7 +70,7 @@ std::vector<ChatMessage> title_filter_messages(const PromptSet& prompts, const s
 
 std::string prompt_record(const PromptSet& prompts) {
     return "## System prompt\n\n" + prompts.system + "\n\n## User prompt\n\n" + scoring_prefix(prompts) +
-           "[the papers of the batch: ArXiv ID, Title, Authors, Abstract]\n";
+           "[the papers of the batch: ArXiv ID, Title, Authors (the first 3, then et al.), Abstract]\n";
 }
 
 } // namespace pp

@@ -1,6 +1,8 @@
 // The selection prompt: the user's prompt files, assembled so that the
 // unchanging part (system prompt, topics, criteria, instructions) comes
-// first and the papers last, which lets providers cache the prefix.
+// first and the papers last. Providers that cache a repeated prefix of any
+// length (DeepSeek) bill it as cached; OpenAI caches only prompts of 1,024
+// tokens or more, and this part is about 520 (docs/scoring.md, "Tokens").
 #pragma once
 
 #include "config/config.h"
@@ -21,7 +23,15 @@ struct PromptSet {
 
 Result<PromptSet> load_prompts(const ScoringSettings& settings);
 
-std::vector<ChatMessage> scoring_messages(const PromptSet& prompts, const std::vector<Paper>& batch);
+// How a paper is laid out in a request. The scoring criteria never ask
+// about authors (followed authors are matched here, not by the LLM), so a
+// few names are enough: 274 names cost a request 2,000 tokens.
+struct PaperLayout {
+    size_t max_authors = 3; // then "et al."
+};
+
+std::vector<ChatMessage> scoring_messages(const PromptSet& prompts, const std::vector<Paper>& batch,
+                                          const PaperLayout& layout = {});
 std::vector<ChatMessage> title_filter_messages(const PromptSet& prompts, const std::vector<Paper>& batch);
 
 // The prompt as it is sent, with a placeholder for the papers: what the day
