@@ -187,6 +187,14 @@ std::map<std::string, ScoreReply> learned_replies(const std::vector<Paper>& pape
     return scores;
 }
 
+// The configured embedded scorer's verdicts on `papers` (learned or keywords).
+std::map<std::string, ScoreReply> embedded_verdicts(const Context& ctx, const Date& date,
+                                                    const std::vector<Paper>& papers, RunResult& result) {
+    TopicKeywords keywords = parse_topic_keywords(ctx.prompts.topics);
+    if (ctx.request.embedded == EmbeddedScorerKind::keywords) return embedded_scores(papers, keywords);
+    return learned_replies(papers, learned_ranking(ctx, date, papers, keywords, result.warnings));
+}
+
 // Scores `papers` with the LLM. Papers it could not score stay in
 // `scoring.unscored`; `scoring.stopped` says when it stopped serving.
 LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const Date& date, RunResult& result) {
@@ -216,11 +224,7 @@ void stand_in_for_llm(const Context& ctx, const Date& date, const std::vector<Pa
     for (const auto& paper : asked)
         if (pass.scoring.unscored.contains(paper.id)) unscored.push_back(paper);
     if (unscored.empty()) return;
-    TopicKeywords keywords = parse_topic_keywords(ctx.prompts.topics);
-    const bool learned = ctx.request.embedded == EmbeddedScorerKind::learned;
-    auto scores = learned ? learned_replies(unscored, learned_ranking(ctx, date, unscored, keywords, result.warnings))
-                          : embedded_scores(unscored, keywords);
-    for (auto& [id, score] : scores) {
+    for (auto& [id, score] : embedded_verdicts(ctx, date, unscored, result)) {
         score.comment = "Scored by the embedded scorer (the LLM did not): " + score.comment;
         pass.scoring.scores[id] = std::move(score);
     }
@@ -298,11 +302,8 @@ Candidates gather_candidates(const Context& ctx, DayInput& input, Day& day, RunR
 
 // The embedded scorer's verdicts; returns the prompt record.
 std::string score_embedded(const Context& ctx, const Date& date, Candidates& candidates, Day& day, RunResult& result) {
-    TopicKeywords keywords = parse_topic_keywords(ctx.prompts.topics);
-    const auto& to_score = candidates.to_score;
     const bool learned = ctx.request.embedded == EmbeddedScorerKind::learned;
-    candidates.verdicts.scores = learned ? learned_replies(to_score, learned_ranking(ctx, date, to_score, keywords, result.warnings))
-                                         : embedded_scores(to_score, keywords);
+    candidates.verdicts.scores = embedded_verdicts(ctx, date, candidates.to_score, result);
     day.model = "embedded";
     day.tokens = Tokens{};
     day.cost = Cost{0.0, 0.0, 0.0};
