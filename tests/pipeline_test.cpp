@@ -1740,3 +1740,38 @@ TEST_CASE("run: a year whose holidays arXiv has not published here warns once; c
     CHECK(checked.err.find("2025-11-28: arXiv announces nothing dated this day (no mailing on the evening of Thursday "
                            "2025-11-27 (arXiv's holidays))") != std::string::npos);
 }
+
+TEST_CASE("run: a quota stop holds for the whole run: the catch-up's resume and tonight's day make no more calls") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.arxiv.catch_up_days = 5;
+    archive_days(f.dir / "content", "2025-05-19", "2025-05-23");
+    llm.fail_status = 429;
+    llm.fail_body = quota_body();
+    f.today = *parse_iso_date("2025-05-27");
+    f.feed_body = feed(thirty_papers(), "Tue, 27 May 2025 00:00:00 -0400");
+    archive_days(f.dir / "content", "2025-05-26", "2025-05-26");
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    REQUIRE(f.day("2025-05-27").status == DayStatus::partial);
+    // The next night, still out of quota: Tuesday is resumed by the catch-up, then Wednesday scored.
+    const int before = llm.arrivals;
+    f.today = *parse_iso_date("2025-05-28");
+    f.feed_body = feed(item("2505.60001", "new", "Sparse pruning") + item("2505.60002", "new", "Sparse attention"),
+                       "Wed, 28 May 2025 00:00:00 -0400");
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(written_days(result) == std::vector<std::string>{"2025-05-27", "2025-05-28"});
+    CHECK(llm.arrivals - before <= f.config.llm.concurrency); // the first stop ends every call of the run
+    CHECK(f.day("2025-05-28").status == DayStatus::partial);
+    CHECK(f.day("2025-05-28").reason.find("You exceeded your current quota") != std::string::npos);
+    // Credit added: the next night's catch-up completes both with the LLM.
+    llm.fail_status = 0;
+    f.today = *parse_iso_date("2025-05-29");
+    f.feed_body = feed(item("2505.60003", "new", "Sparse experts"), "Thu, 29 May 2025 00:00:00 -0400");
+    RunResult healed = f.run();
+    REQUIRE_MESSAGE(healed.outcome == RunOutcome::written, healed.error);
+    CHECK(f.day("2025-05-27").status == DayStatus::announced);
+    CHECK(f.day("2025-05-28").status == DayStatus::announced);
+    CHECK(run_exit_code(healed) == 0);
+}

@@ -90,7 +90,10 @@ struct Context {
     std::string scorer_reason; // why this scorer serves, for the log
     std::string api_key;
     ArxivCalendar calendar;
+    Clock::time_point llm_deadline{};   // the run's waits for the LLM end here (llm.max_wait_minutes)
+    mutable std::string llm_stopped;    // why the LLM stopped serving, once it has: for the rest of the run
     mutable std::set<int> years_warned;
+    Clock& clock() const { return request.clock ? *request.clock : real_clock(); }
     void log(const std::string& line) const {
         if (request.log) request.log(line);
     }
@@ -206,13 +209,16 @@ LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const
     options.settings = config.llm;
     options.endpoint = llm_endpoint(config.llm, ctx.api_key);
     options.clock = ctx.request.clock;
-    options.max_wait = std::chrono::minutes(config.llm.max_wait_minutes);
+    // One budget for the whole run: a catch-up's days and tonight's share it.
+    options.max_wait = std::max(Clock::duration::zero(), ctx.llm_deadline - ctx.clock().now());
+    options.stopped_before = ctx.llm_stopped;
     Progress progress("scoring " + date.iso());
     options.on_progress = [&](size_t done, size_t total) { progress.update(done, total); };
     options.on_log = [&](const std::string& line) { ctx.log(line); };
     pass.scoring = score_with_llm(papers, ctx.prompts, options, &cache);
     progress.finish();
     if (auto saved = cache.save(); !saved) result.warnings.push_back("score cache not saved: " + saved.error().to_string());
+    ctx.llm_stopped = pass.scoring.stopped;
     return pass;
 }
 
@@ -576,7 +582,7 @@ void catch_up(const Context& ctx, ArxivSource& source, const Date& expected, con
 // feed has nothing to wait for.
 Result<Announcement> fetch_feed(const Context& ctx, ArxivSource& source, const Date& today, const Date& expected) {
     constexpr auto poll = std::chrono::minutes(5);
-    Clock& clock = ctx.request.clock ? *ctx.request.clock : real_clock();
+    Clock& clock = ctx.clock();
     const auto deadline = clock.now() + std::chrono::minutes(ctx.config.arxiv.wait_for_feed_minutes);
     for (;;) {
         auto announcement = source.fetch_announcement();
@@ -678,7 +684,8 @@ void nightly_from_feed(const Context& ctx, ArxivSource& source, Announcement ann
 
 RunResult run_nightly(const RunRequest& request, const Config& config) {
     RunResult result;
-    Context ctx{request, config, {}, {}, false, {}, {}, arxiv_calendar(config.arxiv), {}};
+    Context ctx{request, config, {}, {}, false, {}, {}, arxiv_calendar(config.arxiv), {}, {}, {}};
+    ctx.llm_deadline = ctx.clock().now() + std::chrono::minutes(config.llm.max_wait_minutes);
     const Date today = request.today.value_or(today_utc());
     auto prompts = load_prompts(config.scoring);
     if (!prompts) {

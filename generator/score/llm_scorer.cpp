@@ -471,6 +471,12 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
         if (options.on_progress) options.on_progress(result.scores.size() + result.dropped_by_titles.size(), papers.size());
     };
     progress();
+    if (!options.stopped_before.empty()) {
+        result.stopped = options.stopped_before;
+        std::map<std::string, std::string> no_problems;
+        record_unscored(pending, 0, no_problems, result);
+        return result;
+    }
     if (settings.title_prefilter && !pending.empty()) {
         filter_titles(session, prompts, pending);
         progress();

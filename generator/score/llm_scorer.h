@@ -72,6 +72,9 @@ struct LlmScorerOptions {
     // Waits for rate limits and outages, summed over the whole run, end here:
     // then the LLM stops and `stopped` says why (llm.max_wait_minutes).
     Clock::duration max_wait = std::chrono::minutes(60);
+    // Why the LLM already stopped serving earlier in the run (a quota error
+    // holds for the run): then only the cache serves, and no call is made.
+    std::string stopped_before;
 };
 
 LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts,
