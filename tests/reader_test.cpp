@@ -214,6 +214,11 @@ TEST_CASE("reader: after failed last days the home page shows the latest day wit
         const auto home = site.page("");
         CHECK(home.find("Second best") != std::string::npos); // the papers of 2026-07-28
         CHECK(home.find("Newer days have no papers") != std::string::npos);
+        // The newer days as one line: how many, their states, the first and the last.
+        const auto note = home.substr(home.find("Newer days have no papers"), 600);
+        CHECK(note.find("3 days (2 failed, 1 quiet), <a href=\"/repo/2026/07/29/\"><time datetime=\"2026-07-29\">2026-07-29</time></a> to "
+                        "<a href=\"/repo/2026/07/31/\"><time datetime=\"2026-07-31\">2026-07-31</time></a>. The latest") != std::string::npos);
+        CHECK(note.find("2026-07-30") == std::string::npos);
         CHECK(home.find("2026-07-31") != std::string::npos);
         CHECK(home.find("✕ run failed") != std::string::npos);
         CHECK(home.find("○ no papers") != std::string::npos);
@@ -231,12 +236,32 @@ TEST_CASE("reader: the feed carries the days with papers; failed days only as sh
     write_text(site.dir / "paperpress.yaml", "title: Reader digest\nbase_url: https://user.github.io/repo/\nfeed_days: 2\n");
     site.build();
     const auto feed = read_text(site.dir / "site/feed.xml");
-    CHECK(count_of(feed, "<entry>") == 4); // 07-31 and 07-30 (failed) as notices, then 07-28 and 07-27
-    CHECK(feed.find("2026-07-29") == std::string::npos); // at most feed_days notices
+    CHECK(count_of(feed, "<entry>") == 3); // 07-29 to 07-31 (quiet, failed, failed) as one notice, then 07-28 and 07-27
+    CHECK(feed.find("<entry><title>No papers from 2026-07-29 to 2026-07-31</title><id>https://user.github.io/repo/2026/07/29/</id>") !=
+          std::string::npos); // named by the run's first day: one entry while the run grows
+    CHECK(feed.find("<updated>2026-07-31T00:00:00Z</updated><published>2026-07-29T00:00:00Z</published>") != std::string::npos);
+    CHECK(feed.find("the latest run failed") != std::string::npos);
+    CHECK(feed.find("2026-07-30") == std::string::npos);
     CHECK(feed.find("2026-07-27") != std::string::npos);
     CHECK(feed.find("2026-06-30") == std::string::npos);
     CHECK(feed.find("Sch\\\"utze") == std::string::npos);
     CHECK(feed.find("Schütze") != std::string::npos);
+
+    SUBCASE("a longer run is still one notice, with the same id; a single day is its own") {
+        for (const char* iso : {"2026-08-03", "2026-08-04", "2026-08-05"}) site.save(reader_day(iso, {}, DayStatus::failed));
+        site.build();
+        const auto longer = read_text(site.dir / "site/feed.xml");
+        CHECK(count_of(longer, "<entry>") == 3);
+        CHECK(longer.find("<title>No papers from 2026-07-29 to 2026-08-05</title><id>https://user.github.io/repo/2026/07/29/</id>") !=
+              std::string::npos);
+        site.save(reader_day("2026-08-06", {reader_paper("2608.00001", "August paper", 7, 7)}));
+        site.save(reader_day("2026-08-07", {}, DayStatus::failed));
+        site.build();
+        const auto single = read_text(site.dir / "site/feed.xml");
+        CHECK(count_of(single, "<entry>") == 3); // 08-07's notice, 08-06 and 07-28
+        CHECK(single.find("<title>arXiv papers for 2026-08-07 (run failed)</title>") != std::string::npos);
+        CHECK(single.find("No papers from") == std::string::npos);
+    }
 
     SUBCASE("a partial or stale day with papers says so, with its reason") {
         Day partial = reader_day("2026-07-28", {reader_paper("2607.00004", "Second best $O(n)$", 9, 9, "Theory")},
@@ -310,6 +335,25 @@ TEST_CASE("reader: the month page ranks its best papers, keeps author matches an
         CHECK(list.find(">Middling<") == std::string::npos); // month_best: 3
         CHECK(month.find("<td>Theory</td><td>2</td>") != std::string::npos);
         CHECK(month.find("<td>Scaling laws</td><td>2</td>") != std::string::npos);
+    }
+}
+
+TEST_CASE("month best-of: a paper the archive has on two days is listed once") {
+    std::vector<Day> days = {
+        reader_day("2026-07-01", {reader_paper("2607.00001", "Twice", 7, 7), reader_paper("2607.00002", "Followed twice", std::nullopt, std::nullopt)}),
+        reader_day("2026-07-02", {reader_paper("2607.00001", "Twice", 9, 9), reader_paper("2607.00002", "Followed twice", std::nullopt, std::nullopt),
+                                  reader_paper("2607.00003", "Once", 5, 5)}),
+    };
+    for (int limit : {2, 3, 20}) {
+        CAPTURE(limit);
+        std::vector<DayBest> shares;
+        for (const auto& day : days) shares.push_back(day_best(day, limit));
+        std::vector<std::string> listed;
+        for (const auto& entry : month_best(shares, limit).papers) listed.push_back(entry.paper.id + " " + entry.date.iso());
+        // The author match on its first day; the other at its best score.
+        std::vector<std::string> expected = {"2607.00001 2026-07-02", "2607.00003 2026-07-02", "2607.00002 2026-07-01"};
+        if (limit == 2) expected = {"2607.00001 2026-07-02", "2607.00002 2026-07-01"};
+        CHECK(listed == expected);
     }
 }
 
