@@ -60,6 +60,18 @@ TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands s
     CHECK_FALSE(has_math("a lone $ sign"));
 }
 
+TEST_CASE("abstracts: text-mode TeX formatting becomes HTML outside math and stays inside it") {
+    CHECK(abstract_to_html("We \\emph{prove} a \\textbf{tight} bound in \\texttt{code\\_x} \\textit{and} \\textsc{Caps}.") ==
+          "<p>We <em>prove</em> a <b>tight</b> bound in <code>code_x</code> <i>and</i> Caps.</p>\n");
+    // Nested, with a link and TeX letters inside; escaped as any text.
+    CHECK(abstract_to_html("\\textbf{See \\emph{Sch\\\"utze} at \\url{https://a.b/c} <x>}") ==
+          "<p><b>See <em>Schütze</em> at <a href=\"https://a.b/c\">https://a.b/c</a> &lt;x&gt;</b></p>\n");
+    // Math keeps its TeX for KaTeX (which knows \textbf); an unclosed group stays as written.
+    CHECK(abstract_to_html("$\\textbf{x} + \\text{y}$ and \\(\\emph{z}\\) \\textbf{a} \\emph{open") ==
+          "<p>$\\textbf{x} + \\text{y}$ and \\(\\emph{z}\\) <b>a</b> \\emph{open</p>\n");
+    CHECK(abstract_to_html("costs \\$5 \\textbf{b} \\$6") == "<p>costs \\$5 <b>b</b> \\$6</p>\n"); // \$ opens no math
+}
+
 TEST_CASE("abstract links: TeX \\url and \\href, escaped underscores, trailing punctuation") {
     CHECK(abstract_to_html("Code: https://github.com/Ugness/ReDi\\_discrete.") ==
           "<p>Code: <a href=\"https://github.com/Ugness/ReDi_discrete\">https://github.com/Ugness/ReDi_discrete</a>.</p>\n");

@@ -79,7 +79,8 @@ try {
       await page.goto(base + "/sub/");
       const note = page.locator(".newer");
       expect((await note.textContent()).includes("2026-05-04"), "the note names the newest failed day");
-      expect((await note.textContent()).includes("run failed"), "and says the run failed, in words");
+      expect((await note.textContent()).includes("2 days (2 failed)"), "and counts them, in words");
+      expect(await note.locator("a").count() === 2, "one short line: the first and the last of them");
       expect((await page.locator("h1").first().textContent()).includes(theme === "classic" ? latest : "30 April 2026"),
              "the latest day with papers is shown");
       expect(await page.locator(PAPER).count() > 0, "with its papers");
@@ -236,6 +237,29 @@ try {
       const [bib] = await Promise.all([page.waitForEvent("download"), page.click("#starred-bibtex")]);
       const bibtex = fs.readFileSync(await bib.path(), "utf8");
       expect(bibtex.startsWith("@misc{") && bibtex.includes(`eprint = {${id}}`), `the BibTeX export: ${bibtex}`);
+      // A title with math is kept as written, not as KaTeX's rendering (issue 33, item 4).
+      await page.goto(base + dayPath("2025-02-25"));
+      const withMath = page.locator("#p-2502\\.15957");
+      await withMath.locator(".katex").first().waitFor();
+      await withMath.locator("button.star").click();
+      const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("paperpress-starred:/sub/")));
+      const math = kept.find((p) => p.id === "2502.15957");
+      expect(math && math.title.startsWith("R$^3$Mem: Bridging"), `the raw title kept: ${math && math.title}`);
+      // Commands KaTeX lacks but abstracts use (\Tilde) typeset, not shown in red (item 5).
+      const tilde = await page.evaluate(() => {
+        const p = document.createElement("p");
+        p.textContent = "$\\Tilde{x}$";
+        document.querySelector("main").append(p);
+        window.paperpressTypeset(p);
+        const typeset = p.querySelector(".katex") !== null && p.querySelector(".katex-error") === null;
+        p.remove();
+        return typeset;
+      });
+      expect(tilde, "\\Tilde typesets");
+      await page.goto(base + "/sub/starred/");
+      const [bib2] = await Promise.all([page.waitForEvent("download"), page.click("#starred-bibtex")]);
+      const bibtex2 = fs.readFileSync(await bib2.path(), "utf8");
+      expect(bibtex2.includes("title = {R$^3$Mem: Bridging"), `the BibTeX title as written: ${bibtex2}`);
       await items.first().locator("a").click();
       await page.waitForURL((url) => url.pathname === dayPath(latest) && url.hash === `#p-${id}`);
       expect(outside.length === 0, `requests outside the site: ${outside.join(", ")}`);

@@ -72,6 +72,8 @@
       { left: "$", right: "$", display: false },
       { left: "\\(", right: "\\)", display: false }
     ],
+    // Commands arXiv's abstracts use that KaTeX lacks, as what they mean.
+    macros: { "\\Tilde": "\\tilde" },
     throwOnError: false,
     ignoredClasses: ["usage", "prompt", "no-math", "banner", "counts"]
   };
@@ -140,10 +142,6 @@
       }
     });
   });
-  var mathRoots = "article.day, .paper, .toc, .titles, .best-list, .math"; // .paper, .toc: the classic theme
-  document.querySelectorAll(mathRoots).forEach(function (element) {
-    if (!(element.parentElement && element.parentElement.closest(mathRoots))) typeset(element);
-  });
 
   // Keyboard: ←/k previous, →/j next (the page's rel=prev/next links), "/"
   // search; not while typing in a field or with a modifier held.
@@ -182,6 +180,7 @@
     var link = heading && heading.querySelector('a[href*="arxiv.org/abs/"]');
     if (!link) return;
     var id = link.getAttribute("href").split("/abs/")[1];
+    var title = link.textContent; // as written, before KaTeX typesets it (below): "$\ell_1$-norm", not "ℓ1ell_1ℓ1-norm"
     var button = document.createElement("button");
     button.type = "button";
     button.className = "star";
@@ -195,7 +194,7 @@
       var list = load().filter(function (p) { return p.id !== id; });
       if (!starred(id)) {
         var authors = heading === paper ? paperPart(heading, ".authors") : paper.querySelector(".authors");
-        list.push({ id: id, title: link.textContent, authors: authors ? authors.textContent.replace(/^Authors:\s*/, "") : "",
+        list.push({ id: id, title: title, authors: authors ? authors.textContent.replace(/^Authors:\s*/, "") : "",
                     date: dayTime ? dayTime.getAttribute("datetime") : "", href: location.pathname + "#" + paper.id });
       }
       save(list);
@@ -203,6 +202,12 @@
     });
     show();
     link.parentNode.insertBefore(button, link);
+  });
+
+  // Math last: the reading list above keeps the titles' TeX.
+  var mathRoots = "article.day, .paper, .toc, .titles, .best-list, .math"; // .paper, .toc: the classic theme
+  document.querySelectorAll(mathRoots).forEach(function (element) {
+    if (!(element.parentElement && element.parentElement.closest(mathRoots))) typeset(element);
   });
 
   var list = document.getElementById("starred-list");
@@ -216,7 +221,13 @@
     a.remove();
   }
   function bibtex(p) {
-    var clean = function (s) { return String(s).replace(/[{}\\]/g, ""); };
+    // TeX stays (a title's $\ell_1$); braces only when they pair up, as BibTeX needs.
+    var clean = function (s) {
+      s = String(s);
+      var depth = 0;
+      for (var i = 0; i < s.length && depth >= 0; i++) depth += s[i] === "{" ? 1 : s[i] === "}" ? -1 : 0;
+      return depth === 0 ? s : s.replace(/[{}]/g, "");
+    };
     return "@misc{arxiv:" + p.id.replace(/[^\w.:-]/g, "_") + ",\n  title = {" + clean(p.title) + "},\n  author = {" +
       clean(p.authors).split(/,\s*/).join(" and ") + "},\n  year = {" + String(p.date).slice(0, 4) +
       "},\n  eprint = {" + p.id + "},\n  archivePrefix = {arXiv},\n  url = {https://arxiv.org/abs/" + p.id + "}\n}\n";
