@@ -32,6 +32,7 @@ Paper make_paper(const std::string& id, const std::string& title, std::optional<
     else p.author_match = true;
     p.topic = topic;
     if (!topic.empty()) p.comment = "On " + topic + ".";
+    if (!topic.empty()) p.topic_note = "Best fit is efficiency_scaling, not x_1 or _private.";
     return p;
 }
 
@@ -188,5 +189,47 @@ TEST_CASE("pages: a month without failed days shows none, in a year with some (a
             REQUIRE(may < june);
             CHECK(html->substr(may, june - may).find("failed") == std::string::npos);
         }
+    }
+}
+
+TEST_CASE("pages: day and month pages have a description and Open Graph tags; the feed is announced on every page") {
+    Pages pages;
+    for (const std::string name : {"default", "classic"}) {
+        CAPTURE(name);
+        const Theme theme = shipped_theme(name);
+        const auto q = name == "classic" ? "\"" : "";
+        for (const auto& [layout, data] : pages.pages) {
+            CAPTURE(layout);
+            auto html = render_layout(theme, layout, data);
+            REQUIRE(html);
+            CHECK(html->find(std::string("property=") + q + "og:title" + q) != std::string::npos);
+            CHECK(html->find("application/atom+xml") != std::string::npos);
+        }
+        auto day = render_layout(theme, "day", pages.pages[1].second); // 2026-05-04
+        REQUIRE(day);
+        CHECK(day->find("content=\"2 papers for Monday, 4 May 2026: Scored; Followed.\"") != std::string::npos);
+        CHECK(day->find("content=\"https://example.org/repo/2026/05/04/\"") != std::string::npos); // og:url
+        for (const auto& [layout, data] : pages.pages) {
+            if (layout != "month") continue;
+            auto month = render_layout(theme, layout, data);
+            REQUIRE(month);
+            CHECK((month->find("content=\"May 2026: 1 day, 2 papers. Best: Scored; Followed.\"") != std::string::npos ||
+                   month->find("content=\"June 2026: 4 days, 1 paper. Best: June.\"") != std::string::npos ||
+                   month->find("content=\"December 2025: 1 day, 1 paper. Best: Old year.\"") != std::string::npos));
+        }
+    }
+}
+
+TEST_CASE("pages: a topic note shows topic identifiers as words; year pages get the keyboard shortcuts") {
+    Pages pages;
+    const Theme theme = shipped_theme("default");
+    auto day = render_layout(theme, "day", pages.pages[1].second);
+    REQUIRE(day);
+    CHECK(day->find("Best fit is efficiency scaling, not x_1 or _private.") != std::string::npos);
+    for (const auto& [layout, data] : pages.pages) {
+        if (layout != "year") continue;
+        const TemplateData* keys = data.get("page")->get("keys");
+        REQUIRE(keys);
+        CHECK(keys->is_true());
     }
 }

@@ -88,6 +88,9 @@ TEST_CASE("abstract links: TeX \\url and \\href, escaped underscores, trailing p
     CHECK(abstract_to_html("not a link: https:// nor \\url{javascript:alert(1)}") ==
           "<p>not a link: https:// nor \\url{javascript:alert(1)}</p>\n");    // A URL starts at its scheme, not after a letter; links side by side; colons inside a link.
     CHECK(abstract_to_html("xhttps://a.b/c hhttp://d.e/f") == "<p>xhttps://a.b/c hhttp://d.e/f</p>\n");
+    // A Markdown link that lost its "[": two links, no "](" inside an href.
+    CHECK(abstract_to_html("Code: https://github.com/a/b](https://github.com/a/b).") ==
+          "<p>Code: <a href=\"https://github.com/a/b\">https://github.com/a/b</a>](<a href=\"https://github.com/a/b\">https://github.com/a/b</a>).</p>\n");
     CHECK(abstract_to_html("[l](https://a.b/)https://c.d/e") ==
           "<p><a href=\"https://a.b/\">l</a><a href=\"https://c.d/e\">https://c.d/e</a></p>\n");
     CHECK(abstract_to_html("https://a.b/c:d and http://e.f/g: done") ==

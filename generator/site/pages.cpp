@@ -57,8 +57,10 @@ std::string month_label(int year, int month) { return month_name(month) + " " + 
 
 // Fields every page has: site, page (title, canonical URL), nav. KaTeX's
 // files only on pages with `math`.
+// `description`: what a search result or a share preview says of the page
+// (the site's description when empty).
 TemplateData page_base(const SiteContext& site, const std::string& kind, const std::string& title,
-                       const std::string& site_path, bool math = false) {
+                       const std::string& site_path, bool math = false, const std::string& description = {}) {
     TemplateData data;
     TemplateData s;
     s.set("title", site.config.title);
@@ -91,7 +93,8 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     page.set("title", title);
     page.set("canonical", site.urls.absolute(site_path));
     page.set("is_" + kind, true);
-    page.set("keys", kind == "day" || kind == "month" || kind == "home"); // site.js's shortcuts
+    put(page, "description", description.empty() ? site.config.description : description);
+    page.set("keys", kind == "day" || kind == "month" || kind == "year" || kind == "home"); // site.js's shortcuts
     set_moved(data, "page", std::move(page));
     data.set("nav", false); // set_nav() gives the pages that have one theirs
     return data;
@@ -134,6 +137,25 @@ std::string lean_paragraphs(std::string html) {
     return out;
 }
 
+// A scorer's note names topics by their internal identifiers
+// ("efficiency_scaling"): shown as words. Only lowercase words joined by
+// '_' are changed, so "x_1" stays.
+std::string readable_identifiers(std::string text) {
+    auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = at;
+        while (end < text.size() && (lower(text[end]) || text[end] == '_')) ++end;
+        const std::string_view word(text.data() + at, end - at);
+        const bool identifier = word.find('_') != std::string_view::npos && lower(word.front()) && lower(word.back()) &&
+                                word.find("__") == std::string_view::npos &&
+                                (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]))) &&
+                                (end == text.size() || !std::isalnum(static_cast<unsigned char>(text[end])));
+        if (identifier) std::replace(text.begin() + at, text.begin() + end, '_', ' ');
+        at = end == at ? at + 1 : end;
+    }
+    return text;
+}
+
 TemplateData paper_data(const Paper& paper, std::size_t number) {
     TemplateData data;
     set_moved(data, "number", text_data(std::to_string(number)));
@@ -153,7 +175,7 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     data.set("author_match", paper.author_match);
     put(data, "topic", paper.topic);
     put(data, "also_topics", join(paper.also_topics, ", "));
-    put(data, "topic_note", paper.topic_note);
+    put(data, "topic_note", readable_identifiers(paper.topic_note));
     put(data, "unscored", paper.unscored);
     return data;
 }
@@ -481,9 +503,19 @@ MonthBest month_best(const std::vector<Day>& days, int limit) {
 
 std::string render_prompt(const std::string& prompt_markdown) { return markdown_to_html(prompt_markdown); }
 
+// "3 papers for Tuesday, 20 May 2025: First title; Second; Third."
+static std::string day_description(const Day& day) {
+    if (day.status == DayStatus::failed) return "The run for " + long_date(day.date) + " failed; no papers were selected.";
+    std::string text = plural(static_cast<long long>(day.papers.size()), "paper", "papers") + " for " + long_date(day.date);
+    std::vector<std::string> titles;
+    for (std::size_t i = 0; i < day.papers.size() && i < 3; ++i) titles.push_back(tex_to_unicode(day.papers[i].title));
+    return text + (titles.empty() ? "" : ": " + join(titles, "; ")) + ".";
+}
+
 TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html,
                       const std::string& prompt_url) {
-    auto data = page_base(site, "day", "arXiv papers for " + day.date.iso(), day_path_of(day.date), day_has_math(day));
+    auto data = page_base(site, "day", "arXiv papers for " + day.date.iso(), day_path_of(day.date), day_has_math(day),
+                          day_description(day));
     set_moved(data, "day", day_data(site, day, prompt_html, prompt_url));
     set_day_nav(site, data, day.date);
     return data;
@@ -531,7 +563,14 @@ TemplateData month_page(const SiteContext& site, std::size_t index, const MonthB
     bool math = std::any_of(best.papers.begin(), best.papers.end(), [](const auto& e) { return has_math(e.paper.title); });
     for (auto d : month.days)
         for (const auto& title : site.graph.days[d].top_titles) math = math || has_math(title);
-    auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month), math);
+    std::string description = month_label(month.year, month.month) + ": " +
+                              plural(static_cast<long long>(month.days.size()), "day", "days") + ", " +
+                              plural(month.papers, "paper", "papers");
+    std::vector<std::string> titles;
+    for (std::size_t i = 0; i < best.papers.size() && i < 3; ++i) titles.push_back(tex_to_unicode(best.papers[i].paper.title));
+    if (!titles.empty()) description += ". Best: " + join(titles, "; ");
+    auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month), math,
+                          description + ".");
     TemplateData m;
     m.set("name", month_label(month.year, month.month));
     m.set("day_count", plural(static_cast<long long>(month.days.size()), "day", "days"));

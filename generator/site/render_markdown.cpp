@@ -126,6 +126,7 @@ std::optional<Link> bare_url(std::string_view text, std::size_t at) {
     while (end < text.size() && url_char(text[end])) {
         if (text[end] == '\\' && (end + 1 == text.size() || is_letter_or_digit(static_cast<unsigned char>(text[end + 1]))))
             break;
+        if (text.substr(end, 2) == "](") break; // "U](U)": a Markdown link without its "[", two URLs
         end += text[end] == '\\' ? 2 : 1;
     }
     end = std::min(end, text.size());

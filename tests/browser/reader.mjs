@@ -153,6 +153,13 @@ try {
       const previousMonth = await page.locator('a[rel="prev"]').first().getAttribute("href");
       await page.keyboard.press("k");
       await page.waitForURL(base + previousMonth);
+      await page.goto(base + "/sub/2026/"); // a year page too (issue 33): k is the previous year
+      await page.keyboard.press("k");
+      await page.waitForURL(base + "/sub/2025/");
+      await page.goto(base + "/sub/search/"); // on the search page "/" goes to the page's own box
+      await page.keyboard.press("/");
+      expect(await page.evaluate(() => document.activeElement && document.activeElement.id === "search-query"),
+             '"/" focuses the search page\'s box');
       expect(problems.length === 0, problems.join("; "));
       await context.close();
     });

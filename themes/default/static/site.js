@@ -159,7 +159,8 @@
       var link = document.querySelector('a[rel="' + rel + '"]');
       if (link) { event.preventDefault(); window.location.href = link.href; }
     } else if (event.key === "/") {
-      var box = document.querySelector('input[type="search"]');
+      // The search page's own box, else the header's.
+      var box = document.getElementById("search-query") || document.querySelector('input[type="search"]');
       if (box) { event.preventDefault(); box.focus(); }
     }
   });
