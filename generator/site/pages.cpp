@@ -334,6 +334,7 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     for (auto& paper : shown) papers.push_back(std::move(paper));
     data.set("paper_count", plural(static_cast<long long>(day.papers.size()), "paper", "papers"));
     data.set("has_papers", !day.papers.empty());
+    data.set("many_papers", day.papers.size() > 20); // a theme may collapse the contents list
     data.set("grouped", !groups.empty());
     set_moved(data, "topics", list_data(std::move(topics)));
     set_moved(data, "papers", list_data(std::move(papers)));

@@ -99,7 +99,7 @@ try {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
       const page = await open(context, problems);
       const kinds = { home: "/sub/", day: dayPath(latest), "day-math": "/sub/2025/02/25/", month: "/sub/2026/04/",
-                      year: "/sub/2026/", archive: "/sub/archive/", search: "/sub/search/?q=learning",
+                      "month-failed": "/sub/2026/05/", year: "/sub/2026/", archive: "/sub/archive/", search: "/sub/search/?q=learning",
                       starred: "/sub/starred/", "404": "/sub/no-such-page/" };
       const wide = [];
       for (const [kind, where] of Object.entries(kinds)) {
@@ -108,7 +108,11 @@ try {
         await page.screenshot({ path: path.join(shots, `${theme}-${kind}.png`), fullPage: true, timeout: 60000 });
         const extra = await overflow(page);
         if (extra > 0) wide.push(`${kind} (${where}) by ${extra} px`);
-        if (kind === "month") { // the whole week shows, Saturday too (not scrolled out of the calendar's box)
+        if (kind === "day-math") { // 76 papers: the contents list is closed, the first paper on the first screens
+          const top = await page.evaluate((selector) => document.querySelector(selector).getBoundingClientRect().top, PAPER);
+          expect(top < 2 * 844, `the first paper starts at ${top} px`);
+        }
+        if (kind.startsWith("month")) { // the whole week shows, Saturday too (not scrolled out of the calendar's box)
           const saturday = await page.evaluate(() => {
             const cells = document.querySelectorAll(".calendar thead tr:last-child th");
             return cells.length ? cells[cells.length - 1].getBoundingClientRect().right : 0;
@@ -194,6 +198,12 @@ try {
         expect(await page.locator("header form.search-box input[type=search]").count() === 1, "the search box");
         expect(await page.locator("header .theme-toggle").count() === 1, "the light/dark button");
         expect(await page.locator("footer .keys kbd").count() > 0, "the keys' hint");
+        // A big day (more than 20 papers) shows its contents closed, saying how many; a click opens them.
+        const papers = await page.locator(PAPER).count();
+        expect(papers > 20, `the last day checked is big (${papers} papers)`);
+        expect(await page.locator("nav.toc details:not([open]) > summary").textContent() === `All ${papers} papers`,
+               "its contents list starts closed");
+        await page.locator("nav.toc summary").click();
         const third = page.locator("nav.toc ol > li > a").nth(2);
         const href = await third.getAttribute("href");
         await third.click();

@@ -87,6 +87,7 @@
   // h2 that is not a topic's; .paper in the classic theme) and the elements up
   // to the next heading. paperPart: the first of them that matches `selector`, or null.
   var paperHeadings = "article.day > h2:not(.topic-head)";
+  var bigDay = 20; // papers; more and the contents list starts closed
   function paperPart(heading, selector) {
     for (var e = heading.nextElementSibling; e && !/^H[1-6]$/.test(e.tagName); e = e.nextElementSibling) {
       if (e.matches(selector)) return e;
@@ -104,6 +105,13 @@
     var heading = document.createElement("h2");
     heading.textContent = "Contents";
     toc.appendChild(heading);
+    // A big day's list would push its papers off the first screens: closed, it says how many.
+    var papers = document.querySelectorAll(paperHeadings).length;
+    if (papers > bigDay) {
+      var details = toc.appendChild(document.createElement("details"));
+      details.appendChild(document.createElement("summary")).textContent = "All " + papers + " papers";
+      toc = details;
+    }
     var topics = null, list = null; // the topics' <ul> when grouped; the <ol> papers go into
     function item(parent, href, text) {
       var li = document.createElement("li");
