@@ -23,6 +23,7 @@
     var form = document.createElement("form");
     form.className = "search-box";
     form.setAttribute("role", "search");
+    form.setAttribute("aria-label", "Site search"); // distinct from the search page's own form
     form.action = link.href;
     var input = document.createElement("input");
     input.type = "search";
