@@ -72,7 +72,6 @@ std::optional<std::uint32_t> special_letter(std::string_view name) {
     return std::nullopt;
 }
 
-
 class Converter {
 public:
     Converter(std::string_view text, bool keep_dollar) : text_(text), keep_dollar_(keep_dollar) { out_.reserve(text.size()); }

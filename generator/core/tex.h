@@ -28,7 +28,7 @@ bool has_tex(std::string_view text);
 // $$...$$, \(...\) or \[...\].
 bool has_math(std::string_view text);
 
-// The end of the math that starts at `at` ("$", "$$", "\\(" or "\\["), just
+// The end of the math that starts at `at` ("$", "$$", "\(" or "\["), just
 // past its closing delimiter; nullopt when it is never closed.
 std::optional<std::size_t> math_end(std::string_view text, std::size_t at);
 

@@ -108,6 +108,13 @@ try {
         await page.screenshot({ path: path.join(shots, `${theme}-${kind}.png`), fullPage: true, timeout: 60000 });
         const extra = await overflow(page);
         if (extra > 0) wide.push(`${kind} (${where}) by ${extra} px`);
+        if (kind === "day") { // the date in the heading on one line; every table shown whole (nothing scrolled out of sight)
+          const lines = await page.evaluate(() => document.querySelector("h1 time").getClientRects().length);
+          expect(theme === "default" || lines === 1, `the heading's date (classic's ISO date) on ${lines} lines`);
+          const hidden = await page.evaluate(() => [...document.querySelectorAll("main table")]
+            .filter((t) => t.scrollWidth > t.clientWidth + 1).map((t) => `${t.className} by ${t.scrollWidth - t.clientWidth} px`));
+          expect(hidden.length === 0, `tables that scroll: ${hidden.join(", ")}`);
+        }
         if (kind === "day-math") { // 76 papers: the contents list is closed, the first paper on the first screens
           const top = await page.evaluate((selector) => document.querySelector(selector).getBoundingClientRect().top, PAPER);
           expect(top < 2 * 844, `the first paper starts at ${top} px`);
