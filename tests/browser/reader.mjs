@@ -229,6 +229,28 @@ try {
         expect(problems.length === 0, problems.join("; "));
       });
 
+    await check(`${theme}: a day shows only the papers scoring at least a chosen score, and all again`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      await page.goto(base + "/sub/2025/02/25/"); // 76 papers
+      const values = await page.locator("#score-filter option").evaluateAll((options) => options.map((o) => o.value));
+      expect(values.length > 2 && values[0] === "0", `the choices: ${values.join(", ")}`);
+      const least = values[1]; // the day's best score
+      await page.selectOption("#score-filter", least);
+      const shown = (selector) => page.evaluate((s) => [...document.querySelectorAll(s)].filter((p) => !p.hidden)
+        .map((p) => p.getAttribute("data-score")), selector);
+      const kept = await shown(PAPER);
+      expect(kept.length > 0 && kept.length < 76 && kept.every((s) => s === null || Number(s) >= Number(least)),
+             `score ${least} or more: ${kept.length} papers shown (${kept.slice(0, 5).join(", ")})`);
+      expect((await page.locator("#score-filter option").nth(1).textContent()).endsWith(`(${kept.length})`),
+             "the choice says how many papers it keeps");
+      await page.selectOption("#score-filter", "0");
+      expect((await shown(PAPER)).length === 76, "every paper again");
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+
     await check(`${theme}: a star keeps a paper in the reading list across reloads; BibTeX and IDs export`, async () => {
       const problems = [];
       const context = await browser.newContext({ acceptDownloads: true });

@@ -152,6 +152,48 @@
     });
   });
 
+  // Only the papers scoring at least N (author matches, unscored, always show): a choice
+  // after the contents list, of the day's own scores with how many papers each keeps.
+  (function () {
+    var scored = document.querySelectorAll("[data-score]");
+    var anchor = document.querySelector("nav.toc, details.contents");
+    if (!scored.length || !anchor) return;
+    var papers = document.querySelectorAll(".paper, " + paperHeadings);
+    var scores = [];
+    scored.forEach(function (p) { scores.push(Number(p.getAttribute("data-score"))); });
+    var choice = document.createElement("select");
+    choice.id = "score-filter";
+    choice.add(new Option("every paper (" + papers.length + ")", "0"));
+    scores.slice().sort(function (a, b) { return b - a; }).forEach(function (s, i, all) {
+      if (i > 0 && all[i - 1] === s) return;
+      var kept = papers.length - scores.filter(function (t) { return t < s; }).length;
+      choice.add(new Option("score " + s + " or more (" + kept + ")", String(s)));
+    });
+    var label = document.createElement("label");
+    label.append("Show ", choice);
+    var line = document.createElement("p");
+    line.className = "score-filter";
+    line.appendChild(label);
+    anchor.after(line);
+    // A paper's elements: classic's section, or the default theme's heading and what follows it.
+    function parts(paper) {
+      var list = [paper];
+      if (/^H[1-6]$/.test(paper.tagName))
+        for (var e = paper.nextElementSibling; e && !/^H[1-6]$/.test(e.tagName); e = e.nextElementSibling) list.push(e);
+      return list;
+    }
+    choice.addEventListener("change", function () {
+      var least = Number(choice.value);
+      papers.forEach(function (paper) {
+        var score = paper.getAttribute("data-score");
+        var hide = score !== null && Number(score) < least;
+        parts(paper).forEach(function (e) { e.hidden = hide; });
+        var entry = document.querySelector('.toc a[href="#' + paper.id + '"]');
+        if (entry) entry.parentNode.hidden = hide;
+      });
+    });
+  })();
+
   // Keyboard: ←/k previous, →/j next (the page's rel=prev/next links), "/"
   // search; not while typing in a field or with a modifier held.
   var base = (function () {
