@@ -101,6 +101,8 @@ try {
       const kinds = { home: "/sub/", day: dayPath(latest), "day-math": "/sub/2025/02/25/", month: "/sub/2026/04/",
                       "month-failed": "/sub/2026/05/", year: "/sub/2026/", archive: "/sub/archive/", search: "/sub/search/?q=learning",
                       starred: "/sub/starred/", "404": "/sub/no-such-page/" };
+      const prompts = path.join(sites[theme], "sub/prompts");
+      if (fs.existsSync(prompts)) kinds.prompt = `/sub/prompts/${fs.readdirSync(prompts).sort()[0]}/`; // a selection prompt's page
       const wide = [];
       for (const [kind, where] of Object.entries(kinds)) {
         await page.goto(base + where, { waitUntil: "load" });
