@@ -61,6 +61,18 @@ TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands s
     CHECK_FALSE(has_math("a lone $ sign"));
 }
 
+TEST_CASE("abstracts: text-mode TeX formatting becomes HTML outside math and stays inside it") {
+    CHECK(abstract_to_html("We \\emph{prove} a \\textbf{tight} bound in \\texttt{code\\_x} \\textit{and} \\textsc{Caps}.") ==
+          "<p>We <em>prove</em> a <b>tight</b> bound in <code>code_x</code> <i>and</i> Caps.</p>\n");
+    // Nested, with a link and TeX letters inside; escaped as any text.
+    CHECK(abstract_to_html("\\textbf{See \\emph{Sch\\\"utze} at \\url{https://a.b/c} <x>}") ==
+          "<p><b>See <em>Schütze</em> at <a href=\"https://a.b/c\">https://a.b/c</a> &lt;x&gt;</b></p>\n");
+    // Math keeps its TeX for KaTeX (which knows \textbf); an unclosed group stays as written.
+    CHECK(abstract_to_html("$\\textbf{x} + \\text{y}$ and \\(\\emph{z}\\) \\textbf{a} \\emph{open") ==
+          "<p>$\\textbf{x} + \\text{y}$ and \\(\\emph{z}\\) <b>a</b> \\emph{open</p>\n");
+    CHECK(abstract_to_html("costs \\$5 \\textbf{b} \\$6") == "<p>costs \\$5 <b>b</b> \\$6</p>\n"); // \$ opens no math
+}
+
 TEST_CASE("abstract links: TeX \\url and \\href, escaped underscores, trailing punctuation") {
     CHECK(abstract_to_html("Code: https://github.com/Ugness/ReDi\\_discrete.") ==
           "<p>Code: <a href=\"https://github.com/Ugness/ReDi_discrete\">https://github.com/Ugness/ReDi_discrete</a>.</p>\n");
@@ -77,6 +89,9 @@ TEST_CASE("abstract links: TeX \\url and \\href, escaped underscores, trailing p
     CHECK(abstract_to_html("not a link: https:// nor \\url{javascript:alert(1)}") ==
           "<p>not a link: https:// nor \\url{javascript:alert(1)}</p>\n");    // A URL starts at its scheme, not after a letter; links side by side; colons inside a link.
     CHECK(abstract_to_html("xhttps://a.b/c hhttp://d.e/f") == "<p>xhttps://a.b/c hhttp://d.e/f</p>\n");
+    // A Markdown link that lost its "[": two links, no "](" inside an href.
+    CHECK(abstract_to_html("Code: https://github.com/a/b](https://github.com/a/b).") ==
+          "<p>Code: <a href=\"https://github.com/a/b\">https://github.com/a/b</a>](<a href=\"https://github.com/a/b\">https://github.com/a/b</a>).</p>\n");
     CHECK(abstract_to_html("[l](https://a.b/)https://c.d/e") ==
           "<p><a href=\"https://a.b/\">l</a><a href=\"https://c.d/e\">https://c.d/e</a></p>\n");
     CHECK(abstract_to_html("https://a.b/c:d and http://e.f/g: done") ==
@@ -215,6 +230,11 @@ TEST_CASE("reader: after failed last days the home page shows the latest day wit
         const auto home = site.page("");
         CHECK(home.find("Second best") != std::string::npos); // the papers of 2026-07-28
         CHECK(home.find("Newer days have no papers") != std::string::npos);
+        // The newer days as one line: how many, their states, the first and the last.
+        const auto note = home.substr(home.find("Newer days have no papers"), 600);
+        CHECK(note.find("3 days (2 failed, 1 quiet), <a href=\"/repo/2026/07/29/\"><time datetime=\"2026-07-29\">2026-07-29</time></a> to "
+                        "<a href=\"/repo/2026/07/31/\"><time datetime=\"2026-07-31\">2026-07-31</time></a>. The latest") != std::string::npos);
+        CHECK(note.find("2026-07-30") == std::string::npos);
         CHECK(home.find("2026-07-31") != std::string::npos);
         CHECK(home.find("✕ run failed") != std::string::npos);
         CHECK(home.find("○ no papers") != std::string::npos);
@@ -232,12 +252,32 @@ TEST_CASE("reader: the feed carries the days with papers; failed days only as sh
     write_text(site.dir / "paperpress.yaml", "title: Reader digest\nbase_url: https://user.github.io/repo/\nfeed_days: 2\n");
     site.build();
     const auto feed = read_text(site.dir / "site/feed.xml");
-    CHECK(count_of(feed, "<entry>") == 4); // 07-31 and 07-30 (failed) as notices, then 07-28 and 07-27
-    CHECK(feed.find("2026-07-29") == std::string::npos); // at most feed_days notices
+    CHECK(count_of(feed, "<entry>") == 3); // 07-29 to 07-31 (quiet, failed, failed) as one notice, then 07-28 and 07-27
+    CHECK(feed.find("<entry><title>No papers from 2026-07-29 to 2026-07-31</title><id>https://user.github.io/repo/2026/07/29/</id>") !=
+          std::string::npos); // named by the run's first day: one entry while the run grows
+    CHECK(feed.find("<updated>2026-07-31T00:00:00Z</updated><published>2026-07-29T00:00:00Z</published>") != std::string::npos);
+    CHECK(feed.find("the latest run failed") != std::string::npos);
+    CHECK(feed.find("2026-07-30") == std::string::npos);
     CHECK(feed.find("2026-07-27") != std::string::npos);
     CHECK(feed.find("2026-06-30") == std::string::npos);
     CHECK(feed.find("Sch\\\"utze") == std::string::npos);
     CHECK(feed.find("Schütze") != std::string::npos);
+
+    SUBCASE("a longer run is still one notice, with the same id; a single day is its own") {
+        for (const char* iso : {"2026-08-03", "2026-08-04", "2026-08-05"}) site.save(reader_day(iso, {}, DayStatus::failed));
+        site.build();
+        const auto longer = read_text(site.dir / "site/feed.xml");
+        CHECK(count_of(longer, "<entry>") == 3);
+        CHECK(longer.find("<title>No papers from 2026-07-29 to 2026-08-05</title><id>https://user.github.io/repo/2026/07/29/</id>") !=
+              std::string::npos);
+        site.save(reader_day("2026-08-06", {reader_paper("2608.00001", "August paper", 7, 7)}));
+        site.save(reader_day("2026-08-07", {}, DayStatus::failed));
+        site.build();
+        const auto single = read_text(site.dir / "site/feed.xml");
+        CHECK(count_of(single, "<entry>") == 3); // 08-07's notice, 08-06 and 07-28
+        CHECK(single.find("<title>arXiv papers for 2026-08-07 (run failed)</title>") != std::string::npos);
+        CHECK(single.find("No papers from") == std::string::npos);
+    }
 
     SUBCASE("a partial or stale day with papers says so, with its reason") {
         Day partial = reader_day("2026-07-28", {reader_paper("2607.00004", "Second best $O(n)$", 9, 9, "Theory")},
@@ -311,6 +351,25 @@ TEST_CASE("reader: the month page ranks its best papers, keeps author matches an
         CHECK(list.find(">Middling<") == std::string::npos); // month_best: 3
         CHECK(month.find("<td>Theory</td><td>2</td>") != std::string::npos);
         CHECK(month.find("<td>Scaling laws</td><td>2</td>") != std::string::npos);
+    }
+}
+
+TEST_CASE("month best-of: a paper the archive has on two days is listed once") {
+    std::vector<Day> days = {
+        reader_day("2026-07-01", {reader_paper("2607.00001", "Twice", 7, 7), reader_paper("2607.00002", "Followed twice", std::nullopt, std::nullopt)}),
+        reader_day("2026-07-02", {reader_paper("2607.00001", "Twice", 9, 9), reader_paper("2607.00002", "Followed twice", std::nullopt, std::nullopt),
+                                  reader_paper("2607.00003", "Once", 5, 5)}),
+    };
+    for (int limit : {2, 3, 20}) {
+        CAPTURE(limit);
+        std::vector<DayBest> shares;
+        for (const auto& day : days) shares.push_back(day_best(day, limit));
+        std::vector<std::string> listed;
+        for (const auto& entry : month_best(shares, limit).papers) listed.push_back(entry.paper.id + " " + entry.date.iso());
+        // The author match on its first day; the other at its best score.
+        std::vector<std::string> expected = {"2607.00001 2026-07-02", "2607.00003 2026-07-02", "2607.00002 2026-07-01"};
+        if (limit == 2) expected = {"2607.00001 2026-07-02", "2607.00002 2026-07-01"};
+        CHECK(listed == expected);
     }
 }
 

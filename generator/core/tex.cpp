@@ -10,6 +10,20 @@
 
 namespace pp {
 
+std::optional<std::size_t> math_end(std::string_view text, std::size_t at) {
+    std::string_view close = text.substr(at, 2) == "$$" ? "$$" : text[at] == '$' ? "$" : text[at + 1] == '(' ? "\\)" : "\\]";
+    const std::size_t open = text[at] == '$' ? close.size() : 2;
+    for (std::size_t i = at + open; i < text.size(); ++i) {
+        if (text[i] == '\\') {
+            if (text.substr(i, close.size()) == close) return i + close.size();
+            ++i; // an escaped character (\$) does not close
+            continue;
+        }
+        if (text.substr(i, close.size()) == close) return i + close.size();
+    }
+    return std::nullopt;
+}
+
 namespace {
 
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -55,22 +69,6 @@ std::optional<std::uint32_t> special_letter(std::string_view name) {
     };
     for (const auto& entry : letters)
         if (entry.name == name) return entry.letter;
-    return std::nullopt;
-}
-
-// The end of the math that starts at `at` ("$", "$$", "\(" or "\["), just
-// past its closing delimiter; nullopt when it is never closed.
-std::optional<std::size_t> math_end(std::string_view text, std::size_t at) {
-    std::string_view close = text.substr(at, 2) == "$$" ? "$$" : text[at] == '$' ? "$" : text[at + 1] == '(' ? "\\)" : "\\]";
-    const std::size_t open = text[at] == '$' ? close.size() : 2;
-    for (std::size_t i = at + open; i < text.size(); ++i) {
-        if (text[i] == '\\') {
-            if (text.substr(i, close.size()) == close) return i + close.size();
-            ++i; // an escaped character (\$) does not close
-            continue;
-        }
-        if (text.substr(i, close.size()) == close) return i + close.size();
-    }
     return std::nullopt;
 }
 
@@ -253,6 +251,22 @@ bool has_math(std::string_view text) {
             continue;
         }
         if ((c == '$' || c == '\\') && math_end(text, at)) return true;
+    }
+    return false;
+}
+
+bool in_math(std::string_view text, std::size_t pos) {
+    for (std::size_t at = 0; at < text.size() && at <= pos; ++at) {
+        const char c = text[at];
+        if (c == '\\' && (at + 1 == text.size() || (text[at + 1] != '(' && text[at + 1] != '['))) {
+            ++at; // an escape: "\$" is a dollar sign
+            continue;
+        }
+        if (c != '$' && c != '\\') continue;
+        const auto end = math_end(text, at);
+        if (!end) continue;
+        if (pos < *end) return true;
+        at = *end - 1;
     }
     return false;
 }

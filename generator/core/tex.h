@@ -4,6 +4,7 @@
 // tree keeps the text as arXiv gave it. Pure text, no I/O.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,5 +27,12 @@ bool has_tex(std::string_view text);
 // Whether `text` holds math a renderer would typeset: a closed $...$,
 // $$...$$, \(...\) or \[...\].
 bool has_math(std::string_view text);
+
+// The end of the math that starts at `at` ("$", "$$", "\(" or "\["), just
+// past its closing delimiter; nullopt when it is never closed.
+std::optional<std::size_t> math_end(std::string_view text, std::size_t at);
+
+// Whether the byte at `pos` is inside math (its delimiters included).
+bool in_math(std::string_view text, std::size_t pos);
 
 } // namespace pp

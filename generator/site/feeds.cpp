@@ -64,6 +64,23 @@ std::string entry_html(const Day& day) {
     return html + "</ol>";
 }
 
+// An entry for the day page of `day`.
+void append_entry(pugi::xml_node feed, const SiteUrls& urls, const Day& day, const std::string& title,
+                  const std::string& html, const Date& updated) {
+    auto entry = feed.append_child("entry");
+    text_child(entry, "title", title);
+    text_child(entry, "id", urls.absolute(day_path_of(day.date)));
+    auto link = entry.append_child("link");
+    link.append_attribute("rel") = "alternate";
+    link.append_attribute("type") = "text/html";
+    link.append_attribute("href") = urls.absolute(day_path_of(day.date)).c_str();
+    text_child(entry, "updated", timestamp(updated));
+    text_child(entry, "published", timestamp(day.date));
+    auto content = entry.append_child("content");
+    content.append_attribute("type") = "html";
+    content.text().set(html.c_str());
+}
+
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 void json_string(JsonWriter& json, const char* key, const std::string& value) {
@@ -103,14 +120,16 @@ void json_counts(JsonWriter& json, const Counts& counts) {
 
 std::vector<std::size_t> feed_days(const std::vector<DaySummary>& days, int count) {
     const auto limit = static_cast<std::size_t>(std::max(0, count));
-    std::vector<std::size_t> chosen;
-    std::size_t with_papers = 0, notices = 0;
+    std::vector<std::size_t> chosen, run;
+    std::size_t with_papers = 0;
     for (std::size_t i = days.size(); i-- > 0 && with_papers < limit;) {
         const bool papers = days[i].papers > 0;
-        if (!papers && (with_papers > 0 || notices == limit)) continue;
-        chosen.push_back(i);
-        ++(papers ? with_papers : notices);
+        if (papers) chosen.push_back(i), ++with_papers;
+        else if (with_papers == 0) run.push_back(i);
     }
+    // The run's newest and oldest day: one notice, named by its first day.
+    if (run.size() > 2) run.erase(run.begin() + 1, run.end() - 1);
+    chosen.insert(chosen.begin(), run.begin(), run.end());
     return chosen;
 }
 
@@ -139,25 +158,27 @@ std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vec
     text_child(author, "name", config.author.empty() ? config.title : config.author);
     text_child(feed, "generator", "paperpress");
 
-    for (const Day* day : days) {
-        auto entry = feed.append_child("entry");
+    std::size_t first = 0;
+    if (days.size() > 1 && days[0]->papers.empty() && days[1]->papers.empty()) {
+        // A run of days without papers (feed_days() gives its newest and oldest) is one
+        // notice, identified by its first day so that it stays one entry while the run grows.
+        const Day& newest = *days[0];
+        const Day& oldest = *days[1];
+        const std::string span = oldest.date.iso() + " to " + newest.date.iso();
+        const std::string last = newest.status == DayStatus::failed ? "failed" : "selected no papers";
+        append_entry(feed, urls, oldest, "No papers from " + span,
+                     "<p>No papers from " + span + "; the latest run " + last + ".</p>", entry_updated(newest));
+        first = 2;
+    }
+    for (std::size_t i = first; i < days.size(); ++i) {
+        const Day* day = days[i];
         std::string title = "arXiv papers for " + day->date.iso();
         const bool incomplete = day->status == DayStatus::partial || day->status == DayStatus::stale;
         title += day->status == DayStatus::failed ? " (run failed)"
                                                   : " (" + std::to_string(day->papers.size()) +
                                                         (day->papers.size() == 1 ? " paper" : " papers") +
                                                         (incomplete ? ", " + std::string(to_string(day->status)) : "") + ")";
-        text_child(entry, "title", title);
-        text_child(entry, "id", urls.absolute(day_path_of(day->date)));
-        auto link = entry.append_child("link");
-        link.append_attribute("rel") = "alternate";
-        link.append_attribute("type") = "text/html";
-        link.append_attribute("href") = urls.absolute(day_path_of(day->date)).c_str();
-        text_child(entry, "updated", timestamp(entry_updated(*day)));
-        text_child(entry, "published", timestamp(day->date));
-        auto content = entry.append_child("content");
-        content.append_attribute("type") = "html";
-        content.text().set(entry_html(*day).c_str());
+        append_entry(feed, urls, *day, title, entry_html(*day), entry_updated(*day));
     }
     return save(doc);
 }

@@ -17,9 +17,10 @@
 namespace pp {
 
 // The days the feed carries, as indices into `days` (date order), newest
-// first: the newest `count` days with papers, and up to `count` days newer
-// than all of them (failed, quiet) as short notices. Older days without
-// papers are left out, so failed runs never crowd out the papers.
+// first: the newest `count` days with papers, and before them the run of
+// days newer than all of them (failed, quiet): its newest and its oldest day,
+// which atom_feed() makes one notice. Older days without papers are left
+// out, so failed runs never crowd out the papers.
 std::vector<std::size_t> feed_days(const std::vector<DaySummary>& days, int count);
 
 // `days`: the newest first, as feed_days() chooses them.

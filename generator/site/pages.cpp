@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace pp {
 
@@ -17,8 +18,17 @@ namespace {
 
 using List = kainjow::mustache::list;
 
+// A field with no value is false, never absent: mustache looks a missing key
+// up in the enclosing contexts, so a month without failed days would show
+// its year's `states`. Every context of a kind defines the same keys.
 void put(TemplateData& data, const std::string& key, std::string value) {
-    if (!value.empty()) set_moved(data, key, text_data(std::move(value)));
+    if (value.empty()) data.set(key, false);
+    else set_moved(data, key, text_data(std::move(value)));
+}
+
+void put_link(TemplateData& data, const std::string& key, std::optional<TemplateData> value) {
+    if (value) set_moved(data, key, std::move(*value));
+    else data.set(key, false);
 }
 
 std::string count_text(std::optional<long long> n) { return n ? std::to_string(*n) : "unknown"; }
@@ -47,8 +57,10 @@ std::string month_label(int year, int month) { return month_name(month) + " " + 
 
 // Fields every page has: site, page (title, canonical URL), nav. KaTeX's
 // files only on pages with `math`.
+// `description`: what a search result or a share preview says of the page
+// (the site's description when empty).
 TemplateData page_base(const SiteContext& site, const std::string& kind, const std::string& title,
-                       const std::string& site_path, bool math = false) {
+                       const std::string& site_path, bool math = false, const std::string& description = {}) {
     TemplateData data;
     TemplateData s;
     s.set("title", site.config.title);
@@ -71,6 +83,8 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
         katex.set("js", site.katex_js);
         put(katex, "auto_render", site.katex_auto_render);
         s.set("math", katex);
+    } else {
+        s.set("math", false);
     }
     set_moved(data, "site", std::move(s));
 
@@ -79,19 +93,24 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     page.set("title", title);
     page.set("canonical", site.urls.absolute(site_path));
     page.set("is_" + kind, true);
-    page.set("keys", kind == "day" || kind == "month" || kind == "home"); // site.js's shortcuts
+    put(page, "description", description.empty() ? site.config.description : description);
+    page.set("keys", kind == "day" || kind == "month" || kind == "year" || kind == "home"); // site.js's shortcuts
     set_moved(data, "page", std::move(page));
+    data.set("nav", false); // set_nav() gives the pages that have one theirs
     return data;
 }
 
 void set_nav(TemplateData& data, std::optional<TemplateData> prev, std::optional<TemplateData> up,
              std::optional<TemplateData> next) {
+    if (!prev && !up && !next) {
+        data.set("nav", false);
+        return;
+    }
     TemplateData nav;
-    bool any = false;
-    if (prev) set_moved(nav, "prev", std::move(*prev)), any = true;
-    if (up) set_moved(nav, "up", std::move(*up)), any = true;
-    if (next) set_moved(nav, "next", std::move(*next)), any = true;
-    if (any) set_moved(data, "nav", std::move(nav));
+    put_link(nav, "prev", std::move(prev));
+    put_link(nav, "up", std::move(up));
+    put_link(nav, "next", std::move(next));
+    set_moved(data, "nav", std::move(nav));
 }
 
 // "p-2501.00001", "p-hep-th-9901001": letters, digits, '.' and '-' only, so
@@ -118,6 +137,25 @@ std::string lean_paragraphs(std::string html) {
     return out;
 }
 
+// A scorer's note names topics by their internal identifiers
+// ("efficiency_scaling"): shown as words. Only lowercase words joined by
+// '_' are changed, so "x_1" stays.
+std::string readable_identifiers(std::string text) {
+    auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = at;
+        while (end < text.size() && (lower(text[end]) || text[end] == '_')) ++end;
+        const std::string_view word(text.data() + at, end - at);
+        const bool identifier = word.find('_') != std::string_view::npos && lower(word.front()) && lower(word.back()) &&
+                                word.find("__") == std::string_view::npos &&
+                                (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]))) &&
+                                (end == text.size() || !std::isalnum(static_cast<unsigned char>(text[end])));
+        if (identifier) std::replace(text.begin() + at, text.begin() + end, '_', ' ');
+        at = end == at ? at + 1 : end;
+    }
+    return text;
+}
+
 TemplateData paper_data(const Paper& paper, std::size_t number) {
     TemplateData data;
     set_moved(data, "number", text_data(std::to_string(number)));
@@ -130,14 +168,14 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     put(data, "authors", tex_to_unicode(join(paper.authors, ", ")));
     put(data, "abstract_html", lean_paragraphs(abstract_to_html(paper.abstract)));
     put(data, "comment", paper.comment);
-    if (paper.relevance) put(data, "relevance", std::to_string(*paper.relevance));
-    if (paper.novelty) put(data, "novelty", std::to_string(*paper.novelty));
-    if (paper.relevance && paper.novelty) put(data, "score", std::to_string(paper.score()));
+    put(data, "relevance", paper.relevance ? std::to_string(*paper.relevance) : "");
+    put(data, "novelty", paper.novelty ? std::to_string(*paper.novelty) : "");
+    put(data, "score", paper.relevance && paper.novelty ? std::to_string(paper.score()) : "");
     data.set("has_scores", paper.relevance.has_value() || paper.novelty.has_value());
     data.set("author_match", paper.author_match);
     put(data, "topic", paper.topic);
     put(data, "also_topics", join(paper.also_topics, ", "));
-    put(data, "topic_note", paper.topic_note);
+    put(data, "topic_note", readable_identifiers(paper.topic_note));
     put(data, "unscored", paper.unscored);
     return data;
 }
@@ -246,8 +284,10 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
         remedial.set("from", day.remedial->from.iso());
         remedial.set("to", day.remedial->to.iso());
         remedial.set("single_day", day.remedial->from == day.remedial->to);
-        if (day.remedial->generated) remedial.set("generated", day.remedial->generated->iso());
+        put(remedial, "generated", day.remedial->generated ? day.remedial->generated->iso() : "");
         set_moved(data, "remedial", std::move(remedial));
+    } else {
+        data.set("remedial", false);
     }
     data.set("model", day.model.empty() ? std::string("unknown") : day.model);
     if (day.tokens) {
@@ -257,6 +297,8 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
         tokens.set("cached", std::to_string(day.tokens->cached));
         tokens.set("total", std::to_string(day.tokens->prompt + day.tokens->completion));
         set_moved(data, "tokens", std::move(tokens));
+    } else {
+        data.set("tokens", false);
     }
     TemplateData cost;
     cost.set("prompt", money_text(day.cost.prompt));
@@ -292,6 +334,7 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     for (auto& paper : shown) papers.push_back(std::move(paper));
     data.set("paper_count", plural(static_cast<long long>(day.papers.size()), "paper", "papers"));
     data.set("has_papers", !day.papers.empty());
+    data.set("many_papers", day.papers.size() > 20); // a theme may collapse the contents list
     data.set("grouped", !groups.empty());
     set_moved(data, "topics", list_data(std::move(topics)));
     set_moved(data, "papers", list_data(std::move(papers)));
@@ -331,6 +374,23 @@ void set_day_nav(const SiteContext& site, TemplateData& data, const Date& date) 
             day_link(site, after(*index, site.graph.days.size())));
 }
 
+// A calendar cell: day 0 pads the first and last week.
+TemplateData calendar_cell(const SiteContext& site, const MonthNode& month, int d) {
+    TemplateData cell;
+    put(cell, "day", d ? std::to_string(d) : "");
+    const auto found = d ? site.graph.find_day(Date{month.year, month.month, d}) : std::nullopt;
+    if (!found) {
+        for (const char* key : {"href", "title", "state", "mark", "state_label"}) cell.set(key, false);
+        return cell;
+    }
+    const auto& day = site.graph.days[*found];
+    cell.set("href", site.urls.href(day_path_of(day.date)));
+    const DayState state = day_state(day.status, day.papers);
+    cell.set("title", *state.label ? std::string(state.label) : plural(day.papers, "paper", "papers"));
+    set_state(cell, day);
+    return cell;
+}
+
 TemplateData day_list_entry(const SiteContext& site, const DaySummary& day) {
     TemplateData data;
     data.set("href", site.urls.href(day_path_of(day.date)));
@@ -359,7 +419,7 @@ void set_month_best(const SiteContext& site, TemplateData& data, const MonthBest
         entry.set("id", paper.id);
         entry.set("abs_url", arxiv_abs_url(paper.id));
         put(entry, "authors", tex_to_unicode(join(paper.authors, ", ")));
-        if (paper.relevance && paper.novelty) entry.set("score", std::to_string(paper.score()));
+        put(entry, "score", paper.relevance && paper.novelty ? std::to_string(paper.score()) : "");
         entry.set("author_match", paper.author_match);
         put(entry, "topic", tex_to_unicode(paper.topic));
         papers.push_back(entry);
@@ -421,10 +481,14 @@ MonthBest month_best(const std::vector<DayBest>& days, int limit) {
         return a.paper.score() > b.paper.score();
     };
     std::stable_sort(scored.begin(), scored.end(), by_score);
+    // A paper the archive has on two days is listed once: its first author
+    // match, else its best score (the earlier day on a tie).
+    std::set<std::string> listed;
+    std::erase_if(best.papers, [&](const MonthBest::Entry& e) { return !listed.insert(e.paper.id).second; });
     if (best.papers.size() > cap) best.papers.resize(cap);
     for (auto& entry : scored) {
         if (best.papers.size() >= cap) break;
-        best.papers.push_back(std::move(entry));
+        if (listed.insert(entry.paper.id).second) best.papers.push_back(std::move(entry));
     }
     std::stable_sort(best.papers.begin(), best.papers.end(), by_score);
     best.topics.assign(topics.begin(), topics.end());
@@ -440,9 +504,19 @@ MonthBest month_best(const std::vector<Day>& days, int limit) {
 
 std::string render_prompt(const std::string& prompt_markdown) { return markdown_to_html(prompt_markdown); }
 
+// "3 papers for Tuesday, 20 May 2025: First title; Second; Third."
+static std::string day_description(const Day& day) {
+    if (day.status == DayStatus::failed) return "The run for " + long_date(day.date) + " failed; no papers were selected.";
+    std::string text = plural(static_cast<long long>(day.papers.size()), "paper", "papers") + " for " + long_date(day.date);
+    std::vector<std::string> titles;
+    for (std::size_t i = 0; i < day.papers.size() && i < 3; ++i) titles.push_back(tex_to_unicode(day.papers[i].title));
+    return text + (titles.empty() ? "" : ": " + join(titles, "; ")) + ".";
+}
+
 TemplateData day_page(const SiteContext& site, const Day& day, const std::string& prompt_html,
                       const std::string& prompt_url) {
-    auto data = page_base(site, "day", "arXiv papers for " + day.date.iso(), day_path_of(day.date), day_has_math(day));
+    auto data = page_base(site, "day", "arXiv papers for " + day.date.iso(), day_path_of(day.date), day_has_math(day),
+                          day_description(day));
     set_moved(data, "day", day_data(site, day, prompt_html, prompt_url));
     set_day_nav(site, data, day.date);
     return data;
@@ -454,16 +528,26 @@ TemplateData home_page(const SiteContext& site, const Day* latest, const std::st
     if (latest) {
         set_moved(data, "day", day_data(site, *latest, prompt_html, prompt_url));
         set_day_nav(site, data, latest->date);
+    } else {
+        data.set("day", false);
     }
-    // The newer days without papers, newest first: why the home page shows an older day.
-    List newer;
-    for (auto i = site.graph.days.size(); latest && i-- > 0 && latest->date < site.graph.days[i].date;) {
-        auto entry = day_list_entry(site, site.graph.days[i]);
-        entry.set("last", i == 0 || !(latest->date < site.graph.days[i - 1].date));
-        newer.push_back(std::move(entry));
-    }
+    // The newer days without papers: why the home page shows an older day.
+    // One line however many there are, so the papers stay near the top.
+    std::vector<std::size_t> newer;
+    for (auto i = site.graph.days.size(); latest && i-- > 0 && latest->date < site.graph.days[i].date;)
+        newer.insert(newer.begin(), i);
     data.set("has_newer", !newer.empty());
-    set_moved(data, "newer", list_data(std::move(newer)));
+    if (newer.empty()) {
+        data.set("newer", false);
+    } else {
+        TemplateData note;
+        note.set("count", plural(static_cast<long long>(newer.size()), "day", "days"));
+        put(note, "states", state_counts(site.graph, newer));
+        set_moved(note, "first", *day_link(site, newer.front()));
+        set_moved(note, "last", *day_link(site, newer.back()));
+        note.set("single", newer.size() == 1);
+        set_moved(data, "newer", std::move(note));
+    }
     List recent;
     const auto& days = site.graph.days;
     const auto shown = std::min<std::size_t>(days.size(), static_cast<std::size_t>(site.config.home_days));
@@ -480,7 +564,14 @@ TemplateData month_page(const SiteContext& site, std::size_t index, const MonthB
     bool math = std::any_of(best.papers.begin(), best.papers.end(), [](const auto& e) { return has_math(e.paper.title); });
     for (auto d : month.days)
         for (const auto& title : site.graph.days[d].top_titles) math = math || has_math(title);
-    auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month), math);
+    std::string description = month_label(month.year, month.month) + ": " +
+                              plural(static_cast<long long>(month.days.size()), "day", "days") + ", " +
+                              plural(month.papers, "paper", "papers");
+    std::vector<std::string> titles;
+    for (std::size_t i = 0; i < best.papers.size() && i < 3; ++i) titles.push_back(tex_to_unicode(best.papers[i].paper.title));
+    if (!titles.empty()) description += ". Best: " + join(titles, "; ");
+    auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month), math,
+                          description + ".");
     TemplateData m;
     m.set("name", month_label(month.year, month.month));
     m.set("day_count", plural(static_cast<long long>(month.days.size()), "day", "days"));
@@ -498,26 +589,16 @@ TemplateData month_page(const SiteContext& site, std::size_t index, const MonthB
     List cells;
     const int lead = Date{month.year, month.month, 1}.weekday();
     const int length = Date::days_in_month(month.year, month.month);
-    for (int i = 0; i < lead; ++i) cells.push_back(TemplateData());
+    for (int i = 0; i < lead; ++i) cells.push_back(calendar_cell(site, month, 0));
     for (int d = 1; d <= length; ++d) {
-        TemplateData cell;
-        cell.set("day", std::to_string(d));
-        Date date{month.year, month.month, d};
-        if (auto found = site.graph.find_day(date)) {
-            const auto& day = site.graph.days[*found];
-            cell.set("href", site.urls.href(day_path_of(date)));
-            const DayState state = day_state(day.status, day.papers);
-            cell.set("title", *state.label ? std::string(state.label) : plural(day.papers, "paper", "papers"));
-            set_state(cell, day);
-        }
-        cells.push_back(cell);
+        cells.push_back(calendar_cell(site, month, d));
         if (cells.size() == 7) {
             weeks.push_back(TemplateData("cells", cells));
             cells = List();
         }
     }
     if (!cells.empty()) {
-        while (cells.size() < 7) cells.push_back(TemplateData());
+        while (cells.size() < 7) cells.push_back(calendar_cell(site, month, 0));
         weeks.push_back(TemplateData("cells", cells));
     }
     TemplateData calendar;
@@ -537,6 +618,8 @@ TemplateData month_page(const SiteContext& site, std::size_t index, const MonthB
         put(o, "model", overview.model);
         put(o, "cost", overview.cost);
         data.set("overview", o);
+    } else {
+        data.set("overview", false);
     }
     set_nav(data, month_link(site, before(index)), year_link(site, site.graph.year_of_month(index)),
             month_link(site, after(index, site.graph.months.size())));
@@ -562,6 +645,8 @@ TemplateData year_page(const SiteContext& site, std::size_t index) {
             month.set("day_count", plural(static_cast<long long>(node.days.size()), "day", "days"));
             put(month, "states", state_counts(site.graph, node.days));
             month.set("paper_count", plural(node.papers, "paper", "papers"));
+        } else {
+            for (const char* key : {"href", "day_count", "states", "paper_count"}) month.set(key, false);
         }
         months.push_back(month);
     }

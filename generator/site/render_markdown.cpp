@@ -126,6 +126,7 @@ std::optional<Link> bare_url(std::string_view text, std::size_t at) {
     while (end < text.size() && url_char(text[end])) {
         if (text[end] == '\\' && (end + 1 == text.size() || is_letter_or_digit(static_cast<unsigned char>(text[end + 1]))))
             break;
+        if (text.substr(end, 2) == "](") break; // "U](U)": a Markdown link without its "[", two URLs
         end += text[end] == '\\' ? 2 : 1;
     }
     end = std::min(end, text.size());
@@ -200,7 +201,46 @@ void append_text(std::string& out, std::string_view text) {
     else append_replacing(out, text, html_escaped, html_entity);
 }
 
-// One line of an abstract: links as <a>, the rest converted and escaped.
+// TeX's text-mode formatting as HTML (KaTeX typesets only math, so
+// "\textbf{x}" outside it would show as written); "" for plain text.
+struct TextFormat {
+    std::string_view command; // with its opening brace
+    const char* tag;
+};
+constexpr TextFormat text_formats[] = {
+    {"\\textbf{", "b"},   {"\\emph{", "em"},    {"\\textit{", "i"}, {"\\textsl{", "i"}, {"\\texttt{", "code"},
+    {"\\underline{", "u"}, {"\\textsc{", ""},    {"\\textrm{", ""},  {"\\textsf{", ""},  {"\\textup{", ""},
+    {"\\textnormal{", ""}, {"\\text{", ""},
+};
+
+struct Formatted {
+    const char* tag;
+    std::size_t open, close; // the argument's braces
+};
+
+// A formatting command at `at` (the backslash), outside math, with its argument closed.
+std::optional<Formatted> format_at(std::string_view line, std::size_t at) {
+    for (const auto& format : text_formats) {
+        if (!line.substr(at).starts_with(format.command)) continue;
+        const std::size_t open = at + format.command.size() - 1;
+        const std::size_t close = group_end(line, open);
+        if (close == std::string_view::npos || in_math(line, at)) return std::nullopt;
+        return Formatted{format.tag, open, close};
+    }
+    return std::nullopt;
+}
+
+void append_abstract_line(std::string& out, std::string_view line);
+
+void append_formatted(std::string& out, std::string_view line, const Formatted& format) {
+    const std::string_view tag = format.tag;
+    if (!tag.empty()) out.append("<").append(tag).append(">");
+    append_abstract_line(out, line.substr(format.open + 1, format.close - format.open - 1));
+    if (!tag.empty()) out.append("</").append(tag).append(">");
+}
+
+// One line of an abstract: links as <a>, text formatting as HTML, the rest
+// converted and escaped.
 void append_abstract_line(std::string& out, std::string_view line) {
     // \url, \href, [label](U), and the colon of http(s):// (rarer than its 'h').
     constexpr ByteSet link_marks("\\[:");
@@ -214,6 +254,15 @@ void append_abstract_line(std::string& out, std::string_view line) {
             const std::size_t scheme = before.ends_with("https") ? 5 : before.ends_with("http") ? 4 : 0;
             if (scheme == 0 || at - scheme < done) continue;
             at -= scheme;
+        }
+        if (*p == '\\') {
+            if (auto format = format_at(line, at)) {
+                append_text(out, line.substr(done, at - done));
+                append_formatted(out, line, *format);
+                done = format->close + 1;
+                p = begin + format->close;
+                continue;
+            }
         }
         auto link = link_at(line, at);
         if (!link) continue;

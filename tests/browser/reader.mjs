@@ -79,7 +79,8 @@ try {
       await page.goto(base + "/sub/");
       const note = page.locator(".newer");
       expect((await note.textContent()).includes("2026-05-04"), "the note names the newest failed day");
-      expect((await note.textContent()).includes("run failed"), "and says the run failed, in words");
+      expect((await note.textContent()).includes("2 days (2 failed)"), "and counts them, in words");
+      expect(await note.locator("a").count() === 2, "one short line: the first and the last of them");
       expect((await page.locator("h1").first().textContent()).includes(theme === "classic" ? latest : "30 April 2026"),
              "the latest day with papers is shown");
       expect(await page.locator(PAPER).count() > 0, "with its papers");
@@ -98,8 +99,10 @@ try {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
       const page = await open(context, problems);
       const kinds = { home: "/sub/", day: dayPath(latest), "day-math": "/sub/2025/02/25/", month: "/sub/2026/04/",
-                      year: "/sub/2026/", archive: "/sub/archive/", search: "/sub/search/?q=learning",
+                      "month-failed": "/sub/2026/05/", year: "/sub/2026/", archive: "/sub/archive/", search: "/sub/search/?q=learning",
                       starred: "/sub/starred/", "404": "/sub/no-such-page/" };
+      const prompts = path.join(sites[theme], "sub/prompts");
+      if (fs.existsSync(prompts)) kinds.prompt = `/sub/prompts/${fs.readdirSync(prompts).sort()[0]}/`; // a selection prompt's page
       const wide = [];
       for (const [kind, where] of Object.entries(kinds)) {
         await page.goto(base + where, { waitUntil: "load" });
@@ -107,7 +110,18 @@ try {
         await page.screenshot({ path: path.join(shots, `${theme}-${kind}.png`), fullPage: true, timeout: 60000 });
         const extra = await overflow(page);
         if (extra > 0) wide.push(`${kind} (${where}) by ${extra} px`);
-        if (kind === "month") { // the whole week shows, Saturday too (not scrolled out of the calendar's box)
+        if (kind === "day") { // the date in the heading on one line; every table shown whole (nothing scrolled out of sight)
+          const lines = await page.evaluate(() => document.querySelector("h1 time").getClientRects().length);
+          expect(theme === "default" || lines === 1, `the heading's date (classic's ISO date) on ${lines} lines`);
+          const hidden = await page.evaluate(() => [...document.querySelectorAll("main table")]
+            .filter((t) => t.scrollWidth > t.clientWidth + 1).map((t) => `${t.className} by ${t.scrollWidth - t.clientWidth} px`));
+          expect(hidden.length === 0, `tables that scroll: ${hidden.join(", ")}`);
+        }
+        if (kind === "day-math") { // 76 papers: the contents list is closed, the first paper on the first screens
+          const top = await page.evaluate((selector) => document.querySelector(selector).getBoundingClientRect().top, PAPER);
+          expect(top < 2 * 844, `the first paper starts at ${top} px`);
+        }
+        if (kind.startsWith("month")) { // the whole week shows, Saturday too (not scrolled out of the calendar's box)
           const saturday = await page.evaluate(() => {
             const cells = document.querySelectorAll(".calendar thead tr:last-child th");
             return cells.length ? cells[cells.length - 1].getBoundingClientRect().right : 0;
@@ -152,6 +166,13 @@ try {
       const previousMonth = await page.locator('a[rel="prev"]').first().getAttribute("href");
       await page.keyboard.press("k");
       await page.waitForURL(base + previousMonth);
+      await page.goto(base + "/sub/2026/"); // a year page too (issue 33): k is the previous year
+      await page.keyboard.press("k");
+      await page.waitForURL(base + "/sub/2025/");
+      await page.goto(base + "/sub/search/"); // on the search page "/" goes to the page's own box
+      await page.keyboard.press("/");
+      expect(await page.evaluate(() => document.activeElement && document.activeElement.id === "search-query"),
+             '"/" focuses the search page\'s box');
       expect(problems.length === 0, problems.join("; "));
       await context.close();
     });
@@ -186,6 +207,12 @@ try {
         expect(await page.locator("header form.search-box input[type=search]").count() === 1, "the search box");
         expect(await page.locator("header .theme-toggle").count() === 1, "the light/dark button");
         expect(await page.locator("footer .keys kbd").count() > 0, "the keys' hint");
+        // A big day (more than 20 papers) shows its contents closed, saying how many; a click opens them.
+        const papers = await page.locator(PAPER).count();
+        expect(papers > 20, `the last day checked is big (${papers} papers)`);
+        expect(await page.locator("nav.toc details:not([open]) > summary").textContent() === `All ${papers} papers`,
+               "its contents list starts closed");
+        await page.locator("nav.toc summary").click();
         const third = page.locator("nav.toc ol > li > a").nth(2);
         const href = await third.getAttribute("href");
         await third.click();
@@ -203,6 +230,28 @@ try {
         await still.close();
         expect(problems.length === 0, problems.join("; "));
       });
+
+    await check(`${theme}: a day shows only the papers scoring at least a chosen score, and all again`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      await page.goto(base + "/sub/2025/02/25/"); // 76 papers
+      const values = await page.locator("#score-filter option").evaluateAll((options) => options.map((o) => o.value));
+      expect(values.length > 2 && values[0] === "0", `the choices: ${values.join(", ")}`);
+      const least = values[1]; // the day's best score
+      await page.selectOption("#score-filter", least);
+      const shown = (selector) => page.evaluate((s) => [...document.querySelectorAll(s)].filter((p) => !p.hidden)
+        .map((p) => p.getAttribute("data-score")), selector);
+      const kept = await shown(PAPER);
+      expect(kept.length > 0 && kept.length < 76 && kept.every((s) => s === null || Number(s) >= Number(least)),
+             `score ${least} or more: ${kept.length} papers shown (${kept.slice(0, 5).join(", ")})`);
+      expect((await page.locator("#score-filter option").nth(1).textContent()).endsWith(`(${kept.length})`),
+             "the choice says how many papers it keeps");
+      await page.selectOption("#score-filter", "0");
+      expect((await shown(PAPER)).length === 76, "every paper again");
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
 
     await check(`${theme}: a star keeps a paper in the reading list across reloads; BibTeX and IDs export`, async () => {
       const problems = [];
@@ -236,6 +285,29 @@ try {
       const [bib] = await Promise.all([page.waitForEvent("download"), page.click("#starred-bibtex")]);
       const bibtex = fs.readFileSync(await bib.path(), "utf8");
       expect(bibtex.startsWith("@misc{") && bibtex.includes(`eprint = {${id}}`), `the BibTeX export: ${bibtex}`);
+      // A title with math is kept as written, not as KaTeX's rendering (issue 33, item 4).
+      await page.goto(base + dayPath("2025-02-25"));
+      const withMath = page.locator("#p-2502\\.15957");
+      await withMath.locator(".katex").first().waitFor();
+      await withMath.locator("button.star").click();
+      const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("paperpress-starred:/sub/")));
+      const math = kept.find((p) => p.id === "2502.15957");
+      expect(math && math.title.startsWith("R$^3$Mem: Bridging"), `the raw title kept: ${math && math.title}`);
+      // Commands KaTeX lacks but abstracts use (\Tilde) typeset, not shown in red (item 5).
+      const tilde = await page.evaluate(() => {
+        const p = document.createElement("p");
+        p.textContent = "$\\Tilde{x}$";
+        document.querySelector("main").append(p);
+        window.paperpressTypeset(p);
+        const typeset = p.querySelector(".katex") !== null && p.querySelector(".katex-error") === null;
+        p.remove();
+        return typeset;
+      });
+      expect(tilde, "\\Tilde typesets");
+      await page.goto(base + "/sub/starred/");
+      const [bib2] = await Promise.all([page.waitForEvent("download"), page.click("#starred-bibtex")]);
+      const bibtex2 = fs.readFileSync(await bib2.path(), "utf8");
+      expect(bibtex2.includes("title = {R$^3$Mem: Bridging"), `the BibTeX title as written: ${bibtex2}`);
       await items.first().locator("a").click();
       await page.waitForURL((url) => url.pathname === dayPath(latest) && url.hash === `#p-${id}`);
       expect(outside.length === 0, `requests outside the site: ${outside.join(", ")}`);

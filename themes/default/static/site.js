@@ -23,6 +23,7 @@
     var form = document.createElement("form");
     form.className = "search-box";
     form.setAttribute("role", "search");
+    form.setAttribute("aria-label", "Site search"); // distinct from the search page's own form
     form.action = link.href;
     var input = document.createElement("input");
     input.type = "search";
@@ -72,6 +73,8 @@
       { left: "$", right: "$", display: false },
       { left: "\\(", right: "\\)", display: false }
     ],
+    // Commands arXiv's abstracts use that KaTeX lacks, as what they mean.
+    macros: { "\\Tilde": "\\tilde" },
     throwOnError: false,
     ignoredClasses: ["usage", "prompt", "no-math", "banner", "counts"]
   };
@@ -85,6 +88,7 @@
   // h2 that is not a topic's; .paper in the classic theme) and the elements up
   // to the next heading. paperPart: the first of them that matches `selector`, or null.
   var paperHeadings = "article.day > h2:not(.topic-head)";
+  var bigDay = 20; // papers; more and the contents list starts closed
   function paperPart(heading, selector) {
     for (var e = heading.nextElementSibling; e && !/^H[1-6]$/.test(e.tagName); e = e.nextElementSibling) {
       if (e.matches(selector)) return e;
@@ -102,6 +106,13 @@
     var heading = document.createElement("h2");
     heading.textContent = "Contents";
     toc.appendChild(heading);
+    // A big day's list would push its papers off the first screens: closed, it says how many.
+    var papers = document.querySelectorAll(paperHeadings).length;
+    if (papers > bigDay) {
+      var details = toc.appendChild(document.createElement("details"));
+      details.appendChild(document.createElement("summary")).textContent = "All " + papers + " papers";
+      toc = details;
+    }
     var topics = null, list = null; // the topics' <ul> when grouped; the <ol> papers go into
     function item(parent, href, text) {
       var li = document.createElement("li");
@@ -140,10 +151,48 @@
       }
     });
   });
-  var mathRoots = "article.day, .paper, .toc, .titles, .best-list, .math"; // .paper, .toc: the classic theme
-  document.querySelectorAll(mathRoots).forEach(function (element) {
-    if (!(element.parentElement && element.parentElement.closest(mathRoots))) typeset(element);
-  });
+
+  // Only the papers scoring at least N (author matches, unscored, always show): a choice
+  // after the contents list, of the day's own scores with how many papers each keeps.
+  (function () {
+    var scored = document.querySelectorAll("[data-score]");
+    var anchor = document.querySelector("nav.toc, details.contents");
+    if (!scored.length || !anchor) return;
+    var papers = document.querySelectorAll(".paper, " + paperHeadings);
+    var scores = [];
+    scored.forEach(function (p) { scores.push(Number(p.getAttribute("data-score"))); });
+    var choice = document.createElement("select");
+    choice.id = "score-filter";
+    choice.add(new Option("every paper (" + papers.length + ")", "0"));
+    scores.slice().sort(function (a, b) { return b - a; }).forEach(function (s, i, all) {
+      if (i > 0 && all[i - 1] === s) return;
+      var kept = papers.length - scores.filter(function (t) { return t < s; }).length;
+      choice.add(new Option("score " + s + " or more (" + kept + ")", String(s)));
+    });
+    var label = document.createElement("label");
+    label.append("Show ", choice);
+    var line = document.createElement("p");
+    line.className = "score-filter";
+    line.appendChild(label);
+    anchor.after(line);
+    // A paper's elements: classic's section, or the default theme's heading and what follows it.
+    function parts(paper) {
+      var list = [paper];
+      if (/^H[1-6]$/.test(paper.tagName))
+        for (var e = paper.nextElementSibling; e && !/^H[1-6]$/.test(e.tagName); e = e.nextElementSibling) list.push(e);
+      return list;
+    }
+    choice.addEventListener("change", function () {
+      var least = Number(choice.value);
+      papers.forEach(function (paper) {
+        var score = paper.getAttribute("data-score");
+        var hide = score !== null && Number(score) < least;
+        parts(paper).forEach(function (e) { e.hidden = hide; });
+        var entry = document.querySelector('.toc a[href="#' + paper.id + '"]');
+        if (entry) entry.parentNode.hidden = hide;
+      });
+    });
+  })();
 
   // Keyboard: ←/k previous, →/j next (the page's rel=prev/next links), "/"
   // search; not while typing in a field or with a modifier held.
@@ -161,7 +210,8 @@
       var link = document.querySelector('a[rel="' + rel + '"]');
       if (link) { event.preventDefault(); window.location.href = link.href; }
     } else if (event.key === "/") {
-      var box = document.querySelector('input[type="search"]');
+      // The search page's own box, else the header's.
+      var box = document.getElementById("search-query") || document.querySelector('input[type="search"]');
       if (box) { event.preventDefault(); box.focus(); }
     }
   });
@@ -182,6 +232,7 @@
     var link = heading && heading.querySelector('a[href*="arxiv.org/abs/"]');
     if (!link) return;
     var id = link.getAttribute("href").split("/abs/")[1];
+    var title = link.textContent; // as written, before KaTeX typesets it (below): "$\ell_1$-norm", not "ℓ1ell_1ℓ1-norm"
     var button = document.createElement("button");
     button.type = "button";
     button.className = "star";
@@ -195,7 +246,7 @@
       var list = load().filter(function (p) { return p.id !== id; });
       if (!starred(id)) {
         var authors = heading === paper ? paperPart(heading, ".authors") : paper.querySelector(".authors");
-        list.push({ id: id, title: link.textContent, authors: authors ? authors.textContent.replace(/^Authors:\s*/, "") : "",
+        list.push({ id: id, title: title, authors: authors ? authors.textContent.replace(/^Authors:\s*/, "") : "",
                     date: dayTime ? dayTime.getAttribute("datetime") : "", href: location.pathname + "#" + paper.id });
       }
       save(list);
@@ -203,6 +254,12 @@
     });
     show();
     link.parentNode.insertBefore(button, link);
+  });
+
+  // Math last: the reading list above keeps the titles' TeX.
+  var mathRoots = "article.day, .paper, .toc, .titles, .best-list, .math"; // .paper, .toc: the classic theme
+  document.querySelectorAll(mathRoots).forEach(function (element) {
+    if (!(element.parentElement && element.parentElement.closest(mathRoots))) typeset(element);
   });
 
   var list = document.getElementById("starred-list");
@@ -216,7 +273,13 @@
     a.remove();
   }
   function bibtex(p) {
-    var clean = function (s) { return String(s).replace(/[{}\\]/g, ""); };
+    // TeX stays (a title's $\ell_1$); braces only when they pair up, as BibTeX needs.
+    var clean = function (s) {
+      s = String(s);
+      var depth = 0;
+      for (var i = 0; i < s.length && depth >= 0; i++) depth += s[i] === "{" ? 1 : s[i] === "}" ? -1 : 0;
+      return depth === 0 ? s : s.replace(/[{}]/g, "");
+    };
     return "@misc{arxiv:" + p.id.replace(/[^\w.:-]/g, "_") + ",\n  title = {" + clean(p.title) + "},\n  author = {" +
       clean(p.authors).split(/,\s*/).join(" and ") + "},\n  year = {" + String(p.date).slice(0, 4) +
       "},\n  eprint = {" + p.id + "},\n  archivePrefix = {arXiv},\n  url = {https://arxiv.org/abs/" + p.id + "}\n}\n";
