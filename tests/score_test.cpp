@@ -175,7 +175,11 @@ TEST_CASE("selection: author matches first, then score, relevance, ID; cutoffs; 
 
 TEST_CASE("selection: the embedded scorer's stand-in picks come after the LLM's, and stay marked unscored") {
     std::vector<Paper> candidates;
-    for (const char* id : {"2505.00001", "2505.00002", "2505.00003"}) candidates.push_back(Paper{.id = id});
+    for (const char* id : {"2505.00001", "2505.00002", "2505.00003"}) {
+        Paper paper;
+        paper.id = id;
+        candidates.push_back(paper);
+    }
     Verdicts verdicts;
     verdicts.scores["2505.00001"] = {"2505.00001", 7, 6, "the LLM's"};
     verdicts.scores["2505.00002"] = {"2505.00002", 10, std::nullopt, "the stand-in's, passing"};
