@@ -4,6 +4,7 @@
 #include "content/markdown.h"
 #include "core/arxiv_id.h"
 #include "util/bom.h"
+#include "util/redact.h"
 #include "util/text.h"
 
 #include <yaml-cpp/yaml.h>
@@ -87,7 +88,8 @@ const std::vector<Field>& paper_fields() {
              p.comment = v;
              return std::nullopt;
          }},
-        {"Unscored", [](const Paper& p) { return p.unscored; },
+        // Why a paper went unscored may quote an endpoint's error: written redacted.
+        {"Unscored", [](const Paper& p) { return redact(p.unscored); },
          [](Paper& p, const std::string& v) -> std::optional<std::string> {
              p.unscored = v;
              return std::nullopt;
@@ -121,7 +123,8 @@ std::string front_matter(const Day& day) {
     out << YAML::BeginMap;
     out << YAML::Key << "date" << YAML::Value << day.date.iso();
     out << YAML::Key << "status" << YAML::Value << to_string(day.status);
-    if (!day.reason.empty()) out << YAML::Key << "reason" << YAML::Value << day.reason;
+    // The reason may quote an endpoint's error (a URL, an echoed key): written redacted.
+    if (!day.reason.empty()) out << YAML::Key << "reason" << YAML::Value << redact(day.reason);
     if (!day.model.empty()) out << YAML::Key << "model" << YAML::Value << day.model;
     if (day.temperature || day.seed) {
         out << YAML::Key << "sampling" << YAML::Value << YAML::BeginMap;
