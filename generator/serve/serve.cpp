@@ -105,7 +105,7 @@ private:
     void (*old_pipe_)(int) = SIG_DFL;
 };
 
-bool loopback(const std::string& host) { return host == "127.0.0.1" || host == "localhost" || host == "::1"; }
+bool loopback(const std::string& host) { return is_loopback_host(host); }
 
 } // namespace
 
