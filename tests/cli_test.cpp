@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 #include <git2/version.h>
+#include <pugixml.hpp>
 #include <rapidjson/document.h>
 
 #include <sys/wait.h>
@@ -252,4 +253,40 @@ TEST_CASE("check names a folder called like a day file, and bounds its line of r
           std::string::npos);
     CHECK(result.err.find("2505.10009 (2025-05-20) and 15 more") != std::string::npos);
     CHECK(result.err.find("2505.10010") == std::string::npos);
+}
+
+TEST_CASE("a control character or invalid UTF-8 in a day file: check names file and line, build keeps feed.xml XML") {
+    TempDir dir;
+    Day day;
+    day.date = *parse_iso_date("2025-05-20");
+    Paper paper;
+    paper.id = "2505.00001";
+    paper.title = "Clean title";
+    paper.abstract = "Clean abstract.";
+    day.papers = {paper};
+    REQUIRE(save_day(dir / "content", day).has_value());
+    const fs::path file = dir / "content/2025/05/2025-05-20.md";
+    std::string text = read_text(file);
+    text.replace(text.find("Clean title"), 11, "Bad\x01title");
+    text.replace(text.find("Clean abstract."), 15, "Bad \xFF\xFE abstract.");
+    write_text(file, text);
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + text.find('\x01'), '\n'));
+    auto checked = run_paperpress("check", dir.path());
+    INFO(checked.err);
+    CHECK(checked.exit_code == 1);
+    CHECK(checked.err.find("2025-05-20.md:" + std::to_string(line) +
+                           ": expected valid UTF-8 text without control characters, got the byte 0x01") !=
+          std::string::npos);
+
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    auto built = run_paperpress("build --out site", dir.path());
+    REQUIRE_MESSAGE(built.exit_code == 0, built.err);
+    pugi::xml_document feed;
+    auto parsed = feed.load_file((dir / "site/feed.xml").c_str());
+    CHECK_MESSAGE(parsed, parsed.description());
+    const std::string xml = read_text(dir / "site/feed.xml");
+    CHECK(xml.find('\x01') == std::string::npos);
+    CHECK(first_invalid_xml_char(xml) == std::string::npos);
+    INFO(xml);
+    CHECK(xml.find("Bad\xEF\xBF\xBDtitle") != std::string::npos);
 }

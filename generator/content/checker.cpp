@@ -4,6 +4,8 @@
 #include "content/prompt_store.h"
 #include "util/text.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,6 +42,20 @@ std::optional<std::string> prompt_problem(const fs::path& root, const std::strin
     return prompt.error().to_string();
 }
 
+// Where a day file holds text XML forbids: the build reads it as U+FFFD.
+std::optional<Error> invalid_text(const fs::path& file) {
+    auto text = read_file(file);
+    if (!text) return std::nullopt; // load_day said so
+    std::size_t at = first_invalid_xml_char(*text);
+    if (at == std::string::npos) return std::nullopt;
+    int line = 1 + static_cast<int>(std::count(text->begin(), text->begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>((*text)[at]));
+    return Error{file.string(), line,
+                 std::string("expected valid UTF-8 text without control characters, got the byte ") + byte +
+                     " (the build reads it as U+FFFD)"};
+}
+
 } // namespace
 
 CheckReport check_content(const fs::path& root) {
@@ -63,6 +79,7 @@ CheckReport check_content(const fs::path& root) {
         report.papers += static_cast<int>(day->papers.size());
         const std::string name = file.path.string();
         if (auto wrong = misdated(*day, file)) report.errors.push_back(std::move(*wrong));
+        if (auto invalid = invalid_text(file.path)) report.errors.push_back(std::move(*invalid));
         if (day->status == DayStatus::partial || day->status == DayStatus::stale) // a run that did not finish the day
             report.warnings.push_back(file.date.iso() + " is " + to_string(day->status) + ": " + day->reason);
         if (!day->prompt.empty()) {
