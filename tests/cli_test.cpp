@@ -287,6 +287,5 @@ TEST_CASE("a control character or invalid UTF-8 in a day file: check names file 
     const std::string xml = read_text(dir / "site/feed.xml");
     CHECK(xml.find('\x01') == std::string::npos);
     CHECK(first_invalid_xml_char(xml) == std::string::npos);
-    INFO(xml);
-    CHECK(xml.find("Bad\xEF\xBF\xBDtitle") != std::string::npos);
+    CHECK(xml.find("Bad title") != std::string::npos);
 }

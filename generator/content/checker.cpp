@@ -17,13 +17,11 @@ namespace {
 // Repeated IDs named in a warning before "and N more": a line stays readable.
 constexpr int max_repeats_named = 10;
 
-// The 1-based line of the front matter key `key` in `file`, 0 when not found:
-// for an error about a key whose value was read without its line.
-int line_of_key(const fs::path& file, std::string_view key) {
-    auto text = read_file(file);
-    if (!text) return 0;
+// The 1-based line of the front matter key `key` in a day file's `text`, 0
+// when not found: for an error about a key whose value was read without its line.
+int line_of_key(std::string_view text, std::string_view key) {
     int line = 0;
-    for (auto row : split(*text, '\n')) {
+    for (auto row : split(text, '\n')) {
         ++line;
         if (row.starts_with(key) && row.substr(key.size()).starts_with(':')) return line;
     }
@@ -42,18 +40,16 @@ std::optional<std::string> prompt_problem(const fs::path& root, const std::strin
     return prompt.error().to_string();
 }
 
-// Where a day file holds text XML forbids: the build reads it as U+FFFD.
-std::optional<Error> invalid_text(const fs::path& file) {
-    auto text = read_file(file);
-    if (!text) return std::nullopt; // load_day said so
-    std::size_t at = first_invalid_xml_char(*text);
-    if (at == std::string::npos) return std::nullopt;
-    int line = 1 + static_cast<int>(std::count(text->begin(), text->begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+// Where a day file's `text` holds text XML forbids: the build reads it as U+FFFD.
+std::optional<Error> invalid_text(std::string_view text, const std::string& name) {
+    std::size_t at = first_invalid_xml_char(text);
+    if (at == std::string_view::npos) return std::nullopt;
+    int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
     char byte[8];
-    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>((*text)[at]));
-    return Error{file.string(), line,
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[at]));
+    return Error{name, line,
                  std::string("expected valid UTF-8 text without control characters, got the byte ") + byte +
-                     " (the build reads it as U+FFFD)"};
+                     " (the build reads a control as a space, invalid UTF-8 as U+FFFD)"};
 }
 
 } // namespace
@@ -79,13 +75,15 @@ CheckReport check_content(const fs::path& root) {
         report.papers += static_cast<int>(day->papers.size());
         const std::string name = file.path.string();
         if (auto wrong = misdated(*day, file)) report.errors.push_back(std::move(*wrong));
-        if (auto invalid = invalid_text(file.path)) report.errors.push_back(std::move(*invalid));
+        // The raw text, which load_day has mended: for the lines of what it holds.
+        const std::string raw = read_file(file.path).value_or(std::string());
+        if (auto invalid = invalid_text(raw, name)) report.errors.push_back(std::move(*invalid));
         if (day->status == DayStatus::partial || day->status == DayStatus::stale) // a run that did not finish the day
             report.warnings.push_back(file.date.iso() + " is " + to_string(day->status) + ": " + day->reason);
         if (!day->prompt.empty()) {
             auto [known, added] = prompt_problems.try_emplace(day->prompt);
             if (added) known->second = prompt_problem(root, day->prompt);
-            if (known->second) report.errors.push_back({name, line_of_key(file.path, "prompt"), *known->second});
+            if (known->second) report.errors.push_back({name, line_of_key(raw, "prompt"), *known->second});
         }
         std::set<std::string> on_this_day;
         std::string repeated; // "2501.19215 (2025-02-03), ..."

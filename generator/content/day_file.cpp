@@ -483,8 +483,8 @@ std::optional<Paper> read_written_section(std::string_view section) {
 }
 
 Result<Day> read_day(std::string_view text, const std::string& file_name, bool shortcut) {
-    // A hand edit may hold a control character or invalid UTF-8: read as
-    // U+FFFD, so pages and feed.xml stay well-formed (check names the line).
+    // A hand edit may hold a control character or invalid UTF-8: read as a
+    // space or U+FFFD, so pages and feed.xml stay well-formed (check names the line).
     std::string mended;
     if (first_invalid_xml_char(text) != std::string_view::npos) text = mended = valid_xml_text(text);
     text = without_bom(text); // some editors write one; it is not part of the front matter's '---'

@@ -276,7 +276,7 @@ Result<HttpResponse> HttpClient::attempt_once(const std::string& url, const std:
     lib.easy_setopt(curl, CURLOPT_URL, url.c_str());
     lib.easy_setopt(curl, CURLOPT_USERAGENT, options_.user_agent.c_str());
     lib.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, options_.peer.redirects_anywhere ? 1L : 0L);
-    lib.easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+    lib.easy_setopt(curl, CURLOPT_MAXREDIRS, static_cast<long>(max_redirects));
     lib.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
     lib.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));

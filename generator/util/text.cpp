@@ -207,6 +207,12 @@ std::string valid_xml_text(std::string_view text) {
     bool in_bad_run = false;
     for (const auto* p = reinterpret_cast<const unsigned char*>(text.data()) + at; p < end;) {
         int length = xml_char_length(p, end);
+        if (length == 0 && *p < 0x20) { // a control: a space, as the importer always wrote it
+            out += ' ';
+            in_bad_run = false;
+            ++p;
+            continue;
+        }
         if (length == 0) {
             if (!in_bad_run) out += "\xEF\xBF\xBD"; // U+FFFD
             in_bad_run = true;

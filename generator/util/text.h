@@ -37,8 +37,9 @@ bool plain_utf8(std::string_view text);
 // so that feed.xml stays XML whatever a source held.
 std::size_t first_invalid_xml_char(std::string_view text);
 
-// `text` with each such character (each maximal invalid byte run) replaced by
-// U+FFFD; `text` unchanged when it has none.
+// `text` with each such control replaced by a space (invisible either way;
+// a space reads right) and each other invalid character (each maximal run
+// of invalid bytes) by U+FFFD; `text` unchanged when it has none.
 std::string valid_xml_text(std::string_view text);
 
 // Is code point `c` a letter or a digit (any script)?
