@@ -616,5 +616,8 @@ TEST_CASE("serve: one byte range per request; a request for many ranges is refus
     CHECK(many.starts_with("HTTP/1.1 416"));
     CHECK(many.size() < 1000);
     CHECK(get_with(*port, host + "Range: bytes=0-1,5-6\r\n").starts_with("HTTP/1.1 416"));
+    const std::string rebound = get_with(*port, "Host: evil.example\r\n" + ranges + "\r\n");
+    CHECK(rebound.starts_with("HTTP/1.1 416"));
+    CHECK(rebound.size() < 1000); // a refused Host is not amplified either
     server.stop();
 }

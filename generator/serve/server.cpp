@@ -207,16 +207,16 @@ PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string
     });
     Impl* self = impl_.get();
     server.set_pre_routing_handler([self](const httplib::Request& request, httplib::Response& response) {
-        if (self->loopback_only && !loopback_host_header(request.get_header_value("Host"))) {
-            response.status = 403;
-            response.set_content("403 forbidden: the preview answers only loopback host names "
-                                 "(localhost, 127.0.0.1, [::1])\n", "text/plain; charset=utf-8");
-            return httplib::Server::HandlerResponse::Handled;
-        }
         if (request.ranges.size() > 1 || request.get_header_value("Range").find(',') != std::string::npos) {
             // No body: httplib cuts a routed reply into the request's ranges, and
             // thousands of ranges of even a short message would be the amplification refused.
             response.status = 416;
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        if (self->loopback_only && !loopback_host_header(request.get_header_value("Host"))) {
+            response.status = 403;
+            response.set_content("403 forbidden: the preview answers only loopback host names "
+                                 "(localhost, 127.0.0.1, [::1])\n", "text/plain; charset=utf-8");
             return httplib::Server::HandlerResponse::Handled;
         }
         return httplib::Server::HandlerResponse::Unhandled;

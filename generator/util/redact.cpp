@@ -105,7 +105,7 @@ std::string redact(std::string_view text) {
         out.append(text.substr(done, start - done));
         out.append(redact_url(text.substr(start, end - start)));
         done = end;
-        mark = end - 3 < mark ? mark : end - 3;
+        mark = end - 3; // the next search starts at the URL's end
     }
     out.append(text.substr(done));
     return replace_secrets(std::move(out));
