@@ -558,3 +558,23 @@ TEST_CASE("feed and API text is made valid XML text: a control from &#1; becomes
     CHECK(feed->entries[0].paper.title == "A title\xEF\xBF\xBD");
     CHECK(first_invalid_xml_char(feed->entries[0].paper.abstract) == std::string::npos);
 }
+
+TEST_CASE("a retry line names the URL once; a malformed URL is not retried") {
+    std::vector<std::string> retries;
+    auto options = quick_options();
+    options.max_attempts = 2;
+    options.on_retry = [&](const std::string& line) { retries.push_back(line); };
+    HttpClient http(options);
+    auto refused = http.get("http://127.0.0.1:1/feed");
+    REQUIRE_FALSE(refused.has_value());
+    REQUIRE(retries.size() == 1);
+    CHECK(retries[0].starts_with("http://127.0.0.1:1/feed: "));
+    CHECK(retries[0].find("http://127.0.0.1:1/feed", 1) == std::string::npos); // not "url: url:"
+
+    retries.clear();
+    auto malformed = http.get("ht tp://x/feed");
+    REQUIRE_FALSE(malformed.has_value());
+    CHECK(retries.empty());
+    CHECK(malformed.error().message.starts_with("ht tp://x/feed: "));
+    CHECK(malformed.error().message.find("ht tp://x/feed", 1) == std::string::npos);
+}

@@ -208,10 +208,10 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
         auto delay = wait;
         if (!result) {
             retry = true;
-            reason = result.error().message;
+            reason = result.error().message; // it names the URL already
         } else if (retryable_status(result->status)) {
             retry = true;
-            reason = "HTTP " + std::to_string(result->status);
+            reason = loggable(url) + ": HTTP " + std::to_string(result->status);
             if (auto asked = server_retry_delay(*result)) {
                 // Never sooner than the minimum interval: arXiv's 3 s holds for retries too.
                 delay = std::max<std::chrono::milliseconds>(*asked, options_.min_interval);
@@ -221,7 +221,7 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
         if (!retry || final_error_ || attempt_number >= options_.max_attempts) break;
         delay = std::min(delay, options_.max_wait);
         if (options_.on_retry)
-            options_.on_retry(loggable(url) + ": " + reason + "; retry " + std::to_string(attempt_number) + " of " +
+            options_.on_retry(reason + "; retry " + std::to_string(attempt_number) + " of " +
                               std::to_string(options_.max_attempts - 1) + " in " +
                               std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(delay).count()) +
                               " ms");
@@ -301,6 +301,7 @@ Result<HttpResponse> HttpClient::attempt_once(const std::string& url, const std:
                     describe_cap(options_.peer.max_reply_bytes) + "; the rest was not read");
     }
     if (code != CURLE_OK) {
+        final_error_ = code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL; // no retry mends these
         std::string detail = error_buffer[0] ? error_buffer : lib.easy_strerror(code);
         return fail(loggable(url) + ": " + redact(detail));
     }
