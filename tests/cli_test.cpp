@@ -2,9 +2,11 @@
 #include "content/content_tree.h"
 #include "content/day_file.h"
 #include "test_support.h"
+#include "util/text.h"
 
 #include <doctest/doctest.h>
 #include <git2/version.h>
+#include <pugixml.hpp>
 #include <rapidjson/document.h>
 
 #include <sys/wait.h>
@@ -158,4 +160,132 @@ TEST_CASE("import of a missing source fails clearly") {
     auto result = run_paperpress("import does-not-exist", dir.path());
     CHECK(result.exit_code == 1);
     CHECK(result.err.find("does-not-exist: no such file or folder") != std::string::npos);
+}
+
+TEST_CASE("run: URL userinfo, query tokens and a key echoed by a peer reach no log line and no notification") {
+    TempDir dir;
+    fs::copy(source_dir() / "prompts", dir / "prompts");
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    const std::string key = "sk-cli-test-9d2e1f";
+    LoopbackServer peers;
+    std::mutex mutex;
+    std::vector<std::string> notices;
+    auto refuse = [&](const httplib::Request&, httplib::Response& res) {
+        res.status = 403;
+        res.set_content("forbidden for key " + key, "text/plain");
+    };
+    peers.server.Get("/rss/.*", refuse);
+    peers.server.Get("/api.*", refuse);
+    peers.server.Post("/hook", [&](const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(mutex);
+        notices.push_back(req.body);
+        res.set_content("{}", "application/json");
+    });
+    peers.start();
+    write_text(dir / "paperpress.yaml", "arxiv:\n  request_interval: 0\nnotify:\n  on_failure: true\n  attempts: 1\n"
+                                        "  webhook:\n    url_env: PP_TEST_HOOK\n");
+    auto with_userinfo = [&](const std::string& path) {
+        std::string url = peers.url(path);
+        return url.insert(url.find("//") + 2, "user:PASSWORD@");
+    };
+    auto result = run_paperpress_env("OPENAI_API_KEY=" + key + " OPENAI_BASE_URL= PP_TEST_HOOK=" + peers.url("/hook") +
+                                         " PAPERPRESS_ARXIV_RSS_URL=" + with_userinfo("/rss/") +
+                                         " PAPERPRESS_ARXIV_API_URL=" + with_userinfo("/api?token=QUERYTOKEN"),
+                                     "run --no-build", dir.path());
+    std::string shown = result.out + result.err;
+    INFO(shown);
+    CHECK(result.exit_code != 0);
+    CHECK(shown.find("http://***@127.0.0.1:") != std::string::npos); // the URL is named, its secrets are not
+    CHECK(shown.find("[$OPENAI_API_KEY]") != std::string::npos);
+    CHECK(shown.find("notify: notify:") == std::string::npos);
+    std::lock_guard lock(mutex);
+    std::string sent = join(notices, "\n");
+    CHECK(sent.find("***@127.0.0.1") != std::string::npos);
+    for (const std::string& secret : {std::string("PASSWORD"), std::string("QUERYTOKEN"), key})
+        CHECK((shown + sent).find(secret) == std::string::npos);
+}
+
+TEST_CASE("check refuses what build refuses: a prompt path out of the tree, with file and line, quoted once") {
+    TempDir dir;
+    Day day;
+    day.date = *parse_iso_date("2025-05-20");
+    Paper paper;
+    paper.id = "2505.00001";
+    paper.title = "T";
+    day.papers = {paper};
+    day.prompt = "../outside.md";
+    REQUIRE(save_day(dir / "content", day).has_value());
+    day.date = *parse_iso_date("2025-05-21");
+    day.prompt = (dir / "outside.md").string();
+    REQUIRE(save_day(dir / "content", day).has_value());
+    write_text(dir / "outside.md", "a prompt outside the tree\n");
+    auto result = run_paperpress("check", dir.path());
+    INFO(result.err);
+    CHECK(result.exit_code == 1);
+    const std::string first = read_text(dir / "content/2025/05/2025-05-20.md");
+    int line = 1 + static_cast<int>(std::count(first.begin(), first.begin() + first.find("\nprompt:") + 1, '\n'));
+    CHECK(result.err.find("2025-05-20.md:" + std::to_string(line) +
+                          ": expected a prompt path inside the content folder, got '../outside.md'") != std::string::npos);
+    CHECK(result.err.find("2025-05-21.md:" + std::to_string(line) + ": expected a prompt path inside the content folder") !=
+          std::string::npos);
+    CHECK(result.err.find("''") == std::string::npos); // quoted once
+}
+
+TEST_CASE("check names a folder called like a day file, and bounds its line of repeated IDs") {
+    TempDir dir;
+    fs::create_directories(dir / "content/2025/05/2025-05-27.md");
+    Day day;
+    day.date = *parse_iso_date("2025-05-20");
+    for (int i = 0; i < 25; ++i) {
+        Paper paper;
+        paper.id = "2505." + std::to_string(10000 + i);
+        paper.title = "T";
+        day.papers.push_back(paper);
+    }
+    REQUIRE(save_day(dir / "content", day).has_value());
+    day.date = *parse_iso_date("2025-05-21");
+    REQUIRE(save_day(dir / "content", day).has_value());
+    auto result = run_paperpress("check", dir.path());
+    INFO(result.err);
+    CHECK(result.exit_code == 1);
+    CHECK(result.err.find("2025-05-27.md: a folder named like a day file: expected a file") != std::string::npos);
+    CHECK(result.err.find("25 papers were already listed on an earlier day: 2505.10000 (2025-05-20), ") !=
+          std::string::npos);
+    CHECK(result.err.find("2505.10009 (2025-05-20) and 15 more") != std::string::npos);
+    CHECK(result.err.find("2505.10010") == std::string::npos);
+}
+
+TEST_CASE("a control character or invalid UTF-8 in a day file: check names file and line, build keeps feed.xml XML") {
+    TempDir dir;
+    Day day;
+    day.date = *parse_iso_date("2025-05-20");
+    Paper paper;
+    paper.id = "2505.00001";
+    paper.title = "Clean title";
+    paper.abstract = "Clean abstract.";
+    day.papers = {paper};
+    REQUIRE(save_day(dir / "content", day).has_value());
+    const fs::path file = dir / "content/2025/05/2025-05-20.md";
+    std::string text = read_text(file);
+    text.replace(text.find("Clean title"), 11, "Bad\x01title");
+    text.replace(text.find("Clean abstract."), 15, "Bad \xFF\xFE abstract.");
+    write_text(file, text);
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + text.find('\x01'), '\n'));
+    auto checked = run_paperpress("check", dir.path());
+    INFO(checked.err);
+    CHECK(checked.exit_code == 1);
+    CHECK(checked.err.find("2025-05-20.md:" + std::to_string(line) +
+                           ": expected valid UTF-8 text without control characters, got the byte 0x01") !=
+          std::string::npos);
+
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    auto built = run_paperpress("build --out site", dir.path());
+    REQUIRE_MESSAGE(built.exit_code == 0, built.err);
+    pugi::xml_document feed;
+    auto parsed = feed.load_file((dir / "site/feed.xml").c_str());
+    CHECK_MESSAGE(parsed, parsed.description());
+    const std::string xml = read_text(dir / "site/feed.xml");
+    CHECK(xml.find('\x01') == std::string::npos);
+    CHECK(first_invalid_xml_char(xml) == std::string::npos);
+    CHECK(xml.find("Bad title") != std::string::npos);
 }

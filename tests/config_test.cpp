@@ -240,3 +240,18 @@ TEST_CASE("config: the token budget, the seed and the catch-up look-back are rea
     CHECK(bad.error().line == 2);
     CHECK_FALSE(parse_config("llm:\n  tokens_per_minute: -5\n", "paperpress.yaml").has_value());
 }
+
+TEST_CASE("base_url is an http(s) URL or a path: another scheme, //host/, blanks and quotes are refused on their line") {
+    for (const char* good : {"https://user.github.io/repo/", "http://localhost:8000", "/", "/repo/", "digest/", ""}) {
+        auto config = parse_config(std::string("title: T\nbase_url: '") + good + "'\n", "paperpress.yaml");
+        CHECK_MESSAGE(config.has_value(), good);
+    }
+    for (const char* bad : {"javascript:alert(1)", "//evil.com/", "https:///path", "https://a b/", "/a b/",
+                            "/x\"onmouseover=1", "data:text/html,x", "ftp://host/"}) {
+        auto config = parse_config(std::string("title: T\nbase_url: '") + bad + "'\n", "paperpress.yaml");
+        REQUIRE_MESSAGE(!config.has_value(), bad);
+        CHECK(config.error().to_string() ==
+              "paperpress.yaml:2: expected 'base_url' to be an http(s) URL or a path, such as "
+              "https://user.github.io/repo/ or /");
+    }
+}

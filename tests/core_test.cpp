@@ -2,6 +2,7 @@
 #include "core/arxiv_id.h"
 #include "core/date.h"
 #include "core/paper.h"
+#include "util/redact.h"
 #include "util/text.h"
 
 #include <doctest/doctest.h>
@@ -119,4 +120,43 @@ TEST_CASE("an excerpt quotes at most a short prefix on one line, cut at a charac
     // "é" is two bytes: a cut inside it moves back before it.
     const std::string accents = std::string(59, 'x') + "\xC3\xA9" + "yyy";
     CHECK(excerpt(accents).substr(0, 63) == "'" + std::string(59, 'x') + "\xE2\x80\xA6");
+}
+
+TEST_CASE("redact_url hides userinfo and the values of secret query parameters, nothing else") {
+    CHECK(redact_url("http://user:PASSWORD@host:8080/v1") == "http://***@host:8080/v1");
+    CHECK(redact_url("https://host/v1?key=abc&q=cats&api_key=k1&access_token=t&X-Api-Key=z#f") ==
+          "https://host/v1?key=***&q=cats&api_key=***&access_token=***&X-Api-Key=***#f");
+    CHECK(redact_url("https://export.arxiv.org/api/query?search_query=cat:cs.LG&start=0") ==
+          "https://export.arxiv.org/api/query?search_query=cat:cs.LG&start=0");
+    CHECK(redact_url("https://host/path@not-userinfo") == "https://host/path@not-userinfo");
+    CHECK(redact_url("") == "");
+}
+
+TEST_CASE("redact hides every URL's secrets in running text and the registered secret values anywhere") {
+    CHECK(redact("HTTP 401 from http://u:PASSWORD@h/v1: bad, see \"https://h/x?token=T0K\".") ==
+          "HTTP 401 from http://***@h/v1: bad, see \"https://h/x?token=***\".");
+    CHECK(redact("scorer: LLM m at http://user:pw@127.0.0.1:9/v1 (set)") ==
+          "scorer: LLM m at http://***@127.0.0.1:9/v1 (set)");
+    register_secret("sk-core-test-4f9a", "PP_CORE_TEST_KEY");
+    register_secret("abc", "PP_TOO_SHORT"); // too short to hide: would blank ordinary words
+    CHECK(redact("{\"error\": \"Incorrect API key provided: sk-core-test-4f9a.\"} abc") ==
+          "{\"error\": \"Incorrect API key provided: [$PP_CORE_TEST_KEY].\"} abc");
+    CHECK(redact("sk-core-test-4f9ask-core-test-4f9a") == "[$PP_CORE_TEST_KEY][$PP_CORE_TEST_KEY]");
+    CHECK(redact("no :// scheme, a bare ://") == "no :// scheme, a bare ://");
+}
+
+TEST_CASE("valid_xml_text: controls XML 1.0 forbids become spaces, invalid UTF-8 U+FFFD, and nothing else changes") {
+    const std::string fffd = "\xEF\xBF\xBD";
+    CHECK(valid_xml_text("tab\t LF\n CR\r é € 𝔸 \x7F") == "tab\t LF\n CR\r é € 𝔸 \x7F");
+    CHECK(first_invalid_xml_char("plain") == std::string::npos);
+    CHECK(valid_xml_text("a\x01" "b") == "a b");
+    CHECK(first_invalid_xml_char("a\x01" "b") == 1);
+    CHECK(valid_xml_text(std::string("a\0\x1F" "b", 4)) == "a  b");
+    CHECK(valid_xml_text("\xC0\x80") == fffd);            // overlong NUL: one run, one replacement
+    CHECK(valid_xml_text("x\xED\xA0\x80y") == "x" + fffd + "y"); // a lone surrogate
+    CHECK(valid_xml_text("\xEF\xBF\xBE|\xEF\xBF\xBF") == fffd + "|" + fffd); // U+FFFE, U+FFFF
+    CHECK(valid_xml_text("cut \xE2\x82") == "cut " + fffd);
+    CHECK(valid_xml_text("\xF4\x90\x80\x80") == fffd);   // beyond U+10FFFF
+    CHECK(tidy_line("Title\x01with\x1F controls") == "Title with controls");
+    CHECK(tidy_text("Abstract \xFF.") == "Abstract " + fffd + ".");
 }

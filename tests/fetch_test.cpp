@@ -7,6 +7,8 @@
 #include "fetch/curl_library.h"
 #include "fetch/http_client.h"
 #include "test_support.h"
+#include "util/redact.h"
+#include "util/text.h"
 
 #include <doctest/doctest.h>
 
@@ -493,4 +495,145 @@ TEST_CASE("arXiv's calendar: the announcement days' windows tile 2024-2026, each
         weekdays += d.weekday() != 0 && d.weekday() != 6;
     const int lost = weekdays - days;
     CHECK(lost == 26);
+
+TEST_CASE("every HTTP reply is capped by its kind while it is read: the transfer stops, the error names the cap") {
+    LoopbackServer server;
+    std::atomic<int> calls{0};
+    std::atomic<long long> sent{0};
+    // An endless reply without a length: only a cap enforced while reading ends it.
+    server.server.Post("/v1/chat/completions", [&](const httplib::Request&, httplib::Response& res) {
+        ++calls;
+        res.set_chunked_content_provider("application/json", [&](size_t, httplib::DataSink& sink) {
+            static const std::string block(1 << 16, 'x');
+            sent += static_cast<long long>(block.size());
+            return sink.write(block.data(), block.size());
+        });
+    });
+    server.server.Get("/small", [](const httplib::Request&, httplib::Response& res) {
+        res.set_content(std::string(1000, 'y'), "text/plain");
+    });
+    server.start();
+    auto options = quick_options();
+    options.peer = HttpPeer::llm();
+    HttpClient http(options);
+    auto reply = http.post(server.url("/v1/chat/completions"), "{}", {});
+    REQUIRE_FALSE(reply.has_value());
+    CHECK(reply.error().message.find("the LLM reply is larger than its cap of 4 MiB (4194304 bytes)") !=
+          std::string::npos);
+    CHECK(calls == 1);            // no retry: the same reply would come again
+    CHECK(sent < 64ll << 20);     // stopped near the cap, not read to the end
+
+    CHECK(HttpPeer::feed().max_reply_bytes == 32u << 20);
+    CHECK(HttpPeer::api().max_reply_bytes == 32u << 20);
+    CHECK(HttpPeer::notify().max_reply_bytes == 1u << 20);
+    HttpPeer tiny{"test reply", 999, true};
+    options.peer = tiny;
+    HttpClient small(options);
+    auto over = small.get(server.url("/small"));
+    REQUIRE_FALSE(over.has_value());
+    CHECK(over.error().message.find("the test reply is larger than its cap of 999 bytes") != std::string::npos);
+    small.set_peer(HttpPeer::feed());
+    auto fits = small.get(server.url("/small"));
+    REQUIRE_MESSAGE(fits.has_value(), fits.error().to_string());
+    CHECK(fits->body.size() == 1000);
+}
+
+TEST_CASE("LLM and notification requests follow a redirect only to the same origin over https; a feed follows") {
+    LoopbackServer elsewhere;
+    std::atomic<int> stolen{0};
+    elsewhere.server.Post("/steal", [&](const httplib::Request&, httplib::Response& res) {
+        ++stolen;
+        res.set_content("the target's secret reply", "text/plain");
+    });
+    elsewhere.server.Get("/feed", [&](const httplib::Request&, httplib::Response& res) { res.set_content("feed", "text/xml"); });
+    elsewhere.start();
+    LoopbackServer server;
+    server.server.Post("/hook", [&](const httplib::Request&, httplib::Response& res) {
+        res.status = 307;
+        res.set_header("Location", elsewhere.url("/steal"));
+    });
+    server.server.Get("/moved", [&](const httplib::Request&, httplib::Response& res) {
+        res.status = 302;
+        res.set_header("Location", elsewhere.url("/feed"));
+    });
+    server.start();
+    for (const HttpPeer& peer : {HttpPeer::llm(), HttpPeer::notify()}) {
+        auto options = quick_options();
+        options.peer = peer;
+        HttpClient http(options);
+        auto reply = http.post(server.url("/hook"), "{\"day\": 1}", {});
+        REQUIRE_FALSE(reply.has_value());
+        CHECK(reply.error().message.find("refused to follow HTTP 307 to " + elsewhere.url("/steal")) != std::string::npos);
+        CHECK(reply.error().message.find("only to the same origin over https") != std::string::npos);
+        CHECK(reply.error().message.find("secret reply") == std::string::npos);
+        const std::string body = "{}";
+        auto sent = http.send(server.url("/hook"), &body, {});
+        CHECK_FALSE(sent.has_value());
+    }
+    CHECK(stolen == 0);
+    auto options = quick_options();
+    options.peer = HttpPeer::feed();
+    HttpClient feed(options);
+    auto moved = feed.get(server.url("/moved"));
+    REQUIRE_MESSAGE(moved.has_value(), moved.error().to_string());
+    CHECK(moved->body == "feed");
+
+    CHECK(same_https_origin("https://api.example.org/v1/chat", "https://API.example.org:443/v2"));
+    CHECK(same_https_origin("https://u:p@[::1]:8443/a", "https://[::1]:8443/b"));
+    CHECK_FALSE(same_https_origin("https://api.example.org/v1", "http://api.example.org/v1"));
+    CHECK_FALSE(same_https_origin("http://api.example.org/v1", "http://api.example.org/v2"));
+    CHECK_FALSE(same_https_origin("https://api.example.org/v1", "https://169.254.169.254/latest"));
+    CHECK_FALSE(same_https_origin("https://api.example.org/v1", "https://api.example.org:444/v1"));
+}
+
+TEST_CASE("the HTTP client's errors and retry lines hide URL userinfo, query tokens and echoed secrets") {
+    register_secret("sk-fetch-test-77c1e", "PP_FETCH_TEST_KEY");
+    LoopbackServer server;
+    server.server.Post("/v1/chat/completions", [&](const httplib::Request&, httplib::Response& res) {
+        res.status = 503;
+        res.set_content("{\"error\": \"Incorrect API key provided: sk-fetch-test-77c1e\"}", "application/json");
+    });
+    server.start();
+    std::string url = server.url("/v1/chat/completions?api_key=QUERYTOKEN");
+    url.insert(url.find("//") + 2, "user:PASSWORD@");
+    std::vector<std::string> retries;
+    auto options = quick_options();
+    options.max_attempts = 2;
+    options.on_retry = [&](const std::string& line) { retries.push_back(line); };
+    HttpClient http(options);
+    auto reply = http.post(url, "{}", {"Authorization: Bearer sk-fetch-test-77c1e"});
+    REQUIRE_FALSE(reply.has_value());
+    std::string all = reply.error().message + "\n" + join(retries, "\n");
+    CHECK(retries.size() == 1);
+    CHECK(all.find("Incorrect API key provided: [$PP_FETCH_TEST_KEY]") != std::string::npos);
+    CHECK(all.find("http://***@127.0.0.1:") != std::string::npos);
+    for (const char* secret : {"PASSWORD", "QUERYTOKEN", "sk-fetch-test-77c1e"}) CHECK(all.find(secret) == std::string::npos);
+}
+
+TEST_CASE("feed and API text is made valid XML text: a control from &#1; becomes a space, invalid UTF-8 U+FFFD") {
+    auto feed = parse_rss_feed(rss(rss_item("2505.21073", "new", "cs.LG", "A &#1;title\xFF")), "feed");
+    REQUIRE_MESSAGE(feed.has_value(), feed.error().to_string());
+    REQUIRE(feed->entries.size() == 1);
+    CHECK(feed->entries[0].paper.title == "A title\xEF\xBF\xBD");
+    CHECK(first_invalid_xml_char(feed->entries[0].paper.abstract) == std::string::npos);
+}
+
+TEST_CASE("a retry line names the URL once; a malformed URL is not retried") {
+    std::vector<std::string> retries;
+    auto options = quick_options();
+    options.max_attempts = 2;
+    options.on_retry = [&](const std::string& line) { retries.push_back(line); };
+    HttpClient http(options);
+    auto refused = http.get("http://127.0.0.1:1/feed");
+    REQUIRE_FALSE(refused.has_value());
+    REQUIRE(retries.size() == 1);
+    CHECK(retries[0].starts_with("http://127.0.0.1:1/feed: "));
+    CHECK(retries[0].find("http://127.0.0.1:1/feed", 1) == std::string::npos); // not "url: url:"
+
+    retries.clear();
+    auto malformed = http.get("ht tp://x/feed");
+    REQUIRE_FALSE(malformed.has_value());
+    CHECK(retries.empty());
+    CHECK(malformed.error().message.starts_with("ht tp://x/feed: "));
+    CHECK(malformed.error().message.find("ht tp://x/feed", 1) == std::string::npos);
 }

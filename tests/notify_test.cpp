@@ -7,6 +7,7 @@
 #include "notify/notifier.h"
 #include "notify/smtp.h"
 #include "test_support.h"
+#include "util/redact.h"
 #include "util/text.h"
 
 #include <doctest/doctest.h>
@@ -582,4 +583,25 @@ TEST_CASE("paperpress notify: --dry-run prints and sends nothing; a failed chann
     CHECK(contains(missing.err, "expected a day file for 2025-06-01"));
     auto bad = run_paperpress("notify --date tomorrow", dir.path());
     CHECK(bad.exit_code == 2);
+}
+
+TEST_CASE("notify: a failure notice and the log hide URL userinfo, query tokens and known secret values") {
+    SmtpSink sink;
+    auto config = email_config(sink.url());
+    config.on_failure = true;
+    register_secret("sk-notify-test-31b7", "PP_NOTIFY_TEST_KEY");
+    Log log;
+    auto sent = notify_failure(*parse_iso_date("2025-05-29"),
+                               "HTTP 401 from http://user:PASSWORD@llm.example/v1?key=QUERYTOKEN: "
+                               "{\"error\": \"bad key sk-notify-test-31b7\"}",
+                               config, site_config(), repo_theme(), false, log.sink());
+    CHECK_MESSAGE(sent.ok(), join_warnings(sent));
+    auto messages = sink.messages();
+    REQUIRE(messages.size() == 1);
+    rapidjson::Document mail;
+    mail.Parse(messages[0].c_str());
+    CHECK(contains(member(mail, "text"), "http://***@llm.example/v1?key=***"));
+    CHECK(contains(member(mail, "text"), "[$PP_NOTIFY_TEST_KEY]"));
+    for (const char* secret : {"PASSWORD", "QUERYTOKEN", "sk-notify-test-31b7"})
+        CHECK_FALSE(contains(messages[0] + log.all(), secret));
 }

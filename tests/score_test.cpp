@@ -513,3 +513,9 @@ TEST_CASE("topics: the reply's TOPIC is read, and the score cache keeps it") {
     REQUIRE(found.has_value());
     CHECK(found->topic == "1. Model architecture");
 }
+
+TEST_CASE("an LLM reply's text is made valid XML text at the boundary: a control becomes a space, invalid UTF-8 U+FFFD") {
+    auto reply = parse_chat_reply("{\"choices\":[{\"message\":{\"content\":\"ok\\u0001 \\ufffe \xFF done\"}}]}");
+    REQUIRE_MESSAGE(reply.has_value(), reply.error().to_string());
+    CHECK(reply->content == "ok  \xEF\xBF\xBD \xEF\xBF\xBD done");
+}

@@ -248,7 +248,7 @@ TEST_CASE("serve: many open pages cannot take every thread; pages beyond the cap
         address.sin_port = htons(static_cast<std::uint16_t>(*port));
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-        const std::string request = "GET " + std::string(events_path) + " HTTP/1.1\r\nHost: x\r\n\r\n";
+        const std::string request = "GET " + std::string(events_path) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
         REQUIRE(::write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size()));
         streams.push_back(fd);
     };
@@ -538,4 +538,86 @@ TEST_CASE("serve: a port in use is an error; a non-loopback host is warned about
     CHECK(open.wait_for_port() > 0);
     CHECK(open.err().find("warning: --host 0.0.0.0") != std::string::npos);
     CHECK(open.stop() == 0);
+}
+
+namespace {
+
+// One raw HTTP exchange on a fresh connection: the whole reply, read to its close.
+std::string raw_exchange(int port, const std::string& request) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) return {};
+    timeval timeout{5, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    (void)::write(fd, request.data(), request.size());
+    std::string reply;
+    char buffer[65536];
+    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) reply.append(buffer, static_cast<size_t>(n));
+    ::close(fd);
+    return reply;
+}
+
+std::string get_with(int port, const std::string& headers) {
+    return raw_exchange(port, "GET /data.bin HTTP/1.1\r\n" + headers + "Connection: close\r\n\r\n");
+}
+
+} // namespace
+
+TEST_CASE("serve: bound to loopback, only loopback Host names are answered (DNS rebinding)") {
+    CHECK(loopback_host_header("localhost"));
+    CHECK(loopback_host_header("LOCALHOST:8000"));
+    CHECK(loopback_host_header("127.0.0.1:65535"));
+    CHECK(loopback_host_header("[::1]:8000"));
+    CHECK(loopback_host_header("[::1]"));
+    CHECK_FALSE(loopback_host_header("evil.example"));
+    CHECK_FALSE(loopback_host_header("evil.example:8000"));
+    CHECK_FALSE(loopback_host_header("localhost.evil.example"));
+    CHECK_FALSE(loopback_host_header("127.0.0.1.evil.example"));
+    CHECK_FALSE(loopback_host_header("localhost:80x"));
+    CHECK_FALSE(loopback_host_header(""));
+
+    TempDir dir;
+    write_text(dir / "site/data.bin", "0123456789");
+    PreviewServer server(dir / "site");
+    auto port = server.bind("127.0.0.1", 0);
+    REQUIRE(port);
+    server.start();
+    const std::string good = get_with(*port, "Host: 127.0.0.1:" + std::to_string(*port) + "\r\n");
+    CHECK(good.starts_with("HTTP/1.1 200"));
+    CHECK(good.ends_with("0123456789"));
+    CHECK(get_with(*port, "Host: localhost:" + std::to_string(*port) + "\r\n").starts_with("HTTP/1.1 200"));
+    const std::string rebound = get_with(*port, "Host: evil.example:" + std::to_string(*port) + "\r\n");
+    CHECK(rebound.starts_with("HTTP/1.1 403"));
+    CHECK(rebound.find("0123456789") == std::string::npos);
+    CHECK(get_with(*port, "").starts_with("HTTP/1.1 403")); // no Host at all
+    server.stop();
+}
+
+TEST_CASE("serve: one byte range per request; a request for many ranges is refused, not amplified") {
+    TempDir dir;
+    write_text(dir / "site/data.bin", std::string(100000, 'z'));
+    PreviewServer server(dir / "site");
+    auto port = server.bind("127.0.0.1", 0);
+    REQUIRE(port);
+    server.start();
+    const std::string host = "Host: 127.0.0.1\r\n";
+    const std::string one = get_with(*port, host + "Range: bytes=10-19\r\n");
+    INFO(one.substr(0, 300));
+    CHECK(one.starts_with("HTTP/1.1 206"));
+    CHECK(one.ends_with("\r\n\r\nzzzzzzzzzz"));
+    CHECK(one.find("Content-Range: bytes 10-19/100000") != std::string::npos);
+    std::string ranges = "Range: bytes=0-";
+    for (int i = 0; i < 2500; ++i) ranges += ",0-";
+    const std::string many = get_with(*port, host + ranges + "\r\n");
+    INFO(many.substr(0, 300));
+    CHECK(many.starts_with("HTTP/1.1 416"));
+    CHECK(many.size() < 1000);
+    CHECK(get_with(*port, host + "Range: bytes=0-1,5-6\r\n").starts_with("HTTP/1.1 416"));
+    const std::string rebound = get_with(*port, "Host: evil.example\r\n" + ranges + "\r\n");
+    CHECK(rebound.starts_with("HTTP/1.1 416"));
+    CHECK(rebound.size() < 1000); // a refused Host is not amplified either
+    server.stop();
 }

@@ -1,13 +1,21 @@
 #include "cli/cli_common.h"
 
 #include "content/content_tree.h"
+#include "util/redact.h"
 
 #include <iostream>
 
 namespace pp::cli {
 
-void print_error(const Error& error) { std::cerr << "error: " << error.to_string() << "\n"; }
-void print_warning(const std::string& warning) { std::cerr << "warning: " << warning << "\n"; }
+void print_error(const Error& error) { std::cerr << "error: " << redact(error.to_string()) << "\n"; }
+void print_warning(const std::string& warning) { std::cerr << "warning: " << redact(warning) << "\n"; }
+
+void register_config_secrets(const Config& config) {
+    const auto& notify = config.notify;
+    for (const std::string* name : {&config.llm.api_key_env, &config.publish.token_env, &notify.slack.webhook_env,
+                                    &notify.slack.token_env, &notify.webhook.url_env, &notify.email.password_env})
+        register_secret_variable(*name);
+}
 
 std::optional<TreeLock> lock_content_tree(const GlobalOptions& global) {
     auto lock = lock_content(global.content, [&](long pid) {

@@ -24,8 +24,13 @@ struct GlobalOptions {
     std::string config = "paperpress.yaml";
 };
 
+// Both redacted (util/redact.h): an error may quote a URL or a reply.
 void print_error(const Error& error);
 void print_warning(const std::string& warning);
+
+// The values of every variable the config names as holding a secret, for
+// redact() to hide wherever they would be printed or sent.
+void register_config_secrets(const Config& config);
 
 // Holds the content tree's writer lock for `run` and `import`: a second
 // writer waits, and says for whom. Nothing (the error printed) when the

@@ -137,6 +137,7 @@ int run_cli(int argc, char** argv) {
         if (check->parsed()) cmd_check(global, Config{});
         return exit_problems;
     }
+    register_config_secrets(*config);
     if (auto jobs = jobs_from_environment(); !jobs)
         print_warning(jobs.error().message + "; using the CPUs this process may use");
     if (import->parsed()) return cmd_import(global, sources);

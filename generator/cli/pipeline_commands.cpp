@@ -7,6 +7,7 @@
 #include "pipeline/month_summary.h"
 #include "pipeline/nightly.h"
 #include "publish/publish.h"
+#include "util/redact.h"
 #include "util/text.h"
 
 #include <chrono>
@@ -202,7 +203,7 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
                                                                  : PrefilterKind::none;
     request.content_dir = global.content;
     request.config_path = global.config;
-    request.log = [](const std::string& line) { std::cout << line << std::endl; };
+    request.log = [](const std::string& line) { std::cout << redact(line) << std::endl; };
 
     int commit_failures = 0;
     // A long back-fill pushes as it goes, so a timeout keeps what was done
@@ -240,9 +241,9 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
     const NotifyPaths paths = notify_paths(global);
     auto print_notify = [](const NotifyReport& report) {
         for (const auto& channel : report.sent) std::cout << "notified: " << channel << "\n";
-        for (const auto& warning : report.warnings) print_warning("notify: " + warning);
+        for (const auto& warning : report.warnings) print_warning(warning); // each says "notify: ..."
     };
-    auto stdout_log = [](const std::string& line) { std::cout << line << "\n"; };
+    auto stdout_log = [](const std::string& line) { std::cout << redact(line) << "\n"; };
 
     if (result.outcome == RunOutcome::failed) {
         print_error({"", 0, result.error});

@@ -12,12 +12,27 @@ namespace {
 // paperpress.yaml is a page of settings; anything larger is not one.
 constexpr std::size_t config_size_limit = 1 << 20;
 
+// A base URL the site's links can start with: an http(s) URL with a host, or
+// a path; never another scheme (`javascript:`), a protocol-relative "//host/"
+// (another site's), blanks, quotes or angle brackets (it is written into
+// every page's links).
+bool site_base_url(const std::string& url) {
+    if (url.find_first_of(" \t\r\n\"'<>\\`") != std::string::npos) return false;
+    for (char c : url)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return false;
+    const std::string lower = to_lower(url);
+    for (std::string_view scheme : {"http://", "https://"})
+        if (lower.starts_with(scheme))
+            return url.size() > scheme.size() && url[scheme.size()] != '/';
+    return !url.starts_with("//") && url.substr(0, url.find('/')).find(':') == std::string::npos;
+}
+
 Result<void> read_root(const Section& s, const YAML::Node& root, Config& c) {
     auto section = [&](const char* name, auto reader, auto& target) {
         return s.sub(name, [reader, &target](const Section& inner, const YAML::Node& v) { return reader(inner, v, target); });
     };
     return s.read(root, {
-        {"title", s.text(c.title)}, {"description", s.text(c.description)}, {"base_url", s.text(c.base_url)},
+        {"title", s.text(c.title)}, {"description", s.text(c.description)}, {"base_url", s.text(c.base_url, "an http(s) URL or a path, such as https://user.github.io/repo/ or /", site_base_url)},
         {"theme", s.text(c.theme)}, {"author", s.text(c.author)}, {"feed_days", s.number(c.feed_days, 1, 1000)},
         {"home_days", s.number(c.home_days, 0, 1000)},
         {"math", s.flag(c.math)}, {"month_best", s.number(c.month_best, 0, 1000)},

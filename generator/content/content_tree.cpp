@@ -31,8 +31,16 @@ public:
     explicit ContentWalk(const fs::path& root) : root_(root) {}
 
     bool visit(const TreeEntry& entry) {
-        if (entry.kind == TreeEntry::Kind::folder)
-            return !entry.name.starts_with(".") && !(entry.depth == 0 && entry.name == "prompts");
+        if (entry.kind == TreeEntry::Kind::folder) {
+            if (entry.name.starts_with(".") || (entry.depth == 0 && entry.name == "prompts")) return false;
+            // "2025-05-27.md/" is a day file's name on a folder: said, never skipped in silence.
+            if (entry.name.ends_with(".md")) {
+                scan_.misplaced.push_back({(root_ / entry.relative).string(), 0,
+                                           "a folder named like a day file: expected a file"});
+                return false;
+            }
+            return true;
+        }
         if (entry.name.size() <= 3 || !entry.name.ends_with(".md")) return false;
         if (entry.depth == 2 && entry.name == "summary.md") return false; // a month's overview (content/month_summary.h)
         if (entry.kind == TreeEntry::Kind::file || entry.links_to_file()) add(entry.name, entry.relative, entry.path);

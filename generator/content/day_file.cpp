@@ -4,6 +4,7 @@
 #include "content/markdown.h"
 #include "core/arxiv_id.h"
 #include "util/bom.h"
+#include "util/redact.h"
 #include "util/text.h"
 
 #include <yaml-cpp/yaml.h>
@@ -87,7 +88,8 @@ const std::vector<Field>& paper_fields() {
              p.comment = v;
              return std::nullopt;
          }},
-        {"Unscored", [](const Paper& p) { return p.unscored; },
+        // Why a paper went unscored may quote an endpoint's error: written redacted.
+        {"Unscored", [](const Paper& p) { return redact(p.unscored); },
          [](Paper& p, const std::string& v) -> std::optional<std::string> {
              p.unscored = v;
              return std::nullopt;
@@ -121,7 +123,8 @@ std::string front_matter(const Day& day) {
     out << YAML::BeginMap;
     out << YAML::Key << "date" << YAML::Value << day.date.iso();
     out << YAML::Key << "status" << YAML::Value << to_string(day.status);
-    if (!day.reason.empty()) out << YAML::Key << "reason" << YAML::Value << day.reason;
+    // The reason may quote an endpoint's error (a URL, an echoed key): written redacted.
+    if (!day.reason.empty()) out << YAML::Key << "reason" << YAML::Value << redact(day.reason);
     if (!day.model.empty()) out << YAML::Key << "model" << YAML::Value << day.model;
     if (day.temperature || day.seed || !day.reply_format.empty()) {
         out << YAML::Key << "sampling" << YAML::Value << YAML::BeginMap;
@@ -491,6 +494,10 @@ std::optional<Paper> read_written_section(std::string_view section) {
 }
 
 Result<Day> read_day(std::string_view text, const std::string& file_name, bool shortcut) {
+    // A hand edit may hold a control character or invalid UTF-8: read as a
+    // space or U+FFFD, so pages and feed.xml stay well-formed (check names the line).
+    std::string mended;
+    if (first_invalid_xml_char(text) != std::string_view::npos) text = mended = valid_xml_text(text);
     text = without_bom(text); // some editors write one; it is not part of the front matter's '---'
     auto parts = split_front_matter(text);
     if (!parts) return std::unexpected(in_file(parts.error(), file_name));

@@ -20,6 +20,7 @@ std::string write_day(const Day& day);
 // A paper's section as write_day writes it is read without cmark; any other
 // through cmark's syntax tree. The front matter likewise, without yaml-cpp
 // (content/front_matter.h).
+// Characters XML forbids are read as spaces, invalid UTF-8 as U+FFFD (valid_xml_text).
 Result<Day> read_day(std::string_view text, const std::string& file_name);
 
 // The same with every block read through cmark's syntax tree and the front

@@ -17,7 +17,7 @@ Result<std::string> store_prompt(const fs::path& root, std::string_view text) {
 
 Result<std::string> load_prompt(const fs::path& root, const std::string& reference) {
     if (reference.find("..") != std::string::npos || reference.starts_with("/"))
-        return fail("expected a prompt path inside the content folder, got '" + excerpt(reference) + "'");
+        return fail("expected a prompt path inside the content folder, got " + excerpt(reference));
     return read_file_inside(root, root / reference); // a link out of the tree is refused
 }
 

@@ -27,10 +27,11 @@ std::optional<DayStatus> parse_day_status(std::string_view text) {
     return std::nullopt;
 }
 
-std::string tidy_line(std::string_view text) {
+std::string tidy_line(std::string_view raw) {
+    const std::string valid = valid_xml_text(raw);
     std::string out;
     bool space = false;
-    for (char c : text) {
+    for (char c : valid) {
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
             space = !out.empty();
             continue;
@@ -43,9 +44,10 @@ std::string tidy_line(std::string_view text) {
 }
 
 std::string tidy_text(std::string_view text) {
+    const std::string valid = valid_xml_text(text);
     std::string out;
     int pending_newlines = 0;
-    for (auto raw : split(text, '\n')) {
+    for (auto raw : split(valid, '\n')) {
         std::string_view line = raw;
         while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
             line.remove_suffix(1);

@@ -91,7 +91,9 @@ struct Day {
 
 // Puts text from outside into the form the model keeps: no trailing spaces on
 // lines, no "\r", at most one blank line in a row, no blanks before the
-// first word or after the last. Single-line fields (titles, authors) also collapse all whitespace.
+// first word or after the last, and valid XML text (valid_xml_text: a
+// control becomes a space, invalid UTF-8 U+FFFD). Single-line fields (titles,
+// authors) also collapse all whitespace.
 std::string tidy_text(std::string_view text);
 std::string tidy_line(std::string_view text);
 void tidy_paper(Paper& paper);

@@ -42,6 +42,7 @@ void ArxivSource::keep_raw(const std::string& name, const std::string& body) {
 
 Result<Announcement> ArxivSource::fetch_announcement() {
     const std::string url = feed_url();
+    http_.set_peer(HttpPeer::feed());
     auto response = http_.get(url);
     if (!response) return fail("cannot fetch the arXiv feed: " + response.error().message);
     keep_raw("rss/latest.xml", response->body);
@@ -75,6 +76,7 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const UtcMinute& fro
     while (total < 0 || start < total) {
         std::string url = settings_.api_url + "?" + query + "&start=" + std::to_string(start) +
                           "&max_results=" + std::to_string(settings_.api_page_size);
+        http_.set_peer(HttpPeer::api());
         auto response = http_.get(url);
         if (!response) return fail("cannot fetch from the arXiv API: " + response.error().message);
         keep_raw("api/" + from.stamp() + "_" + to.stamp() + "_" + std::to_string(start) + ".xml", response->body);

@@ -1,6 +1,7 @@
 #include "fetch/http_client.h"
 
 #include "fetch/curl_library.h"
+#include "util/redact.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -11,9 +12,42 @@ namespace pp {
 
 namespace {
 
+// The body, up to the peer's cap: past it the callback takes nothing, which
+// makes libcurl stop the transfer (CURLE_WRITE_ERROR) before the rest is read.
+struct BodySink {
+    std::string& body;
+    std::size_t cap;
+    bool over = false;
+};
+
 size_t append_body(char* data, size_t size, size_t count, void* target) {
-    static_cast<std::string*>(target)->append(data, size * count);
+    auto& sink = *static_cast<BodySink*>(target);
+    if (size * count > sink.cap - sink.body.size()) {
+        sink.over = true;
+        return 0;
+    }
+    sink.body.append(data, size * count);
     return size * count;
+}
+
+// "4 MiB (4194304 bytes)", or the bytes alone for a cap of no whole MiB.
+std::string describe_cap(std::size_t bytes) {
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+        return std::to_string(bytes >> 20) + " MiB (" + std::to_string(bytes) + " bytes)";
+    return std::to_string(bytes) + " bytes";
+}
+
+// "host:port" of an https URL, lower case, without userinfo; nothing for another scheme.
+std::optional<std::string> https_origin(std::string_view url) {
+    if (to_lower(url.substr(0, 8)) != "https://") return std::nullopt;
+    std::string_view authority = url.substr(8);
+    authority = authority.substr(0, authority.find_first_of("/?#"));
+    if (auto at = authority.rfind('@'); at != std::string_view::npos) authority = authority.substr(at + 1);
+    std::string host = to_lower(authority);
+    if (host.empty()) return std::nullopt;
+    size_t bracket = host.rfind(']');
+    if (host.find(':', bracket == std::string::npos ? 0 : bracket) == std::string::npos) host += ":443";
+    return host;
 }
 
 // Headers of the last response only: a redirect's or a 100's are replaced.
@@ -74,8 +108,10 @@ std::optional<std::chrono::milliseconds> reset_delay(const HttpResponse& respons
 
 bool retryable_status(long status) { return status == 429 || status >= 500; }
 
-// Only the scheme, host and path: query strings may carry keys or tokens.
-std::string loggable(const std::string& url) { return url.substr(0, url.find('?')); }
+// Userinfo and secret query values may carry keys or tokens.
+std::string loggable(const std::string& url) { return redact_url(url); }
+
+constexpr int max_redirects = 5;
 
 } // namespace
 
@@ -121,8 +157,14 @@ std::optional<std::chrono::milliseconds> server_retry_delay(const HttpResponse& 
     return reset_delay(response);
 }
 
+bool same_https_origin(const std::string& from, const std::string& to) {
+    auto a = https_origin(from);
+    return a && a == https_origin(to);
+}
+
 Error http_status_error(const HttpResponse& response, const std::string& url) {
-    std::string excerpt = response.body.substr(0, 200);
+    // Redacted before it is cut, so a key that an endpoint echoes is hidden whole.
+    std::string excerpt = redact(std::string_view(response.body).substr(0, 4096)).substr(0, 200);
     return Error{{}, 0, "HTTP " + std::to_string(response.status) + " from " + loggable(url) +
                             (excerpt.empty() ? "" : ": " + excerpt)};
 }
@@ -166,20 +208,20 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
         auto delay = wait;
         if (!result) {
             retry = true;
-            reason = result.error().message;
+            reason = result.error().message; // it names the URL already
         } else if (retryable_status(result->status)) {
             retry = true;
-            reason = "HTTP " + std::to_string(result->status);
+            reason = loggable(url) + ": HTTP " + std::to_string(result->status);
             if (auto asked = server_retry_delay(*result)) {
                 // Never sooner than the minimum interval: arXiv's 3 s holds for retries too.
                 delay = std::max<std::chrono::milliseconds>(*asked, options_.min_interval);
                 reason += ", the server asked to wait " + std::to_string(asked->count()) + " ms";
             }
         }
-        if (!retry || attempt_number >= options_.max_attempts) break;
+        if (!retry || final_error_ || attempt_number >= options_.max_attempts) break;
         delay = std::min(delay, options_.max_wait);
         if (options_.on_retry)
-            options_.on_retry(loggable(url) + ": " + reason + "; retry " + std::to_string(attempt_number) + " of " +
+            options_.on_retry(reason + "; retry " + std::to_string(attempt_number) + " of " +
                               std::to_string(options_.max_attempts - 1) + " in " +
                               std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(delay).count()) +
                               " ms");
@@ -193,8 +235,32 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
     return result;
 }
 
+// One request, and the redirects a same-origin-only peer may follow (a
+// redirect-anywhere peer's are followed by libcurl inside attempt_once).
 Result<HttpResponse> HttpClient::attempt(const std::string& url, const std::string* body,
                                          const std::vector<std::string>& headers) {
+    final_error_ = false;
+    std::string current = url;
+    for (int hops = 0;; ++hops) {
+        auto response = attempt_once(current, body, headers);
+        if (!response || options_.peer.redirects_anywhere || response->status < 300 || response->status >= 400 ||
+            response->location.empty())
+            return response;
+        if (!same_https_origin(current, response->location) || hops >= max_redirects) {
+            final_error_ = true;
+            return fail(loggable(current) + ": refused to follow HTTP " + std::to_string(response->status) + " to " +
+                        loggable(response->location) + ": a " + options_.peer.kind +
+                        " is followed only to the same origin over https, at most " + std::to_string(max_redirects) +
+                        " times");
+        }
+        // 307 and 308 repeat the request; 301, 302 and 303 turn it into a GET.
+        if (response->status != 307 && response->status != 308) body = nullptr;
+        current = response->location;
+    }
+}
+
+Result<HttpResponse> HttpClient::attempt_once(const std::string& url, const std::string* body,
+                                              const std::vector<std::string>& headers) {
     auto library = curl_library();
     if (!library) return std::unexpected(library.error());
     if (!curl_) return fail(loggable(url) + ": could not start libcurl");
@@ -209,14 +275,15 @@ Result<HttpResponse> HttpClient::attempt(const std::string& url, const std::stri
     char error_buffer[CURL_ERROR_SIZE] = {0};
     lib.easy_setopt(curl, CURLOPT_URL, url.c_str());
     lib.easy_setopt(curl, CURLOPT_USERAGENT, options_.user_agent.c_str());
-    lib.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    lib.easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+    lib.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, options_.peer.redirects_anywhere ? 1L : 0L);
+    lib.easy_setopt(curl, CURLOPT_MAXREDIRS, static_cast<long>(max_redirects));
     lib.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
     lib.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));
     lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
     lib.easy_setopt(curl, CURLOPT_WRITEFUNCTION, append_body);
-    lib.easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
+    BodySink sink{response.body, options_.peer.max_reply_bytes};
+    lib.easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
     lib.easy_setopt(curl, CURLOPT_HEADERFUNCTION, read_header);
     lib.easy_setopt(curl, CURLOPT_HEADERDATA, &response.headers);
     lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer);
@@ -228,11 +295,21 @@ Result<HttpResponse> HttpClient::attempt(const std::string& url, const std::stri
     }
     CURLcode code = lib.easy_perform(curl);
     lib.slist_free_all(header_list);
+    if (sink.over) {
+        final_error_ = true;
+        return fail(loggable(url) + ": the " + options_.peer.kind + " is larger than its cap of " +
+                    describe_cap(options_.peer.max_reply_bytes) + "; the rest was not read");
+    }
     if (code != CURLE_OK) {
+        final_error_ = code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL; // no retry mends these
         std::string detail = error_buffer[0] ? error_buffer : lib.easy_strerror(code);
-        return fail(loggable(url) + ": " + detail);
+        return fail(loggable(url) + ": " + redact(detail));
     }
     lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+    if (!options_.peer.redirects_anywhere) {
+        char* location = nullptr;
+        if (lib.easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location) == CURLE_OK && location) response.location = location;
+    }
     return response;
 }
 

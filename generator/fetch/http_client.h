@@ -19,7 +19,27 @@
 
 namespace pp {
 
+// What kind of peer a client talks to: how large a reply it may send, and
+// whether its redirects are followed. LLM endpoints and notification hooks
+// are sent secrets and whole days: they are followed only to the same
+// origin over https (a 307 to another host would re-POST the body there).
+struct HttpPeer {
+    std::string kind = "HTTP reply";             // names the cap in errors: "LLM reply"
+    std::size_t max_reply_bytes = 64u << 20;     // the body, decoded; exceeded: the transfer stops
+    bool redirects_anywhere = true;              // false: only to the same https origin
+
+    static HttpPeer llm() { return {"LLM reply", 4u << 20, false}; }        // 4 MiB
+    static HttpPeer feed() { return {"arXiv feed", 32u << 20, true}; }      // 32 MiB
+    static HttpPeer api() { return {"arXiv API page", 32u << 20, true}; }   // 32 MiB
+    static HttpPeer notify() { return {"notification reply", 1u << 20, false}; } // 1 MiB
+};
+
+// Is a redirect from `from` to `to` one a same-origin-only peer follows:
+// both https, the same host and port?
+bool same_https_origin(const std::string& from, const std::string& to);
+
 struct HttpOptions {
+    HttpPeer peer;
     std::string user_agent = "paperpress/0.1";
     std::chrono::milliseconds min_interval{0};     // between request starts
     int max_attempts = 4;                          // first try + retries
@@ -35,6 +55,7 @@ struct HttpResponse {
     long status = 0;
     std::string body;
     std::map<std::string, std::string> headers; // by lower-case name; the last of a repeated header
+    std::string location; // a same-origin-only peer's redirect target (absolute), when it answered 3xx
     std::string header(const std::string& lower_case_name) const;
 };
 
@@ -50,7 +71,7 @@ std::optional<std::chrono::milliseconds> server_retry_delay(const HttpResponse& 
 // `text`, and sets `used` (if given) to the characters read.
 std::optional<std::chrono::milliseconds> parse_duration(std::string_view text, size_t* used = nullptr);
 
-// "HTTP 429 from <url without query>: <body excerpt>": how a status that is
+// "HTTP 429 from <redacted url>: <redacted body excerpt>": how a status that is
 // not 2xx reads as an error.
 Error http_status_error(const HttpResponse& response, const std::string& url);
 
@@ -75,17 +96,23 @@ public:
     Result<HttpResponse> send(const std::string& url, const std::string* body,
                               const std::vector<std::string>& headers);
 
+    // The peer of the next requests (one client fetches the feed, then API pages).
+    void set_peer(HttpPeer peer) { options_.peer = std::move(peer); }
+
 private:
     Result<HttpResponse> perform(const std::string& url, const std::string* body,
                                  const std::vector<std::string>& headers);
     Result<HttpResponse> attempt(const std::string& url, const std::string* body,
                                  const std::vector<std::string>& headers);
+    Result<HttpResponse> attempt_once(const std::string& url, const std::string* body,
+                                      const std::vector<std::string>& headers);
     void wait_for_turn();
     Clock& clock() const { return options_.clock ? *options_.clock : real_clock(); }
 
     HttpOptions options_;
     void* curl_; // CURL*, kept for connection reuse
     std::optional<Clock::time_point> last_start_;
+    bool final_error_ = false; // the last attempt failed in a way no retry mends (a reply over its cap)
 };
 
 } // namespace pp

@@ -7,6 +7,7 @@ namespace pp {
 Result<HttpResponse> post_json(const std::string& url, const std::string& json,
                                const std::vector<std::string>& extra_headers, const SendOptions& options) {
     HttpOptions http;
+    http.peer = HttpPeer::notify();
     http.user_agent = "paperpress/0.1 (notifications)";
     http.max_attempts = options.attempts;
     http.backoff = options.backoff;

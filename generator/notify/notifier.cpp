@@ -4,6 +4,7 @@
 #include "notify/slack.h"
 #include "notify/smtp.h"
 #include "notify/webhook.h"
+#include "util/redact.h"
 #include "util/text.h"
 
 #include <cstdlib>
@@ -27,7 +28,7 @@ public:
         for (const auto& [secret, label] : pairs_)
             for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at + label.size()))
                 text.replace(at, secret.size(), label);
-        return text;
+        return pp::redact(text); // other URLs' userinfo and tokens, the other known secrets
     }
 
 private:
@@ -187,7 +188,8 @@ NotifyReport notify_failure(const Date& date, const std::string& error, const No
         report.configured = config.any_channel();
         return report;
     }
-    return notify(summarize_failure(date, error, site), config, paths, site.theme, dry_run, log);
+    // The error is sent out: a URL or an echoed key in it is hidden first.
+    return notify(summarize_failure(date, redact(error), site), config, paths, site.theme, dry_run, log);
 }
 
 } // namespace pp

@@ -113,6 +113,7 @@ Result<MonthOverviewResult> write_month_overview(const MonthOverviewRequest& req
         return result;
     }
     HttpOptions http_options;
+    http_options.peer = HttpPeer::llm();
     http_options.timeout = std::chrono::seconds(static_cast<long>(config.llm.timeout));
     http_options.max_attempts = 3;
     http_options.backoff = std::chrono::milliseconds(1000);

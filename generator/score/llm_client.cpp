@@ -232,8 +232,9 @@ Result<ChatReply> read_chat_reply(std::string_view body) {
     ChatReply reply;
     if (const auto* message = object_at(choice, "message")) {
         auto content = message->FindMember("content");
+        // Valid XML text from here on: "\u0001" or invalid UTF-8 in a comment would reach feed.xml.
         if (content != message->MemberEnd() && content->value.IsString())
-            reply.content.assign(content->value.GetString(), content->value.GetStringLength());
+            reply.content = valid_xml_text({content->value.GetString(), content->value.GetStringLength()});
     }
     auto finish = choice.FindMember("finish_reason");
     if (finish != choice.MemberEnd() && finish->value.IsString()) reply.finish_reason = std::string(finish->value.GetString()).substr(0, 40);

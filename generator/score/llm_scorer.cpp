@@ -367,6 +367,7 @@ void run_batches(const std::vector<Batch>& batches, Session& session,
     std::atomic<size_t> next{0};
     auto worker = [&] {
         HttpOptions http_options;
+        http_options.peer = HttpPeer::llm();
         http_options.user_agent = "paperpress/0.1";
         http_options.timeout = std::chrono::milliseconds(static_cast<long long>(settings.timeout * 1000));
         http_options.max_attempts = 1;

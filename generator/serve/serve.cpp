@@ -105,8 +105,6 @@ private:
     void (*old_pipe_)(int) = SIG_DFL;
 };
 
-bool loopback(const std::string& host) { return host == "127.0.0.1" || host == "localhost" || host == "::1"; }
-
 } // namespace
 
 std::string preview_base_url(const std::string& host, int port) {
@@ -120,7 +118,7 @@ int run_serve(const ServeOptions& options) {
     auto error = [&](const std::string& line) {
         if (options.log_error) options.log_error(line);
     };
-    if (!loopback(options.host))
+    if (!is_loopback_host(options.host))
         error("warning: --host " + options.host +
               ": the preview is reachable from other machines; it is meant for 127.0.0.1");
 

@@ -41,6 +41,24 @@ std::string message_page(const std::string& title, const std::string& text) {
 
 } // namespace
 
+bool is_loopback_host(std::string_view host) {
+    return host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]";
+}
+
+bool loopback_host_header(std::string_view host_header) {
+    std::string host = to_lower(host_header);
+    // The port: digits after the last ':' outside the brackets of an IPv6 address.
+    const auto bracket = host.rfind(']');
+    const auto colon = host.rfind(':');
+    if (colon != std::string::npos && (bracket == std::string::npos || colon > bracket)) {
+        std::string_view port = std::string_view(host).substr(colon + 1);
+        if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos)
+            return false;
+        host.resize(colon);
+    }
+    return host == "localhost" || host == "127.0.0.1" || host == "[::1]";
+}
+
 std::string content_type_for(const fs::path& file) {
     static const std::pair<const char*, const char*> types[] = {
         {".html", "text/html; charset=utf-8"},
@@ -156,6 +174,7 @@ struct PreviewServer::Impl {
     std::string token;
     std::string build_error;
     bool stopping = false;
+    std::atomic<bool> loopback_only{false}; // bound to loopback: only loopback Host names are answered
     std::atomic<int> event_streams{0}; // open live-reload streams
     int listening_socket = -1;
 
@@ -187,6 +206,21 @@ PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string
         self->listening_socket = sock;
     });
     Impl* self = impl_.get();
+    server.set_pre_routing_handler([self](const httplib::Request& request, httplib::Response& response) {
+        if (request.ranges.size() > 1 || request.get_header_value("Range").find(',') != std::string::npos) {
+            // No body: httplib cuts a routed reply into the request's ranges, and
+            // thousands of ranges of even a short message would be the amplification refused.
+            response.status = 416;
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        if (self->loopback_only && !loopback_host_header(request.get_header_value("Host"))) {
+            response.status = 403;
+            response.set_content("403 forbidden: the preview answers only loopback host names "
+                                 "(localhost, 127.0.0.1, [::1])\n", "text/plain; charset=utf-8");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
     server.Get(std::string(events_path),
                [self](const httplib::Request&, httplib::Response& response) { self->handle_events(response); });
     server.Get(R"(/.*)", [self](const httplib::Request& request, httplib::Response& response) {
@@ -198,6 +232,7 @@ PreviewServer::~PreviewServer() { stop(); }
 
 Result<int> PreviewServer::bind(const std::string& host, int port) {
     auto& server = impl_->server;
+    impl_->loopback_only = is_loopback_host(host);
     if (port == 0) {
         port = server.bind_to_any_port(host);
         if (port <= 0) return fail("cannot listen on " + host + " (no free port?)");
@@ -304,8 +339,7 @@ void PreviewServer::Impl::handle_file(const httplib::Request& request, httplib::
         file = root / "404.html";
         break;
     case SiteLookup::Kind::file:
-        response.status = 200;
-        break;
+        break; // httplib answers 200, or 206 for a range
     }
     auto bytes = read_file(file);
     if (!bytes) {

@@ -13,6 +13,11 @@
 //   overlay with the error is added too, over the last good page.
 // - Responses are not cached (Cache-Control: no-store), so a reload always
 //   shows the latest build.
+// - Bound to loopback, it answers only requests whose Host is a loopback
+//   name (403 otherwise): a page on another site whose name an attacker
+//   points at 127.0.0.1 (DNS rebinding) cannot read the preview.
+// - A request for more than one byte range gets 416: a few thousand ranges
+//   of one file would otherwise make a reply a thousand times its size.
 #pragma once
 
 #include "util/error.h"
@@ -30,6 +35,13 @@ inline constexpr std::string_view events_path = "/__paperpress/events";
 // Open pages that get live reload at once; more get 503 on the event
 // stream (and still load), so they can never take every server thread.
 inline constexpr int max_event_streams = 32;
+
+// Is `host` a loopback name the preview binds (127.0.0.1, localhost, ::1)?
+bool is_loopback_host(std::string_view host);
+
+// Is a request's Host header a loopback name, with or without a port:
+// "localhost", "127.0.0.1:8000", "[::1]:8000"?
+bool loopback_host_header(std::string_view host_header);
 
 // "text/html; charset=utf-8" for index.html, "font/woff2" for a .woff2, ...;
 // application/octet-stream for what it does not know.

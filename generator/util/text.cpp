@@ -169,6 +169,63 @@ const char* find_first_of(const char* p, const char* end, const ByteSet& set) {
     return p;
 }
 
+namespace {
+
+// The length of the valid XML character at `p` (1 to 4 bytes), 0 when it is not one.
+int xml_char_length(const unsigned char* p, const unsigned char* end) {
+    unsigned char c = *p;
+    if (c < 0x80) return c >= 0x20 || c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
+    int length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (length == 0 || end - p < length) return 0;
+    for (int i = 1; i < length; ++i)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) || (c == 0xF0 && p[1] < 0x90) ||
+        (c == 0xF4 && p[1] > 0x8F))
+        return 0; // overlong, a surrogate, beyond U+10FFFF
+    if (c == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) return 0; // U+FFFE, U+FFFF
+    return length;
+}
+
+} // namespace
+
+std::size_t first_invalid_xml_char(std::string_view text) {
+    const auto* begin = reinterpret_cast<const unsigned char*>(text.data());
+    const auto* end = begin + text.size();
+    for (const auto* p = begin; p < end;) {
+        int length = xml_char_length(p, end);
+        if (length == 0) return static_cast<std::size_t>(p - begin);
+        p += length;
+    }
+    return std::string_view::npos;
+}
+
+std::string valid_xml_text(std::string_view text) {
+    std::size_t at = first_invalid_xml_char(text);
+    if (at == std::string_view::npos) return std::string(text);
+    std::string out(text.substr(0, at));
+    const auto* end = reinterpret_cast<const unsigned char*>(text.data()) + text.size();
+    bool in_bad_run = false;
+    for (const auto* p = reinterpret_cast<const unsigned char*>(text.data()) + at; p < end;) {
+        int length = xml_char_length(p, end);
+        if (length == 0 && *p < 0x20) { // a control: a space, as the importer always wrote it
+            out += ' ';
+            in_bad_run = false;
+            ++p;
+            continue;
+        }
+        if (length == 0) {
+            if (!in_bad_run) out += "\xEF\xBF\xBD"; // U+FFFD
+            in_bad_run = true;
+            ++p;
+            continue;
+        }
+        in_bad_run = false;
+        out.append(reinterpret_cast<const char*>(p), static_cast<std::size_t>(length));
+        p += length;
+    }
+    return out;
+}
+
 bool plain_utf8(std::string_view text) {
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     const auto* end = p + text.size();

@@ -29,6 +29,19 @@ std::string fold_for_matching(std::string_view s);
 // text cmark passes through unchanged.
 bool plain_utf8(std::string_view text);
 
+// The byte offset of the first character in `text` that is not valid XML
+// 1.0 text: an invalid UTF-8 sequence (overlong, truncated, a surrogate,
+// beyond U+10FFFF), a C0 control other than tab, LF and CR, U+FFFE or
+// U+FFFF; npos when there is none. Outside text (feeds, API pages, LLM
+// replies, imports, day files) is checked and mended with it at the boundary,
+// so that feed.xml stays XML whatever a source held.
+std::size_t first_invalid_xml_char(std::string_view text);
+
+// `text` with each such control replaced by a space (invisible either way;
+// a space reads right) and each other invalid character (each maximal run
+// of invalid bytes) by U+FFFD; `text` unchanged when it has none.
+std::string valid_xml_text(std::string_view text);
+
 // Is code point `c` a letter or a digit (any script)?
 bool is_letter_or_digit(std::uint32_t c);
 
