@@ -495,6 +495,7 @@ TEST_CASE("arXiv's calendar: the announcement days' windows tile 2024-2026, each
         weekdays += d.weekday() != 0 && d.weekday() != 6;
     const int lost = weekdays - days;
     CHECK(lost == 26);
+}
 
 TEST_CASE("every HTTP reply is capped by its kind while it is read: the transfer stops, the error names the cap") {
     LoopbackServer server;
