@@ -279,6 +279,8 @@ TEST_CASE("a control character or invalid UTF-8 in a day file: check names file 
           std::string::npos);
 
     fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    write_text(dir / "paperpress.yaml", "math: false\n");
     auto built = run_paperpress("build --out site", dir.path());
     REQUIRE_MESSAGE(built.exit_code == 0, built.err);
     pugi::xml_document feed;
@@ -288,4 +290,34 @@ TEST_CASE("a control character or invalid UTF-8 in a day file: check names file 
     CHECK(xml.find('\x01') == std::string::npos);
     CHECK(first_invalid_xml_char(xml) == std::string::npos);
     CHECK(xml.find("Bad title") != std::string::npos);
+}
+
+TEST_CASE("a day of more papers than a day page may hold: check and build refuse it alike, naming the content's limit") {
+    TempDir dir;
+    for (size_t count : {max_papers_per_day, max_papers_per_day + 1}) {
+        Day day;
+        day.date = *parse_iso_date(count == max_papers_per_day ? "2025-05-27" : "2025-05-28");
+        for (size_t i = 0; i < count; ++i) {
+            Paper p;
+            p.id = "2505." + std::to_string(10000 + i);
+            p.title = "Paper " + std::to_string(i);
+            p.authors = {"Ada Lovelace"};
+            p.relevance = 7;
+            p.novelty = 6;
+            day.papers.push_back(p);
+        }
+        REQUIRE(save_day(dir / "content", day).has_value());
+    }
+    const std::string limit = "expected at most 5000 papers in a day file (paperpress's limit for a day page), got more";
+    auto checked = run_paperpress("check", dir.path());
+    CHECK(checked.exit_code == 1);
+    CHECK_MESSAGE(checked.err.find("2025-05-28.md:") != std::string::npos, checked.err);
+    CHECK(checked.err.find(limit) != std::string::npos);
+    CHECK(checked.err.find("2025-05-27") == std::string::npos); // the limit itself is a day page the themes render
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    write_text(dir / "paperpress.yaml", "math: false\n");
+    auto built = run_paperpress("build --out site", dir.path());
+    CHECK_MESSAGE(built.err.find(limit) != std::string::npos, built.out << built.err);
+    CHECK(built.err.find("sections repeat") == std::string::npos);
+    CHECK(fs::exists(dir / "site/2025/05/27/index.html"));
 }

@@ -539,6 +539,10 @@ Result<Day> read_day(std::string_view text, const std::string& file_name, bool s
         if (type == CMARK_NODE_THEMATIC_BREAK) return {};
         if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 2) {
             if (auto done = finish(); !done) return std::unexpected(done.error());
+            if (day.papers.size() == max_papers_per_day)
+                return fail("expected at most " + std::to_string(max_papers_per_day) +
+                                " papers in a day file (paperpress's limit for a day page), got more",
+                            file_name, line);
             auto heading = read_heading(node, first_line);
             if (!heading) return std::unexpected(in_file(heading.error(), file_name));
             paper = &day.papers.emplace_back();
@@ -570,7 +574,8 @@ Result<Day> read_day(std::string_view text, const std::string& file_name, bool s
     // A section as write_day() writes it is read without cmark.
     auto read_section = [&](std::string_view section) {
         auto written = read_written_section(section);
-        if (!written || !finish()) return false; // (cmark reads it again, and says what is wrong)
+        if (!written || !finish() || day.papers.size() == max_papers_per_day)
+            return false; // (cmark reads it again, and says what is wrong)
         paper = &day.papers.emplace_back(std::move(*written));
         link_url = arxiv_abs_url(paper->id);
         return true;

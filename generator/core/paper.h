@@ -30,6 +30,12 @@ struct Paper {
     bool operator==(const Paper&) const = default;
 };
 
+// The most papers a day file may hold: a day page of more would exceed what
+// a theme may cost to render (site/theme.cpp's budget), so `check` and the
+// build refuse such a file alike, naming this limit. arXiv's feed holds at
+// most 2,000 entries.
+inline constexpr std::size_t max_papers_per_day = 5000;
+
 enum class DayStatus {
     announced, // the run fetched and scored the announcement
     failed,    // the run broke (e.g. the LLM quota ran out): not a quiet day
