@@ -279,8 +279,6 @@ TEST_CASE("a control character or invalid UTF-8 in a day file: check names file 
           std::string::npos);
 
     fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
-    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
-    write_text(dir / "paperpress.yaml", "math: false\n");
     auto built = run_paperpress("build --out site", dir.path());
     REQUIRE_MESSAGE(built.exit_code == 0, built.err);
     pugi::xml_document feed;
