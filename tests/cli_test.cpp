@@ -297,7 +297,7 @@ TEST_CASE("a day of more papers than a day page may hold: check and build refuse
         day.date = *parse_iso_date(count == max_papers_per_day ? "2025-05-27" : "2025-05-28");
         for (size_t i = 0; i < count; ++i) {
             Paper p;
-            p.id = "2505." + std::to_string(10000 + i);
+            p.id = "2505." + std::to_string((count == max_papers_per_day ? 10000 : 30000) + i); // no paper on both days
             p.title = "Paper " + std::to_string(i);
             p.authors = {"Ada Lovelace"};
             p.relevance = 7;
