@@ -11,9 +11,8 @@
 // Exit 0: all passed; 1: a check failed; 77: skipped (as run.mjs).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { checks, expect, launch, openPage, setUp, tearDown } from "./harness.mjs";
+import { checks, expect, launch, openPage, sampleSite, setUp, tearDown } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("checkers browser test", "checkers.mjs");
@@ -25,21 +24,7 @@ if (!fs.existsSync(vnuPath)) skip("vnu-jar is not installed in node_modules");
 if (spawnSync("java", ["-version"]).status !== 0) skip("no Java runtime (default-jre-headless)");
 
 const started = Date.now();
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "paperpress-checkers-"));
-const root = path.join(tmp, "main");
-fs.mkdirSync(root, { recursive: true });
-fs.cpSync(path.join(options.source, "themes"), path.join(root, "themes"), { recursive: true });
-const fixtures = path.join(options.source, "tests/fixtures");
-const seeds = fs.readdirSync(path.join(fixtures, "seeds")).filter((f) => f.endsWith(".txt")).sort()
-  .map((f) => path.join(fixtures, "seeds", f));
-function run(args) {
-  const result = spawnSync(options.paperpress, args, { cwd: root, encoding: "utf8" });
-  if (result.status !== 0) {
-    console.error(`checkers browser test: paperpress ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
-    process.exit(1);
-  }
-}
-run(["import", path.join(fixtures, "gpt-paper-assistant-archive/out"), ...seeds]);
+const { tmp, root, run } = sampleSite(options, "checkers");
 // Failed runs after the last day with papers (2026-04-30): the home page's note, failed marks.
 fs.mkdirSync(path.join(root, "content/2026/05"), { recursive: true });
 for (const date of ["2026-05-01", "2026-05-04"])

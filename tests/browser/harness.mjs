@@ -1,8 +1,10 @@
 // What the browser tests share: their command line, the skip rule (exit 77
 // when Chromium or playwright-core is missing, a failure under CI=true), and
 // loading playwright-core from the repository's node_modules.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -106,4 +108,26 @@ export async function tearDown({ browser, servers, tmp, keep, kept = "" }) {
   for (const server of Object.values(servers)) await server.close();
   if (!keep) fs.rmSync(tmp, { recursive: true, force: true });
   else console.log(`kept ${tmp}${kept}`);
+}
+
+// A site folder of the test's own in a temporary folder: the themes, and the
+// sample archive imported (the fixture archive and the seed pages). `run`
+// calls paperpress there and ends the test when it fails.
+export function sampleSite(options, name) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `paperpress-${name}-`));
+  const root = path.join(tmp, "main");
+  fs.mkdirSync(root, { recursive: true });
+  fs.cpSync(path.join(options.source, "themes"), path.join(root, "themes"), { recursive: true });
+  const fixtures = path.join(options.source, "tests/fixtures");
+  const seeds = fs.readdirSync(path.join(fixtures, "seeds")).filter((f) => f.endsWith(".txt")).sort()
+    .map((f) => path.join(fixtures, "seeds", f));
+  function run(args) {
+    const result = spawnSync(options.paperpress, args, { cwd: root, encoding: "utf8" });
+    if (result.status !== 0) {
+      console.error(`${name} browser test: paperpress ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
+      process.exit(1);
+    }
+  }
+  run(["import", path.join(fixtures, "gpt-paper-assistant-archive/out"), ...seeds]);
+  return { tmp, root, run };
 }

@@ -13,11 +13,9 @@
 // BibTeX and arXiv IDs without any request leaving the site.
 //
 // Exit 0: all passed; 1: a check failed; 77: skipped (as run.mjs).
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { PAPER, checks, expect, launch, openPage, setUp, tearDown } from "./harness.mjs";
+import { PAPER, checks, expect, launch, openPage, sampleSite, setUp, tearDown } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("reader browser test", "reader.mjs");
@@ -25,21 +23,7 @@ if (!fs.existsSync(path.join(options.source, "node_modules/katex/dist/katex.min.
   skip("KaTeX is not installed in node_modules");
 
 const started = Date.now();
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "paperpress-reader-"));
-const root = path.join(tmp, "main");
-fs.mkdirSync(root, { recursive: true });
-fs.cpSync(path.join(options.source, "themes"), path.join(root, "themes"), { recursive: true });
-const fixtures = path.join(options.source, "tests/fixtures");
-const seeds = fs.readdirSync(path.join(fixtures, "seeds")).filter((f) => f.endsWith(".txt")).sort()
-  .map((f) => path.join(fixtures, "seeds", f));
-function run(args) {
-  const result = spawnSync(options.paperpress, args, { cwd: root, encoding: "utf8" });
-  if (result.status !== 0) {
-    console.error(`reader browser test: paperpress ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
-    process.exit(1);
-  }
-}
-run(["import", path.join(fixtures, "gpt-paper-assistant-archive/out"), ...seeds]);
+const { tmp, root, run } = sampleSite(options, "reader");
 // The last day with papers is 2026-04-30; two failed runs follow it.
 const latest = "2026-04-30";
 fs.mkdirSync(path.join(root, "content/2026/05"), { recursive: true });
