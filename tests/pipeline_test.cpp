@@ -1775,3 +1775,23 @@ TEST_CASE("run: a quota stop holds for the whole run: the catch-up's resume and 
     CHECK(f.day("2025-05-28").status == DayStatus::announced);
     CHECK(run_exit_code(healed) == 0);
 }
+
+TEST_CASE("run: the LLM's budget counts from its first call, not from the wait for a late feed") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.clock = &f.clock;
+    archive_days(f.dir / "content", "2025-05-26", "2025-05-26");
+    f.today = *parse_iso_date("2025-05-27");
+    f.config.arxiv.wait_for_feed_minutes = 30;
+    f.config.llm.max_wait_minutes = 15;
+    const auto late_until = f.clock.now() + std::chrono::minutes(12);
+    llm.outage_until = late_until + std::chrono::minutes(10);
+    f.feed_now = [&] {
+        return feed(f.clock.now() < late_until ? "" : thirty_papers(), "Tue, 27 May 2025 00:00:00 -0400");
+    };
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(f.day("2025-05-27").status == DayStatus::announced); // 15 min of feed waits, then 7 of outage: within 15
+    CHECK(run_exit_code(result) == 0);
+}

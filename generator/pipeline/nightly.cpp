@@ -90,7 +90,7 @@ struct Context {
     std::string scorer_reason; // why this scorer serves, for the log
     std::string api_key;
     ArxivCalendar calendar;
-    Clock::time_point llm_deadline{};   // the run's waits for the LLM end here (llm.max_wait_minutes)
+    mutable std::optional<Clock::time_point> llm_deadline; // the run's waits for the LLM end here: set by its first call
     mutable std::string llm_stopped;    // why the LLM stopped serving, once it has: for the rest of the run
     mutable std::set<int> years_warned;
     Clock& clock() const { return request.clock ? *request.clock : real_clock(); }
@@ -209,8 +209,10 @@ LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const
     options.settings = config.llm;
     options.endpoint = llm_endpoint(config.llm, ctx.api_key);
     options.clock = ctx.request.clock;
-    // One budget for the whole run: a catch-up's days and tonight's share it.
-    options.max_wait = std::max(Clock::duration::zero(), ctx.llm_deadline - ctx.clock().now());
+    // One budget for the whole run, from its first LLM call (not from a wait for a late feed): a
+    // catch-up's days and tonight's share it.
+    if (!ctx.llm_deadline) ctx.llm_deadline = ctx.clock().now() + std::chrono::minutes(config.llm.max_wait_minutes);
+    options.max_wait = std::max(Clock::duration::zero(), *ctx.llm_deadline - ctx.clock().now());
     options.stopped_before = ctx.llm_stopped;
     Progress progress("scoring " + date.iso());
     options.on_progress = [&](size_t done, size_t total) { progress.update(done, total); };
@@ -685,7 +687,6 @@ void nightly_from_feed(const Context& ctx, ArxivSource& source, Announcement ann
 RunResult run_nightly(const RunRequest& request, const Config& config) {
     RunResult result;
     Context ctx{request, config, {}, {}, false, {}, {}, arxiv_calendar(config.arxiv), {}, {}, {}};
-    ctx.llm_deadline = ctx.clock().now() + std::chrono::minutes(config.llm.max_wait_minutes);
     const Date today = request.today.value_or(today_utc());
     auto prompts = load_prompts(config.scoring);
     if (!prompts) {
