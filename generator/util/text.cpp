@@ -171,19 +171,33 @@ const char* find_first_of(const char* p, const char* end, const ByteSet& set) {
 
 namespace {
 
-// The length of the valid XML character at `p` (1 to 4 bytes), 0 when it is not one.
-int xml_char_length(const unsigned char* p, const unsigned char* end) {
+constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+
+// True when a byte of `w` is below `n` (n at most 0x80; a byte with its
+// high bit set may be counted too, which only sends it to the slow path).
+bool has_byte_below(std::uint64_t w, unsigned n) { return ((w - ones * n) & ~w & highs) != 0; }
+
+// The length of the valid UTF-8 sequence whose lead byte (0x80 or more) is
+// at `p`: 2 to 4, or 0 when it is not one (overlong, truncated, a surrogate,
+// beyond U+10FFFF).
+int utf8_sequence_length(const unsigned char* p, const unsigned char* end) {
     unsigned char c = *p;
-    if (c < 0x80) return c >= 0x20 || c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
     int length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
     if (length == 0 || end - p < length) return 0;
     for (int i = 1; i < length; ++i)
         if ((p[i] & 0xC0) != 0x80) return 0;
     if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) || (c == 0xF0 && p[1] < 0x90) ||
         (c == 0xF4 && p[1] > 0x8F))
-        return 0; // overlong, a surrogate, beyond U+10FFFF
-    if (c == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) return 0; // U+FFFE, U+FFFF
+        return 0;
     return length;
+}
+
+// The length of the valid XML character at `p` (1 to 4 bytes), 0 when it is not one.
+int xml_char_length(const unsigned char* p, const unsigned char* end) {
+    unsigned char c = *p;
+    if (c < 0x80) return c >= 0x20 || c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
+    if (c == 0xEF && end - p >= 3 && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) return 0; // U+FFFE, U+FFFF
+    return utf8_sequence_length(p, end);
 }
 
 } // namespace
@@ -192,6 +206,12 @@ std::size_t first_invalid_xml_char(std::string_view text) {
     const auto* begin = reinterpret_cast<const unsigned char*>(text.data());
     const auto* end = begin + text.size();
     for (const auto* p = begin; p < end;) {
+        // Eight bytes at a time while they are printable ASCII (a day file is nearly all of it).
+        for (std::uint64_t w; end - p >= 8; p += 8) {
+            std::memcpy(&w, p, 8);
+            if ((w & highs) || has_byte_below(w, 0x20)) break;
+        }
+        if (p == end) break;
         int length = xml_char_length(p, end);
         if (length == 0) return static_cast<std::size_t>(p - begin);
         p += length;
@@ -229,13 +249,11 @@ std::string valid_xml_text(std::string_view text) {
 bool plain_utf8(std::string_view text) {
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     const auto* end = p + text.size();
-    constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    auto has_zero = [](std::uint64_t w) { return ((w - ones) & ~w & highs) != 0; };
     while (p < end) {
         // Eight bytes at a time while they are ASCII other than NUL and CR.
         for (std::uint64_t w; end - p >= 8; p += 8) {
             std::memcpy(&w, p, 8);
-            if ((w & highs) || has_zero(w) || has_zero(w ^ (ones * '\r'))) break;
+            if ((w & highs) || has_byte_below(w, 1) || has_byte_below(w ^ (ones * '\r'), 1)) break;
         }
         if (p == end) break;
         unsigned char c = *p;
@@ -244,13 +262,8 @@ bool plain_utf8(std::string_view text) {
             ++p;
             continue;
         }
-        int length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-        if (length == 0 || end - p < length) return false;
-        for (int i = 1; i < length; ++i)
-            if ((p[i] & 0xC0) != 0x80) return false;
-        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) || (c == 0xF0 && p[1] < 0x90) ||
-            (c == 0xF4 && p[1] > 0x8F))
-            return false;
+        int length = utf8_sequence_length(p, end);
+        if (length == 0) return false;
         p += length;
     }
     return true;
