@@ -53,6 +53,15 @@ public:
     RecordWriter(const RecordFormat& format, std::function<void(std::string_view)> out);
     void begin(char tag);
     void text(std::string_view value);
+    // A value of `size` bytes written in place by `fill`, which must write no
+    // tab, newline, carriage return or backslash (a bulk encoding, not text).
+    template <class Fill>
+    void plain(std::size_t size, Fill&& fill) {
+        line_ += '\t';
+        const std::size_t at = line_.size();
+        line_.resize(at + size);
+        fill(line_.data() + at);
+    }
     void hex(std::uint64_t value);
     template <class T>
     void number(T value) {
