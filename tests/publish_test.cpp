@@ -472,6 +472,21 @@ TEST_CASE("publish --push: a remote that asks for credentials gets the token thr
         CHECK(authorizations.size() <= 3);
         CHECK_FALSE(any_file_contains(repo.dir / ".git", token));
     }
+    SUBCASE("the token is the one handed down in the settings; the environment is not read below the CLI") {
+        REQUIRE(run_paperpress("publish", repo.root()).exit_code == 0);
+        setenv("GITHUB_TOKEN", "ppENVtokenNOTread", 1);
+        PublishSettings config = quiet_config();
+        config.token = token;
+        auto pushed = push_branches(repo.root(), {"gh-pages"}, config);
+        unsetenv("GITHUB_TOKEN");
+        REQUIRE_FALSE(pushed);
+        CHECK(pushed.error().message.find("refused the credentials") != std::string::npos);
+        std::lock_guard lock(seen);
+        CHECK(std::count(authorizations.begin(), authorizations.end(),
+                         "Basic " + base64("x-access-token:" + token)) == 1);
+        CHECK(std::count(authorizations.begin(), authorizations.end(),
+                         "Basic " + base64("x-access-token:ppENVtokenNOTread")) == 0);
+    }
 }
 
 TEST_CASE("publish --push: a missing remote is a clear error") {

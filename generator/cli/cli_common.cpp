@@ -26,10 +26,11 @@ std::string secret_variable(const std::string& name) {
 
 Secrets read_secrets(const Config& config) {
     const auto& notify = config.notify;
-    for (const std::string* name : {&config.publish.token_env, &notify.slack.webhook_env, &notify.slack.token_env,
-                                    &notify.webhook.url_env, &notify.email.password_env})
+    for (const std::string* name :
+         {&notify.slack.webhook_env, &notify.slack.token_env, &notify.webhook.url_env, &notify.email.password_env})
         secret_variable(*name);
-    return Secrets{.llm_api_key = secret_variable(config.llm.api_key_env)};
+    return Secrets{.llm_api_key = secret_variable(config.llm.api_key_env),
+                   .push_token = secret_variable(config.publish.token_env)};
 }
 
 std::optional<TreeLock> lock_content_tree(const GlobalOptions& global) {

@@ -30,9 +30,10 @@ void print_warning(const std::string& warning);
 
 // The secrets the commands pass down, read from the variables the config
 // names once, here: no module under the CLI reads a secret from the
-// environment (publish/git.cpp and notify/notifier.cpp still read theirs).
+// environment (but notify/notifier.cpp, which still reads its channels').
 struct Secrets {
-    std::string llm_api_key; // llm.api_key_env; empty: unset
+    std::string llm_api_key;  // llm.api_key_env; empty: unset
+    std::string push_token;   // publish.token_env; empty: unset
 };
 
 // Reads the secrets, and registers the value of every variable the config

@@ -141,6 +141,7 @@ int dispatch(const Commands& p, bool config_given) {
         return exit_problems;
     }
     const Secrets secrets = read_secrets(*config);
+    config->publish.token = secrets.push_token; // publish and run's pushes hand it to libgit2
     if (auto jobs = jobs_from_environment(); !jobs)
         print_warning(jobs.error().message + "; using the CPUs this process may use");
     if (p.import->parsed()) return cmd_import(global, p.sources);

@@ -80,6 +80,7 @@ struct PublishSettings {
     std::string remote = "origin";        // where --push goes
     bool commit_content = false;          // `run` commits the day files it writes; PAPERPRESS_COMMIT_CONTENT overrides
     std::string token_env = "GITHUB_TOKEN"; // environment variable holding the push token
+    std::string token;                    // not a key: its value, read once by the command line (cli/read_secrets)
     std::string author_name;              // empty: GIT_AUTHOR_NAME, else "paperpress"
     std::string author_email;             // empty: GIT_AUTHOR_EMAIL, else "paperpress@localhost"
     std::string site_dir = "site";        // the built site that is published
