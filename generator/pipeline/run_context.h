@@ -42,10 +42,10 @@ struct Context {
     std::vector<std::string> followed;
     bool use_llm = false;
     std::string scorer_reason; // why this scorer serves, for the log
-    std::string api_key;
+    std::string api_key;       // RunRequest::llm_api_key: the pipeline never reads the environment
     ArxivCalendar calendar;
-    mutable std::optional<Clock::time_point>
-        llm_deadline;                // the run's waits for the LLM end here: set by its first call
+    // The run's waits for the LLM end here: set by its first call.
+    mutable std::optional<Clock::time_point> llm_deadline;
     mutable std::string llm_stopped; // why the LLM stopped serving, once it has: for the rest of the run
     mutable std::set<int> years_warned;
     Clock& clock() const { return request.clock ? *request.clock : real_clock(); }
