@@ -1616,6 +1616,24 @@ TEST_CASE("run: a late feed is polled for arxiv.wait_for_feed_minutes until it h
     }
 }
 
+TEST_CASE("run: an LLM reply over its cap stops the LLM at once (no retry mends it); the day is partial") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.fail_status = 200;
+    llm.fail_body = std::string(5u << 20, ' '); // past the LLM's 4 MiB cap
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+    f.feed_body = feed(thirty_papers());
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(f.clock.slept() == Clock::duration{}); // not waited on as an outage
+    CHECK(llm.arrivals <= f.config.llm.concurrency);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::partial);
+    CHECK_MESSAGE(day.reason.find("cannot be used") != std::string::npos, day.reason);
+    CHECK_MESSAGE(day.reason.find("cap of 4 MiB") != std::string::npos, day.reason);
+}
+
 TEST_CASE("run: insufficient_quota (or a 402) stops the LLM at once; the embedded scorer writes the day, partial") {
     Fixture f;
     FakeLlm llm;
