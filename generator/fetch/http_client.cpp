@@ -1,5 +1,7 @@
 #include "fetch/http_client.h"
 
+#include "util/backoff.h"
+
 #include "fetch/curl_library.h"
 #include "util/redact.h"
 #include "util/text.h"
@@ -209,28 +211,29 @@ void HttpClient::wait_for_turn() {
 Result<HttpResponse> HttpClient::perform(const std::string& url, const std::string* body,
                                          const std::vector<std::string>& headers) {
     if (auto library = curl_library(); !library) return std::unexpected(library.error()); // no retry helps
-    auto wait = options_.backoff;
+    // Polite peers (arXiv) get no jitter: the same steps every time.
+    Backoff backoff({options_.backoff, options_.max_wait, false});
     Result<HttpResponse> result;
     for (int attempt_number = 1;; ++attempt_number) {
         wait_for_turn();
         result = attempt(url, body, headers);
         bool retry = false;
         std::string reason;
-        auto delay = wait;
+        std::optional<std::chrono::milliseconds> asked;
         if (!result) {
             retry = retryable(result.error().kind);
             reason = result.error().message; // it names the URL already
         } else if (retryable_status(result->status)) {
             retry = true;
             reason = loggable(url) + ": HTTP " + std::to_string(result->status);
-            if (auto asked = server_retry_delay(*result)) {
-                // Never sooner than the minimum interval: arXiv's 3 s holds for retries too.
-                delay = std::max<std::chrono::milliseconds>(*asked, options_.min_interval);
+            if ((asked = server_retry_delay(*result))) {
                 reason += ", the server asked to wait " + std::to_string(asked->count()) + " ms";
+                // Never sooner than the minimum interval (arXiv's 3 s holds for retries too), never past the cap.
+                asked = std::min(std::max<std::chrono::milliseconds>(*asked, options_.min_interval), options_.max_wait);
             }
         }
         if (!retry || attempt_number >= options_.max_attempts) break;
-        delay = std::min(delay, options_.max_wait);
+        const Clock::duration delay = *backoff.next(clock(), asked);
         if (options_.on_retry)
             options_.on_retry(reason + "; retry " + std::to_string(attempt_number) + " of " +
                               std::to_string(options_.max_attempts - 1) + " in " +
@@ -239,7 +242,6 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
         clock().sleep_for(delay);
         // The interval counts from the retry, not from the failed attempt.
         last_start_.reset();
-        wait *= 2;
     }
     if (!result) return result;
     if (result->status < 200 || result->status >= 300) return std::unexpected(http_status_error(*result, url));

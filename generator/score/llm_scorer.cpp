@@ -1,5 +1,6 @@
 #include "score/llm_scorer.h"
 
+#include "util/backoff.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -137,10 +138,8 @@ private:
     void count_failure(bool possibly_billed);
     bool adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error, const std::string& said);
     void stop_with(const std::string& why);
-    bool within_budget(Clock::duration wait);
     std::string out_of_budget(const std::string& last_error) const;
     Result<ChatReply> account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers, long long charged);
-    std::optional<Clock::duration> rate_limit_wait(const HttpResponse& response, Backoff& backoff);
 
     const LlmScorerOptions& options_;
     LlmEndpoint endpoint_;
@@ -255,8 +254,6 @@ Result<ChatReply> Session::account_reply(const HttpResponse& response, size_t pr
     return reply;
 }
 
-// True when a wait of `wait` still ends before the run's deadline.
-bool Session::within_budget(Clock::duration wait) { return clock().now() + wait <= deadline_; }
 
 std::string Session::out_of_budget(const std::string& last_error) const {
     return "the LLM endpoint did not recover within llm.max_wait_minutes (" +
@@ -264,16 +261,6 @@ std::string Session::out_of_budget(const std::string& last_error) const {
            " min), the last answer: " + excerpt(last_error, 200) + "; no further calls";
 }
 
-// How long to wait after a 429: what the endpoint asked (with a little
-// jitter), else the jittered backoff; nothing once the wait would end after
-// the run's deadline.
-std::optional<Clock::duration> Session::rate_limit_wait(const HttpResponse& response, Backoff& backoff) {
-    auto fallback = backoff.next();
-    Clock::duration wait = fallback;
-    if (auto asked = server_retry_delay(response)) wait = *asked + std::min<Clock::duration>(fallback / 8, 2s);
-    if (!within_budget(wait)) return std::nullopt;
-    return wait;
-}
 
 // What the log and the day say when the provider refuses for good: the
 // kind, the status and the provider's own words.
@@ -306,7 +293,9 @@ std::vector<ChatMessage> with_format(std::vector<ChatMessage> messages, ReplyFor
 
 Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t papers, HttpClient& http,
                                 bool scores) {
-    Backoff outage(1s, 2min), throttled(2s, 2min);
+    // Waits for an outage or a rate limit (what the endpoint asks, else the
+    // jittered step), none ending after the run's deadline.
+    Backoff outage({1s, 2min}, deadline_), throttled({2s, 2min}, deadline_);
     int timeouts = 0;
     for (;;) {
         if (stop) {
@@ -344,7 +333,7 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
                 std::lock_guard lock(mutex);
                 ++result.rate_limited;
             }
-            auto wait = rate_limit_wait(*response, throttled);
+            auto wait = throttled.next(clock(), server_retry_delay(*response));
             if (!wait) {
                 stop_with(out_of_budget(said.message.empty() ? error.message : said.message));
                 return std::unexpected(error);
@@ -355,13 +344,13 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         }
         if (kind == LlmFailure::outage) {
             if (error.kind == ErrorKind::timeout && ++timeouts > timeout_retries) return std::unexpected(error);
-            auto wait = outage.next();
-            if (!within_budget(wait)) {
+            auto wait = outage.next(clock());
+            if (!wait) {
                 stop_with(out_of_budget(said.message.empty() ? error.message : said.message));
                 return std::unexpected(error);
             }
-            log(error.message + "; asking again in " + milliseconds_text(wait));
-            clock().sleep_for(wait);
+            log(error.message + "; asking again in " + milliseconds_text(*wait));
+            clock().sleep_for(*wait);
             continue;
         }
         stop_with(refusal(kind, status, said, error.message));
