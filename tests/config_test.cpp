@@ -1,6 +1,7 @@
 // config/: paperpress.yaml, read once into one Config; every section
 // reports its mistakes with the file and line.
 #include "config/config.h"
+#include "notify/notifier.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
@@ -101,11 +102,11 @@ TEST_CASE("config: the notify section; secrets are named, never written in") {
     CHECK(config->webhook.url_env == "HOOK_URL");
     CHECK(config->email.to == std::vector<std::string>{"a@example.org", "b@example.org"});
     CHECK(config->email.starttls);
-    CHECK(config->any_channel());
+    CHECK(any_channel(*config));
 
     auto absent = load_config(dir / "missing.yaml", false);
     REQUIRE(absent);
-    CHECK(!absent->notify.any_channel());
+    CHECK(!any_channel(absent->notify));
 
     write_text(dir / "secret.yaml", "notify:\n  slack:\n    webhook_env: https://hooks.slack.com/services/T0/B0/XYZ\n");
     auto secret = load_config(dir / "secret.yaml", true);

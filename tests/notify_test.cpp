@@ -169,6 +169,16 @@ struct ScopedEnv {
     ~ScopedEnv() { unsetenv(name.c_str()); }
 };
 
+// The values of the variables the settings name, as the command line reads them (cli/read_secrets).
+NotifySecrets secrets_of_env(const NotifySettings& settings) {
+    NotifySecrets secrets;
+    for (const std::string* name : {&settings.slack.webhook_env, &settings.slack.token_env, &settings.webhook.url_env,
+                                    &settings.email.username_env, &settings.email.password_env})
+        if (const char* value = name->empty() ? nullptr : std::getenv(name->c_str()); value && *value)
+            secrets[*name] = value;
+    return secrets;
+}
+
 } // namespace
 
 TEST_CASE("notify: the summary and each format escape outside text its own way") {
@@ -328,7 +338,7 @@ TEST_CASE("notify: Slack incoming webhook and bot token on a loopback receiver, 
     config.slack.webhook_env = "PP_TEST_SLACK_WEBHOOK";
     ScopedEnv hook("PP_TEST_SLACK_WEBHOOK", http.url("/services/T0/B0/secret-hook-path"));
     Log log;
-    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(report.ok(), join_warnings(report));
     CHECK(report.sent == std::vector<std::string>{"slack"});
     CHECK(hook_calls == 2);
@@ -348,7 +358,7 @@ TEST_CASE("notify: Slack incoming webhook and bot token on a loopback receiver, 
     config.slack.api_url = http.url("/api/");
     {
         ScopedEnv token("PP_TEST_SLACK_TOKEN", "xoxb-test-token");
-        auto bot = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+        auto bot = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
         CHECK_MESSAGE(bot.ok(), join_warnings(bot));
         REQUIRE(bot_bodies.size() == 1);
         body.Parse(bot_bodies[0].c_str());
@@ -357,12 +367,12 @@ TEST_CASE("notify: Slack incoming webhook and bot token on a loopback receiver, 
     }
     {
         ScopedEnv token("PP_TEST_SLACK_TOKEN", "xoxb-wrong-token");
-        auto refused = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+        auto refused = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
         REQUIRE(refused.warnings.size() == 1);
         CHECK(contains(refused.warnings[0], "invalid_auth"));
         CHECK(!contains(refused.warnings[0] + log.all(), "xoxb-wrong-token"));
     }
-    auto unset = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+    auto unset = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     REQUIRE(unset.warnings.size() == 1);
     CHECK(contains(unset.warnings[0], "PP_TEST_SLACK_TOKEN is not set"));
 }
@@ -391,7 +401,7 @@ TEST_CASE("notify: generic webhook gets the day's JSON; a dead endpoint is a red
     Log log;
     {
         ScopedEnv url("PP_TEST_HOOK", http.url("/hook/s3cret-token?key=abc"));
-        auto report = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+        auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
         CHECK_MESSAGE(report.ok(), join_warnings(report));
         REQUIRE(bodies.size() == 1);
         CHECK(contains(content_types[0], "application/json"));
@@ -405,7 +415,7 @@ TEST_CASE("notify: generic webhook gets the day's JSON; a dead endpoint is a red
     }
     {
         ScopedEnv url("PP_TEST_HOOK", http.url("/broken/s3cret-token"));
-        auto report = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+        auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
         CHECK(failing_calls == 3);
         REQUIRE(report.warnings.size() == 1);
         CHECK(contains(report.warnings[0], "webhook failed: HTTP 503"));
@@ -418,7 +428,7 @@ TEST_CASE("notify: email reaches a real SMTP server: recipients, subject, both p
     SmtpSink sink;
     auto config = email_config(sink.url());
     Log log;
-    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(report.ok(), join_warnings(report));
     CHECK(report.sent == std::vector<std::string>{"email (2 recipients)"});
     auto messages = sink.messages();
@@ -455,7 +465,7 @@ TEST_CASE("notify: email with STARTTLS and AUTH; the password never shows") {
     ScopedEnv user("PP_TEST_SMTP_USER", "digest-bot");
     ScopedEnv password("PP_TEST_SMTP_PASSWORD", "pw-Sup3r-s3cret");
     Log log;
-    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(report.ok(), join_warnings(report));
     auto messages = sink.messages();
     REQUIRE(messages.size() == 1);
@@ -470,7 +480,7 @@ TEST_CASE("notify: email with STARTTLS and AUTH; the password never shows") {
     // Without the test-only switch, the self-signed certificate is refused at once (no retries).
     config.email.insecure_tls_for_tests = false;
     Log strict_log;
-    auto strict = notify_day(sample_day(), config, site_config(), repo_theme(), false, strict_log.sink());
+    auto strict = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, strict_log.sink());
     REQUIRE(strict.warnings.size() == 1);
     CHECK(!contains(strict_log.all(), "retry"));
     CHECK(sink.messages().size() == 1);
@@ -480,7 +490,7 @@ TEST_CASE("notify: email is retried after the server refuses the first attempt")
     SmtpSink sink({"--refuse-first", "1"});
     auto config = email_config(sink.url());
     Log log;
-    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(report.ok(), join_warnings(report));
     CHECK(sink.mail_commands() == 2);
     CHECK(sink.messages().size() == 1);
@@ -490,7 +500,7 @@ TEST_CASE("notify: email is retried after the server refuses the first attempt")
     SmtpSink stubborn({"--refuse-first", "100"});
     config = email_config(stubborn.url());
     config.attempts = 2;
-    auto failed = notify_day(sample_day(), config, site_config(), repo_theme(), false, log.sink());
+    auto failed = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     REQUIRE(failed.warnings.size() == 1);
     CHECK(contains(failed.warnings[0], "email (2 recipients) failed: SMTP MAIL failed: 421 (after 2 attempts)"));
     CHECK(stubborn.mail_commands() == 2);
@@ -502,14 +512,14 @@ TEST_CASE("notify: a failure notice goes out only with on_failure; a failed day 
     auto config = email_config(sink.url());
     Log log;
     auto off = notify_failure(*parse_iso_date("2025-05-29"), "LLM quota exhausted <429>", config, site_config(),
-                              repo_theme(), false, log.sink());
+                              repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK(off.ok());
     CHECK(off.sent.empty());
     CHECK(sink.messages().empty());
 
     config.on_failure = true;
     auto on = notify_failure(*parse_iso_date("2025-05-29"), "LLM quota exhausted <429>", config, site_config(),
-                             repo_theme(), false, log.sink());
+                             repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(on.ok(), join_warnings(on));
     auto messages = sink.messages();
     REQUIRE(messages.size() == 1);
@@ -522,12 +532,12 @@ TEST_CASE("notify: a failure notice goes out only with on_failure; a failed day 
     Day failed_day = sample_day();
     failed_day.status = DayStatus::failed;
     config.on_failure = false;
-    auto quiet = notify_day(failed_day, config, site_config(), repo_theme(), false, log.sink());
+    auto quiet = notify_day(failed_day, config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK(quiet.sent.empty());
     CHECK(sink.messages().size() == 1);
 
     NotifySettings none;
-    auto nothing = notify_day(sample_day(), none, site_config(), repo_theme(), false, log.sink());
+    auto nothing = notify_day(sample_day(), none, site_config(), repo_theme(), secrets_of_env(none), false, log.sink());
     CHECK(!nothing.configured);
     CHECK(nothing.sent.empty());
     CHECK(nothing.ok());
@@ -594,7 +604,7 @@ TEST_CASE("notify: a failure notice and the log hide URL userinfo, query tokens 
     auto sent = notify_failure(*parse_iso_date("2025-05-29"),
                                "HTTP 401 from http://user:PASSWORD@llm.example/v1?key=QUERYTOKEN: "
                                "{\"error\": \"bad key sk-notify-test-31b7\"}",
-                               config, site_config(), repo_theme(), false, log.sink());
+                               config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(sent.ok(), join_warnings(sent));
     auto messages = sink.messages();
     REQUIRE(messages.size() == 1);
@@ -604,4 +614,20 @@ TEST_CASE("notify: a failure notice and the log hide URL userinfo, query tokens 
     CHECK(contains(member(mail, "text"), "[$PP_NOTIFY_TEST_KEY]"));
     for (const char* secret : {"PASSWORD", "QUERYTOKEN", "sk-notify-test-31b7"})
         CHECK_FALSE(contains(messages[0] + log.all(), secret));
+}
+
+TEST_CASE("notify: secrets come from the command line's reading, never from the environment; every channel is in the table") {
+    NotifySettings config;
+    config.webhook.url_env = "PP_TEST_HOOK_FROM_ENV";
+    ScopedEnv hook("PP_TEST_HOOK_FROM_ENV", "http://127.0.0.1:1/hook");
+    Log log;
+    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), NotifySecrets{}, false, log.sink());
+    REQUIRE(report.warnings.size() == 1);
+    CHECK(contains(report.warnings[0], "environment variable PP_TEST_HOOK_FROM_ENV is not set; nothing sent"));
+
+    std::vector<std::string> names;
+    for (const ChannelKind& kind : notification_channels()) names.push_back(kind.name);
+    CHECK(names == std::vector<std::string>{"slack", "webhook", "email"});
+    CHECK_FALSE(any_channel(NotifySettings{}));
+    CHECK(any_channel(config));
 }

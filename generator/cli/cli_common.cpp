@@ -25,12 +25,16 @@ std::string secret_variable(const std::string& name) {
 } // namespace
 
 Secrets read_secrets(const Config& config) {
+    Secrets secrets{.llm_api_key = secret_variable(config.llm.api_key_env),
+                    .push_token = secret_variable(config.publish.token_env)};
     const auto& notify = config.notify;
     for (const std::string* name :
          {&notify.slack.webhook_env, &notify.slack.token_env, &notify.webhook.url_env, &notify.email.password_env})
-        secret_variable(*name);
-    return Secrets{.llm_api_key = secret_variable(config.llm.api_key_env),
-                   .push_token = secret_variable(config.publish.token_env)};
+        if (auto value = secret_variable(*name); !value.empty()) secrets.notify[*name] = value;
+    // The SMTP login name is no secret (it is shown), but it is read here too.
+    if (const std::string& name = notify.email.username_env; !name.empty())
+        if (const char* value = std::getenv(name.c_str()); value && *value) secrets.notify[name] = value;
+    return secrets;
 }
 
 std::optional<TreeLock> lock_content_tree(const GlobalOptions& global) {

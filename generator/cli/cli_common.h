@@ -3,6 +3,8 @@
 // Every command gets the one Config, loaded and validated before it runs.
 #pragma once
 
+#include "notify/channel.h"
+
 #include "config/config.h"
 #include "util/error.h"
 #include "util/lock.h"
@@ -30,10 +32,11 @@ void print_warning(const std::string& warning);
 
 // The secrets the commands pass down, read from the variables the config
 // names once, here: no module under the CLI reads a secret from the
-// environment (but notify/notifier.cpp, which still reads its channels').
+// environment.
 struct Secrets {
     std::string llm_api_key;  // llm.api_key_env; empty: unset
     std::string push_token;   // publish.token_env; empty: unset
+    NotifySecrets notify;     // the notification channels' variables, by name
 };
 
 // Reads the secrets, and registers the value of every variable the config
@@ -77,7 +80,7 @@ struct NotifyArgs {
     std::string date;
     bool dry_run = false;
 };
-int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyArgs& args);
+int cmd_notify(const GlobalOptions& global, const Config& config, const Secrets& secrets, const NotifyArgs& args);
 struct PublishArgs {
     std::string branch;
     std::string remote;

@@ -151,7 +151,7 @@ int dispatch(const Commands& p, bool config_given) {
     if (p.theme_new->parsed()) return cmd_theme_new(global, p.theme_name);
     if (p.run->parsed()) return cmd_run(global, *config, secrets, p.run_args);
     if (p.publish->parsed()) return cmd_publish(global, *config, p.publish_args);
-    if (p.notify->parsed()) return cmd_notify(global, *config, p.notify_args);
+    if (p.notify->parsed()) return cmd_notify(global, *config, secrets, p.notify_args);
     if (p.serve->parsed()) return cmd_serve(global, config_given, p.serve_args);
     return exit_usage;
 }

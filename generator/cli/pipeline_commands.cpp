@@ -246,7 +246,7 @@ int after_run(const GlobalOptions& global, const Config& config, const Secrets& 
     if (result.outcome == RunOutcome::failed) {
         print_error({"", 0, result.error});
         print_notify(notify_failure(request.date.value_or(request.to.value_or(today_utc())), result.error,
-                                    config.notify, config, paths, false, stdout_log));
+                                    config.notify, config, paths, secrets.notify, false, stdout_log));
         return exit_problems;
     }
     if (result.outcome == RunOutcome::written && !request.offline)
@@ -261,7 +261,7 @@ int after_run(const GlobalOptions& global, const Config& config, const Secrets& 
     if (result.outcome != RunOutcome::written) return status != exit_ok ? status : outcome_code;
     for (const Date& date : result.days) {
         auto day = load_day(day_path(global.content, date));
-        if (day) print_notify(notify_day(*day, config.notify, config, paths, false, stdout_log));
+        if (day) print_notify(notify_day(*day, config.notify, config, paths, secrets.notify, false, stdout_log));
     }
     return status != exit_ok ? status : outcome_code;
 }
@@ -285,11 +285,11 @@ int cmd_run(const GlobalOptions& global, Config config, const Secrets& secrets, 
     return after_run(global, config, secrets, args, *request, result, commits.failures);
 }
 
-int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyArgs& args) {
+int cmd_notify(const GlobalOptions& global, const Config& config, const Secrets& secrets, const NotifyArgs& args) {
     bool bad = false;
     auto date = date_option(args.date, "--date", bad);
     if (bad) return exit_usage;
-    if (!config.notify.any_channel()) {
+    if (!any_channel(config.notify)) {
         print_error({global.config, 0, "expected a notification channel in section 'notify' (slack, webhook or "
                                        "email; see docs/notifications.md)"});
         return exit_problems;
@@ -308,7 +308,7 @@ int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyAr
         return exit_problems;
     }
     const NotifyPaths paths = notify_paths(global);
-    auto report = notify_day(*day, config.notify, config, paths, args.dry_run,
+    auto report = notify_day(*day, config.notify, config, paths, secrets.notify, args.dry_run,
                              [](const std::string& line) { std::cout << line << std::endl; });
     for (const auto& warning : report.warnings) print_warning(warning);
     if (args.dry_run) {

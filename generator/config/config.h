@@ -123,7 +123,6 @@ struct NotifySettings {
     SlackSettings slack;
     WebhookSettings webhook;
     EmailSettings email;
-    bool any_channel() const { return slack.enabled() || webhook.enabled() || email.enabled(); }
 };
 
 struct Config {

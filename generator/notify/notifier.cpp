@@ -1,13 +1,9 @@
 #include "notify/notifier.h"
 
-#include "notify/message.h"
-#include "notify/slack.h"
-#include "notify/smtp.h"
-#include "notify/webhook.h"
+#include "notify/channel.h"
 #include "util/redact.h"
 #include "util/text.h"
 
-#include <cstdlib>
 #include <exception>
 
 namespace pp {
@@ -35,23 +31,34 @@ private:
     std::vector<std::pair<std::string, std::string>> pairs_;
 };
 
-std::string env(const std::string& name) {
-    if (name.empty()) return {};
-    const char* value = std::getenv(name.c_str());
-    return value ? std::string(value) : std::string();
+// Sends (or, dry, shows) the message on one channel; a failure is a warning.
+void send_on(const Channel& channel, const NotifySettings& config, const DayMessage& summary, bool dry_run,
+             const Redactor& redact, const std::function<void(const std::string&)>& log, NotifyReport& report) {
+    if (dry_run) return log("--- " + channel.preview());
+    if (!channel.missing_secret.empty()) {
+        report.warnings.push_back(redact("notify: " + channel.name + ": environment variable " +
+                                         channel.missing_secret + " is not set; nothing sent"));
+        return;
+    }
+    if (!channel.warning.empty()) log(channel.warning);
+    SendOptions options;
+    options.attempts = config.attempts;
+    options.backoff = std::chrono::milliseconds(static_cast<long long>(config.backoff * 1000));
+    options.timeout = std::chrono::milliseconds(static_cast<long long>(config.timeout * 1000));
+    options.on_retry = [&log, name = channel.name](const std::string& reason) { log("notify: " + name + ": " + reason); };
+    auto sent = channel.send(options);
+    if (sent) {
+        report.sent.push_back(channel.name);
+        log("notify: sent " + summary.date.iso() + " to " + channel.name);
+    } else {
+        report.warnings.push_back(redact("notify: " + channel.name + " failed: " + sent.error().to_string()));
+    }
 }
 
-struct Channel {
-    std::string name;                                            // "slack", "webhook", "email"
-    std::string env_missing;                                     // a variable that is not set
-    std::function<std::string()> preview;                        // for --dry-run
-    std::function<Result<void>(const SendOptions&)> send;
-};
-
 NotifyReport notify(const DayMessage& summary, const NotifySettings& config, const NotifyPaths& paths,
-                    const std::string& theme, bool dry_run, const NotifyLog& log_line) {
+                    const std::string& theme, const NotifySecrets& secrets, bool dry_run, const NotifyLog& log_line) {
     NotifyReport report;
-    report.configured = config.any_channel();
+    report.configured = any_channel(config);
     Redactor redact;
     auto log = [&](const std::string& line) {
         if (log_line) log_line(redact(line));
@@ -68,97 +75,13 @@ NotifyReport notify(const DayMessage& summary, const NotifySettings& config, con
             report.warnings.push_back("notify: " + message.error().to_string());
             return report;
         }
-
+        const ChannelInputs inputs{config, *message, summary, secrets};
         std::vector<Channel> channels;
-        if (config.slack.enabled()) {
-            const auto& s = config.slack;
-            Channel c;
-            c.name = "slack";
-            if (!s.webhook_env.empty()) {
-                std::string url = env(s.webhook_env);
-                redact.add(url, s.webhook_env);
-                if (url.empty()) c.env_missing = s.webhook_env;
-                std::string payload = slack_payload(*message, "");
-                c.preview = [payload, s] { return "slack (incoming webhook from $" + s.webhook_env + "):\n" + payload; };
-                c.send = [url, payload](const SendOptions& o) { return send_slack_webhook(url, payload, o); };
-            } else {
-                std::string token = env(s.token_env);
-                redact.add(token, s.token_env);
-                if (token.empty()) c.env_missing = s.token_env;
-                std::string payload = slack_payload(*message, s.channel);
-                c.preview = [payload, s] {
-                    return "slack (chat.postMessage to " + s.channel + ", token from $" + s.token_env + "):\n" + payload;
-                };
-                c.send = [api = s.api_url, token, payload](const SendOptions& o) {
-                    return send_slack_bot(api, token, payload, o);
-                };
-            }
-            channels.push_back(std::move(c));
-        }
-        if (config.webhook.enabled()) {
-            Channel c;
-            c.name = "webhook";
-            std::string url = env(config.webhook.url_env);
-            redact.add(url, config.webhook.url_env);
-            if (url.empty()) c.env_missing = config.webhook.url_env;
-            std::string json = message->json;
-            c.preview = [json, name = config.webhook.url_env] { return "webhook (POST to $" + name + "):\n" + json; };
-            c.send = [url, json](const SendOptions& o) { return send_webhook(url, json, o); };
-            channels.push_back(std::move(c));
-        }
-        if (config.email.enabled()) {
-            const auto& e = config.email;
-            Channel c;
-            c.name = "email (" + std::to_string(e.to.size()) + (e.to.size() == 1 ? " recipient)" : " recipients)");
-            SmtpRequest request;
-            request.url = e.smtp_url;
-            request.from = e.from;
-            request.to = e.to;
-            request.require_tls = e.starttls;
-            request.insecure_tls = e.insecure_tls_for_tests;
-            if (!e.username_env.empty()) {
-                request.username = env(e.username_env);
-                request.password = env(e.password_env);
-                redact.add(request.password, e.password_env);
-                if (request.username.empty()) c.env_missing = e.username_env;
-                else if (request.password.empty()) c.env_missing = e.password_env;
-            }
-            std::string mime = build_mime(*message, e.from, e.to, summary.date);
-            c.preview = [e, m = *message] {
-                return "email via " + e.smtp_url + " from " + e.from + " to " + join(e.to, ", ") +
-                       "\nSubject: " + m.subject + "\n--- text/plain ---\n" + m.text + "--- text/html ---\n" + m.html;
-            };
-            c.send = [request, mime](const SendOptions& o) { return send_smtp(request, mime, o); };
-            if (e.insecure_tls_for_tests && !dry_run)
-                log("notify: warning: email.insecure_tls_for_tests is on: the SMTP server's certificate is not checked");
-            channels.push_back(std::move(c));
-        }
-
-        for (const auto& channel : channels) {
-            if (dry_run) {
-                log("--- " + channel.preview());
-                continue;
-            }
-            if (!channel.env_missing.empty()) {
-                report.warnings.push_back(redact("notify: " + channel.name + ": environment variable " +
-                                                 channel.env_missing + " is not set; nothing sent"));
-                continue;
-            }
-            SendOptions options;
-            options.attempts = config.attempts;
-            options.backoff = std::chrono::milliseconds(static_cast<long long>(config.backoff * 1000));
-            options.timeout = std::chrono::milliseconds(static_cast<long long>(config.timeout * 1000));
-            options.on_retry = [&log, name = channel.name](const std::string& reason) {
-                log("notify: " + name + ": " + reason);
-            };
-            auto sent = channel.send(options);
-            if (sent) {
-                report.sent.push_back(channel.name);
-                log("notify: sent " + summary.date.iso() + " to " + channel.name);
-            } else {
-                report.warnings.push_back(redact("notify: " + channel.name + " failed: " + sent.error().to_string()));
-            }
-        }
+        for (const ChannelKind& kind : notification_channels())
+            if (kind.configured(config)) channels.push_back(kind.make(inputs));
+        for (const Channel& channel : channels)
+            for (const auto& [value, variable] : channel.secrets) redact.add(value, variable);
+        for (const Channel& channel : channels) send_on(channel, config, summary, dry_run, redact, log, report);
     } catch (const std::exception& e) {
         report.warnings.push_back(redact(std::string("notify: unexpected error: ") + e.what()));
     } catch (...) {
@@ -169,27 +92,34 @@ NotifyReport notify(const DayMessage& summary, const NotifySettings& config, con
 
 } // namespace
 
+bool any_channel(const NotifySettings& config) {
+    for (const ChannelKind& kind : notification_channels())
+        if (kind.configured(config)) return true;
+    return false;
+}
+
 NotifyReport notify_day(const Day& day, const NotifySettings& config, const Config& site, const NotifyPaths& paths,
-                        bool dry_run, const NotifyLog& log) {
+                        const NotifySecrets& secrets, bool dry_run, const NotifyLog& log) {
     if (day.status == DayStatus::failed && !config.on_failure) {
         NotifyReport report;
-        report.configured = config.any_channel();
+        report.configured = any_channel(config);
         if (log && report.configured)
             log("notify: " + day.date.iso() + " is marked failed and notify.on_failure is off: nothing sent");
         return report;
     }
-    return notify(summarize_day(day, site, config.top_n), config, paths, site.theme, dry_run, log);
+    return notify(summarize_day(day, site, config.top_n), config, paths, site.theme, secrets, dry_run, log);
 }
 
 NotifyReport notify_failure(const Date& date, const std::string& error, const NotifySettings& config,
-                            const Config& site, const NotifyPaths& paths, bool dry_run, const NotifyLog& log) {
+                            const Config& site, const NotifyPaths& paths, const NotifySecrets& secrets, bool dry_run,
+                            const NotifyLog& log) {
     if (!config.on_failure) {
         NotifyReport report;
-        report.configured = config.any_channel();
+        report.configured = any_channel(config);
         return report;
     }
     // The error is sent out: a URL or an echoed key in it is hidden first.
-    return notify(summarize_failure(date, redact(error), site), config, paths, site.theme, dry_run, log);
+    return notify(summarize_failure(date, redact(error), site), config, paths, site.theme, secrets, dry_run, log);
 }
 
 } // namespace pp

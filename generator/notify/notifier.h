@@ -2,11 +2,14 @@
 // webhook, email), each with retries and backoff. Never throws and never
 // touches the content tree or the site: a failure is a warning in the
 // report, for the caller to print (and, in `paperpress notify`, to turn into
-// exit status 1). Secrets come from the environment variables the config
-// names, and are redacted from every line the report or the log carries.
+// exit status 1). Secrets are the values of the environment variables the
+// config names, read once by the command line (NotifySecrets), and are
+// redacted from every line the report or the log carries. The channels are
+// listed in notify/channel.h.
 #pragma once
 
 #include "config/config.h"
+#include "notify/channel.h"
 #include "core/paper.h"
 #include "util/files.h"
 
@@ -38,11 +41,15 @@ struct NotifyPaths {
 // notice instead, and only with notify.on_failure. With `dry_run`, each
 // channel's message goes to `log` and nothing is sent (no secret needed).
 NotifyReport notify_day(const Day& day, const NotifySettings& config, const Config& site, const NotifyPaths& paths,
-                        bool dry_run, const NotifyLog& log);
+                        const NotifySecrets& secrets, bool dry_run, const NotifyLog& log);
 
 // A short failure notice for a run that failed (`error` says why); sends
 // nothing unless notify.on_failure is set.
 NotifyReport notify_failure(const Date& date, const std::string& error, const NotifySettings& config,
-                            const Config& site, const NotifyPaths& paths, bool dry_run, const NotifyLog& log);
+                            const Config& site, const NotifyPaths& paths, const NotifySecrets& secrets, bool dry_run,
+                            const NotifyLog& log);
+
+// At least one channel of the table is configured.
+bool any_channel(const NotifySettings& config);
 
 } // namespace pp

@@ -1,5 +1,7 @@
 #include "notify/slack.h"
 
+#include "notify/channel.h"
+
 #include "notify/http_post.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -28,6 +30,27 @@ Result<void> send_slack_bot(const std::string& api_url, const std::string& token
         return fail("Slack refused the message: " + reason);
     }
     return {};
+}
+
+// An incoming webhook (the URL is the secret), else a bot token with a channel.
+Channel slack_channel(const ChannelInputs& in) {
+    const SlackSettings& s = in.settings.slack;
+    Channel c;
+    c.name = "slack";
+    if (!s.webhook_env.empty()) {
+        std::string url = c.use_secret(in, s.webhook_env);
+        std::string payload = slack_payload(in.message, "");
+        c.preview = [payload, s] { return "slack (incoming webhook from $" + s.webhook_env + "):\n" + payload; };
+        c.send = [url, payload](const SendOptions& o) { return send_slack_webhook(url, payload, o); };
+        return c;
+    }
+    std::string token = c.use_secret(in, s.token_env);
+    std::string payload = slack_payload(in.message, s.channel);
+    c.preview = [payload, s] {
+        return "slack (chat.postMessage to " + s.channel + ", token from $" + s.token_env + "):\n" + payload;
+    };
+    c.send = [api = s.api_url, token, payload](const SendOptions& o) { return send_slack_bot(api, token, payload, o); };
+    return c;
 }
 
 } // namespace pp

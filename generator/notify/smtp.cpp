@@ -1,5 +1,7 @@
 #include "notify/smtp.h"
 
+#include "notify/channel.h"
+
 #include "fetch/curl_library.h"
 #include "fetch/http_client.h"
 #include "util/backoff.h"
@@ -257,6 +259,27 @@ Result<void> send_smtp(const SmtpRequest& request, const std::string& mime, cons
                              std::to_string(options.attempts - 1) + " in " + std::to_string(wait.count()) + " ms");
         clock.sleep_for(wait);
     }
+}
+
+// The message as e-mail, to every recipient, through the configured server.
+Channel email_channel(const ChannelInputs& in) {
+    const EmailSettings& e = in.settings.email;
+    Channel c;
+    c.name = "email (" + std::to_string(e.to.size()) + (e.to.size() == 1 ? " recipient)" : " recipients)");
+    SmtpRequest request{e.smtp_url, e.from, e.to, {}, {}, e.starttls, e.insecure_tls_for_tests};
+    if (!e.username_env.empty()) {
+        request.username = c.use_secret(in, e.username_env, false); // a login name, shown as it is
+        if (!request.username.empty()) request.password = c.use_secret(in, e.password_env);
+    }
+    std::string mime = build_mime(in.message, e.from, e.to, in.summary.date);
+    c.preview = [e, m = in.message] {
+        return "email via " + e.smtp_url + " from " + e.from + " to " + join(e.to, ", ") + "\nSubject: " + m.subject +
+               "\n--- text/plain ---\n" + m.text + "--- text/html ---\n" + m.html;
+    };
+    c.send = [request, mime](const SendOptions& o) { return send_smtp(request, mime, o); };
+    if (e.insecure_tls_for_tests)
+        c.warning = "notify: warning: email.insecure_tls_for_tests is on: the SMTP server's certificate is not checked";
+    return c;
 }
 
 } // namespace pp
