@@ -4,6 +4,7 @@
 // is checked over HTTP the way a browser sees it: pages, 404, traversal,
 // live-reload events, rebuilds after edits, a broken layout, SIGTERM.
 #include "content/content_tree.h"
+#include "serve/change_notifier.h"
 #include "serve/server.h"
 #include "serve/watcher.h"
 #include "test_support.h"
@@ -311,6 +312,79 @@ TEST_CASE("serve: the watcher reports added, modified and removed files, and ign
     WatchChanges one;
     one.modified = {"content/2025/05/2025-05-20.md"};
     CHECK(one.describe() == "modified content/2025/05/2025-05-20.md");
+}
+
+TEST_CASE("serve: inotify tells of edits in the watched trees, new folders included, and of nothing else") {
+    TempDir dir;
+    write_text(dir / "content/2025/05/2025-05-20.md", "one");
+    write_text(dir / "paperpress.yaml", "title: A\n");
+    write_text(dir / "out/index.html", "built");
+    auto opened = ChangeNotifier::open({dir / "content", dir / "layouts", dir / "paperpress.yaml"}, {dir / "out"});
+    REQUIRE_MESSAGE(opened, opened.error().to_string());
+    ChangeNotifier& notifier = **opened;
+    // Did an event that counts come within a second (after `act`)?
+    auto told = [&](const std::function<void()>& act) {
+        act();
+        const auto until = std::chrono::steady_clock::now() + 1s;
+        bool changed = false;
+        while (!changed && std::chrono::steady_clock::now() < until) {
+            pollfd entry{notifier.fd(), POLLIN, 0};
+            ::poll(&entry, 1, 100);
+            changed = notifier.drain();
+        }
+        std::this_thread::sleep_for(50ms); // and nothing left over for the next step
+        notifier.drain();
+        return changed;
+    };
+    CHECK_FALSE(told([] {}));
+    CHECK(told([&] { write_text(dir / "content/2025/05/2025-05-20.md", "ONE"); }));
+    CHECK_FALSE(told([&] { write_text(dir / "content/2025/05/.2025-05-20.md.swp", "editor"); }));
+    CHECK_FALSE(told([&] { write_text(dir / "out/index.html", "rebuilt"); }));
+    CHECK_FALSE(told([&] { write_text(dir / "notes.txt", "beside the config"); }));
+    // A new year's folder, then a day in it: the folder is watched as it comes.
+    CHECK(told([&] { fs::create_directories(dir / "content/2026/01"); }));
+    CHECK(told([&] { write_text(dir / "content/2026/01/2026-01-05.md", "new"); }));
+    // The config replaced by a rename, as editors and write_file_atomic save.
+    CHECK(told([&] {
+        write_text(dir / "paperpress.yaml.tmp.1", "title: B\n");
+        fs::rename(dir / "paperpress.yaml.tmp.1", dir / "paperpress.yaml");
+    }));
+    // A root that did not exist yet: layouts/ made later, then a file in it.
+    CHECK(told([&] { fs::create_directories(dir / "layouts"); }));
+    CHECK(told([&] { write_text(dir / "layouts/day.mustache", "{{> head}}"); }));
+    CHECK(told([&] { fs::remove(dir / "content/2025/05/2025-05-20.md"); }));
+    CHECK(notifier.watches() >= 6);
+}
+
+TEST_CASE("serve: watches by inotify unless --poll-interval is given; a burst of saves is one rebuild") {
+    Site site;
+    ServeProcess serve(site.dir.path(), {"serve", "--port", "0"});
+    REQUIRE_MESSAGE(serve.wait_for_port() > 0, serve.err());
+    CHECK(serve.out().find("paperpress.yaml (by inotify)") != std::string::npos);
+    auto builds = [&] {
+        std::size_t count = 0;
+        for (auto at = serve.out().find("build: "); at != std::string::npos; at = serve.out().find("build: ", at + 1))
+            ++count;
+        return count;
+    };
+    const std::size_t first = builds();
+    // An editor's save: a backup, the new bytes in a temp file, a rename, a touch.
+    const fs::path file = site.content() / "2025/05/2025-05-20.md";
+    const std::string text = read_text(file);
+    fs::copy_file(file, fs::path(file.string() + "~"));
+    write_text(fs::path(file.string() + ".tmp.1"), text + "\n");
+    fs::rename(fs::path(file.string() + ".tmp.1"), file);
+    fs::last_write_time(file, fs::file_time_type::clock::now());
+    fs::remove(fs::path(file.string() + "~"));
+    CHECK(eventually([&] { return builds() == first + 1; }));
+    std::this_thread::sleep_for(700ms);
+    CHECK(builds() == first + 1);
+    CHECK(serve.stop() == 0);
+
+    ServeProcess polling(site.dir.path(), {"serve", "--port", "0", "--poll-interval", "50"});
+    REQUIRE_MESSAGE(polling.wait_for_port() > 0, polling.err());
+    CHECK(polling.out().find("paperpress.yaml (every 50 ms)") != std::string::npos);
+    CHECK(polling.stop() == 0);
 }
 
 TEST_CASE("serve: builds, serves, reloads after edits and survives a broken layout") {

@@ -96,7 +96,8 @@ int run_cli(int argc, char** argv) {
         ->capture_default_str();
     serve->add_flag("--no-watch", serve_args.no_watch, "Build and serve once; do not watch for changes");
     serve->add_option("--poll-interval", serve_args.poll_ms,
-                      "Milliseconds between checks for edits (default 300; raise it on a slow network file system)")
+                      "Poll for edits every MS milliseconds instead of watching by inotify (which falls back to 300 ms "
+                      "polling where it is unavailable); for network file systems")
         ->check(CLI::Range(10, 60000));
     serve->add_option("--jobs,-j", serve_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 
