@@ -825,6 +825,48 @@ TEST_CASE("serve: slow clients (a header line a second) never keep a new client 
     server.stop();
 }
 
+TEST_CASE("serve: clients that do not read their replies never keep a new client waiting") {
+    TempDir dir;
+    write_text(dir / "site/index.html", "<html><body>home</body></html>");
+    {
+        const int fd = ::open((dir / "site/big.bin").c_str(), O_WRONLY | O_CREAT, 0644);
+        REQUIRE(fd >= 0);
+        REQUIRE(::ftruncate(fd, 64 << 20) == 0); // sparse: 64 MiB of zeros
+        ::close(fd);
+    }
+    PreviewServerOptions options;
+    options.request_deadline = 1s; // also how long a reply may take before it may be closed to make room
+    PreviewServer server(dir / "site", {}, options);
+    auto port = server.bind("127.0.0.1", 0);
+    REQUIRE(port);
+    server.start();
+    // More readers than threads, each asking for the big file and reading none of it.
+    std::vector<int> readers;
+    for (int i = 0; i < 60; ++i) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        int small = 4096;
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(static_cast<std::uint16_t>(*port));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        const std::string request = "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        REQUIRE(::send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size()));
+        readers.push_back(fd);
+    }
+    std::this_thread::sleep_for(1500ms);
+    httplib::Client client("127.0.0.1", *port);
+    client.set_read_timeout(5, 0);
+    const auto start = std::chrono::steady_clock::now();
+    auto page = client.Get("/");
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    CHECK(since(start) < 1000ms); // not after the 5 s write timeout
+    for (int fd : readers) ::close(fd);
+    server.stop();
+}
+
 TEST_CASE("serve: byte ranges follow RFC 9110 for one range") {
     using Kind = ByteRange::Kind;
     auto part = [](std::uint64_t offset, std::uint64_t length) { return std::pair{offset, length}; };

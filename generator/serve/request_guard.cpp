@@ -47,14 +47,16 @@ void address_text(const sockaddr_storage& address, std::string& ip, int& port) {
 
 void ConnectionTable::add(int socket, Clock::time_point since) {
     std::lock_guard lock(mutex_);
-    entries_[socket] = Entry{since, true};
+    entries_[socket] = Entry{since, State::waiting};
 }
 
 void ConnectionTable::set_waiting(int socket, Clock::time_point since) { add(socket, since); }
 
-void ConnectionTable::set_busy(int socket) {
+void ConnectionTable::set_replying(int socket, Clock::time_point since, bool stream) {
     std::lock_guard lock(mutex_);
-    if (auto it = entries_.find(socket); it != entries_.end()) it->second.waiting = false;
+    auto it = entries_.find(socket);
+    if (it != entries_.end() && it->second.state != State::evicted)
+        it->second = Entry{since, stream ? State::streaming : State::replying};
 }
 
 void ConnectionTable::remove(int socket) {
@@ -62,48 +64,48 @@ void ConnectionTable::remove(int socket) {
     entries_.erase(socket);
 }
 
-bool ConnectionTable::evict_oldest_waiting() {
-    std::lock_guard lock(mutex_);
+bool ConnectionTable::evict_oldest(State state, Clock::time_point before) {
     auto oldest = entries_.end();
     for (auto it = entries_.begin(); it != entries_.end(); ++it)
-        if (it->second.waiting && (oldest == entries_.end() || it->second.since < oldest->second.since)) oldest = it;
+        if (it->second.state == state && it->second.since <= before &&
+            (oldest == entries_.end() || it->second.since < oldest->second.since))
+            oldest = it;
     if (oldest == entries_.end()) return false;
     // Under the lock: the socket cannot be closed (and its number reused) meanwhile.
     ::shutdown(oldest->first, SHUT_RDWR);
-    oldest->second.waiting = false; // evicted once
+    oldest->second.state = State::evicted;
     return true;
 }
 
-void ConnectionTable::evict_all_waiting() {
-    while (evict_oldest_waiting()) {}
-}
-
-std::size_t ConnectionTable::waiting() const {
+bool ConnectionTable::evict_for_newcomer(Clock::time_point now, Clock::duration slow) {
     std::lock_guard lock(mutex_);
-    return static_cast<std::size_t>(
-        std::count_if(entries_.begin(), entries_.end(), [](const auto& entry) { return entry.second.waiting; }));
+    return evict_oldest(State::waiting, Clock::time_point::max()) || evict_oldest(State::replying, now - slow);
 }
 
-GuardedPool::GuardedPool(std::size_t threads, ConnectionTable& table, Clock& clock) : table_(table), clock_(clock) {
+void ConnectionTable::evict_all_waiting() {
+    std::lock_guard lock(mutex_);
+    while (evict_oldest(State::waiting, Clock::time_point::max())) {}
+}
+
+GuardedPool::GuardedPool(std::size_t threads, ConnectionTable& table, Clock& clock, Clock::duration slow)
+    : table_(table), clock_(clock), slow_(slow) {
     for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
 }
 
 GuardedPool::~GuardedPool() { shutdown(); }
 
 void GuardedPool::enqueue(std::function<void()> job) {
-    bool starved;
     {
         std::lock_guard lock(mutex_);
         jobs_.push_back(Job{std::move(job), clock_.now()});
-        starved = jobs_.size() > idle_;
+        make_room_if_starved();
     }
     ready_.notify_one();
-    if (starved) table_.evict_oldest_waiting();
 }
 
 bool GuardedPool::has_queued() const {
     std::lock_guard lock(mutex_);
-    return jobs_.size() > idle_;
+    return jobs_.size() > idle_ + freeing_;
 }
 
 void GuardedPool::shutdown() {
@@ -120,22 +122,27 @@ void GuardedPool::shutdown() {
 
 Clock::time_point GuardedPool::accepted() { return serving_since; }
 
+// Under mutex_: a connection is decided for eviction only while it is still
+// true that more connections wait than threads are idle or being freed (a
+// newcomer a worker has just taken must not be closed for a stale count).
+void GuardedPool::make_room_if_starved() {
+    if (jobs_.size() > idle_ + freeing_ && table_.evict_for_newcomer(clock_.now(), slow_)) ++freeing_;
+}
+
 void GuardedPool::work() {
     for (;;) {
         Job job;
-        bool starved;
         {
             std::unique_lock lock(mutex_);
+            if (freeing_ > 0) --freeing_; // a thread is back (perhaps not the one freed: a count is enough)
             ++idle_;
             ready_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
             --idle_;
             if (jobs_.empty()) return; // stopping
             job = std::move(jobs_.front());
             jobs_.pop_front();
-            starved = jobs_.size() > idle_;
+            make_room_if_starved();
         }
-        // More connections than idle threads: the one waiting longest for its request makes room.
-        if (starved) table_.evict_oldest_waiting();
         serving_since = job.accepted; // a connection queued for long has less time left
         job.run();
     }
@@ -206,10 +213,10 @@ void DeadlineStream::get_local_ip_and_port(std::string& ip, int& port) const {
 }
 
 GuardedServer::GuardedServer(Clock& clock, Clock::duration deadline, std::size_t threads,
-                             std::function<void(httplib::Request&)> setup)
+                             std::function<bool(httplib::Request&)> setup)
     : clock_(clock), deadline_(deadline), setup_(std::move(setup)) {
     new_task_queue = [this, threads] {
-        auto* pool = new GuardedPool(threads, table_, clock_);
+        auto* pool = new GuardedPool(threads, table_, clock_, deadline_);
         pool_ = pool;
         return pool;
     };
@@ -231,8 +238,8 @@ bool GuardedServer::serve_requests(DeadlineStream& stream, int sock) {
         stream.start_request(since + deadline_);
         bool closed = false;
         ok = process_request(stream, count == 1, closed, [&](httplib::Request& request) {
-            table_.set_busy(sock);
-            if (setup_) setup_(request);
+            const bool lasting = setup_ && setup_(request);
+            table_.set_replying(sock, clock_.now(), lasting);
         });
         if (closed || stream.cut()) break;
     }

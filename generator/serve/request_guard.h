@@ -1,6 +1,6 @@
 // The preview server's defence against slow clients (slowloris): a client
-// that sends a request a header line at a time must not keep the preview's
-// threads from everyone else.
+// that sends a request a header line at a time, or reads its reply a little
+// at a time, must not keep the preview's threads from everyone else.
 //
 // - Every request has a deadline (request_deadline: 10 s from accept, or
 //   from the end of the previous reply on a kept-alive connection) for its
@@ -9,9 +9,11 @@
 //   their sum, nor the length of one line.
 // - A connection is "waiting" until its whole request is in. When a new
 //   connection finds no idle thread, the connection that has waited longest
-//   is closed, so its thread takes the newcomer: a slow client never keeps
-//   the last worker from a new connection. A kept-alive connection gives its
-//   thread up when others are queued.
+//   is closed, so its thread takes the newcomer; if none waits, the one
+//   that has been sending its reply longest, if for more than the deadline
+//   (an event stream never: those are capped apart). So a slow client never
+//   keeps the last worker from a new connection. A kept-alive connection
+//   gives its thread up when others are queued.
 //
 // GuardedServer is an httplib::Server whose connections are read through
 // DeadlineStream; it needs its task queue to be a GuardedPool.
@@ -39,34 +41,39 @@ inline constexpr std::chrono::seconds request_deadline{10};
 // takes no uploads, and httplib's line reader has no length limit of its own.
 inline constexpr std::size_t max_request_bytes = 64 * 1024;
 
-// The connections being served, and which of them still wait for their
-// request (those may be closed to free their thread).
+// The connections being served, and what each is doing: those waiting for
+// their request, and those sending a reply for long, may be closed to free
+// their thread; event streams (meant to last) never are.
 class ConnectionTable {
 public:
     void add(int socket, Clock::time_point since); // waiting for its request
     void set_waiting(int socket, Clock::time_point since);
-    void set_busy(int socket); // its request is in: being answered
-    void remove(int socket);   // before the socket is closed
-    // Shuts down the socket of the connection waiting longest (its read
-    // returns at once); false when none waits.
-    bool evict_oldest_waiting();
+    // Its request is in: a reply from `since` on, or a stream (meant to last).
+    void set_replying(int socket, Clock::time_point since, bool stream);
+    void remove(int socket); // before the socket is closed
+    // Makes room for a new connection: shuts down the socket (its read or
+    // write fails at once) of the connection waiting longest for its request,
+    // else of the one replying longest if for more than `slow` (a client that
+    // reads its reply slowly). False when there was none.
+    bool evict_for_newcomer(Clock::time_point now, Clock::duration slow);
     void evict_all_waiting();
-    std::size_t waiting() const;
 
 private:
+    enum class State { waiting, replying, streaming, evicted };
     struct Entry {
         Clock::time_point since;
-        bool waiting = true;
+        State state = State::waiting;
     };
+    bool evict_oldest(State state, Clock::time_point before);
     mutable std::mutex mutex_;
     std::map<int, Entry> entries_;
 };
 
 // httplib's thread pool, but a connection queued with no idle thread frees
-// one: the table's longest-waiting connection is closed.
+// one (ConnectionTable::evict_for_newcomer).
 class GuardedPool final : public httplib::TaskQueue {
 public:
-    GuardedPool(std::size_t threads, ConnectionTable& table, Clock& clock);
+    GuardedPool(std::size_t threads, ConnectionTable& table, Clock& clock, Clock::duration slow);
     ~GuardedPool() override;
     void enqueue(std::function<void()> job) override; // httplib's accept loop calls it at once
     void shutdown() override;                         // closes the waiting connections, then joins
@@ -80,12 +87,15 @@ private:
         Clock::time_point accepted;
     };
     void work();
+    void make_room_if_starved();
     ConnectionTable& table_;
     Clock& clock_;
+    Clock::duration slow_;
     mutable std::mutex mutex_;
     std::condition_variable ready_;
     std::deque<Job> jobs_;
     std::size_t idle_ = 0;
+    std::size_t freeing_ = 0; // connections closed to make room whose thread is not back yet
     bool stopping_ = false;
     std::vector<std::thread> threads_;
 };
@@ -127,9 +137,11 @@ private:
 
 class GuardedServer final : public httplib::Server {
 public:
-    // `setup` sees each request once its headers are in, before routing.
+    // `setup` sees each request once its headers are in, before routing, and
+    // says whether its reply is a stream meant to last (never closed to make
+    // room). A reply longer than `deadline` may be closed to make room.
     GuardedServer(Clock& clock, Clock::duration deadline, std::size_t threads,
-                  std::function<void(httplib::Request&)> setup);
+                  std::function<bool(httplib::Request&)> setup);
 
 private:
     bool process_and_close_socket(socket_t sock) override;
@@ -137,7 +149,7 @@ private:
 
     Clock& clock_;
     Clock::duration deadline_;
-    std::function<void(httplib::Request&)> setup_;
+    std::function<bool(httplib::Request&)> setup_;
     ConnectionTable table_;
     std::atomic<GuardedPool*> pool_{nullptr};
 };

@@ -215,6 +215,7 @@ struct PreviewServer::Impl {
               // Ranges are cut here from the file (send_file), never by httplib from a
               // body in memory: its cut trusts the header's numbers.
               request.ranges.clear();
+              return request.path == events_path; // a page's event stream lasts while it is open
           }) {}
 
     fs::path root;
