@@ -82,13 +82,16 @@ bool ConnectionTable::evict_for_newcomer(Clock::time_point now, Clock::duration 
     return evict_oldest(State::waiting, Clock::time_point::max()) || evict_oldest(State::replying, now - slow);
 }
 
-void ConnectionTable::evict_all_waiting() {
+void ConnectionTable::evict_all() {
     std::lock_guard lock(mutex_);
-    while (evict_oldest(State::waiting, Clock::time_point::max())) {}
+    for (auto& [socket, entry] : entries_) {
+        if (entry.state != State::evicted) ::shutdown(socket, SHUT_RDWR);
+        entry.state = State::evicted;
+    }
 }
 
 GuardedPool::GuardedPool(std::size_t threads, ConnectionTable& table, Clock& clock, Clock::duration slow)
-    : table_(table), clock_(clock), slow_(slow) {
+    : table_(table), clock_(clock), slow_(slow), idle_(threads) { // a thread not started yet is idle too
     for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
 }
 
@@ -115,7 +118,7 @@ void GuardedPool::shutdown() {
         stopping_ = true;
     }
     ready_.notify_all();
-    table_.evict_all_waiting(); // a slow client must not hold up the stop
+    table_.evict_all(); // a slow client must not hold up the stop
     for (auto& thread : threads_) thread.join();
     threads_.clear();
 }
@@ -130,21 +133,20 @@ void GuardedPool::make_room_if_starved() {
 }
 
 void GuardedPool::work() {
+    std::unique_lock lock(mutex_);
     for (;;) {
-        Job job;
-        {
-            std::unique_lock lock(mutex_);
-            if (freeing_ > 0) --freeing_; // a thread is back (perhaps not the one freed: a count is enough)
-            ++idle_;
-            ready_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
-            --idle_;
-            if (jobs_.empty()) return; // stopping
-            job = std::move(jobs_.front());
-            jobs_.pop_front();
-            make_room_if_starved();
-        }
+        ready_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+        if (jobs_.empty()) return; // stopping
+        Job job = std::move(jobs_.front());
+        jobs_.pop_front();
+        --idle_;
+        make_room_if_starved();
+        lock.unlock();
         serving_since = job.accepted; // a connection queued for long has less time left
         job.run();
+        lock.lock();
+        ++idle_;
+        if (freeing_ > 0) --freeing_; // a thread is back (perhaps not the one freed: a count is enough)
     }
 }
 

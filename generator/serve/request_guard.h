@@ -56,7 +56,7 @@ public:
     // else of the one replying longest if for more than `slow` (a client that
     // reads its reply slowly). False when there was none.
     bool evict_for_newcomer(Clock::time_point now, Clock::duration slow);
-    void evict_all_waiting();
+    void evict_all(); // the server stops
 
 private:
     enum class State { waiting, replying, streaming, evicted };
