@@ -99,7 +99,8 @@ public:
     // not -1) or `limit` passed (none: no limit); 0 when no signal came.
     int wait(int other, std::optional<std::chrono::milliseconds> limit) const {
         pollfd fds[2] = {{signal_fd_, POLLIN, 0}, {other, POLLIN, 0}};
-        const int timeout = limit ? static_cast<int>(std::max<std::chrono::milliseconds::rep>(limit->count(), 0)) : -1;
+        int timeout = limit ? static_cast<int>(std::max<std::chrono::milliseconds::rep>(limit->count(), 0)) : -1;
+        if (signal_fd_ < 0 && (timeout < 0 || timeout > 100)) timeout = 100; // no signalfd: look at the pending set
         ::poll(fds, other >= 0 ? 2 : 1, timeout);
         return pending();
     }
