@@ -4,6 +4,7 @@
 // is checked over HTTP the way a browser sees it: pages, 404, traversal,
 // live-reload events, rebuilds after edits, a broken layout, SIGTERM.
 #include "content/content_tree.h"
+#include "serve/change_notifier.h"
 #include "serve/server.h"
 #include "serve/watcher.h"
 #include "test_support.h"
@@ -11,14 +12,18 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 
+#include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <fcntl.h>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -307,6 +312,79 @@ TEST_CASE("serve: the watcher reports added, modified and removed files, and ign
     WatchChanges one;
     one.modified = {"content/2025/05/2025-05-20.md"};
     CHECK(one.describe() == "modified content/2025/05/2025-05-20.md");
+}
+
+TEST_CASE("serve: inotify tells of edits in the watched trees, new folders included, and of nothing else") {
+    TempDir dir;
+    write_text(dir / "content/2025/05/2025-05-20.md", "one");
+    write_text(dir / "paperpress.yaml", "title: A\n");
+    write_text(dir / "out/index.html", "built");
+    auto opened = ChangeNotifier::open({dir / "content", dir / "layouts", dir / "paperpress.yaml"}, {dir / "out"});
+    REQUIRE_MESSAGE(opened, opened.error().to_string());
+    ChangeNotifier& notifier = **opened;
+    // Did an event that counts come within a second (after `act`)?
+    auto told = [&](const std::function<void()>& act) {
+        act();
+        const auto until = std::chrono::steady_clock::now() + 1s;
+        bool changed = false;
+        while (!changed && std::chrono::steady_clock::now() < until) {
+            pollfd entry{notifier.fd(), POLLIN, 0};
+            ::poll(&entry, 1, 100);
+            changed = notifier.drain();
+        }
+        std::this_thread::sleep_for(50ms); // and nothing left over for the next step
+        notifier.drain();
+        return changed;
+    };
+    CHECK_FALSE(told([] {}));
+    CHECK(told([&] { write_text(dir / "content/2025/05/2025-05-20.md", "ONE"); }));
+    CHECK_FALSE(told([&] { write_text(dir / "content/2025/05/.2025-05-20.md.swp", "editor"); }));
+    CHECK_FALSE(told([&] { write_text(dir / "out/index.html", "rebuilt"); }));
+    CHECK_FALSE(told([&] { write_text(dir / "notes.txt", "beside the config"); }));
+    // A new year's folder, then a day in it: the folder is watched as it comes.
+    CHECK(told([&] { fs::create_directories(dir / "content/2026/01"); }));
+    CHECK(told([&] { write_text(dir / "content/2026/01/2026-01-05.md", "new"); }));
+    // The config replaced by a rename, as editors and write_file_atomic save.
+    CHECK(told([&] {
+        write_text(dir / "paperpress.yaml.tmp.1", "title: B\n");
+        fs::rename(dir / "paperpress.yaml.tmp.1", dir / "paperpress.yaml");
+    }));
+    // A root that did not exist yet: layouts/ made later, then a file in it.
+    CHECK(told([&] { fs::create_directories(dir / "layouts"); }));
+    CHECK(told([&] { write_text(dir / "layouts/day.mustache", "{{> head}}"); }));
+    CHECK(told([&] { fs::remove(dir / "content/2025/05/2025-05-20.md"); }));
+    CHECK(notifier.watches() >= 6);
+}
+
+TEST_CASE("serve: watches by inotify unless --poll-interval is given; a burst of saves is one rebuild") {
+    Site site;
+    ServeProcess serve(site.dir.path(), {"serve", "--port", "0"});
+    REQUIRE_MESSAGE(serve.wait_for_port() > 0, serve.err());
+    CHECK(serve.out().find("paperpress.yaml (by inotify)") != std::string::npos);
+    auto builds = [&] {
+        std::size_t count = 0;
+        for (auto at = serve.out().find("build: "); at != std::string::npos; at = serve.out().find("build: ", at + 1))
+            ++count;
+        return count;
+    };
+    const std::size_t first = builds();
+    // An editor's save: a backup, the new bytes in a temp file, a rename, a touch.
+    const fs::path file = site.content() / "2025/05/2025-05-20.md";
+    const std::string text = read_text(file);
+    fs::copy_file(file, fs::path(file.string() + "~"));
+    write_text(fs::path(file.string() + ".tmp.1"), text + "\n");
+    fs::rename(fs::path(file.string() + ".tmp.1"), file);
+    fs::last_write_time(file, fs::file_time_type::clock::now());
+    fs::remove(fs::path(file.string() + "~"));
+    CHECK(eventually([&] { return builds() == first + 1; }));
+    std::this_thread::sleep_for(700ms);
+    CHECK(builds() == first + 1);
+    CHECK(serve.stop() == 0);
+
+    ServeProcess polling(site.dir.path(), {"serve", "--port", "0", "--poll-interval", "50"});
+    REQUIRE_MESSAGE(polling.wait_for_port() > 0, polling.err());
+    CHECK(polling.out().find("paperpress.yaml (every 50 ms)") != std::string::npos);
+    CHECK(polling.stop() == 0);
 }
 
 TEST_CASE("serve: builds, serves, reloads after edits and survives a broken layout") {
@@ -619,5 +697,237 @@ TEST_CASE("serve: one byte range per request; a request for many ranges is refus
     const std::string rebound = get_with(*port, "Host: evil.example\r\n" + ranges + "\r\n");
     CHECK(rebound.starts_with("HTTP/1.1 416"));
     CHECK(rebound.size() < 1000); // a refused Host is not amplified either
+    server.stop();
+}
+
+namespace {
+
+int connect_to(int port) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// Has the server closed `fd`? Reads (and drops) what it sent; waits up to `limit`.
+bool closed_by_server(int fd, std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    char buffer[4096];
+    do { // at least one look, however short the limit
+        pollfd entry{fd, POLLIN, 0};
+        if (::poll(&entry, 1, 20) <= 0) continue;
+        const ssize_t n = ::recv(fd, buffer, sizeof buffer, MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) return true;
+    } while (std::chrono::steady_clock::now() < until);
+    return false;
+}
+
+// Clients that send a request a header line at a time (slowloris), every
+// `interval`, from their own thread, until destroyed.
+class SlowClients {
+public:
+    SlowClients(int port, int count, std::chrono::milliseconds interval) {
+        for (int i = 0; i < count; ++i) {
+            const int fd = connect_to(port);
+            REQUIRE(fd >= 0);
+            const std::string line = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+            (void)::send(fd, line.data(), line.size(), MSG_NOSIGNAL);
+            sockets_.push_back(fd);
+        }
+        opened_ = std::chrono::steady_clock::now();
+        thread_ = std::thread([this, interval] {
+            for (int n = 0; !stop_; ++n) {
+                std::unique_lock lock(mutex_);
+                if (wake_.wait_for(lock, interval, [&] { return stop_; })) break;
+                const std::string line = "X-Slow-" + std::to_string(n) + ": 1\r\n";
+                for (int fd : sockets_) (void)::send(fd, line.data(), line.size(), MSG_NOSIGNAL);
+            }
+        });
+    }
+    ~SlowClients() {
+        {
+            std::lock_guard lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+        for (int fd : sockets_) ::close(fd);
+    }
+    const std::vector<int>& sockets() const { return sockets_; }
+    std::chrono::steady_clock::time_point opened() const { return opened_; }
+
+private:
+    std::vector<int> sockets_;
+    std::chrono::steady_clock::time_point opened_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stop_ = false;
+    std::thread thread_;
+};
+
+std::chrono::milliseconds since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+}
+
+} // namespace
+
+TEST_CASE("serve: slow clients (a header line a second) never keep a new client waiting, and are cut at the deadline") {
+    TempDir dir;
+    write_text(dir / "site/index.html", "<html><body>home</body></html>");
+    PreviewServerOptions options;
+    options.request_deadline = 3s;
+    PreviewServer server(dir / "site", {}, options);
+    auto port = server.bind("127.0.0.1", 0);
+    REQUIRE(port);
+    server.start();
+
+    SUBCASE("more slow clients than the server has threads") {
+        SlowClients slow(*port, 64, 1s);
+        std::this_thread::sleep_for(1500ms); // each has sent a header line since
+        httplib::Client client("127.0.0.1", *port);
+        client.set_connection_timeout(5, 0);
+        client.set_read_timeout(5, 0);
+        for (int i = 0; i < 3; ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            auto page = client.Get("/");
+            REQUIRE(page);
+            CHECK(page->status == 200);
+            CHECK(page->body.find("home") != std::string::npos);
+            CHECK(since(start) < 1000ms);
+        }
+        // Every slow client is closed by the deadline (some before it, to make room).
+        for (int fd : slow.sockets()) CHECK(closed_by_server(fd, 3s + 1500ms - since(slow.opened())));
+        CHECK(since(slow.opened()) < 3s + 1500ms);
+    }
+
+    SUBCASE("a few slow clients: closed at the deadline, not before") {
+        SlowClients slow(*port, 4, 1s);
+        for (int fd : slow.sockets()) CHECK_FALSE(closed_by_server(fd, 2500ms - since(slow.opened())));
+        for (int fd : slow.sockets()) CHECK(closed_by_server(fd, 4500ms - since(slow.opened())));
+    }
+
+    SUBCASE("a header line that never ends is cut after 64 KiB, not read for the whole deadline") {
+        const int fd = connect_to(*port);
+        REQUIRE(fd >= 0);
+        const auto start = std::chrono::steady_clock::now();
+        const std::string line = "GET /" + std::string(1 << 20, 'a');
+        (void)::send(fd, line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        CHECK(closed_by_server(fd, 2s));
+        CHECK(since(start) < 2s);
+        ::close(fd);
+    }
+    server.stop();
+}
+
+TEST_CASE("serve: clients that do not read their replies never keep a new client waiting") {
+    TempDir dir;
+    write_text(dir / "site/index.html", "<html><body>home</body></html>");
+    {
+        const int fd = ::open((dir / "site/big.bin").c_str(), O_WRONLY | O_CREAT, 0644);
+        REQUIRE(fd >= 0);
+        REQUIRE(::ftruncate(fd, 64 << 20) == 0); // sparse: 64 MiB of zeros
+        ::close(fd);
+    }
+    PreviewServerOptions options;
+    options.request_deadline = 1s; // also how long a reply may take before it may be closed to make room
+    PreviewServer server(dir / "site", {}, options);
+    auto port = server.bind("127.0.0.1", 0);
+    REQUIRE(port);
+    server.start();
+    // More readers than threads, each asking for the big file and reading none of it.
+    std::vector<int> readers;
+    for (int i = 0; i < 60; ++i) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        int small = 4096;
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(static_cast<std::uint16_t>(*port));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        const std::string request = "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        REQUIRE(::send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size()));
+        readers.push_back(fd);
+    }
+    std::this_thread::sleep_for(1500ms);
+    httplib::Client client("127.0.0.1", *port);
+    client.set_read_timeout(5, 0);
+    const auto start = std::chrono::steady_clock::now();
+    auto page = client.Get("/");
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    CHECK(since(start) < 1000ms); // not after the 5 s write timeout
+    // Nor do they hold up a stop.
+    const auto stopping = std::chrono::steady_clock::now();
+    server.stop();
+    CHECK(since(stopping) < 2000ms);
+    for (int fd : readers) ::close(fd);
+}
+
+TEST_CASE("serve: byte ranges follow RFC 9110 for one range") {
+    using Kind = ByteRange::Kind;
+    auto part = [](std::uint64_t offset, std::uint64_t length) { return std::pair{offset, length}; };
+    auto of = [](const ByteRange& range) { return std::pair{range.offset, range.length}; };
+    CHECK(byte_range_for("", 100).kind == Kind::whole);
+    CHECK(byte_range_for("items=0-5", 100).kind == Kind::whole);
+    CHECK(byte_range_for("bytes=10-19", 100).kind == Kind::part);
+    CHECK(of(byte_range_for("bytes=10-19", 100)) == part(10, 10));
+    CHECK(of(byte_range_for("bytes=90-", 100)) == part(90, 10));
+    CHECK(of(byte_range_for("bytes=90-500", 100)) == part(90, 10));
+    CHECK(of(byte_range_for("bytes=-5", 100)) == part(95, 5));
+    CHECK(of(byte_range_for("bytes=-500", 100)) == part(0, 100));
+    CHECK(byte_range_for("bytes=100-", 100).kind == Kind::unsatisfiable);
+    CHECK(byte_range_for("bytes=99999999999999999999999-", 100).kind == Kind::unsatisfiable);
+    CHECK(byte_range_for("bytes=-0", 100).kind == Kind::unsatisfiable);
+    CHECK(byte_range_for("bytes=0-,0-", 100).kind == Kind::unsatisfiable);
+    CHECK(byte_range_for("bytes=19-10", 100).kind == Kind::whole); // invalid: ignored
+    CHECK(byte_range_for("bytes=x-1", 100).kind == Kind::whole);
+}
+
+TEST_CASE("serve: a range of a big file is read from the file (a 1 GiB file, sparse)") {
+    TempDir dir;
+    const fs::path file = dir / "site/video.bin";
+    write_text(file, "");
+    const std::uint64_t size = 1ull << 30;
+    const std::uint64_t at = 900'000'000;
+    {
+        const int fd = ::open(file.c_str(), O_WRONLY);
+        REQUIRE(fd >= 0);
+        REQUIRE(::ftruncate(fd, static_cast<off_t>(size)) == 0);
+        REQUIRE(::pwrite(fd, "MARKER", 6, static_cast<off_t>(at)) == 6);
+        ::close(fd);
+    }
+    PreviewServer server(dir / "site");
+    auto port = server.bind("127.0.0.1", 0);
+    REQUIRE(port);
+    server.start();
+    const std::string host = "Host: 127.0.0.1\r\n";
+    auto exchange = [&](const std::string& range) {
+        return raw_exchange(*port, "GET /video.bin HTTP/1.1\r\n" + host + range + "Connection: close\r\n\r\n");
+    };
+    const std::string middle = exchange("Range: bytes=" + std::to_string(at - 2) + "-" + std::to_string(at + 7) + "\r\n");
+    INFO(middle.substr(0, 300));
+    CHECK(middle.starts_with("HTTP/1.1 206"));
+    CHECK(middle.find("Content-Range: bytes 899999998-900000007/1073741824\r\n") != std::string::npos);
+    CHECK(middle.find("Content-Length: 10\r\n") != std::string::npos);
+    CHECK(middle.find("Accept-Ranges: bytes\r\n") != std::string::npos);
+    CHECK(middle.ends_with(std::string("\r\n\r\n") + '\0' + '\0' + "MARKER" + '\0' + '\0'));
+    const std::string tail = exchange("Range: bytes=-3\r\n");
+    CHECK(tail.starts_with("HTTP/1.1 206"));
+    CHECK(tail.find("Content-Range: bytes 1073741821-1073741823/1073741824\r\n") != std::string::npos);
+    const std::string beyond = exchange("Range: bytes=1073741824-\r\n");
+    CHECK(beyond.starts_with("HTTP/1.1 416"));
+    CHECK(beyond.find("Content-Range: bytes */1073741824\r\n") != std::string::npos);
+    std::string ranges = "Range: bytes=0-";
+    for (int i = 0; i < 2500; ++i) ranges += ",0-";
+    const std::string many = exchange(ranges + "\r\n");
+    CHECK(many.starts_with("HTTP/1.1 416"));
+    CHECK(many.size() < 1000);
     server.stop();
 }

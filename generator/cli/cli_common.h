@@ -96,7 +96,7 @@ struct ServeArgs {
     std::string out = ".cache/serve/site";
     bool no_watch = false;
     unsigned jobs = 0;
-    int poll_ms = 300;
+    int poll_ms = 0; // 0: inotify (polling every 300 ms where it is unavailable)
 };
 int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& args);
 

@@ -111,7 +111,8 @@ void add_serve_command(CLI::App& app, Commands& p) {
         ->capture_default_str();
     p.serve->add_flag("--no-watch", p.serve_args.no_watch, "Build and serve once; do not watch for changes");
     p.serve->add_option("--poll-interval", p.serve_args.poll_ms,
-                      "Milliseconds between checks for edits (default 300; raise it on a slow network file system)")
+                      "Poll for edits every MS milliseconds instead of watching by inotify (which falls back to 300 ms "
+                      "polling where it is unavailable); for network file systems")
         ->check(CLI::Range(10, 60000));
     p.serve->add_option("--jobs,-j", p.serve_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 

@@ -17,7 +17,7 @@ int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& a
     options.port = args.port;
     options.watch = !args.no_watch;
     options.jobs = args.jobs;
-    options.poll_interval = std::chrono::milliseconds(args.poll_ms);
+    if (args.poll_ms > 0) options.poll_interval = std::chrono::milliseconds(args.poll_ms); // else inotify
     options.log = [](const std::string& line) { std::cout << line << std::endl; };
     options.log_error = [](const std::string& line) { std::cerr << line << std::endl; };
     return run_serve(options);

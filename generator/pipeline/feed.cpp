@@ -68,8 +68,8 @@ DayInput feed_input(Announcement announcement) {
     DayInput input{*announcement.date, std::move(announcement.entries), std::nullopt, {}};
     if (input.entries.size() >= feed_cap)
         input.partial_reason = "the feed holds " + std::to_string(input.entries.size()) +
-                               " entries, arXiv's cap for a feed: the announcement was possibly cut (back-fill with "
-                               "--date " +
+                               " entries, at least arXiv's cap of " + std::to_string(feed_cap) +
+                               " for a feed: the announcement was possibly cut (back-fill with --date " +
                                input.date.iso() + " to get it whole)";
     return input;
 }

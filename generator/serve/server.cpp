@@ -3,12 +3,16 @@
 #include "site/render_markdown.h"
 #include "util/text.h"
 
+#include <fcntl.h>
 #include <httplib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -38,6 +42,23 @@ std::string message_page(const std::string& title, const std::string& text) {
            "</title></head>\n<body>\n<h1>" + html_escape(title) + "</h1>\n<p>" + html_escape(text) +
            "</p>\n</body>\n</html>\n";
 }
+
+// A number of a Range header; one too large to hold is as good as infinite.
+std::optional<std::uint64_t> range_number(std::string_view text) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error == std::errc::result_out_of_range) return UINT64_MAX;
+    return value;
+}
+
+// A file open for reading, closed with its last owner.
+struct OpenFile {
+    int fd = -1;
+    ~OpenFile() {
+        if (fd >= 0) ::close(fd);
+    }
+};
 
 } // namespace
 
@@ -161,10 +182,46 @@ SiteLookup lookup_site_path(const fs::path& root, std::string_view url_path) {
     return result;
 }
 
+ByteRange byte_range_for(std::string_view header, std::uint64_t size) {
+    ByteRange range;
+    constexpr std::string_view unit = "bytes=";
+    if (!header.starts_with(unit)) return range; // not a byte range: ignored
+    const std::string_view spec = header.substr(unit.size());
+    const auto dash = spec.find('-');
+    if (spec.find(',') != std::string_view::npos) {
+        range.kind = ByteRange::Kind::unsatisfiable;
+        return range;
+    }
+    if (dash == std::string_view::npos) return range;
+    const auto first = range_number(spec.substr(0, dash));
+    const auto last = range_number(spec.substr(dash + 1));
+    if (dash == 0 && last) { // the last `*last` bytes
+        if (*last == 0 || size == 0) range.kind = ByteRange::Kind::unsatisfiable;
+        else range = {ByteRange::Kind::part, size - std::min(*last, size), std::min(*last, size)};
+        return range;
+    }
+    if (!first || (last && *last < *first) || (!last && dash + 1 != spec.size())) return range; // invalid: ignored
+    if (*first >= size) {
+        range.kind = ByteRange::Kind::unsatisfiable;
+        return range;
+    }
+    const std::uint64_t end = last ? std::min(*last, size - 1) : size - 1;
+    return {ByteRange::Kind::part, *first, end - *first + 1};
+}
+
 struct PreviewServer::Impl {
+    Impl(Clock& time, Clock::duration deadline)
+        : clock(time), server(time, deadline, max_event_streams + 16, [](httplib::Request& request) {
+              // Ranges are cut here from the file (send_file), never by httplib from a
+              // body in memory: its cut trusts the header's numbers.
+              request.ranges.clear();
+              return request.path == events_path; // a page's event stream lasts while it is open
+          }) {}
+
     fs::path root;
     std::function<void(const std::string&)> log;
-    httplib::Server server;
+    Clock& clock;
+    GuardedServer server;
     std::thread thread;
 
     mutable std::mutex mutex;
@@ -182,8 +239,48 @@ struct PreviewServer::Impl {
     void handle_events(httplib::Response& response);
 };
 
-PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string&)> log)
-    : impl_(std::make_unique<Impl>()) {
+namespace {
+
+// Sends `file` (not a page) from disk, only the range the request asks for;
+// false when it cannot be opened (removed by a build meanwhile).
+bool send_file(const fs::path& file, const httplib::Request& request, httplib::Response& response) {
+    auto open = std::make_shared<OpenFile>();
+    open->fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat info{};
+    if (open->fd < 0 || ::fstat(open->fd, &info) != 0 || !S_ISREG(info.st_mode)) return false;
+    const auto size = static_cast<std::uint64_t>(info.st_size);
+    const ByteRange range = byte_range_for(request.get_header_value("Range"), size);
+    response.set_header("Accept-Ranges", "bytes");
+    if (range.kind == ByteRange::Kind::unsatisfiable) {
+        response.status = 416;
+        response.set_header("Content-Range", "bytes */" + std::to_string(size));
+        return true;
+    }
+    std::uint64_t offset = 0, length = size;
+    if (range.kind == ByteRange::Kind::part) {
+        offset = range.offset;
+        length = range.length;
+        response.status = 206;
+        response.set_header("Content-Range", "bytes " + std::to_string(offset) + "-" +
+                                                 std::to_string(offset + length - 1) + "/" + std::to_string(size));
+    }
+    if (length == 0) { // httplib sends no Content-Length for an empty provider
+        response.set_content("", content_type_for(file));
+        return true;
+    }
+    response.set_content_provider(
+        length, content_type_for(file), [open, offset](std::size_t at, std::size_t left, httplib::DataSink& sink) {
+            char buffer[64 * 1024];
+            const ssize_t got = ::pread(open->fd, buffer, std::min(left, sizeof buffer), static_cast<off_t>(offset + at));
+            return got > 0 && sink.write(buffer, static_cast<std::size_t>(got)); // a file cut short ends the reply
+        });
+    return true;
+}
+
+} // namespace
+
+PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string&)> log, PreviewServerOptions options)
+    : impl_(std::make_unique<Impl>(options.clock ? *options.clock : real_clock(), options.request_deadline)) {
     impl_->root = std::move(root);
     impl_->log = std::move(log);
     // A server started again gets new tokens, so pages left open reload.
@@ -195,8 +292,7 @@ PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string
     auto& server = impl_->server;
     // Each open page holds one event stream (one thread) for as long as it
     // is open; at most max_event_streams of them, so pages and files always
-    // have threads left.
-    server.new_task_queue = [] { return new httplib::ThreadPool(max_event_streams + 16); };
+    // have threads left (16, and slow clients give theirs up: request_guard.h).
     server.set_keep_alive_timeout(2);
     // httplib's default sets SO_REUSEPORT, which would let a second server
     // share a port that is in use; SO_REUSEADDR only allows a quick restart.
@@ -207,7 +303,7 @@ PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string
     });
     Impl* self = impl_.get();
     server.set_pre_routing_handler([self](const httplib::Request& request, httplib::Response& response) {
-        if (request.ranges.size() > 1 || request.get_header_value("Range").find(',') != std::string::npos) {
+        if (request.get_header_value("Range").find(',') != std::string::npos) {
             // No body: httplib cuts a routed reply into the request's ranges, and
             // thousands of ranges of even a short message would be the amplification refused.
             response.status = 416;
@@ -251,8 +347,7 @@ Result<int> PreviewServer::bind(const std::string& host, int port) {
 void PreviewServer::start() {
     Impl* self = impl_.get();
     impl_->thread = std::thread([self] { self->server.listen_after_bind(); });
-    for (int i = 0; i < 5000 && !impl_->server.is_running(); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (int i = 0; i < 5000 && !impl_->server.is_running(); ++i) impl_->clock.sleep_for(std::chrono::milliseconds(1));
 }
 
 void PreviewServer::stop() {
@@ -339,9 +434,11 @@ void PreviewServer::Impl::handle_file(const httplib::Request& request, httplib::
         file = root / "404.html";
         break;
     case SiteLookup::Kind::file:
-        break; // httplib answers 200, or 206 for a range
+        // A page gets the reload script, so it is sent whole whatever the Range.
+        if (!is_html(file) && send_file(file, request, response)) return;
+        break;
     }
-    auto bytes = read_file(file);
+    auto bytes = is_html(file) ? read_file(file) : Result<std::string>(fail("removed"));
     if (!bytes) {
         if (found.kind == SiteLookup::Kind::file) {
             // Removed by a build between the lookup and the read.
@@ -354,10 +451,6 @@ void PreviewServer::Impl::handle_file(const httplib::Request& request, httplib::
         response.set_content(
             inject_before_body_end(message_page(title, text), live_reload_snippet(current_token, current_error)),
             "text/html; charset=utf-8");
-        return;
-    }
-    if (!is_html(file)) {
-        response.set_content(std::move(*bytes), content_type_for(file));
         return;
     }
     response.set_content(inject_before_body_end(std::move(*bytes), live_reload_snippet(current_token, current_error)),

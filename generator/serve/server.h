@@ -17,12 +17,18 @@
 //   name (403 otherwise): a page on another site whose name an attacker
 //   points at 127.0.0.1 (DNS rebinding) cannot read the preview.
 // - A request for more than one byte range gets 416: a few thousand ranges
-//   of one file would otherwise make a reply a thousand times its size.
+//   of one file would otherwise make a reply a thousand times its size. A
+//   file other than a page is sent from disk, only the range asked for.
+// - Slow clients are cut off (serve/request_guard.h): a whole request must
+//   come within request_deadline, and cannot keep a new connection waiting.
 #pragma once
 
+#include "serve/request_guard.h"
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/files.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -63,10 +69,25 @@ struct SiteLookup {
 };
 SiteLookup lookup_site_path(const fs::path& root, std::string_view url_path);
 
+// What a Range header asks of a file of `size` bytes: RFC 9110's one range
+// (`bytes=10-19`, `bytes=10-`, `bytes=-5`); a header that is not a byte
+// range is ignored (the whole file), a list of ranges is unsatisfiable.
+struct ByteRange {
+    enum class Kind { whole, part, unsatisfiable } kind = Kind::whole;
+    std::uint64_t offset = 0, length = 0; // Kind::part
+};
+ByteRange byte_range_for(std::string_view range_header, std::uint64_t size);
+
+struct PreviewServerOptions {
+    Clock* clock = nullptr;                                 // times the request deadlines; nullptr: real_clock()
+    Clock::duration request_deadline = pp::request_deadline; // a test shortens it
+};
+
 class PreviewServer {
 public:
     // Serves the files under `root`; `log` gets one line per server problem.
-    explicit PreviewServer(fs::path root, std::function<void(const std::string&)> log = {});
+    explicit PreviewServer(fs::path root, std::function<void(const std::string&)> log = {},
+                           PreviewServerOptions options = {});
     ~PreviewServer(); // stops
     PreviewServer(const PreviewServer&) = delete;
     PreviewServer& operator=(const PreviewServer&) = delete;
