@@ -18,15 +18,6 @@ namespace {
 constexpr std::uint32_t watch_mask = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO |
                                      IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_EXCL_UNLINK;
 
-bool under(const fs::path& path, const fs::path& folder) {
-    auto p = path.begin();
-    for (auto f = folder.begin(); f != folder.end(); ++f, ++p) {
-        if (f->empty()) continue; // trailing separator
-        if (p == path.end() || *p != *f) return false;
-    }
-    return true;
-}
-
 fs::path absolute_normal(const fs::path& path) {
     std::error_code ec;
     fs::path full = fs::absolute(path.empty() ? fs::path(".") : path, ec).lexically_normal();
@@ -63,7 +54,7 @@ ChangeNotifier::~ChangeNotifier() {
 }
 
 bool ChangeNotifier::excluded(const fs::path& path) const {
-    return std::any_of(excluded_.begin(), excluded_.end(), [&](const fs::path& e) { return under(path, e); });
+    return std::any_of(excluded_.begin(), excluded_.end(), [&](const fs::path& e) { return is_under(path, e); });
 }
 
 Result<void> ChangeNotifier::watch_folder(const fs::path& folder, bool tree, const std::string& name) {

@@ -8,15 +8,6 @@ namespace pp {
 
 namespace {
 
-bool under(const fs::path& path, const fs::path& folder) {
-    auto p = path.begin();
-    for (auto f = folder.begin(); f != folder.end(); ++f, ++p) {
-        if (f->empty()) continue; // trailing separator
-        if (p == path.end() || *p != *f) return false;
-    }
-    return true;
-}
-
 // A regular file (or a link to one) with its stamp; nothing for others.
 void add_file(Snapshot& snapshot, const fs::path& path) {
     if (auto stamp = stamp_of(path)) snapshot[path.generic_string()] = *stamp; // else vanished, or not a file
@@ -46,7 +37,7 @@ Snapshot Watcher::snapshot() const {
         if (excluded_.empty()) return false;
         std::error_code ignored;
         const fs::path full = fs::absolute(path, ignored).lexically_normal();
-        return std::any_of(excluded_.begin(), excluded_.end(), [&](const fs::path& e) { return under(full, e); });
+        return std::any_of(excluded_.begin(), excluded_.end(), [&](const fs::path& e) { return is_under(full, e); });
     };
     for (const auto& root : roots_) {
         auto status = fs::status(root, ec);

@@ -550,4 +550,13 @@ fs::path beside_folder(const fs::path& folder, std::string_view suffix) {
     return path.parent_path() / ("." + path.filename().string() + std::string(suffix));
 }
 
+bool is_under(const fs::path& path, const fs::path& folder) {
+    auto p = path.begin();
+    for (auto f = folder.begin(); f != folder.end(); ++f, ++p) {
+        if (f->empty()) continue; // trailing separator
+        if (p == path.end() || *p != *f) return false;
+    }
+    return true;
+}
+
 } // namespace pp

@@ -80,6 +80,10 @@ struct WalkOptions {
     bool root_may_be_link = true; // false: a root that is a link is not walked (an error)
 };
 
+// `path` is `folder` or lies below it, by their parts as written (no file
+// system access: give both in the same form, e.g. absolute and normal).
+bool is_under(const fs::path& path, const fs::path& folder);
+
 // The one directory walker: calls `visit` for every entry under `root`
 // except "." and "..", a folder's entries before the next folder's. For a
 // folder, `visit` returns whether to walk into it. Never goes through a
