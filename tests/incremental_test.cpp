@@ -148,7 +148,8 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     auto report = site.check_equals_clean("append");
     CHECK(as_set(report.written_files) ==
           std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/", "archive/", "", "feed.xml",
-                                "sitemap.xml", "data/index.json", "data/2025-02.json.gz"});
+                                "sitemap.xml", "data/index.json", "data/2025-02.json.gz", "search/index.json.gz",
+                                "search/2025-02/0.txt.gz", "search/days/2025-02-05.json.gz"});
     // The new day, the previous day and the month's other day (2025-02-03), each once:
     // the month data, the feed and the home page share what was parsed.
     CHECK(report.parsed == 3);
@@ -170,20 +171,24 @@ TEST_CASE("incremental: switching `data` between day, month, full and none adds 
     CHECK(switched.removed == 7); // data/days/*.json, one per day
     CHECK_FALSE(fs::exists(site.out() / "data/days"));
 
-    // With or without the abstracts: the month files and the search page (which says what it searches), no page else.
+    // With or without the abstracts: the month files, no page else (the search's word index has the abstracts either way).
     site.config.data = "full";
     switched = site.check_equals_clean("data: full");
     CHECK(as_set(switched.written_files) == std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz",
-                                                                  "data/2025-02.json.gz", "search/"});
+                                                                  "data/2025-02.json.gz"});
     site.config.data = "month";
     switched = site.check_equals_clean("data: month again");
     CHECK(as_set(switched.written_files) == std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz",
-                                                                  "data/2025-02.json.gz", "search/"});
+                                                                  "data/2025-02.json.gz"});
 
     site.config.data = "none";
     switched = site.check_equals_clean("data: none");
-    CHECK(as_set(switched.removed_files) ==
-          std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz", "data/2025-02.json.gz", "search/"});
+    std::set<std::string> removed;
+    for (const auto& path : switched.removed_files)
+        if (!path.starts_with("search/") || path == "search/") removed.insert(path);
+    CHECK(removed == std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz", "data/2025-02.json.gz", "search/"});
+    CHECK(as_set(switched.removed_files).contains("search/index.json.gz")); // and the word index
+    CHECK_FALSE(fs::exists(site.out() / "search"));
     site.save(make_day("2025-02-06", 2));
     report = site.check_equals_clean("append with data: none");
     CHECK(as_set(report.written_files) ==
@@ -219,7 +224,7 @@ TEST_CASE("incremental: deleting a day removes its outputs and relinks its neigh
     std::string prompt_page;
     for (const auto& removed : report.removed_files)
         if (removed.starts_with("prompts/")) prompt_page = removed;
-    CHECK(as_set(report.removed_files) == std::set<std::string>{"2025/01/03/", prompt_page});
+    CHECK(as_set(report.removed_files) == std::set<std::string>{"2025/01/03/", prompt_page, "search/days/2025-01-03.json.gz"});
     CHECK(prompt_page.ends_with("/"));
     CHECK_FALSE(fs::exists(site.out() / "2025/01/03"));
 

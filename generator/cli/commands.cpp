@@ -100,6 +100,8 @@ int run_cli(int argc, char** argv) {
         ->check(CLI::Range(10, 60000));
     serve->add_option("--jobs,-j", serve_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
 
+    auto* search = add_search_command(app);
+
     std::string theme_name;
     auto* theme = app.add_subcommand("theme", "Work with themes (see docs/themes.md)");
     theme->require_subcommand(1);
@@ -145,6 +147,7 @@ int run_cli(int argc, char** argv) {
     if (check->parsed()) return cmd_check(global, *config);
     if (build->parsed()) return cmd_build(global, *config, build_args);
     if (theme_new->parsed()) return cmd_theme_new(global, theme_name);
+    if (search->parsed()) return cmd_search();
     if (run->parsed()) return cmd_run(global, *config, run_args);
     if (publish->parsed()) return cmd_publish(global, *config, publish_args);
     if (notify->parsed()) return cmd_notify(global, *config, notify_args);

@@ -5,6 +5,7 @@
 #include "site/build_context.h"
 #include "site/day_stage.h"
 #include "site/list_outputs.h"
+#include "site/search_stage.h"
 #include "util/memory.h"
 #include "util/program.h"
 
@@ -71,7 +72,10 @@ void Build::run() {
     start_workers();
     DayStage days(build_);
     std::vector<DayTask> tasks = days.tasks_for(scan);
+    SearchStage search(build_, tasks);
+    if (search.enabled()) build_.day_parsed = [&search](const Day& day) { search.add(day); };
     auto live = days.process(tasks);
+    search.write(live);
     build_graph(live);
     write_lists(build_, days, live);
     build_.workers->retire(); // they exit while the state is saved

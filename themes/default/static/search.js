@@ -1,19 +1,22 @@
-// paperpress search: client-side, over the archive's month data files.
-// data/index.json lists the months newest first; a query loads months one
-// by one, newest first, and stops once it has a page of results ("Search
-// older months" goes on). Every query word must occur in the paper's date,
-// arXiv ID, title, authors, topics, comment or abstract (the month data holds
-// the last two only with `data: full` or `day`); results link to the paper on its
-// day page. A query with a date (2025-02-03) or a new-style arXiv ID
-// (2502.01234) searches only the months it can be in: the date's month, or
-// the ID's month and later, oldest first. A month (data/YYYY-MM.json.gz,
-// gzip'd JSON: docs/data.md) is fetched once and kept for later queries.
+// paperpress search: client-side, over the archive's word index (docs/data.md,
+// "The search index"). search/index.json.gz lists the periods (years; months
+// of the newest year), each with its days and the first word of each of its
+// chunks; a query fetches, in parallel, only the chunks that can hold its
+// words, then the day files (search/days/DATE.json.gz) of the results shown.
+// `paperpress search` reads the same files the same way (search/query.cpp).
+//
+// Words are folded as the build folds them (NFKD, marks stripped, lower
+// case, ø ł đ ð þ æ ı to a base letter): "Scholkopf" finds "Schölkopf". Every
+// word must match; a word of three bytes or more matches as a prefix (as one
+// types). A date (2025-02-03) or month (2025-02) limits the results to it.
+// Ranked by where the words are (title, then authors/topics/ID, then
+// abstract/comment), then newer, then higher-scored.
 (function () {
   "use strict";
   var script = document.currentScript;
   var indexUrl = new URL(script.getAttribute("data-index"), location.href);
   var base = script.getAttribute("data-base") || "/";
-  var PAGE = 50;
+  var PAGE = 20, WAIT = 150, MIN_PREFIX = 3;
 
   var form = document.querySelector(".search-form");
   var input = document.getElementById("search-query");
@@ -22,167 +25,221 @@
   var more = document.getElementById("search-more");
   if (!form || !input || !list) return;
 
-  var index = null;       // promise of data/index.json
-  var months = {};        // name -> promise of prepared entries
-  var run = 0;            // the current query; older ones stop
-  var state = null;       // {words, next, found, shown, months}
+  var files = {};   // site-relative URL -> promise of its text
+  var run = 0;      // the current query; older ones stop
+  var state = null; // {matches, shown}
 
-  function loadIndex() {
-    if (!index) index = fetch(indexUrl).then(function (r) {
-      if (!r.ok) throw new Error("data index: HTTP " + r.status);
-      return r.json();
-    });
-    return index;
-  }
-
-  // A month file's JSON text: gunzipped here unless the server already did
-  // (a server that sends it with Content-Encoding: gzip).
-  function monthText(response) {
-    return response.arrayBuffer().then(function (bytes) {
+  // A gzip'd file's text, fetched once (read as it is when a server has already unpacked it).
+  function text(path) {
+    if (!files[path]) files[path] = fetch(new URL(path, indexUrl)).then(function (r) {
+      if (!r.ok) throw new Error(path + ": HTTP " + r.status);
+      return r.arrayBuffer();
+    }).then(function (bytes) {
       var head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
       if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return new TextDecoder().decode(bytes);
-      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-      return new Response(stream).text();
+      return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+    });
+    return files[path];
+  }
+
+  var manifest = null;
+  function periods() {
+    if (!manifest) manifest = text("index.json.gz").then(function (t) {
+      var index = JSON.parse(t);
+      return index.periods.map(function (p) {
+        var days = [], first = [], n = 0;
+        (p.days ? p.days.split(",") : []).forEach(function (entry) {
+          days.push(p.name.slice(0, 4) + "-" + entry.slice(0, 2) + "-" + entry.slice(2, 4));
+          first.push(n);
+          n += parseInt(entry.slice(5), 10);
+        });
+        return { name: p.name, chunks: p.chunks, days: days, first: first, papers: n };
+      });
+    });
+    return manifest;
+  }
+
+  var BASE = { "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "t", "æ": "a", "ı": "i", "ß": "ss", "ς": "σ" };
+  function fold(s) {
+    return s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[øłđðþæıßς]/g, function (c) { return BASE[c]; });
+  }
+  function bytes(word) { return new TextEncoder().encode(word).length; }
+  function words(s) {
+    return fold(s).split(/[^\p{L}\p{N}]+/u).filter(function (w) { return w && bytes(w) >= 2; });
+  }
+
+  function parseQuery(query) {
+    var q = { words: [], date: "" };
+    query.split(/\s+/).forEach(function (token) {
+      token = token.replace(/^arxiv:/i, "");
+      if (/^\d{4}-\d{2}(-\d{2})?$/.test(token)) q.date = token;
+      else q.words = q.words.concat(words(token));
+    });
+    return q;
+  }
+
+  // Index of the last entry <= key in a sorted list (0 if none).
+  function lastAtMost(sorted, key) {
+    var lo = 0, hi = sorted.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (sorted[mid] <= key) lo = mid + 1; else hi = mid; }
+    return Math.max(lo - 1, 0);
+  }
+
+  // The chunk numbers of a period that can hold the word (or the words it starts).
+  function chunksFor(period, word, prefix) {
+    var from = lastAtMost(period.chunks, word);
+    var to = prefix ? lastAtMost(period.chunks, word + "\uffff") : from;
+    var out = [];
+    for (var c = from; c <= to && c < period.chunks.length; ++c) out.push(c);
+    return out;
+  }
+
+  // number -> best class of the word's postings in the chunk's text.
+  function scan(chunk, word, prefix, weights) {
+    chunk.split("\n").forEach(function (line) {
+      var tab = line.indexOf("\t");
+      if (tab < 0) return;
+      var w = line.slice(0, tab);
+      if (!(w === word || (prefix && w.indexOf(word) === 0))) return;
+      var n = -1;
+      line.slice(tab + 1).split(",").forEach(function (token) {
+        var v = parseInt(token, 36);
+        n += Math.floor(v / 4);
+        var c = v % 4;
+        if (!(weights.get(n) >= c)) weights.set(n, c);
+      });
     });
   }
 
-  // A month's papers, newest day first, each in page order.
-  function loadMonth(month) {
-    if (!months[month.month]) {
-      months[month.month] = fetch(new URL(month.url, indexUrl)).then(function (r) {
-        if (!r.ok) throw new Error(month.url + ": HTTP " + r.status);
-        return monthText(r);
-      }).then(function (text) {
-        var entries = [];
-        JSON.parse(text).days.slice().reverse().forEach(function (day) {
-          (day.papers || []).forEach(function (p) {
-            var shown = p.unicode || p; // TeX in names and titles decoded by the build
-            var authors = (shown.authors || []).join(", ");
-            entries.push({ date: day.date, id: p.id, title: shown.title, authors: authors,
-                           text: [day.date, p.id, p.title, authors, p.comment, p.topic, (p.also_topics || []).join("\n"),
-                                   p.topic_note, p.abstract]
-                             .join("\n").toLowerCase() });
-          });
-        });
-        return entries;
+  function dayIndex(period, n) { return lastAtMost(period.first, n); }
+
+  // The matches of one period: [{period, number, weight}].
+  function matchPeriod(period, pi, q) {
+    var perWord = q.words.map(function (word) {
+      var prefix = bytes(word) >= MIN_PREFIX;
+      return Promise.all(chunksFor(period, word, prefix).map(function (c) {
+        return text(period.name + "/" + c + ".txt.gz");
+      })).then(function (chunks) {
+        var weights = new Map();
+        chunks.forEach(function (chunk) { scan(chunk, word, prefix, weights); });
+        return weights;
       });
-    }
-    return months[month.month];
+    });
+    return Promise.all(perWord).then(function (maps) {
+      var all = maps.length ? maps[0] : new Map();
+      if (!maps.length) for (var n = 0; n < period.papers; ++n) all.set(n, 0);
+      var out = [];
+      all.forEach(function (weight, number) {
+        for (var i = 1; i < maps.length; ++i) {
+          var w = maps[i].get(number);
+          if (w === undefined) return;
+          weight += w;
+        }
+        if (number < period.papers && period.days[dayIndex(period, number)].indexOf(q.date) === 0)
+          out.push({ period: pi, number: number, weight: weight });
+      });
+      return out;
+    });
   }
 
-  function queryWords(query) {
-    return query.toLowerCase().replace(/\barxiv:/g, " ").split(/\s+/).filter(function (w) { return w.length > 0; });
+  function dayHref(date, id) {
+    var d = date.split("-");
+    return base + d[0] + "/" + d[1] + "/" + d[2] + "/#p-" + id.replace(/\//g, "-");
   }
 
-  function matches(entry, words) {
-    for (var i = 0; i < words.length; ++i) if (entry.text.indexOf(words[i]) < 0) return false;
-    return true;
-  }
-
-  // The months a query can match: all, newest first; or only the month a
-  // date names; or, for an arXiv ID, its month and later, oldest first.
-  function monthsFor(words, all) {
-    for (var i = 0; i < words.length; ++i) {
-      var date = /^(\d{4}-\d{2})(-\d{2})?$/.exec(words[i]);
-      if (date) return all.filter(function (m) { return m.month === date[1]; });
-      var id = /^(\d{2})(\d{2})\.\d{4,5}(v\d+)?$/.exec(words[i]);
-      if (id) {
-        var first = "20" + id[1] + "-" + id[2];
-        return all.filter(function (m) { return m.month >= first; }).reverse();
-      }
-    }
-    return all;
-  }
-
-  function dayHref(entry) {
-    var d = entry.date.split("-");
-    return base + d[0] + "/" + d[1] + "/" + d[2] + "/#p-" + entry.id.replace(/\//g, "-");
-  }
-
-  function show(entry) {
-    var li = document.createElement("li");
-    li.className = "search-result";
+  function fill(li, date, paper) {
     var a = document.createElement("a");
-    a.href = dayHref(entry);
+    a.href = dayHref(date, paper[0]);
     a.className = "math";
-    a.textContent = entry.title;
+    a.textContent = paper[1];
     var meta = document.createElement("p");
     meta.className = "meta";
     var time = document.createElement("time");
-    time.dateTime = entry.date;
-    time.textContent = entry.date;
+    time.dateTime = date;
+    time.textContent = date;
     meta.appendChild(time);
-    meta.appendChild(document.createTextNode(" · arXiv:" + entry.id));
+    meta.appendChild(document.createTextNode(" · arXiv:" + paper[0] + " · " +
+        (paper[3] === null ? "not scored" : "score " + paper[3]) + (paper[4] ? " · " + paper[4] : "")));
     li.appendChild(a);
     li.appendChild(meta);
-    if (entry.authors) {
+    if (paper[2]) {
       var authors = document.createElement("p");
       authors.className = "authors";
-      authors.textContent = entry.authors;
+      authors.textContent = paper[2];
       li.appendChild(authors);
     }
-    list.appendChild(li);
+    li.hidden = false;
     if (window.paperpressTypeset) window.paperpressTypeset(a);
   }
 
-  function say(text) { if (status) status.textContent = text; }
+  function say(message) { if (status) status.textContent = message; }
 
-  // Scans months from state.next on until PAGE more results or the end.
-  function proceed(token) {
-    more.hidden = true;
-    return loadIndex().then(function (idx) {
-      var all = idx.months || [];
-      var target = state.shown + PAGE;
-      if (!state.months) state.months = monthsFor(state.words, all);
-      var todo = state.months;
-      function step() {
-        if (token !== run) return;
-        while (state.shown < state.found.length && state.shown < target) { show(state.found[state.shown]); state.shown += 1; }
-        if (state.found.length >= target || state.next >= todo.length) {
-          var done = state.next >= todo.length && state.shown >= state.found.length;
-          var n = state.found.length;
-          var searched = state.next + " of " + all.length + (all.length === 1 ? " month" : " months") +
-              (todo.length < all.length ? " (the only ones it can be in)" : "");
-          say(n === 0 && done ? "No paper matches every word (searched " + searched + ")." :
-              n + (n === 1 ? " paper" : " papers") + " found in " + searched + (state.next >= todo.length ? "." : " so far."));
-          more.hidden = done;
-          return;
-        }
-        var month = todo[state.next];
-        say("Searching " + month.month + "…");
-        return loadMonth(month).then(function (entries) {
-          if (token !== run) return;
-          state.next += 1;
-          for (var i = 0; i < entries.length; ++i)
-            if (matches(entries[i], state.words)) state.found.push(entries[i]);
-          return step();
-        });
-      }
-      return step();
-    }).catch(function (error) { say("Search failed: " + error.message); });
+  // The next PAGE results, in order: each filled in when its day's file comes.
+  function showMore(token, all) {
+    var from = state.shown, to = Math.min(state.matches.length, from + PAGE);
+    state.shown = to;
+    more.hidden = to >= state.matches.length;
+    var n = state.matches.length;
+    say(n + (n === 1 ? " paper matches" : " papers match") + (n > to ? "; showing the best " + to + "." : "."));
+    for (var i = from; i < to; ++i) (function (match) {
+      var li = document.createElement("li");
+      li.className = "search-result";
+      li.hidden = true;
+      list.appendChild(li);
+      var period = all[match.period], day = dayIndex(period, match.number), date = period.days[day];
+      text("days/" + date + ".json.gz").then(function (t) {
+        if (token === run) fill(li, date, JSON.parse(t).papers[match.number - period.first[day]]);
+      });
+    })(state.matches[i]);
   }
 
   function search(query) {
     run += 1;
+    var token = run;
     list.textContent = "";
-    var words = queryWords(query);
-    if (words.length === 0) { say("Type words of a title, an author's name or an arXiv ID."); more.hidden = true; return; }
-    state = { words: words, next: 0, found: [], shown: 0, months: null };
-    return proceed(run);
+    more.hidden = true;
+    var q = parseQuery(query);
+    if (!q.words.length && !q.date) { say("Type words of a title, an author's name, an abstract, an arXiv ID or a date."); return Promise.resolve(); }
+    say("Searching…");
+    return periods().then(function (all) {
+      var todo = all.map(function (period, i) {
+        var wanted = q.date.indexOf(period.name) === 0 || period.name.indexOf(q.date) === 0;
+        return wanted ? matchPeriod(period, i, q) : Promise.resolve([]);
+      });
+      return Promise.all(todo).then(function (parts) {
+        if (token !== run) return;
+        var matches = [].concat.apply([], parts);
+        matches.sort(function (a, b) { return b.weight - a.weight || a.period - b.period || b.number - a.number; });
+        state = { matches: matches, shown: 0 };
+        if (!matches.length) { say("No paper matches every word."); return; }
+        showMore(token, all);
+      });
+    }).catch(function (error) { if (token === run) say("Search failed: " + error.message); });
   }
 
-  more.addEventListener("click", function () { if (state) proceed(run); });
+  more.addEventListener("click", function () { if (state) periods().then(function (all) { showMore(run, all); }); });
 
+  function remember(query) {
+    var url = new URL(location.href);
+    if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
+    history.replaceState(null, "", url);
+  }
+
+  // As one types: a query WAIT ms after the last key.
+  var timer = 0;
+  input.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () { remember(input.value.trim()); search(input.value.trim()); }, WAIT);
+  });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    var query = input.value.trim();
-    var url = new URL(location.href);
-    url.searchParams.set("q", query);
-    history.replaceState(null, "", url);
-    search(query);
+    clearTimeout(timer);
+    remember(input.value.trim());
+    search(input.value.trim());
   });
 
   var initial = new URLSearchParams(location.search).get("q");
   if (initial) { input.value = initial; search(initial); }
+  else periods().catch(function () {}); // the list of periods, before the first key
   window.paperpressSearch = search;
 })();
