@@ -54,6 +54,9 @@ public:
     // Adds the day's words, once per date (a day added again is skipped).
     void add(const Day& day);
     bool has(const Date& date);
+    std::size_t day_count();
+    // Lets go of the words (once their chunks are written).
+    void clear();
 
     struct Chunks {
         std::string days;                     // "MMDD:papers,…" in date order
@@ -62,7 +65,7 @@ public:
     using WriteChunk = std::function<void(std::size_t chunk, std::string_view gzipped)>;
     // The period's chunks, of about `chunk_bytes` of text each, handed to
     // `write` one at a time. Not thread-safe.
-    Chunks finish(std::size_t chunk_bytes, const WriteChunk& write) const;
+    Chunks finish(std::size_t chunk_bytes, const WriteChunk& write);
 
 private:
     std::mutex mutex_;

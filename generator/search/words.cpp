@@ -4,13 +4,12 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
+#include <iterator>
+
 namespace pp::search {
 
 namespace {
-
-bool ascii_word_byte(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
-}
 
 // The words of folded, non-ASCII text: runs of letters and digits.
 void split_folded(std::string_view folded, const std::function<void(std::string_view)>& word) {
@@ -34,38 +33,19 @@ void split_folded(std::string_view folded, const std::function<void(std::string_
 
 } // namespace
 
-// ASCII letters and digits are lower-cased here; a run that holds other
-// bytes goes through utf8proc (most of an archive's text is ASCII).
-void for_each_word(std::string_view text, const std::function<void(std::string_view)>& word) {
-    std::string ascii;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c < 0x80 && !ascii_word_byte(c)) {
-            ++i;
-            continue;
-        }
-        std::size_t end = i;
-        bool plain = true;
-        while (end < text.size()) {
-            const auto b = static_cast<unsigned char>(text[end]);
-            if (b < 0x80 && !ascii_word_byte(b)) break;
-            plain = plain && b < 0x80;
-            ++end;
-        }
-        const std::string_view run = text.substr(i, end - i);
-        if (plain) {
-            if (run.size() >= 2) {
-                ascii.assign(run);
-                for (char& ch : ascii)
-                    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-                word(ascii);
-            }
-        } else {
-            split_folded(fold_for_matching(run), word);
-        }
-        i = end;
-    }
+bool is_stop_word(std::string_view word) {
+    static constexpr std::string_view stop[] = {
+        "also", "an",   "and",  "are", "as",    "at",    "be",   "been", "both", "but", "by",   "can",   "for",
+        "from", "has",  "have", "in",  "into",  "is",    "it",   "its",  "not",  "of",  "on",   "or",    "our",
+        "such", "than", "that", "the", "their", "these", "this", "to",   "was",  "we",  "were", "which", "with"};
+    if (word.size() > 5) return false;
+    return std::binary_search(std::begin(stop), std::end(stop), word);
+}
+
+void for_each_folded_word(std::string_view run, const std::function<void(std::string_view)>& word) {
+    split_folded(fold_for_matching(run), [&](std::string_view w) {
+        if (!is_stop_word(w)) word(w);
+    });
 }
 
 std::vector<std::string> words_of(std::string_view text) {

@@ -24,21 +24,41 @@ std::uint64_t day_meta_key(const BuildContext& build, const DayTask& task) {
 
 } // namespace
 
-SearchStage::SearchStage(BuildContext& build, const std::vector<DayTask>& tasks) : build_(build) {
+SearchStage::SearchStage(BuildContext& build, std::vector<DayTask>& tasks) : build_(build) {
     enabled_ = build.site && build.site->search_page && !tasks.empty();
     if (!enabled_) return;
     newest_year_ = tasks.back().file.date.year;
-    for (const auto& task : tasks) words_[search::period_of(task.file.date, newest_year_)];
+    for (auto& task : tasks) parts_[search::period_of(task.file.date, newest_year_)].tasks.push_back(&task);
 }
 
+// The day's result file now; its period once every day of it has come.
 void SearchStage::add(const Day& day) {
     if (!enabled_) return;
-    auto it = words_.find(search::period_of(day.date, newest_year_));
-    if (it == words_.end()) return;
-    it->second.add(day);
-    std::string meta = search::day_meta_json(day);
-    std::lock_guard lock(metas_mutex_);
-    metas_.emplace(day.date, std::move(meta));
+    auto it = parts_.find(search::period_of(day.date, newest_year_));
+    if (it == parts_.end() || it->second.done) return;
+    Part& part = it->second;
+    auto task = std::lower_bound(part.tasks.begin(), part.tasks.end(), day.date,
+                                 [](const DayTask* t, const Date& date) { return t->file.date < date; });
+    if (task == part.tasks.end() || (*task)->file.date != day.date) return;
+    write_day_meta(**task, day);
+    part.words.add(day);
+    if (part.words.day_count() == part.tasks.size() && !part.done.exchange(true)) finish_early(it->first, part);
+}
+
+void SearchStage::finish_early(const std::string& name, Part& part) {
+    Period period{name, part.tasks, 0, 0, false};
+    period.key = period_key(period);
+    if (check_period(period)) return; // its words stay, should the last list of periods not read back
+    part.head = rebuild(period);
+    part.words.clear();
+}
+
+std::uint64_t SearchStage::period_key(const Period& period) const {
+    Hasher key;
+    key.add(build_.data_key).add(std::string_view("search period")).add(period.name);
+    key.add(static_cast<std::uint64_t>(search::format_version));
+    for (const DayTask* task : period.days) key.add(date_number(task->file.date)).add(task->record.hash);
+    return key.value();
 }
 
 // Periods newest first, each with the key of its days' bytes.
@@ -49,13 +69,7 @@ std::vector<SearchStage::Period> SearchStage::periods_of(const std::vector<DayTa
         if (periods.empty() || periods.back().name != name) periods.push_back({name, {}, 0, 0, false});
         periods.back().days.insert(periods.back().days.begin(), *it);
     }
-    for (auto& period : periods) {
-        Hasher key;
-        key.add(build_.data_key).add(std::string_view("search period")).add(period.name);
-        key.add(static_cast<std::uint64_t>(search::format_version));
-        for (const DayTask* task : period.days) key.add(date_number(task->file.date)).add(task->record.hash);
-        period.key = key.value();
-    }
+    for (auto& period : periods) period.key = period_key(period);
     return periods;
 }
 
@@ -96,7 +110,7 @@ void SearchStage::add_missing(const std::vector<Period*>& stale) {
     std::vector<const DayTask*> missing;
     for (const Period* period : stale)
         for (const DayTask* task : period->days)
-            if (!words_.at(period->name).has(task->file.date)) missing.push_back(task);
+            if (!parts_.at(period->name).words.has(task->file.date)) missing.push_back(task);
     build_.workers->parallel_for(missing.size(), [&](std::size_t i) {
         auto day = load_day(missing[i]->file.path);
         if (day)
@@ -108,7 +122,7 @@ void SearchStage::add_missing(const std::vector<Period*>& stale) {
 
 // The period's chunks from its days' words.
 search::PeriodHead SearchStage::rebuild(const Period& period) {
-    auto chunks = words_.at(period.name).finish(chunk_bytes, [&](std::size_t c, std::string_view gzipped) {
+    auto chunks = parts_.at(period.name).words.finish(chunk_bytes, [&](std::size_t c, std::string_view gzipped) {
         build_.store.write(search::chunk_path(period.name, c), period.key, gzipped);
     });
     return {period.name, std::move(chunks.days), std::move(chunks.first_words)};
@@ -121,7 +135,7 @@ void SearchStage::write(const std::vector<DayTask*>& live) {
     manifest_key.add(build_.data_key).add(std::string_view("search index"));
     for (auto& period : periods) {
         manifest_key.add(period.name).add(period.key);
-        period.up_to_date = check_period(period);
+        period.up_to_date = parts_.at(period.name).head.has_value() || check_period(period);
     }
     const auto& outputs = build_.store.state().outputs;
     const auto last = outputs.find(search::manifest_path);
@@ -145,40 +159,45 @@ void SearchStage::write_periods(std::vector<Period>& periods, std::uint64_t last
     std::vector<Period*> stale;
     for (std::size_t i = 0; i < periods.size(); ++i) {
         auto head = heads.find(periods[i].name);
-        if (periods[i].up_to_date && head != heads.end() && head->second.first_words.size() == periods[i].chunks)
+        if (auto& made = parts_.at(periods[i].name).head)
+            list[i] = std::move(*made);
+        else if (periods[i].up_to_date && head != heads.end() && head->second.first_words.size() == periods[i].chunks)
             list[i] = std::move(head->second);
         else
             stale.push_back(&periods[i]);
     }
     add_missing(stale);
     build_.workers->parallel_for(stale.size(), [&](std::size_t i) {
-        list[static_cast<std::size_t>(stale[i] - periods.data())] = rebuild(*stale[i]);
+        auto& made = parts_.at(stale[i]->name).head; // by add(), once add_missing() brought its last day
+        list[static_cast<std::size_t>(stale[i] - periods.data())] = made ? std::move(*made) : rebuild(*stale[i]);
     });
     build_.store.write(search::manifest_path, key, gzip_small(search::manifest_json(list)), true,
                        OutputStore::Kept::key_and_bytes);
 }
 
-std::string SearchStage::meta_of(const DayTask& task) {
-    {
-        std::lock_guard lock(metas_mutex_);
-        if (auto it = metas_.find(task.file.date); it != metas_.end()) return it->second;
-    }
-    auto day = load_day(task.file.path);
-    if (!day) {
-        build_.error(day.error());
-        return {};
-    }
-    return search::day_meta_json(*day);
+void SearchStage::write_day_meta(const DayTask& task, const Day& day) {
+    build_.store.produce(search::day_meta_path(day.date), day_meta_key(build_, task),
+                         [&] { return std::optional(gzip_small(search::day_meta_json(day))); });
+    std::lock_guard lock(metas_mutex_);
+    metas_done_.insert(day.date);
 }
 
+// The result files add() did not write: up to date, or made from the day file.
 void SearchStage::write_day_metas(const std::vector<DayTask*>& live) {
     build_.workers->parallel_for(live.size(), [&](std::size_t i) {
         const DayTask& task = *live[i];
+        {
+            std::lock_guard lock(metas_mutex_);
+            if (metas_done_.contains(task.file.date)) return;
+        }
         build_.store.produce(search::day_meta_path(task.file.date), day_meta_key(build_, task),
                              [&]() -> std::optional<std::string> {
-                                 std::string meta = meta_of(task);
-                                 if (meta.empty()) return std::nullopt;
-                                 return gzip_small(meta);
+                                 auto day = load_day(task.file.path);
+                                 if (!day) {
+                                     build_.error(day.error());
+                                     return std::nullopt;
+                                 }
+                                 return gzip_small(search::day_meta_json(*day));
                              });
     });
 }
