@@ -384,10 +384,10 @@ TEST_CASE("search: a word of a paper's abstract finds it, with its day, score an
     CHECK(found.hits[0].date == "2025-02-03");
     CHECK(found.hits[0].score == 13);
     CHECK(found.hits[0].title == "Quantum <b>widgets</b> & \"gadgets\"");
-    // The list of periods, one chunk per period (three: 2025-02, 2025-01, 2024), and the one day's results.
+    // The list of periods, one chunk per period (the newest month 2025-02, 2025 before it, 2024), and the one day's results.
     std::vector<std::string> paths;
     for (const auto& read : found.reads) paths.push_back(read.path);
-    CHECK(paths == std::vector<std::string>{"search/index.json.gz", "search/2025-02/0.txt.gz", "search/2025-01/0.txt.gz",
+    CHECK(paths == std::vector<std::string>{"search/index.json.gz", "search/2025-02/0.txt.gz", "search/2025/0.txt.gz",
                                             "search/2024/0.txt.gz", "search/days/2025-02-03.json.gz"});
     // A word of the scorer's comment, as you type (a prefix), and a word nowhere.
     CHECK(ids_of(find(archive, "criter")) == std::vector<std::string>{"2502.00001"});
@@ -409,6 +409,7 @@ TEST_CASE("search: accents and case fold on both sides; a word in the title rank
     auto found = find(archive, "grokking");
     CHECK(ids_of(found) == std::vector<std::string>{"2502.00100", "2502.00101", "2502.00050"});
     CHECK(ids_of(find(archive, "grok")) == ids_of(found));
+    CHECK(ids_of(find(archive, "the grokking of")) == ids_of(found)); // "the" and "of" are not indexed, and ignored
     // Every word must match; an ID finds its paper; a date lists its day, and limits the words to it.
     CHECK(ids_of(find(archive, "grokking widgets")) == std::vector<std::string>{"2502.00050"});
     CHECK(ids_of(find(archive, "arXiv:2502.00101")) == std::vector<std::string>{"2502.00101"});
@@ -460,4 +461,24 @@ TEST_CASE("search: `paperpress search` finds a paper by a word of its abstract a
     auto missing = run_paperpress("search supervised --site nowhere", archive.dir.path());
     CHECK(missing.exit_code == 1);
     CHECK(missing.err.find("nowhere/search/index.json.gz") != std::string::npos);
+}
+
+TEST_CASE("search: the first day of a new month folds the month before into its year, as a clean build has it") {
+    Archive archive;
+    archive.build();
+    archive.save(make_day("2025-03-03", {paper("2503.00001", "March widgets", "Springtime grokking.")}));
+    auto report = archive.build();
+    std::set<std::string> written(report.written_files.begin(), report.written_files.end());
+    CHECK(written.contains("search/2025-03/0.txt.gz"));
+    CHECK(written.contains("search/2025/0.txt.gz")); // now January and February
+    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "search/2025-02/0.txt.gz") !=
+          report.removed_files.end());
+    CHECK(ids_of(find(archive, "widgets")) == std::vector<std::string>{"2503.00001", "2502.00001"});
+
+    Archive clean;
+    clean.save(make_day("2025-03-03", {paper("2503.00001", "March widgets", "Springtime grokking.")}));
+    clean.build();
+    auto tree = file_tree(archive.dir / "site/search");
+    CHECK(tree.contains("2025/0.txt.gz"));
+    CHECK(tree == file_tree(clean.dir / "site/search"));
 }

@@ -35,9 +35,9 @@ void paper_fields(const Paper& paper, Add&& add) {
 
 } // namespace
 
-std::string period_of(const Date& date, int newest_year) {
+std::string period_of(const Date& date, const Date& newest) {
     char name[16];
-    if (date.year == newest_year)
+    if (date.year == newest.year && date.month == newest.month)
         std::snprintf(name, sizeof name, "%04d-%02d", date.year, date.month);
     else
         std::snprintf(name, sizeof name, "%04d", date.year);

@@ -9,8 +9,10 @@
 //                              in byte order of the words
 //   search/days/DATE.json.gz   what a result shows of each of the day's papers
 //
-// A period is a year, except that the newest year of the archive is split
-// into months: a nightly append rewrites only its month's chunks. A paper's
+// A period is a year, except that the archive's newest month is a period of
+// its own: a nightly append rewrites only that month's chunks (and a query
+// reads a chunk or two from each year and one from the month). The first
+// append of a month folds the month before into its year, once. A paper's
 // number in its period counts its days' papers before it, then its rank in
 // its day: the highest score gets the day's highest number, so "newer, then
 // higher-scored" is "higher number first". A posting is base 36 of
@@ -35,8 +37,8 @@ namespace pp::search {
 
 inline constexpr int format_version = 1;
 
-// "2024" or, in the archive's newest year, "2024-12".
-std::string period_of(const Date& date, int newest_year);
+// "2024", or "2024-12" for the archive's newest month.
+std::string period_of(const Date& date, const Date& newest);
 
 // The day's papers in number order (lowest score first): indices into day.papers.
 std::vector<std::size_t> rank_order(const Day& day);

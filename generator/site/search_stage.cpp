@@ -27,14 +27,14 @@ std::uint64_t day_meta_key(const BuildContext& build, const DayTask& task) {
 SearchStage::SearchStage(BuildContext& build, std::vector<DayTask>& tasks) : build_(build) {
     enabled_ = build.site && build.site->search_page && !tasks.empty();
     if (!enabled_) return;
-    newest_year_ = tasks.back().file.date.year;
-    for (auto& task : tasks) parts_[search::period_of(task.file.date, newest_year_)].tasks.push_back(&task);
+    newest_ = tasks.back().file.date;
+    for (auto& task : tasks) parts_[search::period_of(task.file.date, newest_)].tasks.push_back(&task);
 }
 
 // The day's result file now; its period once every day of it has come.
 void SearchStage::add(const Day& day) {
     if (!enabled_) return;
-    auto it = parts_.find(search::period_of(day.date, newest_year_));
+    auto it = parts_.find(search::period_of(day.date, newest_));
     if (it == parts_.end() || it->second.done) return;
     Part& part = it->second;
     auto task = std::lower_bound(part.tasks.begin(), part.tasks.end(), day.date,
@@ -65,7 +65,7 @@ std::uint64_t SearchStage::period_key(const Period& period) const {
 std::vector<SearchStage::Period> SearchStage::periods_of(const std::vector<DayTask*>& live) {
     std::vector<Period> periods;
     for (auto it = live.rbegin(); it != live.rend(); ++it) {
-        const std::string name = search::period_of((*it)->file.date, newest_year_);
+        const std::string name = search::period_of((*it)->file.date, newest_);
         if (periods.empty() || periods.back().name != name) periods.push_back({name, {}, 0, 0, false});
         periods.back().days.insert(periods.back().days.begin(), *it);
     }

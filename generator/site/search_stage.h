@@ -60,7 +60,7 @@ private:
 
     BuildContext& build_;
     bool enabled_ = false;
-    int newest_year_ = 0;
+    Date newest_;                       // the newest day: its month is a period of its own
     std::map<std::string, Part> parts_; // by period; made up front, so no node moves
     std::mutex metas_mutex_;
     std::set<Date> metas_done_; // the days whose result file add() wrote

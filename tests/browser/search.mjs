@@ -92,7 +92,7 @@ for (const theme of Object.keys(sites)) {
     const context = await browser.newContext();
     const page = await searchPage(context, problems);
     for (const [query, expected] of [["Ostby", "2604.17673"], ["scholkopf", "2503.04482"],
-                                     ["depthwise", "2604.17177"], ["arXiv:2604.26097", "2604.26097"],
+                                     ["depthwise", "2604.17177"], ["the depthwise of", "2604.17177"], ["arXiv:2604.26097", "2604.26097"],
                                      ["momentum-conserving deformable", "2604.26097"]]) {
       await type(page, query);
       await page.waitForFunction((q) => new URL(location.href).searchParams.get("q") === q, query);

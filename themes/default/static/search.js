@@ -63,9 +63,12 @@
   function fold(s) {
     return s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[øłđðþæıßς]/g, function (c) { return BASE[c]; });
   }
+  // Not indexed: the most common English function words (search/words.cpp lists the same).
+  var STOP = new Set(("also an and are as at be been both but by can for from has have in into is it its not of on " +
+                      "or our such than that the their these this to was we were which with").split(" "));
   function bytes(word) { return new TextEncoder().encode(word).length; }
   function words(s) {
-    return fold(s).split(/[^\p{L}\p{N}]+/u).filter(function (w) { return w && bytes(w) >= 2; });
+    return fold(s).split(/[^\p{L}\p{N}]+/u).filter(function (w) { return w && bytes(w) >= 2 && !STOP.has(w); });
   }
 
   function parseQuery(query) {
