@@ -9,9 +9,9 @@ namespace pp {
 
 namespace {
 
-// Text per chunk: a rare word's query reads one chunk a period (about 6 KB
+// Text per chunk: a rare word's query reads one chunk a period (about 4 KB
 // gzip'd at this size; docs/performance.md).
-constexpr std::size_t chunk_bytes = 16 << 10;
+constexpr std::size_t chunk_bytes = 8 << 10;
 
 std::uint64_t day_meta_key(const BuildContext& build, const DayTask& task) {
     return Hasher()
