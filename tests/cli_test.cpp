@@ -44,16 +44,35 @@ TEST_CASE("one binary: cmake --install gives a paperpress that builds and runs f
     TempDir work;
     REQUIRE(run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'",
                            work.path()).exit_code == 0);
-    auto run = [&](const std::string& args) {
-        std::string command = "cd '" + work.path().string() + "' && '" + binary.string() + "' " + args +
+    auto run = [&](const std::string& args, const std::string& env = "") {
+        std::string command = "cd '" + work.path().string() + "' && " + env + " '" + binary.string() + "' " + args +
                               " > out.txt 2> err.txt";
         int status = std::system(command.c_str());
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     };
     CHECK(run("--help") == 0);
     CHECK(read_text(work / "out.txt").find("publish") != std::string::npos);
-    CHECK_MESSAGE(run("build") == 0, read_text(work / "err.txt"));
+    // KaTeX from the install (not the tests' stub: $PAPERPRESS_KATEX_DIR would come first).
+    CHECK_MESSAGE(run("build", "PAPERPRESS_KATEX_DIR=") == 0, read_text(work / "err.txt"));
     CHECK(fs::exists(work / "site/2025/01/17/index.html"));
+    const fs::path installed_katex = prefix / "share/paperpress/katex";
+    REQUIRE(fs::exists(installed_katex / "katex.min.js"));
+    CHECK(read_text(work / "site/static/katex/katex.min.js") == read_text(installed_katex / "katex.min.js"));
+    CHECK(fs::exists(installed_katex / "contrib/auto-render.min.js"));
+    CHECK(fs::exists(installed_katex / "fonts/KaTeX_Main-Regular.woff2"));
+    CHECK(fs::exists(work / "site/static/katex/fonts/KaTeX_Main-Regular.woff2"));
+    // Without the installed copy: Debian's libjs-katex (scripts/setup installs it).
+    fs::remove_all(installed_katex);
+    const fs::path system_katex = "/usr/share/javascript/katex";
+    if (fs::exists(system_katex / "katex.min.js")) {
+        CHECK_MESSAGE(run("build", "PAPERPRESS_KATEX_DIR=") == 0, read_text(work / "err.txt"));
+        CHECK(read_text(work / "site/static/katex/katex.min.js") == read_text(system_katex / "katex.min.js"));
+        CHECK(read_text(work / "site/static/katex/contrib/auto-render.min.js") ==
+              read_text(system_katex / "contrib/auto-render.js"));
+        CHECK(fs::exists(work / "site/static/katex/fonts/KaTeX_Main-Regular.ttf"));
+    } else {
+        MESSAGE("Debian's libjs-katex is not installed: its fallback is not tested (scripts/setup installs it)");
+    }
     CHECK_MESSAGE(run("run --offline --no-build") == 0, read_text(work / "err.txt"));
     CHECK(fs::exists(work / "content/2025/05/2025-05-28.md"));
 }

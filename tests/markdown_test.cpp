@@ -14,27 +14,46 @@ using namespace pp;
 
 namespace {
 
+// What `read` makes of the document `text` parses to.
+template <class Read>
+auto read_document(const std::string& text, Read read) {
+    decltype(read(nullptr)) result{};
+    with_markdown(text, [&](cmark_node* document) {
+        result = read(document);
+        return true;
+    });
+    return result;
+}
+
+// The document's first block's inline text.
+std::string first_text(const std::string& text) {
+    return read_document(text, [](cmark_node* document) { return inline_text(cmark_node_first_child(document)); });
+}
+
 // Puts `text` where a day file puts a paragraph and reads it back.
 std::string paragraph_round_trip(const std::string& text) {
-    MarkdownTree tree = parse_markdown(escape_markdown_lines(text, "", true) + "\n");
-    std::string out;
-    for (cmark_node* block = cmark_node_first_child(tree.get()); block; block = cmark_node_next(block)) {
-        REQUIRE(cmark_node_get_type(block) == CMARK_NODE_PARAGRAPH);
-        if (!out.empty()) out += "\n\n";
-        out += inline_text(block);
-    }
-    return out;
+    return read_document(escape_markdown_lines(text, "", true) + "\n", [](cmark_node* document) {
+        std::string out;
+        for (cmark_node* block = cmark_node_first_child(document); block; block = cmark_node_next(block)) {
+            REQUIRE(cmark_node_get_type(block) == CMARK_NODE_PARAGRAPH);
+            if (!out.empty()) out += "\n\n";
+            out += inline_text(block);
+        }
+        return out;
+    });
 }
 
 // Puts `text` in link text, as a paper title is.
 std::string link_round_trip(const std::string& text) {
-    MarkdownTree tree = parse_markdown("## [" + escape_markdown_line(text, false) + "](https://arxiv.org/abs/1)\n");
-    cmark_node* heading = cmark_node_first_child(tree.get());
-    REQUIRE(cmark_node_get_type(heading) == CMARK_NODE_HEADING);
-    cmark_node* link = cmark_node_first_child(heading);
-    REQUIRE(cmark_node_get_type(link) == CMARK_NODE_LINK);
-    CHECK(cmark_node_next(link) == nullptr);
-    return inline_text(link);
+    return read_document("## [" + escape_markdown_line(text, false) + "](https://arxiv.org/abs/1)\n",
+                         [](cmark_node* document) {
+                             cmark_node* heading = cmark_node_first_child(document);
+                             REQUIRE(cmark_node_get_type(heading) == CMARK_NODE_HEADING);
+                             cmark_node* link = cmark_node_first_child(heading);
+                             REQUIRE(cmark_node_get_type(link) == CMARK_NODE_LINK);
+                             CHECK(cmark_node_next(link) == nullptr);
+                             return inline_text(link);
+                         });
 }
 
 } // namespace
@@ -74,17 +93,17 @@ TEST_CASE("non-ASCII text passes through untouched") {
 TEST_CASE("trees stay intact while others are parsed and dropped, on one thread and on several") {
     // Nodes live in the parsing thread's arena, reused only once that
     // thread holds no tree: a live tree must never see its memory reused.
-    auto text_of = [](const MarkdownTree& tree) { return inline_text(cmark_node_first_child(tree.get())); };
-    std::optional<MarkdownTree> first(parse_markdown("first *tree*\n"));
-    MarkdownTree second = parse_markdown("second tree\n");
-    first.reset();
-    std::string longer, plain; // larger than the two trees: reused memory would run over the second one
+    CHECK(first_text("first *tree*\n") == "first tree");
+    std::string longer, plain; // larger than the two trees: reused memory would run over the outer one
     for (int i = 0; i < 2000; ++i) {
         longer += " *tree* " + std::to_string(i);
         plain += " tree " + std::to_string(i);
     }
-    for (int i = 0; i < 3; ++i) CHECK(text_of(parse_markdown(longer)) == plain.substr(1));
-    CHECK(text_of(second) == "second tree");
+    with_markdown("second tree\n", [&](cmark_node* second) {
+        for (int i = 0; i < 3; ++i) CHECK(first_text(longer) == plain.substr(1));
+        CHECK(inline_text(cmark_node_first_child(second)) == "second tree");
+        return true;
+    });
 
     // One paragraph larger than the arena's blocks.
     std::string big;
@@ -120,18 +139,13 @@ TEST_CASE("text nested a million deep is read back without overflowing the stack
     // Images in images, emphasis in emphasis, links in links: each level is a node inside the last.
     {
         const std::string images = nested(1'000'000, "![", "](u)");
-        MarkdownTree tree = parse_markdown(images + "\n");
-        cmark_node* paragraph = cmark_node_first_child(tree.get());
-        REQUIRE(paragraph != nullptr);
-        CHECK(inline_text(paragraph) == "word");
+        CHECK(first_text(images + "\n") == "word");
     }
-    {
-        MarkdownTree emphasis = parse_markdown(nested(1'000'000, "*", "*") + " and more\n");
-        CHECK(inline_text(cmark_node_first_child(emphasis.get())) == "word and more");
-    }
+    CHECK(first_text(nested(1'000'000, "*", "*") + " and more\n") == "word and more");
     // inline_text_from walks the siblings after the first too, at any depth.
-    MarkdownTree mixed = parse_markdown("a " + nested(1'000'000, "_", "_") + " b `c`\n");
-    CHECK(inline_text_from(cmark_node_first_child(cmark_node_first_child(mixed.get()))) == "a word b c");
+    CHECK(read_document("a " + nested(1'000'000, "_", "_") + " b `c`\n", [](cmark_node* document) {
+              return inline_text_from(cmark_node_first_child(cmark_node_first_child(document)));
+          }) == "a word b c");
 }
 
 TEST_CASE("cmark-gfm renders input nested 100,000 deep to HTML") {
@@ -159,11 +173,12 @@ std::string describe(const MarkdownBlock& block) {
 
 // The blocks as the whole document parses.
 std::vector<std::string> blocks_whole(const std::string& text) {
-    MarkdownTree tree = parse_markdown(text);
-    std::vector<std::string> blocks;
-    for (cmark_node* node = cmark_node_first_child(tree.get()); node; node = cmark_node_next(node))
-        blocks.push_back(describe({node, 0, cmark_node_get_start_line(node), {}}));
-    return blocks;
+    return read_document(text, [](cmark_node* document) {
+        std::vector<std::string> blocks;
+        for (cmark_node* node = cmark_node_first_child(document); node; node = cmark_node_next(node))
+            blocks.push_back(describe({node, 0, cmark_node_get_start_line(node), {}}));
+        return blocks;
+    });
 }
 
 std::vector<std::string> blocks_by_section(const std::string& text, int* plain = nullptr) {

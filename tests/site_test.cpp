@@ -841,14 +841,23 @@ TEST_CASE("site: a theme with math ships KaTeX from node_modules, and builds wit
     CHECK(day.find("$x_1 &lt; y^2$") != std::string::npos); // typeset in the browser, from the LaTeX as written
     CHECK(broken_links(fixture.site()).empty());
 
-    // node_modules gone: an error while math is on (not pages of raw LaTeX); with math off, KaTeX's
-    // files are removed and the pages stop linking them.
+    // node_modules gone: Debian's libjs-katex, when installed (scripts/setup installs it).
     fs::remove_all(fixture.root() / "node_modules");
-    auto without = build();
+    const fs::path system_katex = "/usr/share/javascript/katex";
+    if (fs::exists(system_katex / "katex.min.js")) {
+        auto system = run_paperpress_env("PAPERPRESS_KATEX_DIR=", "build --out site-system", fixture.root());
+        CHECK_MESSAGE(system.exit_code == 0, system.err);
+        CHECK(read_text(fixture.root() / "site-system/static/katex/katex.min.js") ==
+              read_text(system_katex / "katex.min.js"));
+    }
+    // No KaTeX where it is named: an error while math is on (not pages of raw LaTeX); with math off,
+    // KaTeX's files are removed and the pages stop linking them.
+    auto without_katex = [&] { return run_paperpress_env("PAPERPRESS_KATEX_DIR=/nonexistent", "build --out site", fixture.root()); };
+    auto without = without_katex();
     CHECK(without.exit_code != 0);
     CHECK(without.err.find("KaTeX") != std::string::npos);
     write_text(fixture.root() / "paperpress.yaml", read_text(fixture.root() / "paperpress.yaml") + "math: false\n");
-    without = build();
+    without = without_katex();
     CHECK(without.exit_code == 0);
     CHECK_FALSE(fs::exists(fixture.site() / "static/katex"));
     CHECK(fixture.page("2025/01/02/").find("katex") == std::string::npos);

@@ -493,6 +493,98 @@ std::optional<Paper> read_written_section(std::string_view section) {
     return paper;
 }
 
+// The body of a day file, a block at a time: each `## [Title](link)` starts
+// a paper, then its field list, then its abstract's paragraphs.
+class BodyReader {
+public:
+    // `offset`: the file's line number of the body's first line.
+    BodyReader(Day& day, const std::string& file_name, int offset) : day_(day), file_name_(file_name), offset_(offset) {}
+
+    // A section is complete once its ID is known and agrees with the link.
+    Result<void> finish() const {
+        if (!paper_) return {};
+        if (paper_->id.empty())
+            return fail("expected a '- **ID:** ...' field in this paper's section", file_name_, heading_line_);
+        if (link_url_ != arxiv_abs_url(paper_->id))
+            return fail("expected the title to link to " + arxiv_abs_url(paper_->id) + ", the paper's ID",
+                        file_name_, heading_line_);
+        return {};
+    }
+
+    // One block of the body, whose lines count from the body's first.
+    Result<void> read_block(const MarkdownBlock& block) {
+        const int line = block.line + offset_ - 1;
+        if (!block.node) return add_paragraph(block.text, line); // a plain paragraph
+        cmark_node* node = block.node;
+        auto type = cmark_node_get_type(node);
+        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 1 && !paper_) return {};
+        if (type == CMARK_NODE_THEMATIC_BREAK) return {};
+        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 2)
+            return start_paper(node, offset_ + block.lines_before, line);
+        if (!paper_)
+            return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this " + node_kind(node),
+                        file_name_, line);
+        if (type == CMARK_NODE_LIST && !had_fields_ && paper_->abstract.empty()) return read_fields(node, offset_ + block.lines_before);
+        if (type == CMARK_NODE_PARAGRAPH) return add_paragraph(inline_text(node), line);
+        return fail("unexpected " + node_kind(node) +
+                        " in a paper section; expected the field list, then the abstract as paragraphs",
+                    file_name_, line);
+    }
+
+    // A section as write_day() writes it, read without cmark; false: cmark
+    // reads it again, and says what is wrong.
+    bool read_section(std::string_view section) {
+        auto written = read_written_section(section);
+        if (!written || !finish() || day_.papers.size() == max_papers_per_day) return false;
+        paper_ = &day_.papers.emplace_back(std::move(*written));
+        link_url_ = arxiv_abs_url(paper_->id);
+        return true;
+    }
+
+private:
+    Result<void> start_paper(cmark_node* heading_node, int first_line, int line) {
+        if (auto done = finish(); !done) return std::unexpected(done.error());
+        if (day_.papers.size() == max_papers_per_day)
+            return fail("expected at most " + std::to_string(max_papers_per_day) +
+                            " papers in a day file (paperpress's limit for a day page), got more",
+                        file_name_, line);
+        auto heading = read_heading(heading_node, first_line);
+        if (!heading) return std::unexpected(in_file(heading.error(), file_name_));
+        paper_ = &day_.papers.emplace_back();
+        paper_->title = heading->first;
+        link_url_ = heading->second;
+        heading_line_ = line;
+        had_fields_ = false;
+        seen_ = 0;
+        return {};
+    }
+
+    Result<void> read_fields(cmark_node* list, int first_line) {
+        had_fields_ = true;
+        for (cmark_node* item = cmark_node_first_child(list); item; item = cmark_node_next(item))
+            if (auto r = read_field(item, first_line, *paper_, seen_); !r) return std::unexpected(in_file(r.error(), file_name_));
+        return {};
+    }
+
+    Result<void> add_paragraph(std::string_view text, int line) {
+        if (!paper_)
+            return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this paragraph",
+                        file_name_, line);
+        if (!paper_->abstract.empty()) paper_->abstract += "\n\n";
+        paper_->abstract += text;
+        return {};
+    }
+
+    Day& day_;
+    const std::string& file_name_;
+    const int offset_;
+    Paper* paper_ = nullptr;
+    int heading_line_ = 0;
+    bool had_fields_ = false;
+    std::uint32_t seen_ = 0;
+    std::string link_url_;
+};
+
 Result<Day> read_day(std::string_view text, const std::string& file_name, bool shortcut) {
     // A hand edit may hold a control character or invalid UTF-8: read as a
     // space or U+FFFD, so pages and feed.xml stay well-formed (check names the line).
@@ -503,90 +595,15 @@ Result<Day> read_day(std::string_view text, const std::string& file_name, bool s
     if (!parts) return std::unexpected(in_file(parts.error(), file_name));
     Day day;
     if (auto meta = read_metadata(parts->yaml, day, shortcut); !meta) return std::unexpected(in_file(meta.error(), file_name));
-
-    const int offset = parts->body_first_line;
-    Paper* paper = nullptr;
-    int heading_line = 0;
-    bool had_fields = false;
-    std::uint32_t seen = 0;
-
-    std::string link_url;
-    // A section is complete once its ID is known and agrees with the link.
-    auto finish = [&]() -> Result<void> {
-        if (!paper) return {};
-        if (paper->id.empty())
-            return fail("expected a '- **ID:** ...' field in this paper's section", file_name, heading_line);
-        if (link_url != arxiv_abs_url(paper->id))
-            return fail("expected the title to link to " + arxiv_abs_url(paper->id) + ", the paper's ID",
-                        file_name, heading_line);
-        return {};
-    };
-
-    // One block of the body, whose lines count from the body's first; `offset` makes them the file's.
-    auto read_block = [&](const MarkdownBlock& block) -> Result<void> {
-        const int first_line = offset + block.lines_before;
-        const int line = block.line + offset - 1;
-        if (!block.node) { // a plain paragraph
-            if (!paper) return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this paragraph",
-                                    file_name, line);
-            if (!paper->abstract.empty()) paper->abstract += "\n\n";
-            paper->abstract += block.text;
-            return {};
-        }
-        cmark_node* node = block.node;
-        auto type = cmark_node_get_type(node);
-        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 1 && !paper) return {};
-        if (type == CMARK_NODE_THEMATIC_BREAK) return {};
-        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 2) {
-            if (auto done = finish(); !done) return std::unexpected(done.error());
-            if (day.papers.size() == max_papers_per_day)
-                return fail("expected at most " + std::to_string(max_papers_per_day) +
-                                " papers in a day file (paperpress's limit for a day page), got more",
-                            file_name, line);
-            auto heading = read_heading(node, first_line);
-            if (!heading) return std::unexpected(in_file(heading.error(), file_name));
-            paper = &day.papers.emplace_back();
-            paper->title = heading->first;
-            link_url = heading->second;
-            heading_line = line;
-            had_fields = false;
-            seen = 0;
-            return {};
-        }
-        if (!paper)
-            return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this " + node_kind(node),
-                        file_name, line);
-        if (type == CMARK_NODE_LIST && !had_fields && paper->abstract.empty()) {
-            had_fields = true;
-            for (cmark_node* item = cmark_node_first_child(node); item; item = cmark_node_next(item))
-                if (auto r = read_field(item, first_line, *paper, seen); !r) return std::unexpected(in_file(r.error(), file_name));
-            return {};
-        }
-        if (type == CMARK_NODE_PARAGRAPH) {
-            if (!paper->abstract.empty()) paper->abstract += "\n\n";
-            paper->abstract += inline_text(node);
-            return {};
-        }
-        return fail("unexpected " + node_kind(node) +
-                        " in a paper section; expected the field list, then the abstract as paragraphs",
-                    file_name, line);
-    };
-    // A section as write_day() writes it is read without cmark.
-    auto read_section = [&](std::string_view section) {
-        auto written = read_written_section(section);
-        if (!written || !finish() || day.papers.size() == max_papers_per_day)
-            return false; // (cmark reads it again, and says what is wrong)
-        paper = &day.papers.emplace_back(std::move(*written));
-        link_url = arxiv_abs_url(paper->id);
-        return true;
-    };
+    BodyReader reader(day, file_name, parts->body_first_line);
     Result<void> outcome;
+    auto read_section = [&](std::string_view section) { return reader.read_section(section); };
     for_each_block(parts->body, [&](const MarkdownBlock& block) {
-        outcome = read_block(block);
+        outcome = reader.read_block(block);
         return outcome.has_value();
     }, shortcut ? BlockReading{.read_section = read_section} : BlockReading{.plain_paragraphs = false});
     if (!outcome) return std::unexpected(outcome.error());
-    if (auto done = finish(); !done) return std::unexpected(done.error());
+    if (auto done = reader.finish(); !done) return std::unexpected(done.error());
     return day;
 }
 

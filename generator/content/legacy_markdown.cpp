@@ -157,118 +157,135 @@ void set_field(Paper& paper, const std::string& label, const std::string& value,
     }
 }
 
+// The page, a line at a time: the page's furniture (banner, title, cost,
+// usage table, counts, prompt), then each paper's heading and fields.
+class LegacyReader {
+public:
+    explicit LegacyReader(const std::string& file) : file_(file) {}
+
+    Result<void> read_line(std::string_view line) {
+        ++line_number_;
+        if (line.ends_with('\r')) line.remove_suffix(1);
+        if (in_prompt_) {
+            prompt_ += std::string(line) + "\n";
+            return {};
+        }
+        if (in_html_) return add_html_line(line);
+        if (auto page_line = read_page_line(line)) return *page_line;
+        read_paper_line(line);
+        return {};
+    }
+
+    Result<LegacyPage> finish() {
+        finish_paper();
+        if (!saw_title_) return fail("expected a title line '# Personalized Daily ArXiv Papers DATE'", file_, 1);
+        for (const auto& p : page_.day.papers)
+            if (p.id.empty()) return fail("a paper section has no arXiv ID: " + excerpt(p.title), file_, 0);
+        page_.prompt = tidy_text(prompt_);
+        return std::move(page_);
+    }
+
+private:
+    Result<void> add_html_line(std::string_view line) {
+        html_table_ += std::string(line) + "\n";
+        if (trim(line) == "</table>") {
+            in_html_ = false;
+            if (!page_.day.tokens) read_html_table(html_table_, page_.day);
+        }
+        return {};
+    }
+
+    // A line of the page around the papers; nullopt when it is none.
+    std::optional<Result<void>> read_page_line(std::string_view line) {
+        Day& day = page_.day;
+        if (line.starts_with("> This is a remedial run")) {
+            auto from = date_after(line, "from "), to = date_after(line, " to ");
+            if (!from || !to) return fail("expected 'from MM/DD/YYYY to MM/DD/YYYY' in the remedial banner", file_, line_number_);
+            day.remedial = Remedial{*from, *to, std::nullopt};
+        } else if (line.starts_with("> Results generated on") && day.remedial) {
+            day.remedial->generated = date_after(line, "generated on ");
+        } else if (starts_with_nocase(line, "# Personalized Daily Arxiv Papers")) {
+            auto stamp = trim(line.substr(line.rfind(' ') + 1));
+            page_.header_date = stamp.find('/') != std::string_view::npos ? parse_us_date(stamp) : parse_iso_date(stamp);
+            if (!page_.header_date) return fail("expected a date in the title, as MM/DD/YYYY or YYYY-MM-DD", file_, line_number_);
+            saw_title_ = true;
+        } else if (starts_with_nocase(line, "# Paper selection prompt")) {
+            finish_paper();
+            paper_ = nullptr;
+            in_prompt_ = true;
+        } else if (line.starts_with("Total cost:")) {
+            day.cost.total = dollars(line.substr(11));
+        } else if (trim(line) == "<table>" && !paper_) {
+            in_html_ = true;
+            html_table_ = "<table>\n";
+        } else if (line.starts_with("|") && !paper_) {
+            read_markdown_table_line(line, day);
+        } else if (starts_with_nocase(line, "Total arXiv papers:") || starts_with_nocase(line, "Total scanned papers:") ||
+                   starts_with_nocase(line, "Total relevant papers:")) {
+            return read_count(line);
+        } else {
+            return std::nullopt;
+        }
+        return Result<void>{};
+    }
+
+    Result<void> read_count(std::string_view line) {
+        auto number = parse_int(trim(line.substr(line.find(':') + 1)));
+        if (!number) return fail("expected a number after the colon", file_, line_number_);
+        std::string which = to_lower(line.substr(6, 4));
+        Counts& counts = page_.day.counts;
+        (which == "arxi" ? counts.arxiv : which == "scan" ? counts.scanned : counts.relevant) = number;
+        return {};
+    }
+
+    void read_paper_line(std::string_view line) {
+        if (auto heading = paper_heading(line)) {
+            finish_paper();
+            paper_ = &page_.day.papers.emplace_back();
+            paper_->title = heading->title;
+            paper_->id = heading->id;
+            field_.clear();
+            return;
+        }
+        if (!paper_) return; // table of contents and other page furniture
+        if (trim(line).empty() || trim(line) == "---" || line.starts_with("#")) {
+            field_.clear();
+        } else if (auto f = field_line(line)) {
+            field_ = f->first;
+            set_field(*paper_, f->first, f->second, page_);
+        } else if (!field_.empty() && to_lower(field_) == "abstract") {
+            paper_->abstract += "\n" + std::string(line);
+        } else if (!field_.empty() && to_lower(field_) == "comment") {
+            paper_->comment += "\n" + std::string(line);
+        }
+    }
+
+    void finish_paper() {
+        if (!paper_) return;
+        if (paper_->comment == "Author match") {
+            paper_->author_match = true;
+            paper_->comment.clear();
+        }
+        tidy_paper(*paper_);
+    }
+
+    const std::string& file_;
+    LegacyPage page_;
+    Paper* paper_ = nullptr;
+    std::string field_;      // the field whose value continues on the next line
+    std::string html_table_; // an HTML table being collected
+    std::string prompt_;
+    bool in_prompt_ = false, in_html_ = false, saw_title_ = false;
+    int line_number_ = 0;
+};
+
 } // namespace
 
 Result<LegacyPage> parse_legacy_markdown(std::string_view text, const std::string& file) {
-    text = without_bom(text);
-    LegacyPage page;
-    Day& day = page.day;
-    Paper* paper = nullptr;
-    std::string field;      // the field whose value continues on the next line
-    std::string html_table; // an HTML table being collected
-    std::string prompt;
-    bool in_prompt = false, in_html = false, saw_title = false;
-    int line_number = 0;
-
-    auto finish_paper = [&]() {
-        if (paper) {
-            if (paper->comment == "Author match") {
-                paper->author_match = true;
-                paper->comment.clear();
-            }
-            tidy_paper(*paper);
-        }
-    };
-
-    for (auto raw : split(text, '\n')) {
-        ++line_number;
-        std::string_view line = raw;
-        if (line.ends_with('\r')) line.remove_suffix(1);
-        if (in_prompt) {
-            prompt += std::string(line) + "\n";
-            continue;
-        }
-        if (in_html) {
-            html_table += std::string(line) + "\n";
-            if (trim(line) == "</table>") {
-                in_html = false;
-                if (!day.tokens) read_html_table(html_table, day);
-            }
-            continue;
-        }
-        if (line.starts_with("> This is a remedial run")) {
-            auto from = date_after(line, "from "), to = date_after(line, " to ");
-            if (!from || !to) return fail("expected 'from MM/DD/YYYY to MM/DD/YYYY' in the remedial banner", file, line_number);
-            day.remedial = Remedial{*from, *to, std::nullopt};
-            continue;
-        }
-        if (line.starts_with("> Results generated on") && day.remedial) {
-            day.remedial->generated = date_after(line, "generated on ");
-            continue;
-        }
-        if (starts_with_nocase(line, "# Personalized Daily Arxiv Papers")) {
-            auto stamp = trim(line.substr(line.rfind(' ') + 1));
-            page.header_date = stamp.find('/') != std::string_view::npos ? parse_us_date(stamp) : parse_iso_date(stamp);
-            if (!page.header_date) return fail("expected a date in the title, as MM/DD/YYYY or YYYY-MM-DD", file, line_number);
-            saw_title = true;
-            continue;
-        }
-        if (starts_with_nocase(line, "# Paper selection prompt")) {
-            finish_paper();
-            paper = nullptr;
-            in_prompt = true;
-            continue;
-        }
-        if (line.starts_with("Total cost:")) {
-            day.cost.total = dollars(line.substr(11));
-            continue;
-        }
-        if (trim(line) == "<table>" && !paper) {
-            in_html = true;
-            html_table = "<table>\n";
-            continue;
-        }
-        if (line.starts_with("|") && !paper) {
-            read_markdown_table_line(line, day);
-            continue;
-        }
-        if (starts_with_nocase(line, "Total arXiv papers:") || starts_with_nocase(line, "Total scanned papers:") ||
-            starts_with_nocase(line, "Total relevant papers:")) {
-            auto colon = line.find(':');
-            auto number = parse_int(trim(line.substr(colon + 1)));
-            if (!number) return fail("expected a number after the colon", file, line_number);
-            std::string which = to_lower(line.substr(6, 4));
-            (which == "arxi" ? day.counts.arxiv : which == "scan" ? day.counts.scanned : day.counts.relevant) = number;
-            continue;
-        }
-        if (auto heading = paper_heading(line)) {
-            finish_paper();
-            paper = &day.papers.emplace_back();
-            paper->title = heading->title;
-            paper->id = heading->id;
-            field.clear();
-            continue;
-        }
-        if (!paper) continue; // table of contents and other page furniture
-        if (trim(line).empty() || trim(line) == "---" || line.starts_with("#")) {
-            field.clear();
-            continue;
-        }
-        if (auto f = field_line(line)) {
-            field = f->first;
-            set_field(*paper, f->first, f->second, page);
-        } else if (!field.empty() && to_lower(field) == "abstract") {
-            paper->abstract += "\n" + std::string(line);
-        } else if (!field.empty() && to_lower(field) == "comment") {
-            paper->comment += "\n" + std::string(line);
-        }
-    }
-    finish_paper();
-    if (!saw_title) return fail("expected a title line '# Personalized Daily ArXiv Papers DATE'", file, 1);
-    for (const auto& p : day.papers)
-        if (p.id.empty()) return fail("a paper section has no arXiv ID: " + excerpt(p.title), file, 0);
-    page.prompt = tidy_text(prompt);
-    return page;
+    LegacyReader reader(file);
+    for (auto line : split(without_bom(text), '\n'))
+        if (auto read = reader.read_line(line); !read) return std::unexpected(read.error());
+    return reader.finish();
 }
 
 } // namespace pp

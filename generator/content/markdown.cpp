@@ -106,22 +106,16 @@ cmark_mem arena_allocator{arena_calloc, arena_realloc, arena_free};
 
 } // namespace
 
-MarkdownTree::MarkdownTree(cmark_node* root) : root_(root), owner_(&arena) {
-    if (root_) arena.hold();
-}
-
-MarkdownTree::~MarkdownTree() {
-    if (!root_) return;
-    assert(owner_ == &arena && "a MarkdownTree is dropped on the thread that parsed it");
-    owner_->release();
-}
-
-MarkdownTree parse_markdown(std::string_view text) {
+bool with_markdown(std::string_view text, const std::function<bool(cmark_node* document)>& read) {
+    struct Hold { // the arena's memory stays while a document is read (calls may nest)
+        Hold() { arena.hold(); }
+        ~Hold() { arena.release(); }
+    } hold;
     cmark_parser* parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, &arena_allocator);
     cmark_parser_feed(parser, text.data(), text.size());
-    MarkdownTree tree(cmark_parser_finish(parser));
+    cmark_node* document = cmark_parser_finish(parser);
     cmark_parser_free(parser);
-    return tree;
+    return read(document);
 }
 
 namespace {
@@ -280,12 +274,15 @@ bool for_each_block(std::string_view text, const std::function<bool(const Markdo
             shortcuts && reading.plain_paragraphs ? read_plain_tail(section, plain) : section.size();
         block.lines_before = starts[i].second;
         if (tail > 0) {
-            MarkdownTree tree = parse_markdown(section.substr(0, tail));
-            for (cmark_node* node = cmark_node_first_child(tree.get()); node; node = cmark_node_next(node)) {
-                block.node = node;
-                block.line = block.lines_before + cmark_node_get_start_line(node);
-                if (!visit(block)) return false;
-            }
+            const bool read = with_markdown(section.substr(0, tail), [&](cmark_node* document) {
+                for (cmark_node* node = cmark_node_first_child(document); node; node = cmark_node_next(node)) {
+                    block.node = node;
+                    block.line = block.lines_before + cmark_node_get_start_line(node);
+                    if (!visit(block)) return false;
+                }
+                return true;
+            });
+            if (!read) return false;
         }
         if (tail == section.size()) continue;
         for (MarkdownBlock& paragraph : plain) {

@@ -13,28 +13,14 @@
 
 namespace pp {
 
-// A parsed document. Its nodes live in an arena of the thread that parsed
-// it (a day file makes thousands of small nodes and buffers, all freed
-// together), so read and drop it on that thread only: reading allocates too
-// (cmark_node_get_literal copies a literal out on first use).
-class NodeArena;
-class MarkdownTree {
-public:
-    MarkdownTree(MarkdownTree&& other) noexcept
-        : root_(std::exchange(other.root_, nullptr)), owner_(other.owner_) {}
-    MarkdownTree& operator=(MarkdownTree&&) = delete;
-    ~MarkdownTree();
-    cmark_node* get() const { return root_; }
-
-private:
-    friend MarkdownTree parse_markdown(std::string_view text);
-    explicit MarkdownTree(cmark_node* root);
-    cmark_node* root_;
-    NodeArena* owner_;
-};
-
-// CommonMark only, no extensions: day files are read by their core syntax.
-MarkdownTree parse_markdown(std::string_view text);
+// Parses `text` (CommonMark only, no extensions: day files are read by
+// their core syntax) and hands the document to `read`, returning what it
+// returns. The nodes live in an arena of the calling thread (a day file makes
+// thousands of small nodes and buffers, all freed together) and only for the
+// call: reading allocates too (cmark_node_get_literal copies a literal out on
+// first use), so a tree must not outlive the call or leave its thread, and
+// this shape makes that impossible by construction.
+bool with_markdown(std::string_view text, const std::function<bool(cmark_node* document)>& read);
 
 // A top-level block of a document, as for_each_block gives it.
 struct MarkdownBlock {

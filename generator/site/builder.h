@@ -41,9 +41,9 @@ struct BuildOptions {
     fs::path site_dir = ".";     // the config file's folder: layouts/ and static/ overrides
     fs::path themes_dir = "themes";
     // KaTeX's dist folder, shipped into static/katex/ for themes with `math: true`
-    // in theme.yaml. Empty: $PAPERPRESS_KATEX_DIR, else node_modules/katex/dist
-    // next to the config file or next to the themes folder. Not found: a
-    // warning, and pages show the LaTeX as written.
+    // in theme.yaml. Empty: $PAPERPRESS_KATEX_DIR, else the first copy found
+    // (site/assets.cpp: node_modules, the install's, Debian's libjs-katex). Not
+    // found: an error, unless the config turns math off.
     fs::path katex_dir;
     Config config;
     // A build that would remove more than half of the outputs the last build

@@ -36,7 +36,7 @@ void populate_heap(std::size_t bytes, bool huge_pages = false);
 // number of threads. Asks for 2 MB pages, so it faults in a few steps.
 class PageBuffer {
 public:
-    explicit PageBuffer(std::size_t capacity); // capacity 0, or mmap failing: capacity() is 0
+    explicit PageBuffer(std::size_t capacity); // 0: no pages; throws std::bad_alloc when mmap fails
     PageBuffer(PageBuffer&& other) noexcept;
     PageBuffer& operator=(PageBuffer&& other) noexcept;
     PageBuffer(const PageBuffer&) = delete;

@@ -23,10 +23,12 @@ PAPERPRESS_FUZZ_TARGET(markdown) {
         std::free(html);
         return text;
     };
-    pp::MarkdownTree tree = pp::parse_markdown(input);
     std::vector<std::string> whole, by_section;
-    for (cmark_node* node = cmark_node_first_child(tree.get()); node; node = cmark_node_next(node))
-        whole.push_back(describe({node, 0, cmark_node_get_start_line(node), {}}));
+    pp::with_markdown(input, [&](cmark_node* document) {
+        for (cmark_node* node = cmark_node_first_child(document); node; node = cmark_node_next(node))
+            whole.push_back(describe({node, 0, cmark_node_get_start_line(node), {}}));
+        return true;
+    });
     pp::for_each_block(input, [&](const pp::MarkdownBlock& block) {
         by_section.push_back(describe(block));
         return true;
