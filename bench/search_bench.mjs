@@ -112,8 +112,9 @@ function throttledServer() {
     linkFree = start + ((body ? body.length : 0) + 300) * 8 / 1.6e3; // ms at 1.6 Mbit/s
     setTimeout(() => {
       if (!body) return res.writeHead(404).end();
-      const type = url.endsWith(".js") ? "text/javascript" : url.endsWith(".wasm") ? "application/wasm" :
-                   url.endsWith(".html") ? "text/html" : url.endsWith(".css") ? "text/css" : "application/octet-stream";
+      const name = url === "/pagefind-bench.html" ? url : file;
+      const type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".wasm") ? "application/wasm" :
+                   name.endsWith(".html") ? "text/html" : name.endsWith(".css") ? "text/css" : "application/octet-stream";
       res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
     }, linkFree - now);
   });
