@@ -212,15 +212,27 @@ TEST_CASE("config: llm.required is read; it is off by default and must be true o
 TEST_CASE("config: the offline scorer and the pre-filter are chosen by name") {
     auto defaults = parse_config("", "p.yaml");
     REQUIRE(defaults);
-    CHECK(defaults->scoring.embedded == "learned");
-    CHECK(defaults->scoring.prefilter == "none");
+    CHECK(defaults->scoring.embedded == EmbeddedScorerKind::learned);
+    CHECK(defaults->scoring.prefilter == PrefilterKind::none);
     auto chosen = parse_config("scoring:\n  embedded: keywords\n  prefilter: learned\n", "p.yaml");
     REQUIRE_MESSAGE(chosen, chosen.error().to_string());
-    CHECK(chosen->scoring.embedded == "keywords");
-    CHECK(chosen->scoring.prefilter == "learned");
+    CHECK(chosen->scoring.embedded == EmbeddedScorerKind::keywords);
+    CHECK(chosen->scoring.prefilter == PrefilterKind::learned);
     auto wrong = parse_config("scoring:\n  prefilter: cheap\n", "p.yaml");
     REQUIRE_FALSE(wrong);
     CHECK(wrong.error().to_string() == "p.yaml:2: expected 'scoring.prefilter' to be none, keywords or learned");
+}
+
+TEST_CASE("config: scoring.embedded_prefilter, the old spelling, is read as prefilter: keywords, never over the cascade") {
+    auto old = parse_config("scoring:\n  embedded_prefilter: true\n", "p.yaml");
+    REQUIRE_MESSAGE(old, old.error().to_string());
+    CHECK(old->scoring.prefilter == PrefilterKind::keywords);
+    auto both = parse_config("scoring:\n  embedded_prefilter: true\n  prefilter: learned\n", "p.yaml");
+    REQUIRE_MESSAGE(both, both.error().to_string());
+    CHECK(both->scoring.prefilter == PrefilterKind::learned);
+    auto off = parse_config("scoring:\n  embedded_prefilter: false\n", "p.yaml");
+    REQUIRE_MESSAGE(off, off.error().to_string());
+    CHECK(off->scoring.prefilter == PrefilterKind::none);
 }
 
 TEST_CASE("config: the token budget, the seed and the catch-up look-back are read and checked") {

@@ -638,3 +638,49 @@ TEST_CASE("a retry line names the URL once; a malformed URL is not retried") {
     CHECK(malformed.error().message.starts_with("ht tp://x/feed: "));
     CHECK(malformed.error().message.find("ht tp://x/feed", 1) == std::string::npos);
 }
+
+TEST_CASE("an HTTP error carries its kind and status, so callers decide without reading the message") {
+    LoopbackServer server;
+    server.server.Get("/busy", [](const httplib::Request&, httplib::Response& res) {
+        res.status = 429;
+        res.set_content("slow down", "text/plain");
+    });
+    server.server.Get("/broken", [](const httplib::Request&, httplib::Response& res) {
+        res.status = 500;
+        res.set_content("oops", "text/plain");
+    });
+    server.server.Get("/slow", [](const httplib::Request&, httplib::Response& res) {
+        std::this_thread::sleep_for(1500ms);
+        res.set_content("late", "text/plain");
+    });
+    server.server.Get("/big", [](const httplib::Request&, httplib::Response& res) {
+        res.set_content(std::string(4096, 'x'), "text/plain");
+    });
+    server.start();
+    auto options = quick_options();
+    options.max_attempts = 1;
+    HttpClient http(options);
+    for (auto [path, status] : {std::pair{"/busy", 429L}, std::pair{"/broken", 500L}}) {
+        auto response = http.get(server.url(path));
+        REQUIRE_FALSE(response.has_value());
+        CHECK(response.error().kind == ErrorKind::http);
+        CHECK(response.error().http_status == status);
+    }
+    auto slow_options = quick_options();
+    slow_options.max_attempts = 1;
+    slow_options.timeout = 300ms;
+    auto timed_out = HttpClient(slow_options).get(server.url("/slow"));
+    REQUIRE_FALSE(timed_out.has_value());
+    CHECK(timed_out.error().kind == ErrorKind::timeout);
+
+    auto refused = http.get("http://127.0.0.1:1/nothing");
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().kind == ErrorKind::network);
+
+    auto capped_options = quick_options();
+    capped_options.peer.max_reply_bytes = 1024;
+    auto capped = HttpClient(capped_options).get(server.url("/big"));
+    REQUIRE_FALSE(capped.has_value());
+    CHECK(capped.error().kind == ErrorKind::too_large);
+    CHECK(HttpClient(quick_options()).get("ht tp://x/feed").error().kind == ErrorKind::invalid);
+}

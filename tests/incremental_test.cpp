@@ -382,6 +382,33 @@ TEST_CASE("incremental: outputs deleted by hand are rebuilt") {
     site.check_equals_clean("state damaged");
 }
 
+TEST_CASE("incremental: a build state of another version, cut short or damaged is named and built again, byte for byte") {
+    Site site;
+    REQUIRE(site.build().ok());
+    const std::string state = read_text(state_path(site.out()));
+    REQUIRE(state.starts_with("paperpress build state 4\n#P\tprogram\n"));
+    std::string damaged, why;
+    SUBCASE("the positional version 3") {
+        damaged = "paperpress build state 3\nP\t0123456789abcdef\nC\t0000000000000000\n";
+        why = "does not read (line 1: expected version 4 of the paperpress build state format, found version '3')";
+    }
+    SUBCASE("cut short") {
+        damaged = state.substr(0, state.size() / 2);
+        why = "does not read (expected a checksum on the last line (the file is cut short))";
+    }
+    SUBCASE("a byte changed") {
+        damaged = state;
+        damaged[damaged.size() / 2] ^= 1;
+        why = "does not read (expected the bytes its checksum sums (the file is damaged))";
+    }
+    write_text(state_path(site.out()), damaged);
+    auto report = site.check_equals_clean("a state that does not read");
+    REQUIRE(report.warnings.size() == 1);
+    CHECK(report.warnings.front() ==
+          "the build state " + state_path(site.out()).string() + " " + why + ": building everything again");
+    CHECK(read_text(state_path(site.out())) == state);
+}
+
 TEST_CASE("incremental: a month's data file is remade from the day files, never from its damaged old version") {
     Site site;
     REQUIRE(site.build().ok());

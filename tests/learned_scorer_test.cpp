@@ -4,6 +4,8 @@
 #include "score/learned_scorer.h"
 #include "test_support.h"
 
+#include "util/hash.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -177,10 +179,24 @@ TEST_CASE("the learned scorer's index cache is reused, updated for a changed day
         write_text(sources.index_cache, bytes.substr(0, bytes.size() - 9));
     }
     SUBCASE("another file") { write_text(sources.index_cache, "{\"not\": \"an index\"}"); }
+    std::string why = "does not verify";
+    SUBCASE("the old binary version") {
+        write_text(sources.index_cache, std::string("paperpress taste index 4\n") + std::string(40, '\x01'));
+        why = "expected version 5 of the paperpress taste index format, found version '4'";
+    }
+    SUBCASE("a paper whose terms do not decode, under a checksum that verifies") {
+        std::string bytes = read_text(sources.index_cache);
+        bytes.resize(bytes.rfind("C\t"));
+        const auto terms = bytes.rfind('\t') + 1;
+        bytes[terms] = '*';
+        write_text(sources.index_cache, bytes + "C\t" + hex64(hash_bytes(bytes)) + "\n");
+        why = "expected a valid value in each field";
+    }
     log.clear();
     auto rebuilt = load_taste_index(sources, today, warnings);
     REQUIRE(log.size() == 2);
-    CHECK(log[0].find("does not verify") != std::string::npos);
+    CHECK_MESSAGE(log[0].find(why) != std::string::npos, log[0]);
+    CHECK(log[0].starts_with("learned scorer: the index cache " + sources.index_cache.string() + " does not verify ("));
     CHECK(log[1] == "learned scorer: 4 archive files indexed, 4 read afresh");
     CHECK(rebuilt.picks.size() == 5);
     CHECK(warnings.empty());

@@ -309,14 +309,12 @@ struct Fixture {
         config.llm.model = "gpt-4o";
     }
 
-    EmbeddedScorerKind embedded = EmbeddedScorerKind::learned;
-    PrefilterKind prefilter = PrefilterKind::none;
+    std::string api_key; // what the CLI read from llm.api_key_env
     Date today = *parse_iso_date("2025-05-28"); // the feed's day: the nightly run is on time
 
     RunResult run(std::optional<Date> date = std::nullopt, bool offline = false, bool resume = false) {
         RunRequest request;
-        request.embedded = embedded;
-        request.prefilter = prefilter;
+        request.llm_api_key = api_key;
         request.date = date;
         request.offline = offline;
         request.resume = resume;
@@ -346,7 +344,7 @@ TEST_CASE("run: the announcement is fetched, scored by the LLM and written; noth
     Fixture f;
     FakeLlm llm;
     f.use(llm);
-    setenv("PAPERPRESS_TEST_KEY", "sk-test-SECRET-1234", 1);
+    f.api_key = "sk-test-SECRET-1234";
     RunResult result = f.run();
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
     Day day = f.day("2025-05-28");
@@ -541,7 +539,6 @@ TEST_CASE("run: an empty feed writes nothing; a broken or unreachable feed is an
 
 TEST_CASE("run: the embedded scorer serves when no endpoint is configured") {
     Fixture f;
-    unsetenv("PAPERPRESS_TEST_KEY");
     f.feed_body = feed(item("2505.30001", "new", "Sparse Mixture of Experts with pruning") +
                        item("2505.30002", "new", "A policy for autonomous driving with reinforcement learning") +
                        item("2505.30003", "new", "Quantization of transformers"));
@@ -574,7 +571,6 @@ void seed_archive(const Fixture& f, const std::vector<std::string>& titles) {
 
 TEST_CASE("run: the learned embedded scorer keeps what resembles the reader's earlier picks") {
     Fixture f;
-    unsetenv("PAPERPRESS_TEST_KEY");
     seed_archive(f, {"Oversquashing in message passing graph neural networks",
                      "Curvature of graphs and message passing", "Expressive power of graph neural networks"});
     f.feed_body = feed(item("2505.30001", "new", "Crop yield prediction from satellite images") +
@@ -598,7 +594,7 @@ TEST_CASE("run: the learned embedded scorer keeps what resembles the reader's ea
         CHECK(fs::exists(f.dir / "cache/scores/taste-index.bin"));
     }
     SUBCASE("keywords: no topic keyword, nothing kept") {
-        f.embedded = EmbeddedScorerKind::keywords;
+        f.config.scoring.embedded = EmbeddedScorerKind::keywords;
         RunResult result = f.run();
         REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
         CHECK(f.day("2025-05-28").papers.empty());
@@ -609,7 +605,7 @@ TEST_CASE("run: the learned pre-filter sends the LLM only the top of its ranking
     Fixture f;
     FakeLlm llm;
     f.use(llm);
-    f.prefilter = PrefilterKind::learned;
+    f.config.scoring.prefilter = PrefilterKind::learned;
     seed_archive(f, {"Paper number 12 and more", "Paper number 14 and more"});
     RunResult result = f.run();
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
@@ -905,7 +901,6 @@ TEST_CASE("run: empty replies (content null or \"\", finish_reason length) are f
 
 TEST_CASE("run: llm.required makes a missing key fail the run; the log says which scorer served and why") {
     Fixture f;
-    unsetenv("PAPERPRESS_TEST_KEY");
     SUBCASE("not required: the embedded scorer, and why") {
         REQUIRE(f.run().outcome == RunOutcome::written);
         CHECK(f.log.front() == "scorer: embedded, learned from the archive's picks (scoring.embedded: learned); no LLM: "
@@ -916,7 +911,7 @@ TEST_CASE("run: llm.required makes a missing key fail the run; the log says whic
                                         "keywords rate the papers") == 1);
     }
     SUBCASE("scoring.embedded: keywords is named as the reason") {
-        f.embedded = EmbeddedScorerKind::keywords;
+        f.config.scoring.embedded = EmbeddedScorerKind::keywords;
         REQUIRE(f.run().outcome == RunOutcome::written);
         CHECK(f.log.front().starts_with("scorer: embedded, the topics prompt's keywords (scoring.embedded: keywords); no LLM: "
                                         "no PAPERPRESS_TEST_KEY"));
@@ -924,10 +919,9 @@ TEST_CASE("run: llm.required makes a missing key fail the run; the log says whic
     SUBCASE("with an LLM, the log names the key and the pre-filter") {
         FakeLlm llm;
         f.use(llm);
-        setenv("PAPERPRESS_TEST_KEY", "sk-test-SECRET-1234", 1);
-        f.prefilter = PrefilterKind::learned;
+        f.api_key = "sk-test-SECRET-1234";
+        f.config.scoring.prefilter = PrefilterKind::learned;
         REQUIRE(f.run().outcome == RunOutcome::written);
-        unsetenv("PAPERPRESS_TEST_KEY");
         CHECK(f.log.front() == "scorer: LLM gpt-4o at " + llm.http.url("/v1") + " (PAPERPRESS_TEST_KEY is set); "
                                "pre-filter: the top of the learned ranking (scoring.prefilter: learned)");
         for (const auto& line : f.log) CHECK(line.find("SECRET") == std::string::npos);
@@ -947,6 +941,25 @@ TEST_CASE("run: llm.required makes a missing key fail the run; the log says whic
         CHECK_MESSAGE(result.outcome == RunOutcome::written, result.error);
         CHECK(f.log.front() == "scorer: embedded, learned from the archive's picks (scoring.embedded: learned); no LLM: --offline");
     }
+}
+
+TEST_CASE("run: the LLM's key comes from the request (the CLI read it once), never from the environment") {
+    Fixture f;
+    setenv("PAPERPRESS_TEST_KEY", "sk-env-NOT-READ-HERE", 1);
+    SUBCASE("the request's key is the one sent") {
+        FakeLlm llm;
+        f.use(llm);
+        f.api_key = "sk-test-FROM-REQUEST";
+        REQUIRE(f.run().outcome == RunOutcome::written);
+        CHECK(llm.seen_authorization == "Bearer sk-test-FROM-REQUEST");
+    }
+    SUBCASE("no key in the request: no LLM, whatever the environment holds") {
+        REQUIRE(f.run().outcome == RunOutcome::written);
+        CHECK(f.log.front().starts_with("scorer: embedded, learned from the archive's picks (scoring.embedded: "
+                                        "learned); no LLM: no PAPERPRESS_TEST_KEY"));
+        CHECK(f.day("2025-05-28").model == "embedded");
+    }
+    unsetenv("PAPERPRESS_TEST_KEY");
 }
 
 TEST_CASE("paperpress run refuses impossible dates with exit 2 and the reason (issue 14)") {
@@ -1327,7 +1340,7 @@ TEST_CASE("run: a nightly run catches up the weekdays it missed (not holidays), 
 
 TEST_CASE("run: a feed of 2,000 entries (arXiv's cap) makes the day partial: possibly cut") {
     Fixture f;
-    f.embedded = EmbeddedScorerKind::keywords;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
     std::string items;
     for (int i = 0; i < 2000; ++i) items += item("2505." + std::to_string(30000 + i), "new", "Paper " + std::to_string(i));
     f.feed_body = feed(items);
@@ -1363,13 +1376,12 @@ TEST_CASE("paperpress ls (text and --json) and check carry a partial day's statu
 
 TEST_CASE("run: each kept paper gets a topic from the numbered sections of the topics prompt (issue 20)") {
     Fixture f;
-    unsetenv("PAPERPRESS_TEST_KEY");
     const std::set<std::string> sections = {"Model architecture", "Efficiency and compression",
                                             "Representation learning and theory"}; // prompts/topics.md
     SUBCASE("offline: the embedded scorers pick the nearest section") {
         f.config.arxiv.offline_feed = (source_dir() / "samples/arxiv-feed.xml").string();
         for (auto kind : {EmbeddedScorerKind::learned, EmbeddedScorerKind::keywords}) {
-            f.embedded = kind;
+            f.config.scoring.embedded = kind;
             RunResult result = f.run(std::nullopt, true);
             REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
             Day day = f.day(result.days.front().iso().c_str());
@@ -1478,7 +1490,7 @@ TEST_CASE("run: back-fills across arXiv's holidays write exactly its announcemen
         CAPTURE(span.from);
         Fixture f;
         WindowApi api(f.arxiv);
-        f.embedded = EmbeddedScorerKind::keywords;
+        f.config.scoring.embedded = EmbeddedScorerKind::keywords;
         f.today = *parse_iso_date("2026-11-26");
         RunRequest request;
         request.from = parse_iso_date(span.from);
@@ -1498,7 +1510,7 @@ TEST_CASE("run: back-fills across arXiv's holidays write exactly its announcemen
     // Monday 1 December 2025 holds Wednesday 14:00 to Friday 14:00 US Eastern (EST: 19:00Z).
     Fixture f;
     WindowApi api(f.arxiv);
-    f.embedded = EmbeddedScorerKind::keywords;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
     REQUIRE(f.run(*parse_iso_date("2025-12-01")).outcome == RunOutcome::written);
     REQUIRE(api.windows.size() == 1);
     CHECK(api.windows[0] == std::pair<std::string, std::string>{"202511261900", "202511281859"});
@@ -1507,7 +1519,7 @@ TEST_CASE("run: back-fills across arXiv's holidays write exactly its announcemen
 TEST_CASE("run: the night after a holiday writes no phantom day, and the catch-up does not back-fill one") {
     Fixture f;
     WindowApi api(f.arxiv);
-    f.embedded = EmbeddedScorerKind::keywords;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
     f.config.arxiv.catch_up_days = 5;
     archive_days(f.dir / "content", "2026-11-16", "2026-11-25");
     // Thanksgiving 2026 is today: the feed of Thursday 26 November (Wednesday evening's mailing) is written.
@@ -1575,7 +1587,7 @@ TEST_CASE("run: a stale day is fetched again through the API by the next night's
 
 TEST_CASE("run: a late feed is polled for arxiv.wait_for_feed_minutes until it holds the expected announcement") {
     Fixture f;
-    f.embedded = EmbeddedScorerKind::keywords;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
     f.today = *parse_iso_date("2025-05-27");
     f.feed_body = feed(thirty_papers(), "Mon, 26 May 2025 00:00:00 -0400");
     f.today = *parse_iso_date("2025-05-26");
@@ -1604,13 +1616,31 @@ TEST_CASE("run: a late feed is polled for arxiv.wait_for_feed_minutes until it h
     }
 }
 
+TEST_CASE("run: an LLM reply over its cap stops the LLM at once (no retry mends it); the day is partial") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    llm.fail_status = 200;
+    llm.fail_body = std::string(5u << 20, ' '); // past the LLM's 4 MiB cap
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+    f.feed_body = feed(thirty_papers());
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(f.clock.slept() == Clock::duration{}); // not waited on as an outage
+    CHECK(llm.arrivals <= f.config.llm.concurrency);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::partial);
+    CHECK_MESSAGE(day.reason.find("cannot be used") != std::string::npos, day.reason);
+    CHECK_MESSAGE(day.reason.find("cap of 4 MiB") != std::string::npos, day.reason);
+}
+
 TEST_CASE("run: insufficient_quota (or a 402) stops the LLM at once; the embedded scorer writes the day, partial") {
     Fixture f;
     FakeLlm llm;
     f.use(llm);
     llm.fail_status = 429;
     llm.fail_body = quota_body();
-    f.embedded = EmbeddedScorerKind::keywords;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
     f.feed_body = feed(thirty_papers() +
                        item("2505.20100", "new", "Sparse Mixture of Experts Transformers: pruning, quantization and KV cache") +
                        item("2505.20101", "new", "Scaling laws and training dynamics of sparse attention Transformers"));
@@ -1718,7 +1748,7 @@ TEST_CASE("run: scores are asked as structured output, falling back to JSON mode
 TEST_CASE("run: a year whose holidays arXiv has not published here warns once; check warns on a day arXiv never announced") {
     Fixture f;
     WindowApi api(f.arxiv);
-    f.embedded = EmbeddedScorerKind::keywords;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
     f.today = *parse_iso_date("2027-01-08");
     RunRequest request;
     request.from = parse_iso_date("2027-01-04");

@@ -218,10 +218,22 @@ TEST_CASE("publish: the stat cache never hides a change") {
         write_text(page, text);
         fs::last_write_time(page, mtime);
     }
-    SUBCASE("a damaged cache") {
+    SUBCASE("a cache of the old positional version") {
         write_text(page, "<p>changed</p>\n");
         for (const auto& entry : fs::directory_iterator(repo.dir / ".git/paperpress"))
             write_text(entry.path(), "paperpress publish cache 1\ntree nonsense\n");
+    }
+    SUBCASE("a cache cut short, or with a byte changed") {
+        write_text(page, "<p>changed</p>\n");
+        for (const auto& entry : fs::directory_iterator(repo.dir / ".git/paperpress")) {
+            std::string cache = read_text(entry.path());
+            REQUIRE(cache.starts_with("paperpress publish cache 2\n#T\ttree\tsite\n"));
+            const auto at = cache.find("index.html");
+            REQUIRE(at != std::string::npos);
+            SUBCASE("cut") { cache.resize(at + 4); }
+            SUBCASE("changed") { cache[at] = 'X'; }
+            write_text(entry.path(), cache);
+        }
     }
     SUBCASE("the branch moved elsewhere since the cache was written") {
         auto other = git("commit-tree -m other -p gh-pages $(git hash-object -t tree -w /dev/null)", repo.root());
@@ -459,6 +471,21 @@ TEST_CASE("publish --push: a remote that asks for credentials gets the token thr
                          "Basic " + base64("x-access-token:" + token)) == 1);
         CHECK(authorizations.size() <= 3);
         CHECK_FALSE(any_file_contains(repo.dir / ".git", token));
+    }
+    SUBCASE("the token is the one handed down in the settings; the environment is not read below the CLI") {
+        REQUIRE(run_paperpress("publish", repo.root()).exit_code == 0);
+        setenv("GITHUB_TOKEN", "ppENVtokenNOTread", 1);
+        PublishSettings config = quiet_config();
+        config.token = token;
+        auto pushed = push_branches(repo.root(), {"gh-pages"}, config);
+        unsetenv("GITHUB_TOKEN");
+        REQUIRE_FALSE(pushed);
+        CHECK(pushed.error().message.find("refused the credentials") != std::string::npos);
+        std::lock_guard lock(seen);
+        CHECK(std::count(authorizations.begin(), authorizations.end(),
+                         "Basic " + base64("x-access-token:" + token)) == 1);
+        CHECK(std::count(authorizations.begin(), authorizations.end(),
+                         "Basic " + base64("x-access-token:ppENVtokenNOTread")) == 0);
     }
 }
 

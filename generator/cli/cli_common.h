@@ -32,9 +32,17 @@ struct GlobalOptions {
 void print_error(const Error& error);
 void print_warning(const std::string& warning);
 
-// The values of every variable the config names as holding a secret, for
-// redact() to hide wherever they would be printed or sent.
-void register_config_secrets(const Config& config);
+// The secrets the commands pass down, read from the variables the config
+// names once, here: no module under the CLI reads a secret from the
+// environment (but notify/notifier.cpp, which still reads its channels').
+struct Secrets {
+    std::string llm_api_key;  // llm.api_key_env; empty: unset
+    std::string push_token;   // publish.token_env; empty: unset
+};
+
+// Reads the secrets, and registers the value of every variable the config
+// names as holding one, for redact() to hide wherever it would be printed or sent.
+Secrets read_secrets(const Config& config);
 
 // Holds the content tree's writer lock for `run` and `import`: a second
 // writer waits, and says for whom. Nothing (the error printed) when the
@@ -67,11 +75,11 @@ struct RunArgs {
     bool resume = false;
     bool no_build = false;
     std::string out = "site";
-    int push_every_days = -1; // -1: publish.push_every_days
+    int push_every_days = -1; // -1: publish.push_every_days (the command line overrides the config)
     std::string summary; // YYYY-MM: write that month's overview again (pipeline/month_summary.h)
     unsigned jobs = 0;
 };
-int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args);
+int cmd_run(const GlobalOptions& global, Config config, const Secrets& secrets, const RunArgs& args);
 struct NotifyArgs {
     std::string date;
     bool dry_run = false;

@@ -11,7 +11,6 @@
 #include "util/text.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <functional>
 #include <iostream>
 
@@ -120,17 +119,18 @@ Result<PublishReport> publish_and_push_site(const GlobalOptions& global, const C
 }
 
 // The LLM's key, when an LLM is configured (a key, or a base URL of a local server).
-std::optional<std::string> llm_key(const Config& config) {
-    const char* key = std::getenv(config.llm.api_key_env.c_str());
-    if (key && *key) return std::string(key);
+std::optional<std::string> llm_key(const Config& config, const Secrets& secrets) {
+    if (!secrets.llm_api_key.empty()) return secrets.llm_api_key;
     if (config.llm.base_url_set) return std::string();
     return std::nullopt;
 }
 
+using AfterWrite = std::function<void(const std::vector<fs::path>&, const std::string&)>;
+
 // After the days: the overviews of the months they complete, once each.
-void write_due_overviews(const GlobalOptions& global, const Config& config, const std::vector<Date>& days,
-                         const std::function<void(const std::vector<fs::path>&, const std::string&)>& after_write) {
-    auto key = llm_key(config);
+void write_due_overviews(const GlobalOptions& global, const Config& config, const Secrets& secrets,
+                         const std::vector<Date>& days, const AfterWrite& after_write) {
+    auto key = llm_key(config, secrets);
     if (!key) return; // the overview needs an LLM; the month page has its best-of without one
     for (const auto& [year, month] : months_to_summarize(global.content, arxiv_calendar(config.arxiv), days)) {
         MonthOverviewRequest request{year, month, global.content, false, *key};
@@ -146,13 +146,14 @@ void write_due_overviews(const GlobalOptions& global, const Config& config, cons
 }
 
 // `run --summary YYYY-MM`: that month's overview written again, then the site.
-int run_month_overview(const GlobalOptions& global, const Config& config, const RunArgs& args) {
+int run_month_overview(const GlobalOptions& global, const Config& config, const Secrets& secrets,
+                       const RunArgs& args) {
     auto first = parse_iso_date(args.summary + "-01");
     if (args.summary.size() != 7 || !first) {
         std::cerr << "error: --summary expects a month as YYYY-MM, got " << excerpt(args.summary) << "\n";
         return exit_usage;
     }
-    auto key = llm_key(config);
+    auto key = llm_key(config, secrets);
     if (!key) {
         print_error({global.config, 0, "expected an LLM for the overview: set " + config.llm.api_key_env +
                                            " or llm.base_url"});
@@ -172,45 +173,41 @@ int run_month_overview(const GlobalOptions& global, const Config& config, const 
     return args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}});
 }
 
-} // namespace
-
-int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& args) {
-    if (!args.summary.empty()) return run_month_overview(global, config, args);
+// The run asked for on the command line; nothing (the error printed) for a usage error.
+std::optional<RunRequest> run_request(const GlobalOptions& global, const Secrets& secrets, const RunArgs& args) {
     bool bad = false;
     RunRequest request;
     request.date = date_option(args.date, "--date", bad);
     request.from = date_option(args.from, "--from", bad);
     request.to = date_option(args.to, "--to", bad);
-    if (bad) return exit_usage;
-    if (request.date && (request.from || request.to)) {
-        std::cerr << "error: use either --date or --from/--to\n";
-        return exit_usage;
-    }
-    if (auto refused = refuse_run_dates(request, today_utc())) {
+    if (bad) return std::nullopt;
+    std::optional<std::string> refused;
+    if (request.date && (request.from || request.to)) refused = "use either --date or --from/--to";
+    else refused = refuse_run_dates(request, today_utc());
+    if (!refused && args.resume && !request.date)
+        refused = "--resume completes one partial day: give it with --date YYYY-MM-DD";
+    if (refused) {
         std::cerr << "error: " << *refused << "\n";
-        return exit_usage;
-    }
-    if (args.resume && !request.date) {
-        std::cerr << "error: --resume completes one partial day: give it with --date YYYY-MM-DD\n";
-        return exit_usage;
+        return std::nullopt;
     }
     request.resume = args.resume;
     request.offline = args.offline;
-    request.embedded = config.scoring.embedded == "keywords" ? EmbeddedScorerKind::keywords : EmbeddedScorerKind::learned;
-    request.prefilter = config.scoring.prefilter == "learned"    ? PrefilterKind::learned
-                        : config.scoring.prefilter == "keywords" || config.scoring.embedded_prefilter
-                            ? PrefilterKind::keywords
-                                                                 : PrefilterKind::none;
     request.content_dir = global.content;
-    request.config_path = global.config;
+    request.llm_api_key = secrets.llm_api_key;
     request.log = [](const std::string& line) { std::cout << redact(line) << std::endl; };
+    return request;
+}
 
-    int commit_failures = 0;
-    // A long back-fill pushes as it goes, so a timeout keeps what was done
-    // (the next run skips the days the archive has).
-    const int push_every = args.push_every_days >= 0 ? args.push_every_days : config.publish.push_every_days;
+// With publish.commit_content: commits each day the run writes, and with
+// publish.push_every_days pushes as it goes, so a long back-fill that times
+// out keeps what was done (the next run skips the days the archive has).
+struct ContentCommits {
+    const GlobalOptions& global;
+    const Config& config;
+    int failures = 0;
     int days_unpushed = 0;
-    auto push_now = [&] {
+
+    void push_now() {
         days_unpushed = 0;
         if (cmd_build(global, config, BuildArgs{config.publish.site_dir, {}, {}}) != exit_ok) {
             print_warning("could not build the site to push it; the days stay committed and are pushed later");
@@ -219,32 +216,33 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
         auto report = publish_and_push_site(global, config, config.publish);
         if (!report) print_warning("the push along the way failed, the back-fill goes on: " + report.error().message);
         else print_push(report->push);
-    };
-    if (config.publish.commit_content)
-        request.after_write = [&](const std::vector<fs::path>& files, const std::string& message) {
-            auto committed = commit_content_files(".", files, message, config.publish);
-            if (!committed) {
-                print_error(committed.error());
-                ++commit_failures;
-            } else if (committed->committed) {
-                std::cout << "committed " << committed->commit.substr(0, 12) << " on " << committed->branch << ": "
-                          << message << "\n";
-                if (push_every > 0 && ++days_unpushed >= push_every) push_now();
-            }
-        };
-    auto lock = lock_content_tree(global);
-    if (!lock) return exit_problems;
-    RunResult result = run_nightly(request, config);
-    for (const auto& warning : result.warnings) print_warning(warning);
+    }
+    void commit(const std::vector<fs::path>& files, const std::string& message) {
+        auto committed = commit_content_files(".", files, message, config.publish);
+        if (!committed) {
+            print_error(committed.error());
+            ++failures;
+        } else if (committed->committed) {
+            std::cout << "committed " << committed->commit.substr(0, 12) << " on " << committed->branch << ": "
+                      << message << "\n";
+            const int every = config.publish.push_every_days;
+            if (every > 0 && ++days_unpushed >= every) push_now();
+        }
+    }
+};
 
-    // Notifying never fails the run: a channel that cannot be reached is a warning.
+// Notifying never fails the run: a channel that cannot be reached is a warning.
+void print_notify(const NotifyReport& report) {
+    for (const auto& channel : report.sent) std::cout << "notified: " << channel << "\n";
+    for (const auto& warning : report.warnings) print_warning(warning); // each says "notify: ..."
+}
+
+void stdout_log(const std::string& line) { std::cout << redact(line) << "\n"; }
+
+// After the run's days: the months' overviews, the site, the notifications; the exit code.
+int after_run(const GlobalOptions& global, const Config& config, const Secrets& secrets, const RunArgs& args,
+              const RunRequest& request, const RunResult& result, int commit_failures) {
     const NotifyPaths paths = notify_paths(global);
-    auto print_notify = [](const NotifyReport& report) {
-        for (const auto& channel : report.sent) std::cout << "notified: " << channel << "\n";
-        for (const auto& warning : report.warnings) print_warning(warning); // each says "notify: ..."
-    };
-    auto stdout_log = [](const std::string& line) { std::cout << redact(line) << "\n"; };
-
     if (result.outcome == RunOutcome::failed) {
         print_error({"", 0, result.error});
         print_notify(notify_failure(request.date.value_or(request.to.value_or(today_utc())), result.error,
@@ -252,7 +250,7 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
         return exit_problems;
     }
     if (result.outcome == RunOutcome::written && !request.offline)
-        write_due_overviews(global, config, result.days, request.after_write);
+        write_due_overviews(global, config, secrets, result.days, request.after_write);
     if (commit_failures) return exit_problems;
     const int outcome_code = run_exit_code(result);
     for (const auto& why : result.incomplete) std::cerr << "paperpress run: exit 3: " << why << "\n";
@@ -266,6 +264,25 @@ int cmd_run(const GlobalOptions& global, const Config& config, const RunArgs& ar
         if (day) print_notify(notify_day(*day, config.notify, config, paths, false, stdout_log));
     }
     return status != exit_ok ? status : outcome_code;
+}
+
+} // namespace
+
+int cmd_run(const GlobalOptions& global, Config config, const Secrets& secrets, const RunArgs& args) {
+    if (!args.summary.empty()) return run_month_overview(global, config, secrets, args);
+    if (args.push_every_days >= 0) config.publish.push_every_days = args.push_every_days;
+    auto request = run_request(global, secrets, args);
+    if (!request) return exit_usage;
+    ContentCommits commits{global, config};
+    if (config.publish.commit_content)
+        request->after_write = [&](const std::vector<fs::path>& files, const std::string& message) {
+            commits.commit(files, message);
+        };
+    auto lock = lock_content_tree(global);
+    if (!lock) return exit_problems;
+    RunResult result = run_nightly(*request, config);
+    for (const auto& warning : result.warnings) print_warning(warning);
+    return after_run(global, config, secrets, args, *request, result, commits.failures);
 }
 
 int cmd_notify(const GlobalOptions& global, const Config& config, const NotifyArgs& args) {

@@ -34,6 +34,10 @@ struct ArxivSettings {
     std::vector<Date> no_mailing;  // evenings without a mailing, added to arXiv's published ones (config/arxiv_no_mailing.yaml)
 };
 
+// Which scorer serves without an LLM, and what filters papers before one.
+enum class EmbeddedScorerKind { learned, keywords };
+enum class PrefilterKind { none, keywords, learned };
+
 struct ScoringSettings {
     std::string system_prompt = "prompts/system.md";
     std::string topics = "prompts/topics.md";
@@ -44,9 +48,9 @@ struct ScoringSettings {
     std::string authors_file;           // "Name, SemanticScholarID" lines, as the reference system's
     int relevance_cutoff = 7;
     int novelty_cutoff = 6;
-    std::string embedded = "learned";   // the offline scorer: learned (from the archive) or keywords (topics prompt)
-    std::string prefilter = "none";     // before the LLM: none, keywords or learned (the cascade)
-    bool embedded_prefilter = false;    // the old spelling of prefilter: keywords
+    EmbeddedScorerKind embedded = EmbeddedScorerKind::learned; // without an LLM: learned (from the archive) or keywords
+    PrefilterKind prefilter = PrefilterKind::none; // before the LLM: none, keywords or learned (the cascade);
+                                                   // embedded_prefilter: true, the old spelling, means keywords
     std::string cache_dir = ".cache/scores";
 };
 
@@ -76,6 +80,7 @@ struct PublishSettings {
     std::string remote = "origin";        // where --push goes
     bool commit_content = false;          // `run` commits the day files it writes; PAPERPRESS_COMMIT_CONTENT overrides
     std::string token_env = "GITHUB_TOKEN"; // environment variable holding the push token
+    std::string token;                    // not a key: its value, read once by the command line (cli/read_secrets)
     std::string author_name;              // empty: GIT_AUTHOR_NAME, else "paperpress"
     std::string author_email;             // empty: GIT_AUTHOR_EMAIL, else "paperpress@localhost"
     std::string site_dir = "site";        // the built site that is published

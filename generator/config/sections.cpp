@@ -75,15 +75,27 @@ Result<void> read_arxiv(const Section& s, const YAML::Node& node, ArxivSettings&
 }
 
 Result<void> read_scoring(const Section& s, const YAML::Node& node, ScoringSettings& c) {
-    return s.read(node, {
+    std::string embedded = c.embedded == EmbeddedScorerKind::keywords ? "keywords" : "learned";
+    std::string prefilter = c.prefilter == PrefilterKind::learned    ? "learned"
+                            : c.prefilter == PrefilterKind::keywords ? "keywords"
+                                                                     : "none";
+    bool embedded_prefilter = false;
+    auto read = s.read(node, {
         {"system_prompt", s.text(c.system_prompt)}, {"topics", s.text(c.topics)}, {"criteria", s.text(c.criteria)},
         {"postfix", s.text(c.postfix)}, {"title_postfix", s.text(c.title_postfix)}, {"authors", s.list(c.authors)},
         {"authors_file", s.text(c.authors_file)}, {"relevance_cutoff", s.number(c.relevance_cutoff, 0, 10)},
         {"novelty_cutoff", s.number(c.novelty_cutoff, 0, 10)},
-        {"embedded", s.text(c.embedded, "learned or keywords", one_of({"learned", "keywords"}))},
-        {"prefilter", s.text(c.prefilter, "none, keywords or learned", one_of({"none", "keywords", "learned"}))},
-        {"embedded_prefilter", s.flag(c.embedded_prefilter)}, {"cache_dir", s.text(c.cache_dir)},
+        {"embedded", s.text(embedded, "learned or keywords", one_of({"learned", "keywords"}))},
+        {"prefilter", s.text(prefilter, "none, keywords or learned", one_of({"none", "keywords", "learned"}))},
+        {"embedded_prefilter", s.flag(embedded_prefilter)}, {"cache_dir", s.text(c.cache_dir)},
     });
+    if (!read) return read;
+    c.embedded = embedded == "keywords" ? EmbeddedScorerKind::keywords : EmbeddedScorerKind::learned;
+    // The old spelling (embedded_prefilter: true) is the keywords pre-filter, unless the cascade is asked for.
+    c.prefilter = prefilter == "learned"                          ? PrefilterKind::learned
+                  : prefilter == "keywords" || embedded_prefilter ? PrefilterKind::keywords
+                                                                  : PrefilterKind::none;
+    return {};
 }
 
 Result<void> read_llm(const Section& s, const YAML::Node& node, LlmSettings& l) {

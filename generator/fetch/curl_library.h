@@ -8,22 +8,20 @@
 #pragma once
 
 #include "util/error.h"
+#include "util/shared_library.h"
 
 #include <curl/curl.h>
 
 namespace pp {
 
-// The libcurl functions paperpress calls.
+// The libcurl functions paperpress calls: curl_easy_init is easy_init.
+#define PP_CURL_FUNCTIONS(X)                                                                                           \
+    X(curl_, easy_init) X(curl_, easy_setopt) X(curl_, easy_perform) X(curl_, easy_getinfo) X(curl_, easy_reset)     \
+        X(curl_, easy_cleanup) X(curl_, easy_strerror) X(curl_, slist_append) X(curl_, slist_free_all)               \
+            X(curl_, global_init)
+
 struct CurlLibrary {
-    decltype(&::curl_easy_init) easy_init;
-    decltype(&::curl_easy_setopt) easy_setopt;
-    decltype(&::curl_easy_perform) easy_perform;
-    decltype(&::curl_easy_getinfo) easy_getinfo;
-    decltype(&::curl_easy_reset) easy_reset;
-    decltype(&::curl_easy_cleanup) easy_cleanup;
-    decltype(&::curl_easy_strerror) easy_strerror;
-    decltype(&::curl_slist_append) slist_append;
-    decltype(&::curl_slist_free_all) slist_free_all;
+    PP_SHARED_LIBRARY_FUNCTIONS(PP_CURL_FUNCTIONS)
 };
 
 // libcurl, loaded and initialised (curl_global_init) on the first call, once

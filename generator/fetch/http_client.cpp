@@ -1,5 +1,7 @@
 #include "fetch/http_client.h"
 
+#include "util/backoff.h"
+
 #include "fetch/curl_library.h"
 #include "util/redact.h"
 #include "util/text.h"
@@ -108,6 +110,17 @@ std::optional<std::chrono::milliseconds> reset_delay(const HttpResponse& respons
 
 bool retryable_status(long status) { return status == 429 || status >= 500; }
 
+// A transfer that failed without an answer: a timeout may have reached the
+// peer; a URL libcurl cannot use is ours to mend, not the network's.
+ErrorKind transfer_error_kind(CURLcode code) {
+    if (code == CURLE_OPERATION_TIMEDOUT) return ErrorKind::timeout;
+    if (code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL) return ErrorKind::invalid;
+    return ErrorKind::network;
+}
+
+// What another attempt may mend: no answer, or no answer in time.
+bool retryable(ErrorKind kind) { return kind == ErrorKind::network || kind == ErrorKind::timeout; }
+
 // Userinfo and secret query values may carry keys or tokens.
 std::string loggable(const std::string& url) { return redact_url(url); }
 
@@ -166,7 +179,7 @@ Error http_status_error(const HttpResponse& response, const std::string& url) {
     // Redacted before it is cut, so a key that an endpoint echoes is hidden whole.
     std::string excerpt = redact(std::string_view(response.body).substr(0, 4096)).substr(0, 200);
     return Error{{}, 0, "HTTP " + std::to_string(response.status) + " from " + loggable(url) +
-                            (excerpt.empty() ? "" : ": " + excerpt)};
+                            (excerpt.empty() ? "" : ": " + excerpt), ErrorKind::http, response.status};
 }
 
 HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {
@@ -198,28 +211,29 @@ void HttpClient::wait_for_turn() {
 Result<HttpResponse> HttpClient::perform(const std::string& url, const std::string* body,
                                          const std::vector<std::string>& headers) {
     if (auto library = curl_library(); !library) return std::unexpected(library.error()); // no retry helps
-    auto wait = options_.backoff;
+    // Polite peers (arXiv) get no jitter: the same steps every time.
+    Backoff backoff({options_.backoff, options_.max_wait, false});
     Result<HttpResponse> result;
     for (int attempt_number = 1;; ++attempt_number) {
         wait_for_turn();
         result = attempt(url, body, headers);
         bool retry = false;
         std::string reason;
-        auto delay = wait;
+        std::optional<std::chrono::milliseconds> asked;
         if (!result) {
-            retry = true;
+            retry = retryable(result.error().kind);
             reason = result.error().message; // it names the URL already
         } else if (retryable_status(result->status)) {
             retry = true;
             reason = loggable(url) + ": HTTP " + std::to_string(result->status);
-            if (auto asked = server_retry_delay(*result)) {
-                // Never sooner than the minimum interval: arXiv's 3 s holds for retries too.
-                delay = std::max<std::chrono::milliseconds>(*asked, options_.min_interval);
+            if ((asked = server_retry_delay(*result))) {
                 reason += ", the server asked to wait " + std::to_string(asked->count()) + " ms";
+                // Never sooner than the minimum interval (arXiv's 3 s holds for retries too), never past the cap.
+                asked = std::min(std::max<std::chrono::milliseconds>(*asked, options_.min_interval), options_.max_wait);
             }
         }
-        if (!retry || final_error_ || attempt_number >= options_.max_attempts) break;
-        delay = std::min(delay, options_.max_wait);
+        if (!retry || attempt_number >= options_.max_attempts) break;
+        const Clock::duration delay = *backoff.next(clock(), asked);
         if (options_.on_retry)
             options_.on_retry(reason + "; retry " + std::to_string(attempt_number) + " of " +
                               std::to_string(options_.max_attempts - 1) + " in " +
@@ -228,7 +242,6 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
         clock().sleep_for(delay);
         // The interval counts from the retry, not from the failed attempt.
         last_start_.reset();
-        wait *= 2;
     }
     if (!result) return result;
     if (result->status < 200 || result->status >= 300) return std::unexpected(http_status_error(*result, url));
@@ -239,7 +252,6 @@ Result<HttpResponse> HttpClient::perform(const std::string& url, const std::stri
 // redirect-anywhere peer's are followed by libcurl inside attempt_once).
 Result<HttpResponse> HttpClient::attempt(const std::string& url, const std::string* body,
                                          const std::vector<std::string>& headers) {
-    final_error_ = false;
     std::string current = url;
     for (int hops = 0;; ++hops) {
         auto response = attempt_once(current, body, headers);
@@ -247,8 +259,7 @@ Result<HttpResponse> HttpClient::attempt(const std::string& url, const std::stri
             response->location.empty())
             return response;
         if (!same_https_origin(current, response->location) || hops >= max_redirects) {
-            final_error_ = true;
-            return fail(loggable(current) + ": refused to follow HTTP " + std::to_string(response->status) + " to " +
+            return fail_as(ErrorKind::refused, loggable(current) + ": refused to follow HTTP " + std::to_string(response->status) + " to " +
                         loggable(response->location) + ": a " + options_.peer.kind +
                         " is followed only to the same origin over https, at most " + std::to_string(max_redirects) +
                         " times");
@@ -296,14 +307,12 @@ Result<HttpResponse> HttpClient::attempt_once(const std::string& url, const std:
     CURLcode code = lib.easy_perform(curl);
     lib.slist_free_all(header_list);
     if (sink.over) {
-        final_error_ = true;
-        return fail(loggable(url) + ": the " + options_.peer.kind + " is larger than its cap of " +
+        return fail_as(ErrorKind::too_large, loggable(url) + ": the " + options_.peer.kind + " is larger than its cap of " +
                     describe_cap(options_.peer.max_reply_bytes) + "; the rest was not read");
     }
     if (code != CURLE_OK) {
-        final_error_ = code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL; // no retry mends these
         std::string detail = error_buffer[0] ? error_buffer : lib.easy_strerror(code);
-        return fail(loggable(url) + ": " + redact(detail));
+        return fail_as(transfer_error_kind(code), loggable(url) + ": " + redact(detail));
     }
     lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
     if (!options_.peer.redirects_anywhere) {

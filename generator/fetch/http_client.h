@@ -112,7 +112,6 @@ private:
     HttpOptions options_;
     void* curl_; // CURL*, kept for connection reuse
     std::optional<Clock::time_point> last_start_;
-    bool final_error_ = false; // the last attempt failed in a way no retry mends (a reply over its cap)
 };
 
 } // namespace pp

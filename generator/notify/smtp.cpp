@@ -2,12 +2,12 @@
 
 #include "fetch/curl_library.h"
 #include "fetch/http_client.h"
+#include "util/backoff.h"
 #include "util/hash.h"
 #include "util/text.h"
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 namespace pp {
 
@@ -243,18 +243,19 @@ std::string build_mime(const Message& message, const std::string& from, const st
 
 Result<void> send_smtp(const SmtpRequest& request, const std::string& mime, const SendOptions& options) {
     if (auto library = curl_library(); !library) return fail("SMTP: " + library.error().message); // no retry helps
-    auto wait = options.backoff;
+    Clock& clock = options.clock ? *options.clock : real_clock();
+    Backoff backoff({options.backoff, options.backoff * 8, false});
     for (int number = 1;; ++number) {
         Attempt result = attempt(request, mime, options);
         if (result.code == CURLE_OK) return {};
         if (!retryable(result.code) || number >= options.attempts) {
             return fail("SMTP " + result.error + (number > 1 ? " (after " + std::to_string(number) + " attempts)" : ""));
         }
+        const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*backoff.next(clock));
         if (options.on_retry)
             options.on_retry("SMTP " + result.error + "; retry " + std::to_string(number) + " of " +
                              std::to_string(options.attempts - 1) + " in " + std::to_string(wait.count()) + " ms");
-        std::this_thread::sleep_for(wait);
-        wait *= 2;
+        clock.sleep_for(wait);
     }
 }
 

@@ -26,11 +26,9 @@ struct RunRequest {
     std::optional<Date> today;           // the clock (UTC day); today_utc() when absent
     Clock* clock = nullptr;              // times waits (backoff, rate limits, arXiv's interval); nullptr: real_clock()
     fs::path content_dir = "content";
-    fs::path config_path = "paperpress.yaml";
-    // Until paperpress.yaml has scoring.embedded and scoring.prefilter (issue 16): the scorer
-    // without an LLM, and the filter before one (keywords also when scoring.embedded_prefilter).
-    EmbeddedScorerKind embedded = EmbeddedScorerKind::learned;
-    PrefilterKind prefilter = PrefilterKind::none;
+    // The LLM's key (the variable llm.api_key_env names), read by the CLI once: the
+    // pipeline never reads the environment. Empty: no key (an LLM at llm.base_url may need none).
+    std::string llm_api_key;
     std::function<void(const std::string&)> log;      // what happened, a line at a time
     std::function<void(const std::vector<fs::path>&, const std::string&)> after_write; // e.g. commit the files
 };

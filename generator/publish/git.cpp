@@ -69,8 +69,8 @@ int token_credentials(git_credential** out, const char* /*url*/, const char* use
         return GIT_EUSER;
     }
     if (allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) {
-        const char* token = std::getenv(state.token_env.c_str());
-        if (!token || !*token) {
+        const char* token = state.token.c_str();
+        if (!*token) {
             state.problem = CredentialProblem::no_token;
             return GIT_EUSER;
         }

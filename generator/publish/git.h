@@ -55,12 +55,13 @@ Result<fs::path> workdir(git_repository* repo);
 // A signature with the current time and time zone.
 Result<Signature> signature(const std::string& name, const std::string& email);
 
-// Credentials for pushes and fetches: the token from the environment
-// variable `token_env` (user "x-access-token"), or the SSH agent. The token
-// goes to libgit2 only here, never into a URL, a file or a message.
+// Credentials for pushes and fetches: `token`, which the command line read
+// from the variable `token_env` (user "x-access-token"), or the SSH agent.
+// The token goes to libgit2 only here, never into a URL, a file or a message.
 enum class CredentialProblem { none, no_token, refused, unsupported };
 struct Credentials {
     std::string token_env;
+    std::string token; // empty: none
     int attempts = 0;
     CredentialProblem problem = CredentialProblem::none;
 };

@@ -14,17 +14,14 @@ constexpr const char* soname = "libgit2.so." LIBGIT2_SOVERSION;
 Functions loaded;
 
 struct Shutdown {
-    ~Shutdown() { loaded.git_libgit2_shutdown(); }
+    ~Shutdown() { loaded.libgit2_shutdown(); }
 };
 
 Result<void> open() {
-    auto library = SharedLibrary::open(soname, "libgit2-" LIBGIT2_SOVERSION);
+    auto library = SharedLibrary::load<Functions>(soname, "libgit2-" LIBGIT2_SOVERSION, "libgit2 " LIBGIT2_SOVERSION);
     if (!library) return std::unexpected(library.error());
-#define PP_LIBGIT2_FIND(name) library->find(#name, loaded.name);
-    PP_LIBGIT2_FUNCTIONS(PP_LIBGIT2_FIND)
-#undef PP_LIBGIT2_FIND
-    if (auto found = library->check("libgit2 " LIBGIT2_SOVERSION); !found) return found;
-    if (loaded.git_libgit2_init() < 0) return fail(std::string("cannot initialise ") + soname);
+    loaded = *library;
+    if (loaded.libgit2_init() < 0) return fail(std::string("cannot initialise ") + soname);
     static Shutdown at_exit;
     return {};
 }

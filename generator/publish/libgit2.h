@@ -2,9 +2,9 @@
 // sync and the nightly run's commit use git; build, check and serve never
 // do, yet linking libgit2 mapped it and the libraries it brings (SSH, TLS,
 // Kerberos, ...) into every start (docs/performance.md). Like libcurl
-// (fetch/curl_library.h), it is opened by soname: here the one of the header
-// the program was compiled with (LIBGIT2_SOVERSION), whose declarations type
-// the functions.
+// (fetch/curl_library.h), it is opened by soname, its functions listed once
+// (util/shared_library.h's idiom): here the soname of the header the program
+// was compiled with (LIBGIT2_SOVERSION), whose declarations type them.
 //
 // Code in namespace pp calls libgit2 as its documentation does:
 // `git_repository_open(&repo, path)` names a function object declared
@@ -14,6 +14,7 @@
 #pragma once
 
 #include "util/error.h"
+#include "util/shared_library.h"
 
 #include <git2.h>
 #include <git2/sys/odb_backend.h>
@@ -22,35 +23,34 @@
 
 // Every libgit2 function paperpress calls.
 #define PP_LIBGIT2_FUNCTIONS(X) \
-    X(git_blob_create_from_buffer) X(git_branch_is_checked_out) X(git_checkout_options_init) \
-    X(git_checkout_tree) X(git_commit_create) X(git_commit_free) X(git_commit_lookup) X(git_commit_message) \
-    X(git_commit_parent_id) X(git_commit_parentcount) X(git_commit_tree) X(git_credential_ssh_key_from_agent) \
-    X(git_credential_username_new) X(git_credential_userpass_plaintext_new) X(git_diff_free) \
-    X(git_diff_get_delta) X(git_diff_num_deltas) X(git_diff_tree_to_tree) X(git_error_last) \
-    X(git_fetch_options_init) X(git_graph_descendant_of) X(git_index_add) X(git_index_add_bypath) \
-    X(git_index_free) X(git_index_new) X(git_index_read) X(git_index_remove_bypath) X(git_index_write) \
-    X(git_index_write_tree_to) X(git_libgit2_init) X(git_libgit2_opts) X(git_libgit2_shutdown) X(git_merge_base) \
-    X(git_object_free) X(git_object_id) X(git_odb_add_backend) X(git_odb_backend_data_alloc) X(git_odb_exists) \
-    X(git_odb_free) X(git_odb_init_backend) X(git_oid_cmp) X(git_oid_equal) X(git_oid_fromstrn) \
-    X(git_oid_is_zero) X(git_oid_tostr) X(git_push_options_init) X(git_reference_create) \
-    X(git_reference_create_matching) X(git_reference_free) X(git_reference_lookup) \
-    X(git_reference_name_is_valid) X(git_reference_symbolic_target) X(git_reference_type) X(git_remote_fetch) \
-    X(git_remote_free) X(git_remote_lookup) X(git_remote_push) X(git_remote_pushurl) X(git_remote_url) \
-    X(git_repository_free) X(git_repository_index) X(git_repository_is_shallow) X(git_repository_odb) \
-    X(git_repository_open_ext) X(git_repository_path) X(git_repository_workdir) X(git_revparse_single) \
-    X(git_signature_free) X(git_signature_now) X(git_tree_create_updated) X(git_tree_entry_bypath) \
-    X(git_tree_entry_filemode) X(git_tree_entry_free) X(git_tree_entry_id) X(git_tree_entry_name) \
-    X(git_tree_entry_type) X(git_tree_free) X(git_tree_id) X(git_tree_lookup) X(git_tree_walk) \
-    X(git_treebuilder_free) X(git_treebuilder_new) X(git_treebuilder_write)
+    X(git_, blob_create_from_buffer) X(git_, branch_is_checked_out) X(git_, checkout_options_init) \
+    X(git_, checkout_tree) X(git_, commit_create) X(git_, commit_free) X(git_, commit_lookup) X(git_, commit_message) \
+    X(git_, commit_parent_id) X(git_, commit_parentcount) X(git_, commit_tree) X(git_, credential_ssh_key_from_agent) \
+    X(git_, credential_username_new) X(git_, credential_userpass_plaintext_new) X(git_, diff_free) \
+    X(git_, diff_get_delta) X(git_, diff_num_deltas) X(git_, diff_tree_to_tree) X(git_, error_last) \
+    X(git_, fetch_options_init) X(git_, graph_descendant_of) X(git_, index_add) X(git_, index_add_bypath) \
+    X(git_, index_free) X(git_, index_new) X(git_, index_read) X(git_, index_remove_bypath) X(git_, index_write) \
+    X(git_, index_write_tree_to) X(git_, libgit2_init) X(git_, libgit2_opts) X(git_, libgit2_shutdown) X(git_, merge_base) \
+    X(git_, object_free) X(git_, object_id) X(git_, odb_add_backend) X(git_, odb_backend_data_alloc) X(git_, odb_exists) \
+    X(git_, odb_free) X(git_, odb_init_backend) X(git_, oid_cmp) X(git_, oid_equal) X(git_, oid_fromstrn) \
+    X(git_, oid_is_zero) X(git_, oid_tostr) X(git_, push_options_init) X(git_, reference_create) \
+    X(git_, reference_create_matching) X(git_, reference_free) X(git_, reference_lookup) \
+    X(git_, reference_name_is_valid) X(git_, reference_symbolic_target) X(git_, reference_type) X(git_, remote_fetch) \
+    X(git_, remote_free) X(git_, remote_lookup) X(git_, remote_push) X(git_, remote_pushurl) X(git_, remote_url) \
+    X(git_, repository_free) X(git_, repository_index) X(git_, repository_is_shallow) X(git_, repository_odb) \
+    X(git_, repository_open_ext) X(git_, repository_path) X(git_, repository_workdir) X(git_, revparse_single) \
+    X(git_, signature_free) X(git_, signature_now) X(git_, tree_create_updated) X(git_, tree_entry_bypath) \
+    X(git_, tree_entry_filemode) X(git_, tree_entry_free) X(git_, tree_entry_id) X(git_, tree_entry_name) \
+    X(git_, tree_entry_type) X(git_, tree_free) X(git_, tree_id) X(git_, tree_lookup) X(git_, tree_walk) \
+    X(git_, treebuilder_free) X(git_, treebuilder_new) X(git_, treebuilder_write)
 
 namespace pp {
 
 namespace libgit2 {
 
+// git_commit_create is commit_create.
 struct Functions {
-#define PP_LIBGIT2_POINTER(name) decltype(&::name) name = nullptr;
-    PP_LIBGIT2_FUNCTIONS(PP_LIBGIT2_POINTER)
-#undef PP_LIBGIT2_POINTER
+    PP_SHARED_LIBRARY_FUNCTIONS(PP_LIBGIT2_FUNCTIONS)
 };
 
 // Loads and initialises libgit2, once for the process; when it cannot, the
@@ -71,7 +71,7 @@ struct Call {
 
 } // namespace libgit2
 
-#define PP_LIBGIT2_CALL(name) inline constexpr libgit2::Call<&libgit2::Functions::name> name{};
+#define PP_LIBGIT2_CALL(prefix, name) inline constexpr libgit2::Call<&libgit2::Functions::name> prefix##name{};
 PP_LIBGIT2_FUNCTIONS(PP_LIBGIT2_CALL)
 #undef PP_LIBGIT2_CALL
 

@@ -1,7 +1,7 @@
 // Publishing with libgit2: commits written straight into the repository's
 // object database, so the user's working tree, index and HEAD stay as they
-// are (except where a function says otherwise), and pushes that take their
-// token from the environment through the credential callback only.
+// are (except where a function says otherwise), and pushes that hand their
+// token (config.token, which the command line read) to the credential callback only.
 #pragma once
 
 #include "config/config.h"
@@ -89,7 +89,7 @@ struct PushOutcome {
 
 // Pushes the local `branches` to the same names on `config.remote`, fast-forward
 // only, and updates the remote-tracking branches. Credentials, when the remote
-// asks, come from the environment variable `config.token_env` (user
+// asks, are `config.token`, read by the command line from `config.token_env` (user
 // "x-access-token", the token as password; for SSH, the SSH agent); the token
 // is handed to libgit2 only through the credential callback and is never
 // written or printed. A rejected push (diverged branch, refused or missing

@@ -1,5 +1,5 @@
-// push_branches: fast-forward pushes with libgit2. The token is read from the
-// environment inside the credential callback and handed straight to libgit2;
+// push_branches: fast-forward pushes with libgit2. The token (read once by the
+// command line) is handed to libgit2 inside the credential callback only;
 // it is never put in a URL, the config, a message or a log line.
 #include "publish/git.h"
 #include "publish/publish.h"
@@ -151,6 +151,7 @@ Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::st
 
     PushState state;
     state.credentials.token_env = config.token_env;
+    state.credentials.token = config.token;
     git_push_options options;
     git_push_options_init(&options, GIT_PUSH_OPTIONS_VERSION);
     options.callbacks.credentials = credentials;

@@ -11,6 +11,7 @@
 #include "publish/git.h"
 #include "publish/publish.h"
 #include "util/files.h"
+#include "util/record_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -62,7 +63,19 @@ StatKey stat_key(const struct stat& st) {
             static_cast<uint64_t>(st.st_ino)};
 }
 
-constexpr std::string_view cache_magic = "paperpress publish cache 1";
+// The cache's format (util/record_file.h): the tree and site it describes, then a line a file.
+enum TreeField { t_tree, t_site };
+enum FileField { f_path, f_id, f_mode, f_size, f_mtime, f_ctime, f_inode };
+
+const RecordFormat& cache_format() {
+    static const RecordFormat format{
+        .name = "paperpress publish cache",
+        .version = 2,
+        .kinds = {{'T', {"tree", "site"}}, {'F', {"path", "id", "mode", "size", "mtime_ns", "ctime_ns", "inode"}}},
+        .max_line = 64 * 1024,
+    };
+    return format;
+}
 
 fs::path cache_path(git_repository* repo, const std::string& branch) {
     std::string name = branch;
@@ -70,74 +83,74 @@ fs::path cache_path(git_repository* repo, const std::string& branch) {
     return fs::path(git_repository_path(repo)) / "paperpress" / ("publish-" + name + ".cache");
 }
 
-template <class T>
-bool parse_number(std::string_view text, T& out, int base = 10) {
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
-    return ec == std::errc() && end == text.data() + text.size();
+bool parse_oid(std::string_view hex, git_oid& id) {
+    return hex.size() == GIT_OID_HEXSZ && git_oid_fromstrn(&id, hex.data(), GIT_OID_HEXSZ) == 0;
 }
 
-// Reads the cache; anything unexpected gives an empty cache (it only saves time).
+// One file's line; false when a value does not read.
+bool read_cached_file(const Record& r, StatCache& loaded) {
+    CachedFile entry;
+    std::string path = r.text(f_path);
+    if (!parse_oid(r.raw(f_id), entry.file.id) || !Record::parse(r.raw(f_mode), entry.file.mode, 8) ||
+        !r.number(f_size, entry.stat.size) || !r.number(f_mtime, entry.stat.mtime_ns) ||
+        !r.number(f_ctime, entry.stat.ctime_ns) || !r.number(f_inode, entry.stat.inode) || path.empty())
+        return false;
+    loaded.files.emplace(std::move(path), entry);
+    return true;
+}
+
+// Reads the cache; a cache that does not read (another version, damaged,
+// cut short) gives an empty one: it only saves time, and is written anew.
 StatCache load_cache(const fs::path& path) {
-    StatCache cache;
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return cache;
+    if (::stat(path.c_str(), &st) != 0) return {};
     auto text = read_file(path);
-    if (!text) return cache;
-    std::string_view rest = *text;
-    auto next_line = [&rest]() -> std::optional<std::string_view> {
-        if (rest.empty()) return std::nullopt;
-        size_t end = rest.find('\n');
-        if (end == std::string_view::npos) return std::nullopt; // a cut-off file
-        std::string_view line = rest.substr(0, end);
-        rest.remove_prefix(end + 1);
-        return line;
-    };
-    auto magic = next_line(), tree = next_line(), site = next_line();
-    if (!magic || *magic != cache_magic || !tree || !tree->starts_with("tree ") || !site || !site->starts_with("site "))
-        return cache;
-    git_oid tree_id;
-    if (git_oid_fromstrn(&tree_id, tree->data() + 5, tree->size() - 5) < 0) return cache;
+    if (!text) return {};
+    auto reader = RecordReader::open(*text, cache_format(), path.string());
+    if (!reader) return {};
     StatCache loaded;
-    loaded.tree = tree_id;
-    loaded.site = std::string(site->substr(5));
     loaded.written_ns = nanoseconds(st.st_mtim);
-    while (auto line = next_line()) {
-        // "<id> <mode, octal> <size> <mtime ns> <ctime ns> <inode> <path>"
-        std::string_view fields[7];
-        std::string_view remaining = *line;
-        for (int i = 0; i < 6; ++i) {
-            size_t space = remaining.find(' ');
-            if (space == std::string_view::npos) return cache;
-            fields[i] = remaining.substr(0, space);
-            remaining.remove_prefix(space + 1);
+    bool have_tree = false;
+    for (;;) {
+        auto record = reader->next();
+        if (!record) return {};
+        if (!*record) return have_tree ? loaded : StatCache{};
+        const Record& r = **record;
+        if (r.kind == 0) {
+            git_oid tree;
+            if (have_tree || !parse_oid(r.raw(t_tree), tree)) return {};
+            loaded.tree = tree;
+            loaded.site = r.text(t_site);
+            have_tree = true;
+        } else if (!have_tree || !read_cached_file(r, loaded)) {
+            return {};
         }
-        fields[6] = remaining;
-        CachedFile entry;
-        if (fields[0].size() != GIT_OID_HEXSZ || git_oid_fromstrn(&entry.file.id, fields[0].data(), GIT_OID_HEXSZ) < 0 ||
-            !parse_number(fields[1], entry.file.mode, 8) || !parse_number(fields[2], entry.stat.size) ||
-            !parse_number(fields[3], entry.stat.mtime_ns) || !parse_number(fields[4], entry.stat.ctime_ns) ||
-            !parse_number(fields[5], entry.stat.inode) || fields[6].empty())
-            return cache;
-        loaded.files.emplace(std::string(fields[6]), entry);
     }
-    return loaded;
 }
 
 void save_cache(const fs::path& path, const git_oid& tree, const std::string& site,
                 const std::map<std::string, CachedFile>& files) {
     std::string text;
     text.reserve(files.size() * 110);
-    text += cache_magic;
-    text += "\ntree " + git::hex(tree) + "\nsite " + site + "\n";
+    RecordWriter out(cache_format(), [&text](std::string_view bytes) { text += bytes; });
+    out.begin('T');
+    out.text(git::hex(tree));
+    out.text(site);
+    out.end();
     for (const auto& [name, entry] : files) {
         char mode[16];
         auto end = std::to_chars(mode, mode + sizeof mode, entry.file.mode, 8).ptr;
-        text += git::hex(entry.file.id);
-        text += ' ';
-        text.append(mode, end);
-        text += ' ' + std::to_string(entry.stat.size) + ' ' + std::to_string(entry.stat.mtime_ns) + ' ' +
-                std::to_string(entry.stat.ctime_ns) + ' ' + std::to_string(entry.stat.inode) + ' ' + name + '\n';
+        out.begin('F');
+        out.text(name);
+        out.text(git::hex(entry.file.id));
+        out.text(std::string_view(mode, end - mode));
+        out.number(entry.stat.size);
+        out.number(entry.stat.mtime_ns);
+        out.number(entry.stat.ctime_ns);
+        out.number(entry.stat.inode);
+        out.end();
     }
+    out.finish();
     // Only a speed-up: a cache that cannot be written is read again next time.
     (void)write_file_atomic(path, text);
 }

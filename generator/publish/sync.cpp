@@ -165,7 +165,7 @@ Result<void> fetch_branches(const fs::path& repo_dir, const std::vector<std::str
     std::vector<char*> pointers;
     for (auto& spec : specs) pointers.push_back(spec.data());
     git_strarray refspecs{pointers.data(), pointers.size()};
-    git::Credentials credentials{config.token_env};
+    git::Credentials credentials{config.token_env, config.token};
     git_fetch_options options;
     git_fetch_options_init(&options, GIT_FETCH_OPTIONS_VERSION);
     options.callbacks.credentials = git::token_credentials;

@@ -9,6 +9,7 @@
 // measurements.
 #pragma once
 
+#include "config/config.h"
 #include "core/paper.h"
 #include "score/embedded_scorer.h"
 #include "util/error.h"
@@ -127,9 +128,6 @@ double expected_picks(const TasteIndex& index, std::size_t feed_size, const Lear
 // ranking then knows only keywords).
 std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double fraction);
 
-// Which scorer serves without an LLM, and what filters papers before one.
-enum class EmbeddedScorerKind { learned, keywords };
-enum class PrefilterKind { none, keywords, learned };
 // What `run` logs: the scorer and the configuration key that chose it.
 std::string describe(EmbeddedScorerKind kind);
 std::string describe(PrefilterKind kind);

@@ -1,5 +1,6 @@
 #include "score/llm_scorer.h"
 
+#include "util/backoff.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -27,10 +28,6 @@ std::string parameter_in_text(const std::string& message) {
         if (end != std::string::npos && end > at) return message.substr(at, end - at);
     }
     return {};
-}
-
-bool timed_out(const std::string& message) {
-    return message.find("timed out") != std::string::npos || message.find("Timeout") != std::string::npos;
 }
 
 // OpenAI's codes for a used-up quota or spending limit (a 429 that waiting
@@ -96,6 +93,10 @@ std::vector<Paper> copies(const Batch& batch) {
     return out;
 }
 
+// A failure without an answer that another attempt may mend (an outage);
+// a reply over its cap or a redirect we refuse will not change.
+bool answer_may_come(ErrorKind kind) { return kind == ErrorKind::network || kind == ErrorKind::timeout; }
+
 // A request that timed out may have been billed: asked again this many
 // times only. Refusals and server errors are not billed: they are retried
 // for as long as the run's budget for waiting lasts.
@@ -134,13 +135,11 @@ public:
 private:
     LlmEndpoint current_endpoint();
     void learn_limits(const HttpResponse& response);
-    void count_failure(const std::string& message);
-    bool adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error, const std::string& message);
+    void count_failure(bool possibly_billed);
+    bool adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error, const std::string& said);
     void stop_with(const std::string& why);
-    bool within_budget(Clock::duration wait);
     std::string out_of_budget(const std::string& last_error) const;
     Result<ChatReply> account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers, long long charged);
-    std::optional<Clock::duration> rate_limit_wait(const HttpResponse& response, Backoff& backoff);
 
     const LlmScorerOptions& options_;
     LlmEndpoint endpoint_;
@@ -164,24 +163,28 @@ void Session::learn_limits(const HttpResponse& response) {
     if (limit && remaining) limiter_.learn_token_budget(*limit, *remaining);
 }
 
-void Session::count_failure(const std::string& message) {
+// `possibly_billed`: the request timed out, so the endpoint may have
+// answered and charged for it; its tokens are unknown.
+void Session::count_failure(bool possibly_billed) {
     std::lock_guard lock(mutex);
     ++result.failed_requests;
-    if (timed_out(message)) ++result.unknown_cost_calls; // possibly billed, tokens unknown
+    if (possibly_billed) ++result.unknown_cost_calls;
 }
 
 // A 400 that names a parameter the endpoint can do without: asks again
 // without it (max_tokens becomes max_completion_tokens; a reply format falls
-// back from json_schema to json_object to text). Once each.
+// back from json_schema to json_object to text). Once each. `said`: the
+// provider's own words (its error message, else its reply's text), which
+// name the parameter when the reply has no "param" field.
 bool Session::adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error,
-                                 const std::string& message) {
+                                 const std::string& said) {
     if (status != 400 && status != 422) return false;
-    const std::string parameter = !error.param.empty() ? error.param : parameter_in_text(message);
+    const std::string parameter = !error.param.empty() ? error.param : parameter_in_text(said);
     auto names = [&](std::string_view what) {
-        return parameter == what || message.find(what) != std::string::npos;
+        return parameter == what || said.find(what) != std::string::npos;
     };
     std::lock_guard lock(mutex);
-    if (names("max_tokens") && message.find("max_completion_tokens") != std::string::npos && !sent.max_completion_tokens) {
+    if (names("max_tokens") && said.find("max_completion_tokens") != std::string::npos && !sent.max_completion_tokens) {
         if (!endpoint_.max_completion_tokens) {
             endpoint_.max_completion_tokens = true;
             log("the model does not take max_tokens: asking again with max_completion_tokens");
@@ -228,7 +231,7 @@ Result<ChatReply> Session::account_reply(const HttpResponse& response, size_t pr
                                          long long charged) {
     auto reply = read_chat_reply(response.body);
     if (!reply) {
-        count_failure(reply.error().message);
+        count_failure(false);
         return reply;
     }
     const long long used = reply->usage.prompt + reply->usage.completion;
@@ -245,14 +248,12 @@ Result<ChatReply> Session::account_reply(const HttpResponse& response, size_t pr
     if (reply->empty) {
         std::string why = "the LLM's reply was empty" +
                           (reply->finish_reason.empty() ? std::string() : " (finish_reason: " + excerpt(reply->finish_reason) + ")");
-        count_failure(why);
+        count_failure(false);
         return fail(why);
     }
     return reply;
 }
 
-// True when a wait of `wait` still ends before the run's deadline.
-bool Session::within_budget(Clock::duration wait) { return clock().now() + wait <= deadline_; }
 
 std::string Session::out_of_budget(const std::string& last_error) const {
     return "the LLM endpoint did not recover within llm.max_wait_minutes (" +
@@ -260,16 +261,6 @@ std::string Session::out_of_budget(const std::string& last_error) const {
            " min), the last answer: " + excerpt(last_error, 200) + "; no further calls";
 }
 
-// How long to wait after a 429: what the endpoint asked (with a little
-// jitter), else the jittered backoff; nothing once the wait would end after
-// the run's deadline.
-std::optional<Clock::duration> Session::rate_limit_wait(const HttpResponse& response, Backoff& backoff) {
-    auto fallback = backoff.next();
-    Clock::duration wait = fallback;
-    if (auto asked = server_retry_delay(response)) wait = *asked + std::min<Clock::duration>(fallback / 8, 2s);
-    if (!within_budget(wait)) return std::nullopt;
-    return wait;
-}
 
 // What the log and the day say when the provider refuses for good: the
 // kind, the status and the provider's own words.
@@ -302,7 +293,9 @@ std::vector<ChatMessage> with_format(std::vector<ChatMessage> messages, ReplyFor
 
 Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t papers, HttpClient& http,
                                 bool scores) {
-    Backoff outage(1s, 2min), throttled(2s, 2min);
+    // Waits for an outage or a rate limit (what the endpoint asks, else the
+    // jittered step), none ending after the run's deadline.
+    Backoff outage({1s, 2min}, deadline_), throttled({2s, 2min}, deadline_);
     int timeouts = 0;
     for (;;) {
         if (stop) {
@@ -325,16 +318,22 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         const long status = response ? response->status : 0;
         const ProviderError said = response ? read_provider_error(response->body) : ProviderError{};
         Error error = response ? http_status_error(*response, url) : response.error();
-        count_failure(error.message);
+        count_failure(error.kind == ErrorKind::timeout);
         if (status != 0 && status < 500) limiter_.settle(charged, 0); // refused, not billed
-        if (adapt_to_rejection(endpoint, status, said, error.message)) continue;
+        const std::string provider_text =
+            !said.message.empty() ? said.message : response ? response->body.substr(0, 4096) : std::string();
+        if (adapt_to_rejection(endpoint, status, said, provider_text)) continue;
+        if (!response && !answer_may_come(error.kind)) {
+            stop_with("the LLM endpoint cannot be used: " + error.message + "; stopped at once, no further calls");
+            return std::unexpected(error);
+        }
         const LlmFailure kind = classify_llm_failure(status, said);
         if (kind == LlmFailure::rate_limited) {
             {
                 std::lock_guard lock(mutex);
                 ++result.rate_limited;
             }
-            auto wait = rate_limit_wait(*response, throttled);
+            auto wait = throttled.next(clock(), server_retry_delay(*response));
             if (!wait) {
                 stop_with(out_of_budget(said.message.empty() ? error.message : said.message));
                 return std::unexpected(error);
@@ -344,14 +343,14 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
             continue;
         }
         if (kind == LlmFailure::outage) {
-            if (timed_out(error.message) && ++timeouts > timeout_retries) return std::unexpected(error);
-            auto wait = outage.next();
-            if (!within_budget(wait)) {
+            if (error.kind == ErrorKind::timeout && ++timeouts > timeout_retries) return std::unexpected(error);
+            auto wait = outage.next(clock());
+            if (!wait) {
                 stop_with(out_of_budget(said.message.empty() ? error.message : said.message));
                 return std::unexpected(error);
             }
-            log(error.message + "; asking again in " + milliseconds_text(wait));
-            clock().sleep_for(wait);
+            log(error.message + "; asking again in " + milliseconds_text(*wait));
+            clock().sleep_for(*wait);
             continue;
         }
         stop_with(refusal(kind, status, said, error.message));

@@ -113,14 +113,4 @@ void TokenEstimate::learn(size_t prompt_bytes, size_t papers, long long prompt_t
     completion_tokens_ += static_cast<double>(completion_tokens);
 }
 
-Backoff::Backoff(std::chrono::milliseconds first, std::chrono::milliseconds cap)
-    : step_(first), cap_(cap), random_(std::random_device{}()) {}
-
-std::chrono::milliseconds Backoff::next() {
-    auto step = std::min(step_, cap_);
-    step_ = std::min(step_ * 2, cap_);
-    std::uniform_int_distribution<long long> spread(step.count() / 2, std::max<long long>(step.count() / 2, step.count()));
-    return std::chrono::milliseconds(spread(random_));
-}
-
 } // namespace pp

@@ -64,17 +64,4 @@ private:
     double papers_ = 0, completion_tokens_ = 0;
 };
 
-// Exponential backoff with full jitter (a random wait from half to all of
-// the step), doubling from `first` up to `cap` per wait: clients that were
-// refused together do not come back together.
-class Backoff {
-public:
-    Backoff(std::chrono::milliseconds first, std::chrono::milliseconds cap);
-    std::chrono::milliseconds next();
-
-private:
-    std::chrono::milliseconds step_, cap_;
-    std::minstd_rand random_;
-};
-
 } // namespace pp

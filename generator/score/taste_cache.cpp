@@ -1,152 +1,146 @@
 // load_taste_index: the archive's picks and the past feeds' papers, as term
 // counts, kept in a cache file between runs. Each source file is re-read only
-// when its size or mtime changed. The cache is distrusted when read back: a
-// wrong header, a bad checksum or a record that runs past the end means it
-// is ignored and rebuilt from the files.
+// when its size or mtime changed. The cache is a record file
+// (util/record_file.h), distrusted when read back: another version, a bad
+// checksum or a value that does not read means it is ignored and rebuilt
+// from the files.
 #include "content/content_tree.h"
 #include "fetch/arxiv_feed.h"
 #include "score/learned_scorer.h"
 #include "score/taste_sources.h"
 #include "util/hash.h"
 #include "util/memory.h"
+#include "util/record_file.h"
 
-#include <cstring>
 #include <map>
 
 namespace pp {
 
 namespace {
 
-constexpr std::string_view cache_magic = "paperpress taste index 4\n"; // bump when paper_terms() changes
 constexpr std::size_t cache_read_limit = 1u << 30;
 
-// A checksum against damage (not against an adversary).
-std::uint64_t checksum_of(std::string_view bytes) { return hash_bytes(bytes); }
+// The cache's format (util/record_file.h): a line a source file, then a
+// line for each of its papers. Bump the version when paper_terms() changes.
+enum SourceField { s_key, s_feed, s_date, s_size, s_mtime, s_candidates };
+enum PaperField { p_id, p_title, p_terms };
 
-template <class T>
-void put(std::string& out, T value) {
-    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+const RecordFormat& cache_format() {
+    static const RecordFormat format{
+        .name = "paperpress taste index",
+        .version = 5,
+        .kinds = {{'S', {"key", "feed", "date", "size", "mtime_ns", "candidates"}}, {'P', {"id", "title", "terms"}}},
+        .max_line = std::size_t{1} << 22,
+        .max_values = 16,
+    };
+    return format;
 }
 
-void put_string(std::string& out, std::string_view s) {
-    put(out, static_cast<std::uint32_t>(s.size()));
-    out.append(s);
+// A paper's terms, each 6 bytes (the term's 4, its count's 2, little-endian)
+// as 8 characters of base64url: no escaping, and decoded without a parse.
+constexpr char term_digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+void encode_terms(const TermCounts& terms, char* at) {
+    for (auto [term, count] : terms) {
+        const std::uint64_t bits = std::uint64_t{term} | std::uint64_t{count} << 32;
+        for (int i = 0; i < 8; ++i) *at++ = term_digits[(bits >> (6 * i)) & 63];
+    }
 }
 
-// Reads back what put() wrote; any read past the end makes `ok` false.
-struct Reader {
-    std::string_view bytes;
-    bool ok = true;
-    template <class T>
-    T get() {
-        T value{};
-        if (!ok || bytes.size() < sizeof value) {
-            ok = false;
-            return value;
+bool decode_terms(std::string_view text, TermCounts& terms) {
+    // Two characters at a time: their 12 bits, or 0xffff for a character not of the digits.
+    static const std::vector<std::uint16_t> pairs = [] {
+        std::vector<std::uint16_t> table(65536, 0xffff);
+        for (int a = 0; a < 64; ++a)
+            for (int b = 0; b < 64; ++b)
+                table[static_cast<unsigned char>(term_digits[a]) | static_cast<unsigned char>(term_digits[b]) << 8] =
+                    static_cast<std::uint16_t>(a | b << 6);
+        return table;
+    }();
+    if (text.size() % 8 != 0) return false;
+    terms.resize(text.size() / 8);
+    const auto* at = reinterpret_cast<const unsigned char*>(text.data());
+    std::uint16_t bad = 0;
+    for (auto& [term, count] : terms) {
+        std::uint64_t bits = 0;
+        for (int i = 0; i < 4; ++i, at += 2) {
+            const std::uint16_t v = pairs[at[0] | at[1] << 8];
+            bad |= v;
+            bits |= std::uint64_t{v} << (12 * i);
         }
-        std::memcpy(&value, bytes.data(), sizeof value);
-        bytes.remove_prefix(sizeof value);
-        return value;
+        term = static_cast<std::uint32_t>(bits);
+        count = static_cast<std::uint16_t>(bits >> 32);
+        if (bits >> 48) return false;
     }
-    std::string get_string() {
-        auto size = get<std::uint32_t>();
-        if (!ok || bytes.size() < size) {
-            ok = false;
-            return {};
-        }
-        std::string s(bytes.substr(0, size));
-        bytes.remove_prefix(size);
-        return s;
-    }
-};
+    return (bad & 0xf000) == 0;
+}
 
 using Sources = std::map<std::string, IndexSource>; // by path
 
-void put_date(std::string& out, const Date& d) {
-    put(out, static_cast<std::int16_t>(d.year));
-    put(out, static_cast<std::int8_t>(d.month));
-    put(out, static_cast<std::int8_t>(d.day));
-}
-
-Date get_date(Reader& in) {
-    Date d;
-    d.year = in.get<std::int16_t>();
-    d.month = in.get<std::int8_t>();
-    d.day = in.get<std::int8_t>();
-    if (!d.valid()) in.ok = false;
-    return d;
-}
-
 std::string serialize(const Sources& sources) {
-    std::string out(cache_magic);
-    put(out, static_cast<std::uint32_t>(sources.size()));
+    std::size_t size = 4096; // the file's size, nearly: one allocation, not a doubling a few times over
+    for (const auto& [path, source] : sources)
+        for (const auto& paper : source.papers) size += paper.terms.size() * 8 + paper.id.size() + paper.title.size() + 8;
+    std::string out;
+    out.reserve(size);
+    RecordWriter w(cache_format(), [&out](std::string_view bytes) { out += bytes; });
     for (const auto& [path, source] : sources) {
-        put_string(out, path);
-        put(out, static_cast<std::uint8_t>(source.is_feed));
-        put_date(out, source.date);
-        put(out, source.stamp.size);
-        put(out, source.stamp.mtime_ns);
-        put(out, source.candidates);
-        put(out, static_cast<std::uint32_t>(source.papers.size()));
+        w.begin('S');
+        w.text(path);
+        w.text(source.is_feed ? "1" : "0");
+        w.text(source.date.iso());
+        w.number(source.stamp.size);
+        w.number(source.stamp.mtime_ns);
+        w.number(source.candidates);
+        w.end();
         for (const auto& paper : source.papers) {
-            put_string(out, paper.id);
-            put_string(out, source.is_feed ? std::string_view() : std::string_view(paper.title)); // feeds need no titles
-            put(out, static_cast<std::uint32_t>(paper.terms.size()));
-            for (auto [term, count] : paper.terms) {
-                put(out, term);
-                put(out, count);
-            }
+            w.begin('P');
+            w.text(paper.id);
+            w.text(source.is_feed ? std::string_view() : std::string_view(paper.title)); // feeds need no titles
+            w.plain(paper.terms.size() * 8, [&](char* at) { encode_terms(paper.terms, at); });
+            w.end();
         }
     }
-    put(out, checksum_of(out));
+    w.finish();
     return out;
 }
 
-std::optional<Sources> deserialize(std::string_view bytes) {
-    if (bytes.size() < cache_magic.size() + 8 || !bytes.starts_with(cache_magic)) return std::nullopt;
-    std::string_view body = bytes.substr(0, bytes.size() - 8);
-    std::uint64_t checksum;
-    std::memcpy(&checksum, bytes.data() + body.size(), 8);
-    if (checksum != checksum_of(body)) return std::nullopt;
-    Reader in{body.substr(cache_magic.size())};
+// A source's line; false when a value does not read.
+bool read_source(const Record& r, Sources& sources, IndexSource*& current) {
+    IndexSource source;
+    const std::string_view feed = r.raw(s_feed);
+    auto date = parse_iso_date(r.raw(s_date));
+    if ((feed != "0" && feed != "1") || !date || !r.number(s_size, source.stamp.size) ||
+        !r.number(s_mtime, source.stamp.mtime_ns) || !r.number(s_candidates, source.candidates))
+        return false;
+    source.is_feed = feed == "1";
+    source.date = *date;
+    auto [at, added] = sources.emplace(r.text(s_key), std::move(source));
+    current = &at->second;
+    return added;
+}
+
+std::optional<Sources> deserialize(std::string_view bytes, const std::string& file, std::string& why) {
+    auto reader = RecordReader::open(bytes, cache_format(), file);
+    if (!reader) return why = reader.error().to_string(), std::nullopt;
     Sources sources;
-    auto count = in.get<std::uint32_t>();
-    for (std::uint32_t i = 0; in.ok && i < count; ++i) {
-        std::string path = in.get_string();
-        IndexSource source;
-        source.is_feed = in.get<std::uint8_t>() != 0;
-        source.date = get_date(in);
-        source.stamp.size = in.get<std::uint64_t>();
-        source.stamp.mtime_ns = in.get<std::int64_t>();
-        source.candidates = in.get<std::uint32_t>();
-        auto papers = in.get<std::uint32_t>();
-        if (papers > in.bytes.size()) in.ok = false;
-        else source.papers.reserve(papers);
-        for (std::uint32_t p = 0; in.ok && p < papers; ++p) {
+    IndexSource* current = nullptr; // the source the papers that follow belong to
+    for (;;) {
+        auto record = reader->next();
+        if (!record) return why = record.error().to_string(), std::nullopt;
+        if (!*record) return sources;
+        const Record& r = **record;
+        bool ok = r.kind == 0 ? read_source(r, sources, current) : current != nullptr;
+        if (ok && r.kind == 1) {
             IndexedPaper paper;
-            paper.date = source.date;
-            paper.id = in.get_string();
-            paper.title = in.get_string();
-            auto terms = in.get<std::uint32_t>();
-            if (!in.ok || terms > in.bytes.size() / 6) { // cannot hold them: do not reserve a lie
-                in.ok = false;
-                break;
-            }
-            // One bounds check for the block, then plain copies: the index's millions of terms.
-            paper.terms.resize(terms);
-            const char* at = in.bytes.data();
-            for (auto& [term, n] : paper.terms) {
-                std::memcpy(&term, at, 4);
-                std::memcpy(&n, at + 4, 2);
-                at += 6;
-            }
-            in.bytes.remove_prefix(std::size_t{terms} * 6);
-            source.papers.push_back(std::move(paper));
+            paper.date = current->date;
+            paper.id = r.text(p_id);
+            paper.title = r.text(p_title);
+            ok = decode_terms(r.raw(p_terms), paper.terms);
+            current->papers.push_back(std::move(paper));
         }
-        sources.emplace(std::move(path), std::move(source));
+        if (!ok) return why = reader->problem("a valid value in each field").to_string(), std::nullopt;
     }
-    if (!in.ok || !in.bytes.empty()) return std::nullopt;
-    return sources;
 }
 
 void say(const TasteSources& where, const std::string& line) {
@@ -160,14 +154,16 @@ Sources read_cache(const TasteSources& where) {
     // their heap in 4 KB at a time cost more than reading the cache.
     if (auto size = fs::file_size(where.index_cache, ec); !ec && size >= (4u << 20) && size < cache_read_limit) {
         keep_freed_memory();
-        populate_heap(size * 5 / 2, true); // the index takes about 2.5 times the file's size
+        populate_heap(size * 2, true); // the index takes about twice the file's size
     }
     auto bytes = read_file(where.index_cache, cache_read_limit);
+    std::string why;
     std::optional<Sources> sources;
-    if (bytes) sources = deserialize(*bytes);
+    if (bytes) sources = deserialize(*bytes, where.index_cache.string(), why);
+    else why = bytes.error().to_string();
     if (!sources) {
         say(where, "learned scorer: the index cache " + where.index_cache.string() +
-                       " does not verify (damaged or from another version); rebuilding it");
+                       " does not verify (" + why + "); rebuilding it");
         return {};
     }
     return std::move(*sources);

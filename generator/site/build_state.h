@@ -3,9 +3,9 @@
 // outputs whose inputs changed and removes the outputs that no longer
 // exist. Not inside it: the output folder is published as it is.
 //
-// The key of the program that wrote it, then two tables, both in date / path
-// order so the file's bytes depend only on the inputs (two builds of the
-// same content give the same state):
+// A record file (util/record_file.h): the key of the program that wrote
+// it, then two tables, both in date / path order so the file's bytes depend
+// only on the inputs (two builds of the same content give the same state):
 //   days:    each day file's size, mtime and content hash, with its summary
 //            (the site graph's share of the day) and its prompt reference,
 //            so an unchanged day is neither read nor parsed again;
