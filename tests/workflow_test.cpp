@@ -254,7 +254,7 @@ TEST_CASE("workflows: every cache is keyed by what it holds, and the night insta
     CHECK(ccache_build);
     // The runtime set leaves out the browser and the test-only packages, and npm's dev packages.
     const std::string setup = read_text(source_dir() / "scripts/setup");
-    CHECK(setup.find("test_only=\" doctest-dev python3-aiosmtpd openssl chromium default-jre-headless \"") != std::string::npos);
+    CHECK(setup.find("test_only=\" doctest-dev python3-aiosmtpd openssl clang-format chromium default-jre-headless \"") != std::string::npos);
     CHECK(setup.find("npm ci --omit=dev") != std::string::npos);
 }
 
