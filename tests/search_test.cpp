@@ -3,6 +3,7 @@
 // data/index.json, deterministic, escaped; the first month a browser loads
 // is small; an incremental build remakes only the months whose days changed.
 #include "content/content_tree.h"
+#include "search/query.h"
 #include "site/builder.h"
 #include "site/feeds.h"
 #include "site/urls.h"
@@ -62,6 +63,7 @@ struct Archive {
         config.title = "Search";
         config.base_url = "/";
         config.feed_days = 2;
+        config.search_index = true; // the word index is opt-in
         for (const char* iso : {"2024-11-04", "2024-11-05", "2024-12-02", "2025-01-06", "2025-01-07"}) {
             std::vector<Paper> papers;
             for (int i = 0; i < 30; ++i)
@@ -159,10 +161,17 @@ TEST_CASE("data: the build writes one gzip'd file a month, listed newest first, 
     CHECK(std::string(november["days"][0]["date"].GetString()) == "2024-11-04"); // oldest day first
     CHECK(std::string(november["days"][1]["papers"][29]["title"].GetString()) == "Filler paper 29 of 2024-11-05");
 
-    // The search page exists for the themes that have the layout, and reads the data index.
+    // The search page exists for the themes that have the layout, and reads the word index
+    // (search_index: true); without it, the month data.
     const auto page = archive.file("search/index.html");
-    CHECK(page.find("/data/index.json") != std::string::npos);
-    CHECK(page.find("static/search.js?v=") != std::string::npos);
+    CHECK(page.find("data-index=\"/search/index.json.gz\"") != std::string::npos);
+    CHECK(page.find("static/search-index.js?v=") != std::string::npos);
+    archive.config.search_index = false;
+    archive.build();
+    const auto months_page = archive.file("search/index.html");
+    CHECK(months_page.find("data-index=\"/data/index.json\"") != std::string::npos);
+    CHECK(months_page.find("static/search.js?v=") != std::string::npos);
+    CHECK_FALSE(fs::exists(archive.dir / "site/search/index.json.gz")); // the word index is removed
 }
 
 TEST_CASE("data: a paper's data holds the fields that say something, and nothing that follows from the others") {
@@ -196,13 +205,12 @@ TEST_CASE("data: a paper's data holds the fields that say something, and nothing
     CHECK(back->papers.at(0) == unscored);
 }
 
-TEST_CASE("data: `data: full` keeps the abstracts and comments in the month data, and the search page says it searches them") {
+TEST_CASE("data: `data: full` keeps the abstracts and comments in the month data; the search page searches them either way") {
     Archive lean;
     lean.build();
     CHECK(lean.month("2025-02").find("Self-supervised widgets") == std::string::npos);
     CHECK(lean.month("2025-02").find("\"comment\"") == std::string::npos);
-    CHECK(lean.file("search/index.html").find("abstract") == std::string::npos);
-    CHECK(lean.file("search/index.html").find("comments") == std::string::npos);
+    CHECK(lean.file("search/index.html").find("abstracts, topics, comments") != std::string::npos); // the word index
     for (const char* on_the_page : {"Self-supervised widgets", newest_comment})
         CHECK(lean.file("2025/02/03/index.html").find(on_the_page) != std::string::npos);
 
@@ -211,8 +219,7 @@ TEST_CASE("data: `data: full` keeps the abstracts and comments in the month data
     full.build();
     CHECK(full.month("2025-02").find("Self-supervised widgets") != std::string::npos);
     CHECK(full.month("2025-02").find(newest_comment) != std::string::npos);
-    CHECK(full.file("search/index.html").find("abstract words") != std::string::npos);
-    CHECK(full.file("search/index.html").find("comments and abstracts") != std::string::npos);
+    CHECK(full.file("search/index.html") == lean.file("search/index.html"));
     CHECK(full.file("data/2025-01.json.gz").size() > lean.file("data/2025-01.json.gz").size());
     CHECK_FALSE(fs::exists(full.dir / "site/data/days")); // per-day files only with `data: day`
 }
@@ -342,4 +349,144 @@ TEST_CASE("data: control bytes in a title are escaped, so the day's data and its
     auto month = gunzip(gzip(month_data_json(2025, 2, {json})), 1 << 20);
     REQUIRE(month.has_value());
     CHECK(parse(*month)["days"][0]["papers"][0]["title"].GetString() == day.papers[0].title);
+}
+
+// The word index (search/index.h, search/query.h): every paper's title,
+// authors, abstract, topics and comment, read a few files at a time.
+namespace {
+
+std::vector<std::string> ids_of(const search::Found& found) {
+    std::vector<std::string> ids;
+    for (const auto& hit : found.hits) ids.push_back(hit.id);
+    return ids;
+}
+
+search::Found find(const Archive& archive, const std::string& query, std::size_t limit = 20) {
+    auto found = search::search_site(archive.dir / "site", query, limit);
+    REQUIRE_MESSAGE(found.has_value(), found.error().to_string());
+    return *found;
+}
+
+// A month of the archive's newest year with papers that share words.
+void add_ranked_papers(const Archive& archive) {
+    Paper in_title = paper("2502.00100", "Grokking in small transformers", "We train small models.");
+    Paper in_abstract = paper("2502.00101", "Delayed generalization", "We observe grokking after long training.");
+    in_abstract.relevance = 9;
+    Paper by_name = paper("2502.00102", "Kernel methods revisited", "Kernels.");
+    by_name.authors = {"Bernhard Schölkopf", "Jonas Peters"};
+    by_name.topic = "Causal inference";
+    archive.save(make_day("2025-02-05", {in_abstract, in_title, by_name}));
+    Paper older = paper("2502.00050", "Sparse widgets", "Grokking of widgets, older.");
+    archive.save(make_day("2025-02-04", {older}));
+}
+
+} // namespace
+
+TEST_CASE("search: a word of a paper's abstract finds it, with its day, score and topic, reading only the files its "
+          "word needs") {
+    Archive archive;
+    archive.build();
+    auto found = find(archive, "self-supervised");
+    REQUIRE(found.total == 1);
+    CHECK(ids_of(found) == std::vector<std::string>{"2502.00001"});
+    CHECK(found.hits[0].date == "2025-02-03");
+    CHECK(found.hits[0].score == 13);
+    CHECK(found.hits[0].title == "Quantum <b>widgets</b> & \"gadgets\"");
+    // The list of periods, one chunk per period (the newest month 2025-02, 2025 before it, 2024), and the one day's results.
+    std::vector<std::string> paths;
+    for (const auto& read : found.reads) paths.push_back(read.path);
+    CHECK(paths == std::vector<std::string>{"search/index.json.gz", "search/2025-02/0.txt.gz", "search/2025/0.txt.gz",
+                                            "search/2024/0.txt.gz", "search/days/2025-02-03.json.gz"});
+    // A word of the scorer's comment, as you type (a prefix), and a word nowhere.
+    CHECK(ids_of(find(archive, "criter")) == std::vector<std::string>{"2502.00001"});
+    CHECK(find(archive, "zebra").total == 0);
+    // The abstract is not in the month data, and the index is smaller than the day pages.
+    CHECK(archive.month("2025-02").find("Self-supervised") == std::string::npos);
+}
+
+TEST_CASE("search: accents and case fold on both sides; a word in the title ranks above one in the abstract, then "
+          "newer, then higher-scored") {
+    Archive archive;
+    add_ranked_papers(archive);
+    archive.build();
+    for (const char* query : {"Scholkopf", "schölkopf", "SCHÖLKOPF", "scholk"}) {
+        CAPTURE(query);
+        CHECK(ids_of(find(archive, query)) == std::vector<std::string>{"2502.00102"});
+    }
+    CHECK(ids_of(find(archive, "causal")) == std::vector<std::string>{"2502.00102"});
+    auto found = find(archive, "grokking");
+    CHECK(ids_of(found) == std::vector<std::string>{"2502.00100", "2502.00101", "2502.00050"});
+    CHECK(ids_of(find(archive, "grok")) == ids_of(found));
+    CHECK(ids_of(find(archive, "the grokking of")) == ids_of(found)); // "the" and "of" are not indexed, and ignored
+    // Every word must match; an ID finds its paper; a date lists its day, and limits the words to it.
+    CHECK(ids_of(find(archive, "grokking widgets")) == std::vector<std::string>{"2502.00050"});
+    CHECK(ids_of(find(archive, "arXiv:2502.00101")) == std::vector<std::string>{"2502.00101"});
+    CHECK(find(archive, "2025-02-05").total == 3);
+    CHECK(ids_of(find(archive, "grokking 2025-02-04")) == std::vector<std::string>{"2502.00050"});
+    CHECK(find(archive, "filler 2024-11").total == 60);
+    CHECK(find(archive, "filler", 5).hits.size() == 5);
+}
+
+TEST_CASE("search: an append rewrites only its month's part of the index; the result equals a clean build's") {
+    Archive archive;
+    archive.build();
+    add_ranked_papers(archive);
+    auto report = archive.build();
+    std::set<std::string> written;
+    for (const auto& path : report.written_files)
+        if (path.starts_with("search/")) written.insert(path);
+    CHECK(written == std::set<std::string>{"search/index.json.gz", "search/2025-02/0.txt.gz",
+                                           "search/days/2025-02-04.json.gz", "search/days/2025-02-05.json.gz"});
+    CHECK(ids_of(find(archive, "grokking")) == std::vector<std::string>{"2502.00100", "2502.00101", "2502.00050"});
+
+    Archive clean;
+    add_ranked_papers(clean);
+    clean.build();
+    auto tree = file_tree(archive.dir / "site"), clean_tree = file_tree(clean.dir / "site");
+    for (auto it = tree.begin(); it != tree.end();) it = it->first.starts_with("search/") ? std::next(it) : tree.erase(it);
+    for (auto it = clean_tree.begin(); it != clean_tree.end();)
+        it = it->first.starts_with("search/") ? std::next(it) : clean_tree.erase(it);
+    CHECK(tree.size() > 5);
+    CHECK(tree == clean_tree);
+
+    // A day removed by hand leaves the index; a no-change build writes nothing.
+    fs::remove(day_path(archive.dir / "content", date("2025-02-05")));
+    archive.build();
+    CHECK(ids_of(find(archive, "grokking")) == std::vector<std::string>{"2502.00050"});
+    CHECK(archive.build().written_files.empty());
+}
+
+TEST_CASE("search: `paperpress search` finds a paper by a word of its abstract and says what it read") {
+    Archive archive;
+    archive.build();
+    auto result = run_paperpress("search supervised --site site", archive.dir.path());
+    CAPTURE(result.out);
+    CHECK(result.exit_code == 0);
+    CHECK(result.out.find("2025-02-03  13  Quantum <b>widgets</b>") != std::string::npos);
+    CHECK(result.out.find("arXiv:2502.00001") != std::string::npos);
+    CHECK(result.out.find("1 paper found; read 5 files") != std::string::npos);
+    CHECK(result.out.find("search/days/2025-02-03.json.gz") != std::string::npos);
+    auto missing = run_paperpress("search supervised --site nowhere", archive.dir.path());
+    CHECK(missing.exit_code == 1);
+    CHECK(missing.err.find("nowhere/search/index.json.gz") != std::string::npos);
+}
+
+TEST_CASE("search: the first day of a new month folds the month before into its year, as a clean build has it") {
+    Archive archive;
+    archive.build();
+    archive.save(make_day("2025-03-03", {paper("2503.00001", "March widgets", "Springtime grokking.")}));
+    auto report = archive.build();
+    std::set<std::string> written(report.written_files.begin(), report.written_files.end());
+    CHECK(written.contains("search/2025-03/0.txt.gz"));
+    CHECK(written.contains("search/2025/0.txt.gz")); // now January and February
+    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "search/2025-02/0.txt.gz") !=
+          report.removed_files.end());
+    CHECK(ids_of(find(archive, "widgets")) == std::vector<std::string>{"2503.00001", "2502.00001"});
+
+    Archive clean;
+    clean.save(make_day("2025-03-03", {paper("2503.00001", "March widgets", "Springtime grokking.")}));
+    clean.build();
+    auto tree = file_tree(archive.dir / "site/search");
+    CHECK(tree.contains("2025/0.txt.gz"));
+    CHECK(tree == file_tree(clean.dir / "site/search"));
 }

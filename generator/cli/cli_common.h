@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace pp::cli {
 
 constexpr int exit_ok = 0;
@@ -63,6 +67,9 @@ struct BuildArgs {
 };
 int cmd_build(const GlobalOptions& global, Config config, const BuildArgs& args);
 int cmd_theme_new(const GlobalOptions& global, const std::string& name);
+// `search` (cli/search_command.cpp): registers itself, then runs.
+CLI::App* add_search_command(CLI::App& app);
+int cmd_search();
 
 // Pipeline commands (cli/pipeline_commands.cpp).
 struct RunArgs {

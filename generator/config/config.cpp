@@ -36,7 +36,7 @@ Result<void> read_root(const Section& s, const YAML::Node& root, Config& c) {
         {"theme", s.text(c.theme)}, {"author", s.text(c.author)}, {"feed_days", s.number(c.feed_days, 1, 1000)},
         {"home_days", s.number(c.home_days, 0, 1000)},
         {"math", s.flag(c.math)}, {"month_best", s.number(c.month_best, 0, 1000)},
-        {"group_by_topic", s.flag(c.group_by_topic)},
+        {"group_by_topic", s.flag(c.group_by_topic)}, {"search_index", s.flag(c.search_index)},
         {"data", s.text(c.data, "none, month, full or day", one_of({"none", "month", "full", "day"}))},
         {"arxiv", section("arxiv", read_arxiv, c.arxiv)},
         {"scoring", section("scoring", read_scoring, c.scoring)},

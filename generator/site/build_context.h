@@ -15,6 +15,7 @@
 #include "site/urls.h"
 #include "util/thread_pool.h"
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -61,6 +62,7 @@ struct BuildContext {
     std::uint64_t data_key = 0;   // JSON, feed, sitemap: the program and the settings, not the theme
     bool prompt_pages = false;    // the theme has a `prompt` layout: days link to their prompt's page
     std::optional<ThreadPool> workers;
+    std::function<void(const Day&)> day_parsed; // told of each day the day stage parses (the search index)
 
     void error(Error e) { report.error(std::move(e)); }
 

@@ -5,6 +5,7 @@
 #include "site/build_context.h"
 #include "site/day_stage.h"
 #include "site/list_outputs.h"
+#include "site/search_stage.h"
 #include "util/memory.h"
 #include "util/program.h"
 
@@ -71,7 +72,10 @@ void Build::run() {
     start_workers();
     DayStage days(build_);
     std::vector<DayTask> tasks = days.tasks_for(scan);
+    SearchStage search(build_, tasks);
+    if (search.enabled()) build_.day_parsed = [&search](const Day& day) { search.add(day); };
     auto live = days.process(tasks);
+    search.write(live);
     build_graph(live);
     write_lists(build_, days, live);
     build_.workers->retire(); // they exit while the state is saved
@@ -125,8 +129,9 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
     const Theme& theme = *build_.theme;
     SiteContext context{config, build_.urls, build_.graph, href_of("static/style.css")};
     context.script = href_of("static/site.js");
-    context.search_script = href_of("static/search.js");
     context.search_page = theme.layouts.contains("search") && config.data != "none"; // it reads the month data
+    context.search_words = context.search_page && config.search_index;
+    context.search_script = href_of(context.search_words ? "static/search-index.js" : "static/search.js");
     context.starred_page = theme.layouts.contains("starred");
     build_.prompt_pages = theme.layouts.contains("prompt");
     context.katex_css = href_of("static/katex/katex.min.css");
@@ -142,6 +147,7 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
                              &context.katex_auto_render})
         global.add(*href);
     global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(build_.prompt_pages));
+    global.add(static_cast<std::uint64_t>(context.search_words));
     global.add(static_cast<std::uint64_t>(context.starred_page)).add(static_cast<std::uint64_t>(config.group_by_topic));
     build_.global_key = global.value();
     build_.data_key = Hasher()

@@ -149,6 +149,7 @@ void DayStage::render_months(std::deque<MonthWork>& months, bool keep_shares) {
         if (!day && keep_shares && month->has_new_day && !task->failed)
             if (auto parsed = parse_day_file(task->file.path)) day = std::move(*parsed);
         if (day) remember(*day);
+        if (day && build_.day_parsed) build_.day_parsed(*day);
         task->done = true;
         if (!keep_shares) return;
         if (day) month->shares[d] = share_of(*day);
@@ -288,6 +289,7 @@ void DayStage::write_month_data(MonthWork& month) {
                     return std::nullopt;
                 }
                 remember(*day); // (render_months remembered the days it parsed)
+                if (build_.day_parsed) build_.day_parsed(*day);
                 month.shares[d] = share_of(*day);
             }
             jsons.push_back(month.shares[d]->json.view());

@@ -77,6 +77,7 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     if (site.search_page) s.set("search", site.urls.href(search_page_path()));
     if (site.starred_page) s.set("starred", site.urls.href(starred_page_path()));
     s.set("search_index", site.urls.href(data_index_path())); // the search reads the month data it lists
+    s.set("search_words", site.search_words); // ... or the word index (search/index.json.gz)
     if (math && !site.katex_css.empty() && !site.katex_js.empty()) {
         TemplateData katex;
         katex.set("css", site.katex_css);

@@ -65,6 +65,14 @@ PageBuffer gzip(std::string_view bytes) {
     return out;
 }
 
+std::string gzip_small(std::string_view bytes) {
+    Compressor c = compressors().take();
+    std::string out(libdeflate_gzip_compress_bound(c.get(), bytes.size()), '\0');
+    out.resize(libdeflate_gzip_compress(c.get(), bytes.data(), bytes.size(), out.data(), out.size()));
+    compressors().give_back(std::move(c));
+    return out;
+}
+
 Result<std::string> gunzip(std::string_view file, std::size_t max_size) {
     if (file.size() < 18 || static_cast<unsigned char>(file[0]) != 0x1f || static_cast<unsigned char>(file[1]) != 0x8b)
         return fail("expected a gzip file");

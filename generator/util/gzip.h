@@ -17,6 +17,9 @@ namespace pp {
 // 2% more for twice that again (docs/performance.md).
 // The file is on pages of its own (a month's data file is megabytes).
 PageBuffer gzip(std::string_view bytes);
+// The same on the heap, for files of kilobytes (a page of its own would
+// fault in 2 MB for each: the search index's thousands of small files).
+std::string gzip_small(std::string_view bytes);
 
 // The bytes a gzip file holds; an error for anything else, or for more
 // than `max_size` bytes (the size is checked before anything is inflated).

@@ -1,0 +1,93 @@
+// The archive's word index, written in the spirit of Pagefind: split so
+// that a query reads only the files its words need (docs/data.md, "The
+// search index").
+//
+//   search/index.json.gz       the periods, newest first: each one's days
+//                              (MMDD:papers) and the first word of each of
+//                              its chunks
+//   search/P/N.txt.gz          period P's chunk N: `word<TAB>postings` lines
+//                              in byte order of the words
+//   search/days/DATE.json.gz   what a result shows of each of the day's papers
+//
+// A period is a year, except that the archive's newest month is a period of
+// its own: a nightly append rewrites only that month's chunks (and a query
+// reads a chunk or two from each year and one from the month). The first
+// append of a month folds the month before into its year, once. A paper's
+// number in its period counts its days' papers before it, then its rank in
+// its day: the highest score gets the day's highest number, so "newer, then
+// higher-scored" is "higher number first". A posting is base 36 of
+// (gap from the previous number) * 4 + class, comma-separated; the class
+// says where the word is: 3 the title, 2 authors, topics or the arXiv ID,
+// 1 the abstract, the scorer's comment or its topic note.
+#pragma once
+
+#include "core/paper.h"
+#include "util/error.h"
+#include "util/memory.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace pp::search {
+
+inline constexpr int format_version = 1;
+
+// "2024", or "2024-12" for the archive's newest month.
+std::string period_of(const Date& date, const Date& newest);
+
+// The day's papers in number order (lowest score first): indices into day.papers.
+std::vector<std::size_t> rank_order(const Day& day);
+
+// search/days/DATE.json.gz's JSON: {"date":…,"papers":[[id,title,authors,score,topic],…]} in number order.
+std::string day_meta_json(const Day& day);
+
+std::string day_meta_path(const Date& date);
+std::string chunk_path(const std::string& period, std::size_t chunk);
+inline constexpr const char* manifest_path = "search/index.json.gz";
+
+// One period's words, added a day at a time from any thread.
+class PeriodWords {
+public:
+    // Adds the day's words, once per date (a day added again is skipped).
+    void add(const Day& day);
+    bool has(const Date& date);
+    std::size_t day_count();
+    // Lets go of the words (once their chunks are written).
+    void clear();
+
+    struct Chunks {
+        std::string days;                     // "MMDD:papers,…" in date order
+        std::vector<std::string> first_words; // of each chunk
+    };
+    using WriteChunk = std::function<void(std::size_t chunk, std::string_view gzipped)>;
+    // The period's chunks, of about `chunk_bytes` of text each, handed to
+    // `write` one at a time. Not thread-safe.
+    Chunks finish(std::size_t chunk_bytes, const WriteChunk& write);
+
+private:
+    std::mutex mutex_;
+    std::map<Date, int> days_; // papers a day
+    // word -> (day key << 16 | rank << 2 | class), unordered until finish()
+    struct Hash : std::hash<std::string_view> {
+        using is_transparent = void;
+    };
+    std::unordered_map<std::string, std::vector<std::uint64_t>, Hash, std::equal_to<>> words_;
+};
+
+struct PeriodHead {
+    std::string name;
+    std::string days;
+    std::vector<std::string> first_words;
+};
+
+// search/index.json.gz's JSON, periods newest first.
+std::string manifest_json(const std::vector<PeriodHead>& periods);
+// A period's part of it, read back; an error for anything else.
+Result<std::vector<PeriodHead>> read_manifest(std::string_view json);
+
+} // namespace pp::search

@@ -1,0 +1,205 @@
+#include "site/search_stage.h"
+
+#include "content/content_tree.h"
+#include "util/gzip.h"
+
+#include <algorithm>
+
+namespace pp {
+
+namespace {
+
+// Text per chunk: a rare word's query reads one chunk a period (about 4 KB
+// gzip'd at this size; docs/performance.md).
+constexpr std::size_t chunk_bytes = 8 << 10;
+
+std::uint64_t day_meta_key(const BuildContext& build, const DayTask& task) {
+    return Hasher()
+        .add(build.data_key)
+        .add(std::string_view("search day"))
+        .add(static_cast<std::uint64_t>(search::format_version))
+        .add(task.record.hash)
+        .value();
+}
+
+} // namespace
+
+SearchStage::SearchStage(BuildContext& build, std::vector<DayTask>& tasks) : build_(build) {
+    enabled_ = build.site && build.site->search_words && !tasks.empty();
+    if (!enabled_) return;
+    newest_ = tasks.back().file.date;
+    for (auto& task : tasks) parts_[search::period_of(task.file.date, newest_)].tasks.push_back(&task);
+}
+
+// The day's result file now; its period once every day of it has come.
+void SearchStage::add(const Day& day) {
+    if (!enabled_) return;
+    auto it = parts_.find(search::period_of(day.date, newest_));
+    if (it == parts_.end() || it->second.done) return;
+    Part& part = it->second;
+    auto task = std::lower_bound(part.tasks.begin(), part.tasks.end(), day.date,
+                                 [](const DayTask* t, const Date& date) { return t->file.date < date; });
+    if (task == part.tasks.end() || (*task)->file.date != day.date) return;
+    write_day_meta(**task, day);
+    part.words.add(day);
+    if (part.words.day_count() == part.tasks.size() && !part.done.exchange(true)) finish_early(it->first, part);
+}
+
+void SearchStage::finish_early(const std::string& name, Part& part) {
+    Period period{name, part.tasks, 0, 0, false};
+    period.key = period_key(period);
+    if (check_period(period)) return; // its words stay, should the last list of periods not read back
+    part.head = rebuild(period);
+    part.words.clear();
+}
+
+std::uint64_t SearchStage::period_key(const Period& period) const {
+    Hasher key;
+    key.add(build_.data_key).add(std::string_view("search period")).add(period.name);
+    key.add(static_cast<std::uint64_t>(search::format_version));
+    for (const DayTask* task : period.days) key.add(date_number(task->file.date)).add(task->record.hash);
+    return key.value();
+}
+
+// Periods newest first, each with the key of its days' bytes.
+std::vector<SearchStage::Period> SearchStage::periods_of(const std::vector<DayTask*>& live) {
+    std::vector<Period> periods;
+    for (auto it = live.rbegin(); it != live.rend(); ++it) {
+        const std::string name = search::period_of((*it)->file.date, newest_);
+        if (periods.empty() || periods.back().name != name) periods.push_back({name, {}, 0, 0, false});
+        periods.back().days.insert(periods.back().days.begin(), *it);
+    }
+    for (auto& period : periods) period.key = period_key(period);
+    return periods;
+}
+
+// Whether the last build made the period's chunks from the same days, and
+// they are all still there (which marks them as made by this build).
+bool SearchStage::check_period(Period& period) {
+    const std::string prefix = "search/" + period.name + "/";
+    const auto& outputs = build_.store.state().outputs;
+    for (auto it = outputs.lower_bound(prefix); it != outputs.end() && it->first.starts_with(prefix); ++it)
+        if (it->second.key == period.key) ++period.chunks;
+    if (period.chunks == 0) return false;
+    bool missing = false;
+    for (std::size_t c = 0; c < period.chunks; ++c)
+        build_.store.produce(search::chunk_path(period.name, c), period.key, [&] {
+            missing = true;
+            return std::optional<std::string>();
+        });
+    return !missing;
+}
+
+// The periods' heads as the last build listed them, when its list reads
+// back as it was written.
+std::map<std::string, search::PeriodHead> SearchStage::last_heads(std::uint64_t recorded) {
+    std::map<std::string, search::PeriodHead> heads;
+    if (recorded == 0) return heads;
+    auto bytes = read_file(build_.store.file_of(search::manifest_path));
+    if (!bytes || hash_bytes(*bytes) != recorded) return heads;
+    auto json = gunzip(*bytes, 64u << 20);
+    if (!json) return heads;
+    auto periods = search::read_manifest(*json);
+    if (!periods) return heads;
+    for (auto& head : *periods) heads[head.name] = std::move(head);
+    return heads;
+}
+
+// The days of the periods to rebuild that no worker parsed, parsed on the workers.
+void SearchStage::add_missing(const std::vector<Period*>& stale) {
+    std::vector<const DayTask*> missing;
+    for (const Period* period : stale)
+        for (const DayTask* task : period->days)
+            if (!parts_.at(period->name).words.has(task->file.date)) missing.push_back(task);
+    build_.workers->parallel_for(missing.size(), [&](std::size_t i) {
+        auto day = load_day(missing[i]->file.path);
+        if (day)
+            add(*day);
+        else
+            build_.error(day.error());
+    });
+}
+
+// The period's chunks from its days' words.
+search::PeriodHead SearchStage::rebuild(const Period& period) {
+    auto chunks = parts_.at(period.name).words.finish(chunk_bytes, [&](std::size_t c, std::string_view gzipped) {
+        build_.store.write(search::chunk_path(period.name, c), period.key, gzipped);
+    });
+    return {period.name, std::move(chunks.days), std::move(chunks.first_words)};
+}
+
+void SearchStage::write(const std::vector<DayTask*>& live) {
+    if (!enabled_ || live.empty()) return;
+    std::vector<Period> periods = periods_of(live);
+    Hasher manifest_key;
+    manifest_key.add(build_.data_key).add(std::string_view("search index"));
+    for (auto& period : periods) {
+        manifest_key.add(period.name).add(period.key);
+        period.up_to_date = parts_.at(period.name).head.has_value() || check_period(period);
+    }
+    const auto& outputs = build_.store.state().outputs;
+    const auto last = outputs.find(search::manifest_path);
+    const std::uint64_t last_bytes = last == outputs.end() ? 0 : last->second.bytes; // before produce() marks it
+    bool stale_manifest = false;
+    build_.store.produce(
+        search::manifest_path, manifest_key.value(),
+        [&] {
+            stale_manifest = true;
+            return std::optional<std::string>();
+        },
+        OutputStore::Kept::key_and_bytes);
+    if (stale_manifest || !std::all_of(periods.begin(), periods.end(), [](const Period& p) { return p.up_to_date; }))
+        write_periods(periods, last_bytes, manifest_key.value());
+    write_day_metas(live);
+}
+
+void SearchStage::write_periods(std::vector<Period>& periods, std::uint64_t last_bytes, std::uint64_t key) {
+    auto heads = last_heads(last_bytes);
+    std::vector<search::PeriodHead> list(periods.size());
+    std::vector<Period*> stale;
+    for (std::size_t i = 0; i < periods.size(); ++i) {
+        auto head = heads.find(periods[i].name);
+        if (auto& made = parts_.at(periods[i].name).head)
+            list[i] = std::move(*made);
+        else if (periods[i].up_to_date && head != heads.end() && head->second.first_words.size() == periods[i].chunks)
+            list[i] = std::move(head->second);
+        else
+            stale.push_back(&periods[i]);
+    }
+    add_missing(stale);
+    build_.workers->parallel_for(stale.size(), [&](std::size_t i) {
+        auto& made = parts_.at(stale[i]->name).head; // by add(), once add_missing() brought its last day
+        list[static_cast<std::size_t>(stale[i] - periods.data())] = made ? std::move(*made) : rebuild(*stale[i]);
+    });
+    build_.store.write(search::manifest_path, key, gzip_small(search::manifest_json(list)), true,
+                       OutputStore::Kept::key_and_bytes);
+}
+
+void SearchStage::write_day_meta(const DayTask& task, const Day& day) {
+    build_.store.produce(search::day_meta_path(day.date), day_meta_key(build_, task),
+                         [&] { return std::optional(gzip_small(search::day_meta_json(day))); });
+    std::lock_guard lock(metas_mutex_);
+    metas_done_.insert(day.date);
+}
+
+// The result files add() did not write: up to date, or made from the day file.
+void SearchStage::write_day_metas(const std::vector<DayTask*>& live) {
+    build_.workers->parallel_for(live.size(), [&](std::size_t i) {
+        const DayTask& task = *live[i];
+        {
+            std::lock_guard lock(metas_mutex_);
+            if (metas_done_.contains(task.file.date)) return;
+        }
+        build_.store.produce(search::day_meta_path(task.file.date), day_meta_key(build_, task),
+                             [&]() -> std::optional<std::string> {
+                                 auto day = load_day(task.file.path);
+                                 if (!day) {
+                                     build_.error(day.error());
+                                     return std::nullopt;
+                                 }
+                                 return gzip_small(search::day_meta_json(*day));
+                             });
+    });
+}
+
+} // namespace pp

@@ -1,0 +1,69 @@
+// The build's room for the search index (search/index.h): the day stage
+// hands it every day it parses, whose result file it writes at once; a
+// period whose days have all come is written then and its words let go (a
+// full build holds a period or two, not the archive). After the days, it
+// writes the periods whose days changed that are still to do (parsing the
+// days no one parsed), and the list of periods. A nightly append changes the
+// newest month's period only. Written when the site has a search page.
+#pragma once
+
+#include "search/index.h"
+#include "site/build_context.h"
+#include "site/day_stage.h"
+
+#include <atomic>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pp {
+
+class SearchStage {
+public:
+    // The periods of the days to build (the tasks, which must stay where they are).
+    SearchStage(BuildContext& build, std::vector<DayTask>& tasks);
+
+    bool enabled() const { return enabled_; }
+    // From any thread: a day as parsed by the day stage (its record made).
+    void add(const Day& day);
+    // After the day stage, with the days that could be read.
+    void write(const std::vector<DayTask*>& live);
+
+private:
+    struct Period {
+        std::string name;
+        std::vector<DayTask*> days; // in date order
+        std::uint64_t key = 0;
+        std::size_t chunks = 0; // the last build's, made from the same key
+        bool up_to_date = false;
+    };
+    // What the build gathers of a period while the days come.
+    struct Part {
+        search::PeriodWords words;
+        std::vector<DayTask*> tasks; // in date order
+        std::atomic<bool> done{false};
+        std::optional<search::PeriodHead> head; // written while the days came
+    };
+
+    std::uint64_t period_key(const Period& period) const;
+    std::vector<Period> periods_of(const std::vector<DayTask*>& live);
+    void finish_early(const std::string& name, Part& part);
+    bool check_period(Period& period);
+    std::map<std::string, search::PeriodHead> last_heads(std::uint64_t recorded);
+    void write_periods(std::vector<Period>& periods, std::uint64_t last_bytes, std::uint64_t key);
+    void add_missing(const std::vector<Period*>& stale);
+    search::PeriodHead rebuild(const Period& period);
+    void write_day_meta(const DayTask& task, const Day& day);
+    void write_day_metas(const std::vector<DayTask*>& live);
+
+    BuildContext& build_;
+    bool enabled_ = false;
+    Date newest_;                       // the newest day: its month is a period of its own
+    std::map<std::string, Part> parts_; // by period; made up front, so no node moves
+    std::mutex metas_mutex_;
+    std::set<Date> metas_done_; // the days whose result file add() wrote
+};
+
+} // namespace pp

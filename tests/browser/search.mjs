@@ -1,0 +1,123 @@
+// The search page over the word index (issue 34), in both shipped themes,
+// under a sub-path: typing (no Enter) shows ranked results, the same papers
+// in the same order as `paperpress search` (which reads the same files);
+// accent-free spellings find accented names; a word of an abstract, a topic
+// note or an ID finds its paper; a date lists its day; only search/ files
+// are fetched, and only a few.
+//
+//   node tests/browser/search.mjs --paperpress build/generator/paperpress [--source .] [--keep]
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { checks, expect, launch, openPage, sampleSite, setUp, tearDown } from "./harness.mjs";
+import { serve } from "./server.mjs";
+
+const { options, chromium, chromiumPath, skip } = setUp("search browser test", "tests/browser/search.mjs");
+if (!fs.existsSync(path.join(options.source, "node_modules/katex/dist/katex.min.js"))) skip("KaTeX is not installed in node_modules");
+
+const { tmp, root, run } = sampleSite(options, "search");
+fs.symlinkSync(path.join(options.source, "node_modules"), path.join(root, "node_modules"));
+fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Searched digest\nbase_url: /sub/\nsearch_index: true\n");
+const sites = {};
+for (const theme of ["default", "classic"]) {
+  run(["build", "--theme", theme, "--out", `out-${theme}/sub`]);
+  sites[theme] = path.join(root, `out-${theme}`);
+}
+
+// `paperpress search`'s results: arXiv IDs, best first.
+function cliIds(theme, query) {
+  const result = spawnSync(options.paperpress, ["search", query, "--site", `out-${theme}/sub`, "--limit", "20"],
+                           { cwd: root, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`paperpress search ${query}: ${result.stdout}${result.stderr}`);
+  return [...result.stdout.matchAll(/^ {4}arXiv:(\S+)/gm)].map((m) => m[1]);
+}
+
+const { check, tally } = checks();
+const servers = {};
+for (const theme of Object.keys(sites)) servers[theme] = await serve(fs.realpathSync(sites[theme]));
+const browser = await launch(chromium, chromiumPath);
+
+// The IDs of the results on the page once `count` are filled in.
+async function pageIds(page) {
+  await page.waitForFunction(() => {
+    const items = [...document.querySelectorAll(".search-result")];
+    return items.length > 0 && items.every((li) => !li.hidden);
+  });
+  return page.$$eval(".search-result a", (links) => links.map((a) => decodeURIComponent(a.hash.slice(3))));
+}
+
+// Types the query key by key, as a reader does, with no Enter.
+async function type(page, query) {
+  await page.fill("#search-query", "");
+  await page.locator("#search-query").pressSequentially(query, { delay: 40 });
+}
+
+for (const theme of Object.keys(sites)) {
+  const base = servers[theme].url;
+  const fetched = [];
+  async function searchPage(context, problems) {
+    const page = await openPage(context, problems);
+    page.on("request", (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto(base + "/sub/search/");
+    await page.waitForLoadState("networkidle");
+    return page;
+  }
+
+  await check(`${theme}: typing shows ranked results as you type, the same as \`paperpress search\``, async () => {
+    const problems = [];
+    const context = await browser.newContext();
+    const page = await searchPage(context, problems);
+    expect(JSON.stringify(fetched.filter((p) => p.includes("/search/") && p.endsWith(".gz"))) ===
+           JSON.stringify(["/sub/search/index.json.gz"]), `only the list of periods before a key: ${fetched.join(", ")}`);
+    fetched.length = 0;
+    await type(page, "grokking");
+    const ids = await pageIds(page);
+    expect(ids[0] === "2604.17673", `the newest best-scored paper with the word in its title first, got ${ids.join(", ")}`);
+    expect(JSON.stringify(ids) === JSON.stringify(cliIds(theme, "grokking")), `as paperpress search: ${ids.join(", ")}`);
+    expect(await page.locator("#search-status", { hasText: "14 papers match" }).count() === 1, "the count");
+    expect(new URL(page.url()).searchParams.get("q") === "grokking", "the query is in the address");
+    const searchFiles = fetched.filter((p) => p.includes("/search/"));
+    expect(fetched.every((p) => !p.includes("/data/")), `no month data: ${fetched.join(", ")}`);
+    expect(searchFiles.length < 25, `a few files, not the archive: ${searchFiles.join(", ")}`);
+    // A prefix as one types finds the same papers.
+    await type(page, "grokk");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("q") === "grokk");
+    expect(JSON.stringify(await pageIds(page)) === JSON.stringify(ids), "the prefix finds the same papers");
+    expect(problems.length === 0, problems.join("; "));
+    await context.close();
+  });
+
+  await check(`${theme}: accent-free spellings, abstract words, IDs and dates find their papers`, async () => {
+    const problems = [];
+    const context = await browser.newContext();
+    const page = await searchPage(context, problems);
+    for (const [query, expected] of [["Ostby", "2604.17673"], ["scholkopf", "2503.04482"],
+                                     ["depthwise", "2604.17177"], ["the depthwise of", "2604.17177"], ["arXiv:2604.26097", "2604.26097"],
+                                     ["momentum-conserving deformable", "2604.26097"]]) {
+      await type(page, query);
+      await page.waitForFunction((q) => new URL(location.href).searchParams.get("q") === q, query);
+      const ids = await pageIds(page);
+      expect(ids.includes(expected), `${query} finds ${expected}: ${ids.join(", ")}`);
+      expect(JSON.stringify(ids) === JSON.stringify(cliIds(theme, query)), `${query} as paperpress search: ${ids.join(", ")}`);
+    }
+    await type(page, "2026-04-21");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("q") === "2026-04-21");
+    await pageIds(page);
+    expect(await page.locator("#search-status", { hasText: "34 papers match; showing the best 20." }).count() === 1,
+           `a date lists its day: ${await page.locator("#search-status").textContent()}`);
+    await page.click("#search-more");
+    await page.waitForFunction(() => document.querySelectorAll(".search-result:not([hidden])").length === 34);
+    // A result opens its paper on its day page.
+    await type(page, "Thomaszewski");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("q") === "Thomaszewski");
+    await pageIds(page);
+    await page.locator(".search-result a").first().click();
+    await page.waitForURL(base + "/sub/2026/04/30/#p-2604.26097");
+    expect(problems.length === 0, problems.join("; "));
+    await context.close();
+  });
+}
+
+await tearDown({ browser, servers, tmp, keep: options.keep });
+console.log(`search browser test: ${tally.passed} passed, ${tally.failures.length} failed`);
+process.exit(tally.failures.length ? 1 : 0);

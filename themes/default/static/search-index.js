@@ -1,0 +1,248 @@
+// paperpress search: client-side, over the archive's word index (docs/data.md,
+// "The search index"). search/index.json.gz lists the periods (years; months
+// of the newest year), each with its days and the first word of each of its
+// chunks; a query fetches, in parallel, only the chunks that can hold its
+// words, then the day files (search/days/DATE.json.gz) of the results shown.
+// `paperpress search` reads the same files the same way (search/query.cpp).
+//
+// Words are folded as the build folds them (NFKD, marks stripped, lower
+// case, ø ł đ ð þ æ ı to a base letter): "Scholkopf" finds "Schölkopf". Every
+// word must match; a word of three bytes or more matches as a prefix (as one
+// types). A date (2025-02-03) or month (2025-02) limits the results to it.
+// Ranked by where the words are (title, then authors/topics/ID, then
+// abstract/comment), then newer, then higher-scored.
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var indexUrl = new URL(script.getAttribute("data-index"), location.href);
+  var base = script.getAttribute("data-base") || "/";
+  var PAGE = 20, WAIT = 150, MIN_PREFIX = 3;
+
+  var form = document.querySelector(".search-form");
+  var input = document.getElementById("search-query");
+  var status = document.getElementById("search-status");
+  var list = document.getElementById("search-results");
+  var more = document.getElementById("search-more");
+  if (!form || !input || !list) return;
+
+  var files = {};   // site-relative URL -> promise of its text
+  var run = 0;      // the current query; older ones stop
+  var state = null; // {matches, shown}
+
+  // A gzip'd file's text, fetched once (read as it is when a server has already unpacked it).
+  function text(path) {
+    if (!files[path]) files[path] = fetch(new URL(path, indexUrl)).then(function (r) {
+      if (!r.ok) throw new Error(path + ": HTTP " + r.status);
+      return r.arrayBuffer();
+    }).then(function (bytes) {
+      var head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
+      if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return new TextDecoder().decode(bytes);
+      return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+    });
+    return files[path];
+  }
+
+  var manifest = null;
+  function periods() {
+    if (!manifest) manifest = text("index.json.gz").then(function (t) {
+      var index = JSON.parse(t);
+      return index.periods.map(function (p) {
+        var days = [], first = [], n = 0;
+        (p.days ? p.days.split(",") : []).forEach(function (entry) {
+          days.push(p.name.slice(0, 4) + "-" + entry.slice(0, 2) + "-" + entry.slice(2, 4));
+          first.push(n);
+          n += parseInt(entry.slice(5), 10);
+        });
+        return { name: p.name, chunks: p.chunks, days: days, first: first, papers: n };
+      });
+    });
+    return manifest;
+  }
+
+  var BASE = { "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "t", "æ": "a", "ı": "i", "ß": "ss", "ς": "σ" };
+  function fold(s) {
+    return s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[øłđðþæıßς]/g, function (c) { return BASE[c]; });
+  }
+  // Not indexed: the most common English function words (search/words.cpp lists the same).
+  var STOP = new Set(("also an and are as at be been both but by can for from has have in into is it its not of on " +
+                      "or our such than that the their these this to was we were which with").split(" "));
+  function bytes(word) { return new TextEncoder().encode(word).length; }
+  function words(s) {
+    return fold(s).split(/[^\p{L}\p{N}]+/u).filter(function (w) { return w && bytes(w) >= 2 && !STOP.has(w); });
+  }
+
+  function parseQuery(query) {
+    var q = { words: [], date: "" };
+    query.split(/\s+/).forEach(function (token) {
+      token = token.replace(/^arxiv:/i, "");
+      if (/^\d{4}-\d{2}(-\d{2})?$/.test(token)) q.date = token;
+      else q.words = q.words.concat(words(token));
+    });
+    return q;
+  }
+
+  // Index of the last entry <= key in a sorted list (0 if none).
+  function lastAtMost(sorted, key) {
+    var lo = 0, hi = sorted.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (sorted[mid] <= key) lo = mid + 1; else hi = mid; }
+    return Math.max(lo - 1, 0);
+  }
+
+  // The chunk numbers of a period that can hold the word (or the words it starts).
+  function chunksFor(period, word, prefix) {
+    var from = lastAtMost(period.chunks, word);
+    var to = prefix ? lastAtMost(period.chunks, word + "\uffff") : from;
+    var out = [];
+    for (var c = from; c <= to && c < period.chunks.length; ++c) out.push(c);
+    return out;
+  }
+
+  // number -> best class of the word's postings in the chunk's text.
+  function scan(chunk, word, prefix, weights) {
+    chunk.split("\n").forEach(function (line) {
+      var tab = line.indexOf("\t");
+      if (tab < 0) return;
+      var w = line.slice(0, tab);
+      if (!(w === word || (prefix && w.indexOf(word) === 0))) return;
+      var n = -1;
+      line.slice(tab + 1).split(",").forEach(function (token) {
+        var v = parseInt(token, 36);
+        n += Math.floor(v / 4);
+        var c = v % 4;
+        if (!(weights.get(n) >= c)) weights.set(n, c);
+      });
+    });
+  }
+
+  function dayIndex(period, n) { return lastAtMost(period.first, n); }
+
+  // The matches of one period: [{period, number, weight}].
+  function matchPeriod(period, pi, q) {
+    var perWord = q.words.map(function (word) {
+      var prefix = bytes(word) >= MIN_PREFIX;
+      return Promise.all(chunksFor(period, word, prefix).map(function (c) {
+        return text(period.name + "/" + c + ".txt.gz");
+      })).then(function (chunks) {
+        var weights = new Map();
+        chunks.forEach(function (chunk) { scan(chunk, word, prefix, weights); });
+        return weights;
+      });
+    });
+    return Promise.all(perWord).then(function (maps) {
+      var all = maps.length ? maps[0] : new Map();
+      if (!maps.length) for (var n = 0; n < period.papers; ++n) all.set(n, 0);
+      var out = [];
+      all.forEach(function (weight, number) {
+        for (var i = 1; i < maps.length; ++i) {
+          var w = maps[i].get(number);
+          if (w === undefined) return;
+          weight += w;
+        }
+        if (number < period.papers && period.days[dayIndex(period, number)].indexOf(q.date) === 0)
+          out.push({ period: pi, number: number, weight: weight });
+      });
+      return out;
+    });
+  }
+
+  function dayHref(date, id) {
+    var d = date.split("-");
+    return base + d[0] + "/" + d[1] + "/" + d[2] + "/#p-" + id.replace(/\//g, "-");
+  }
+
+  function fill(li, date, paper) {
+    var a = document.createElement("a");
+    a.href = dayHref(date, paper[0]);
+    a.className = "math";
+    a.textContent = paper[1];
+    var meta = document.createElement("p");
+    meta.className = "meta";
+    var time = document.createElement("time");
+    time.dateTime = date;
+    time.textContent = date;
+    meta.appendChild(time);
+    meta.appendChild(document.createTextNode(" · arXiv:" + paper[0] + " · " +
+        (paper[3] === null ? "not scored" : "score " + paper[3]) + (paper[4] ? " · " + paper[4] : "")));
+    li.appendChild(a);
+    li.appendChild(meta);
+    if (paper[2]) {
+      var authors = document.createElement("p");
+      authors.className = "authors";
+      authors.textContent = paper[2];
+      li.appendChild(authors);
+    }
+    li.hidden = false;
+    if (window.paperpressTypeset) window.paperpressTypeset(a);
+  }
+
+  function say(message) { if (status) status.textContent = message; }
+
+  // The next PAGE results, in order: each filled in when its day's file comes.
+  function showMore(token, all) {
+    var from = state.shown, to = Math.min(state.matches.length, from + PAGE);
+    state.shown = to;
+    more.hidden = to >= state.matches.length;
+    var n = state.matches.length;
+    say(n + (n === 1 ? " paper matches" : " papers match") + (n > to ? "; showing the best " + to + "." : "."));
+    for (var i = from; i < to; ++i) (function (match) {
+      var li = document.createElement("li");
+      li.className = "search-result";
+      li.hidden = true;
+      list.appendChild(li);
+      var period = all[match.period], day = dayIndex(period, match.number), date = period.days[day];
+      text("days/" + date + ".json.gz").then(function (t) {
+        if (token === run) fill(li, date, JSON.parse(t).papers[match.number - period.first[day]]);
+      });
+    })(state.matches[i]);
+  }
+
+  function search(query) {
+    run += 1;
+    var token = run;
+    list.textContent = "";
+    more.hidden = true;
+    var q = parseQuery(query);
+    if (!q.words.length && !q.date) { say("Type words of a title, an author's name, an abstract, an arXiv ID or a date."); return Promise.resolve(); }
+    say("Searching…");
+    return periods().then(function (all) {
+      var todo = all.map(function (period, i) {
+        var wanted = q.date.indexOf(period.name) === 0 || period.name.indexOf(q.date) === 0;
+        return wanted ? matchPeriod(period, i, q) : Promise.resolve([]);
+      });
+      return Promise.all(todo).then(function (parts) {
+        if (token !== run) return;
+        var matches = [].concat.apply([], parts);
+        matches.sort(function (a, b) { return b.weight - a.weight || a.period - b.period || b.number - a.number; });
+        state = { matches: matches, shown: 0 };
+        if (!matches.length) { say("No paper matches every word."); return; }
+        showMore(token, all);
+      });
+    }).catch(function (error) { if (token === run) say("Search failed: " + error.message); });
+  }
+
+  more.addEventListener("click", function () { if (state) periods().then(function (all) { showMore(run, all); }); });
+
+  function remember(query) {
+    var url = new URL(location.href);
+    if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
+    history.replaceState(null, "", url);
+  }
+
+  // As one types: a query WAIT ms after the last key.
+  var timer = 0;
+  input.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () { remember(input.value.trim()); search(input.value.trim()); }, WAIT);
+  });
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    clearTimeout(timer);
+    remember(input.value.trim());
+    search(input.value.trim());
+  });
+
+  var initial = new URLSearchParams(location.search).get("q");
+  if (initial) { input.value = initial; search(initial); }
+  else periods().catch(function () {}); // the list of periods, before the first key
+  window.paperpressSearch = search;
+})();
