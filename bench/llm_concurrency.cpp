@@ -22,9 +22,11 @@ void serve(httplib::Server& server, std::chrono::milliseconds latency) {
     server.Post("/v1/chat/completions", [latency](const httplib::Request& req, httplib::Response& res) {
         std::this_thread::sleep_for(latency);
         std::string lines;
-        for (size_t pos = req.body.find("ArXiv ID: "); pos != std::string::npos; pos = req.body.find("ArXiv ID: ", pos + 1)) {
+        for (size_t pos = req.body.find("ArXiv ID: "); pos != std::string::npos;
+             pos = req.body.find("ArXiv ID: ", pos + 1)) {
             std::string id = req.body.substr(pos + 10, 10);
-            lines += "{\\\"ARXIVID\\\": \\\"" + id + "\\\", \\\"RELEVANCE\\\": 8, \\\"NOVELTY\\\": 7, \\\"COMMENT\\\": \\\"ok\\\"}\\n";
+            lines += "{\\\"ARXIVID\\\": \\\"" + id +
+                     "\\\", \\\"RELEVANCE\\\": 8, \\\"NOVELTY\\\": 7, \\\"COMMENT\\\": \\\"ok\\\"}\\n";
         }
         res.set_content("{\"choices\": [{\"message\": {\"content\": \"" + lines +
                             "\"}}], \"usage\": {\"prompt_tokens\": 1000, \"completion_tokens\": 100}}",

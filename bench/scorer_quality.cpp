@@ -25,9 +25,9 @@
 #include <rapidjson/writer.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include <string>
 
@@ -105,14 +105,16 @@ int main(int argc, char** argv) {
         auto text = arg(name);
         return text.empty() ? fallback : std::atof(text.c_str());
     };
-    if ((arg("archive").empty() && arg("content").empty()) || arg("days").empty() || arg("work").empty() || arg("topics").empty()) {
+    if ((arg("archive").empty() && arg("content").empty()) || arg("days").empty() || arg("work").empty() ||
+        arg("topics").empty()) {
         std::fprintf(stderr, "usage: %s --archive OUT --topics FILE --days days.jsonl --work DIR [options]\n", argv[0]);
         return 2;
     }
     const fs::path work = arg("work");
     // --content: an existing content tree (the speed test); else the archive imported into WORK.
     const fs::path content = arg("content").empty() ? work / "content" : fs::path(arg("content"));
-    auto report = arg("content").empty() ? import_archive(arg("archive"), content, [](const std::string&) {}) : ImportReport{};
+    auto report =
+        arg("content").empty() ? import_archive(arg("archive"), content, [](const std::string&) {}) : ImportReport{};
     if (!report.errors.empty()) {
         std::fprintf(stderr, "import: %s\n", report.errors.front().to_string().c_str());
         return 1;

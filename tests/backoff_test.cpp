@@ -44,6 +44,6 @@ TEST_CASE("backoff: no wait ends after the deadline, as the clock counts") {
     clock.advance(1000ms);
     REQUIRE(backoff.next(clock));
     clock.advance(1000ms);
-    CHECK_FALSE(backoff.next(clock)); // 2 s gone: a third second would end at 3 s
+    CHECK_FALSE(backoff.next(clock));                            // 2 s gone: a third second would end at 3 s
     CHECK(backoff.next(clock, 100ms) == Clock::duration(100ms)); // a short asked delay still fits
 }

@@ -42,8 +42,9 @@ TEST_CASE("one binary: cmake --install gives a paperpress that builds and runs f
 
     // A folder with only content: themes, prompts and the sample come from the install.
     TempDir work;
-    REQUIRE(run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'",
-                           work.path()).exit_code == 0);
+    REQUIRE(
+        run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'", work.path())
+            .exit_code == 0);
     auto run = [&](const std::string& args, const std::string& env = "") {
         std::string command = "cd '" + work.path().string() + "' && " + env + " '" + binary.string() + "' " + args +
                               " > out.txt 2> err.txt";
@@ -79,8 +80,9 @@ TEST_CASE("one binary: cmake --install gives a paperpress that builds and runs f
 
 TEST_CASE("start-up: build never loads libcurl, libgit2 or the libraries only they bring") {
     TempDir work;
-    REQUIRE(run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'",
-                           work.path()).exit_code == 0);
+    REQUIRE(
+        run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'", work.path())
+            .exit_code == 0);
     fs::copy(source_dir() / "themes", work / "themes", fs::copy_options::recursive);
     // The dynamic loader names every library it maps (LD_DEBUG=files).
     auto build = run_paperpress_env("LD_DEBUG=files", "build", work.path());
@@ -94,8 +96,9 @@ TEST_CASE("start-up: build never loads libcurl, libgit2 or the libraries only th
 
 TEST_CASE("publish without a loadable libgit2: one clear error, exit 1, nothing committed") {
     TempDir work;
-    REQUIRE(run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'",
-                           work.path()).exit_code == 0);
+    REQUIRE(
+        run_paperpress("import '" + (fixture_archive() / "md/2025-01/2025-01-17-output.md").string() + "'", work.path())
+            .exit_code == 0);
     fs::copy(source_dir() / "themes", work / "themes", fs::copy_options::recursive);
     REQUIRE(run_paperpress("build", work.path()).exit_code == 0);
     const std::string in_work = "cd '" + work.path().string() + "' && ";
@@ -107,7 +110,8 @@ TEST_CASE("publish without a loadable libgit2: one clear error, exit 1, nothing 
     CHECK(published.exit_code == 1);
     CHECK_MESSAGE(std::count(published.err.begin(), published.err.end(), '\n') == 1, published.err); // one line
     CHECK_MESSAGE(published.err.find("cannot load libgit2.so." LIBGIT2_SOVERSION " (install libgit2-" LIBGIT2_SOVERSION
-                                     ")") != std::string::npos, published.err);
+                                     ")") != std::string::npos,
+                  published.err);
     CHECK(std::system((in_work + "git rev-parse --verify -q refs/heads/gh-pages >/dev/null").c_str()) != 0);
 }
 
@@ -161,7 +165,8 @@ TEST_CASE("check fails on bad content, naming file and line") {
     CHECK(result.exit_code == 1);
     CHECK(result.err.find("2025-05-20.md: paper 2505.00001 is listed twice on this day") != std::string::npos);
     CHECK(result.err.find("2025-05-21.md:2: the front matter says 2025-05-22") != std::string::npos);
-    CHECK(result.err.find("2025-05-23.md:3: expected 'status' to be announced, partial, stale or failed") != std::string::npos);
+    CHECK(result.err.find("2025-05-23.md:3: expected 'status' to be announced, partial, stale or failed") !=
+          std::string::npos);
     CHECK(result.err.find("stray.md: not a day file") != std::string::npos);
     CHECK(result.out.find("4 errors") != std::string::npos);
 }
@@ -244,9 +249,10 @@ TEST_CASE("check refuses what build refuses: a prompt path out of the tree, with
     const std::string first = read_text(dir / "content/2025/05/2025-05-20.md");
     int line = 1 + static_cast<int>(std::count(first.begin(), first.begin() + first.find("\nprompt:") + 1, '\n'));
     CHECK(result.err.find("2025-05-20.md:" + std::to_string(line) +
-                          ": expected a prompt path inside the content folder, got '../outside.md'") != std::string::npos);
-    CHECK(result.err.find("2025-05-21.md:" + std::to_string(line) + ": expected a prompt path inside the content folder") !=
+                          ": expected a prompt path inside the content folder, got '../outside.md'") !=
           std::string::npos);
+    CHECK(result.err.find("2025-05-21.md:" + std::to_string(line) +
+                          ": expected a prompt path inside the content folder") != std::string::npos);
     CHECK(result.err.find("''") == std::string::npos); // quoted once
 }
 
@@ -309,7 +315,8 @@ TEST_CASE("a control character or invalid UTF-8 in a day file: check names file 
     CHECK(xml.find("Bad title") != std::string::npos);
 }
 
-TEST_CASE("a day of more papers than a day page may hold: check and build refuse it alike, naming the content's limit") {
+TEST_CASE(
+    "a day of more papers than a day page may hold: check and build refuse it alike, naming the content's limit") {
     TempDir dir;
     for (size_t count : {max_papers_per_day, max_papers_per_day + 1}) {
         Day day;
@@ -325,7 +332,8 @@ TEST_CASE("a day of more papers than a day page may hold: check and build refuse
         }
         REQUIRE(save_day(dir / "content", day).has_value());
     }
-    const std::string limit = "expected at most 5000 papers in a day file (paperpress's limit for a day page), got more";
+    const std::string limit =
+        "expected at most 5000 papers in a day file (paperpress's limit for a day page), got more";
     auto checked = run_paperpress("check", dir.path());
     CHECK(checked.exit_code == 1);
     CHECK_MESSAGE(checked.err.find("2025-05-28.md:") != std::string::npos, checked.err);

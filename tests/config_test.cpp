@@ -22,15 +22,17 @@ TEST_CASE("config: the pipeline sections report mistakes by line; the environmen
     write_text(dir / "paperpress.yaml", "arxiv:\n  categories: [cs.LG]\nllm:\n  model: m\n  batch_size: 0\n");
     auto bad = load_config(dir / "paperpress.yaml", true);
     REQUIRE_FALSE(bad.has_value());
-    CHECK(bad.error().to_string().ends_with("paperpress.yaml:5: expected 'llm.batch_size' to be a whole number from 1 to 200"));
+    CHECK(bad.error().to_string().ends_with(
+        "paperpress.yaml:5: expected 'llm.batch_size' to be a whole number from 1 to 200"));
 
     write_text(dir / "paperpress.yaml", "scoring:\n  topic: prompts/t.md\n");
     auto unknown = load_config(dir / "paperpress.yaml", true);
     REQUIRE_FALSE(unknown.has_value());
     CHECK(unknown.error().to_string().find(":2: unknown key 'scoring.topic'") != std::string::npos);
 
-    write_text(dir / "paperpress.yaml",
-               "arxiv:\n  categories: cs.CL\n  rss_url: http://a/\nllm:\n  prices:\n    m: {prompt: 1, completion: 2}\n");
+    write_text(
+        dir / "paperpress.yaml",
+        "arxiv:\n  categories: cs.CL\n  rss_url: http://a/\nllm:\n  prices:\n    m: {prompt: 1, completion: 2}\n");
     setenv("PAPERPRESS_ARXIV_RSS_URL", "http://127.0.0.1:9/rss/", 1);
     auto good = load_config(dir / "paperpress.yaml", true);
     unsetenv("PAPERPRESS_ARXIV_RSS_URL");
@@ -126,7 +128,6 @@ TEST_CASE("config: the notify section; secrets are named, never written in") {
     CHECK(!load_config(dir / "no_channel.yaml", true));
 }
 
-
 TEST_CASE("config: an unknown top-level key or section is an error naming the line and the likely key") {
     auto typo = parse_config("title: T\nscorign:\n  relevance_cutoff: 5\n", "paperpress.yaml");
     REQUIRE_FALSE(typo);
@@ -148,7 +149,8 @@ TEST_CASE("config: a byte order mark is skipped; a file that is not a map of set
 
 TEST_CASE("config: rejected values are quoted as a short excerpt, never whole") {
     const std::string huge(200'000, 'x');
-    auto bad = parse_config("notify:\n  email:\n    smtp_url: smtp://h\n    from: a@b\n    to: [" + huge + "]\n", "p.yaml");
+    auto bad =
+        parse_config("notify:\n  email:\n    smtp_url: smtp://h\n    from: a@b\n    to: [" + huge + "]\n", "p.yaml");
     REQUIRE_FALSE(bad);
     CHECK(text_contains(bad.error().message, "an email address in 'email.to'"));
     CHECK(bad.error().message.size() < 300);
@@ -224,7 +226,8 @@ TEST_CASE("config: the offline scorer and the pre-filter are chosen by name") {
     CHECK(wrong.error().to_string() == "p.yaml:2: expected 'scoring.prefilter' to be none, keywords or learned");
 }
 
-TEST_CASE("config: scoring.embedded_prefilter, the old spelling, is read as prefilter: keywords, never over the cascade") {
+TEST_CASE(
+    "config: scoring.embedded_prefilter, the old spelling, is read as prefilter: keywords, never over the cascade") {
     auto old = parse_config("scoring:\n  embedded_prefilter: true\n", "p.yaml");
     REQUIRE_MESSAGE(old, old.error().to_string());
     CHECK(old->scoring.prefilter == PrefilterKind::keywords);
@@ -243,7 +246,8 @@ TEST_CASE("config: the token budget, the seed and the catch-up look-back are rea
     CHECK(defaults->llm.seed == 42);
     CHECK_FALSE(defaults->llm.temperature.has_value()); // 0 is sent where the model takes it
     CHECK(defaults->arxiv.catch_up_days == 5);
-    auto set = parse_config("llm:\n  tokens_per_minute: 30000\n  seed: 7\narxiv:\n  catch_up_days: 0\n", "paperpress.yaml");
+    auto set =
+        parse_config("llm:\n  tokens_per_minute: 30000\n  seed: 7\narxiv:\n  catch_up_days: 0\n", "paperpress.yaml");
     REQUIRE_MESSAGE(set.has_value(), set.error().to_string());
     CHECK(set->llm.tokens_per_minute == 30000);
     CHECK(set->llm.seed == 7);
@@ -254,7 +258,8 @@ TEST_CASE("config: the token budget, the seed and the catch-up look-back are rea
     CHECK_FALSE(parse_config("llm:\n  tokens_per_minute: -5\n", "paperpress.yaml").has_value());
 }
 
-TEST_CASE("base_url is an http(s) URL or a path: another scheme, //host/, blanks and quotes are refused on their line") {
+TEST_CASE(
+    "base_url is an http(s) URL or a path: another scheme, //host/, blanks and quotes are refused on their line") {
     for (const char* good : {"https://user.github.io/repo/", "http://localhost:8000", "/", "/repo/", "digest/", ""}) {
         auto config = parse_config(std::string("title: T\nbase_url: '") + good + "'\n", "paperpress.yaml");
         CHECK_MESSAGE(config.has_value(), good);

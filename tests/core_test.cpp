@@ -87,7 +87,11 @@ TEST_CASE("escaping replaces every special byte wherever it stands, in short and
     };
     auto expected = [](std::string_view text) { // byte by byte
         std::string out;
-        for (char c : text) out += c == '<' ? "[lt]" : c == '&' ? "[amp]" : c == '>' || c == '"' || c == '\'' ? "[x]" : std::string(1, c);
+        for (char c : text)
+            out += c == '<'                            ? "[lt]"
+                   : c == '&'                          ? "[amp]"
+                   : c == '>' || c == '"' || c == '\'' ? "[x]"
+                                                       : std::string(1, c);
         return out;
     };
     for (std::size_t length : {0, 1, 15, 16, 17, 31, 32, 33, 100}) {
@@ -149,14 +153,18 @@ TEST_CASE("valid_xml_text: controls XML 1.0 forbids become spaces, invalid UTF-8
     const std::string fffd = "\xEF\xBF\xBD";
     CHECK(valid_xml_text("tab\t LF\n CR\r é € 𝔸 \x7F") == "tab\t LF\n CR\r é € 𝔸 \x7F");
     CHECK(first_invalid_xml_char("plain") == std::string::npos);
-    CHECK(valid_xml_text("a\x01" "b") == "a b");
-    CHECK(first_invalid_xml_char("a\x01" "b") == 1);
-    CHECK(valid_xml_text(std::string("a\0\x1F" "b", 4)) == "a  b");
-    CHECK(valid_xml_text("\xC0\x80") == fffd);            // overlong NUL: one run, one replacement
-    CHECK(valid_xml_text("x\xED\xA0\x80y") == "x" + fffd + "y"); // a lone surrogate
+    CHECK(valid_xml_text("a\x01"
+                         "b") == "a b");
+    CHECK(first_invalid_xml_char("a\x01"
+                                 "b") == 1);
+    CHECK(valid_xml_text(std::string("a\0\x1F"
+                                     "b",
+                                     4)) == "a  b");
+    CHECK(valid_xml_text("\xC0\x80") == fffd);                               // overlong NUL: one run, one replacement
+    CHECK(valid_xml_text("x\xED\xA0\x80y") == "x" + fffd + "y");             // a lone surrogate
     CHECK(valid_xml_text("\xEF\xBF\xBE|\xEF\xBF\xBF") == fffd + "|" + fffd); // U+FFFE, U+FFFF
     CHECK(valid_xml_text("cut \xE2\x82") == "cut " + fffd);
-    CHECK(valid_xml_text("\xF4\x90\x80\x80") == fffd);   // beyond U+10FFFF
+    CHECK(valid_xml_text("\xF4\x90\x80\x80") == fffd); // beyond U+10FFFF
     CHECK(tidy_line("Title\x01with\x1F controls") == "Title with controls");
     CHECK(tidy_text("Abstract \xFF.") == "Abstract " + fffd + ".");
 }

@@ -100,9 +100,9 @@ using Tree = std::map<std::string, std::string>;
 // A command killed at random points, and what its clean run gave.
 struct KillTrial {
     fs::path cwd;
-    std::function<std::vector<std::string>(int)> command; // of trial i
-    std::function<void()> reset = [] {};                  // before each run
-    std::function<void()> before_kills = [] {};           // after the runs that time the command
+    std::function<std::vector<std::string>(int)> command;  // of trial i
+    std::function<void()> reset = [] {};                   // before each run
+    std::function<void()> before_kills = [] {};            // after the runs that time the command
     std::function<std::map<std::string, Tree>(int)> clean; // folder under cwd -> its clean tree, of trial i
     unsigned seed;
 };
@@ -155,12 +155,19 @@ TEST_CASE("crash: build killed at 20 random points; the next build gives the cle
         clean.push_back(file_tree(f.dir / out));
     }
     kill_at_random_points({.cwd = f.dir.path(),
-                           .command = [&](int i) { return std::vector<std::string>{"build", "--out", "site", "--base-url", urls[i % 2]}; },
-                           .before_kills = [&] { // the first kill lands in a build from nothing
-                               fs::remove_all(f.dir / "site");
-                               fs::remove(pp::state_path(f.dir / "site"));
-                           },
-                           .clean = [&](int i) { return std::map<std::string, Tree>{{"site", clean[i % 2]}}; },
+                           .command =
+                               [&](int i) {
+                                   return std::vector<std::string>{"build", "--out", "site", "--base-url", urls[i % 2]};
+                               },
+                           .before_kills =
+                               [&] { // the first kill lands in a build from nothing
+                                   fs::remove_all(f.dir / "site");
+                                   fs::remove(pp::state_path(f.dir / "site"));
+                               },
+                           .clean =
+                               [&](int i) {
+                                   return std::map<std::string, Tree>{{"site", clean[i % 2]}};
+                               },
                            .seed = 14});
 }
 
@@ -171,10 +178,16 @@ TEST_CASE("crash: import killed at 20 random points; the next import gives the c
     const auto clean = file_tree(clean_dir / "content");
     REQUIRE(!clean.empty());
     kill_at_random_points({.cwd = f.dir.path(),
-                           .command = [](int) { return std::vector<std::string>{"import", "archive"}; },
+                           .command =
+                               [](int) {
+                                   return std::vector<std::string>{"import", "archive"};
+                               },
                            // so that the killed import has everything to write
                            .reset = [&] { fs::remove_all(f.dir / "content"); },
-                           .clean = [&](int) { return std::map<std::string, Tree>{{"content", clean}}; },
+                           .clean =
+                               [&](int) {
+                                   return std::map<std::string, Tree>{{"content", clean}};
+                               },
                            .seed = 14});
 }
 
@@ -194,11 +207,15 @@ TEST_CASE("crash: run --offline killed at 20 random points; the next run gives t
     REQUIRE(clean.at("content").size() > file_tree(base / "content").size()); // the run added the sample's day
     const fs::path work = f.dir / "work";
     kill_at_random_points({.cwd = work,
-                           .command = [](int) { return std::vector<std::string>{"run", "--offline"}; },
-                           .reset = [&] {
-                               fs::remove_all(work);
-                               fs::copy(base, work, fs::copy_options::recursive);
-                           },
+                           .command =
+                               [](int) {
+                                   return std::vector<std::string>{"run", "--offline"};
+                               },
+                           .reset =
+                               [&] {
+                                   fs::remove_all(work);
+                                   fs::copy(base, work, fs::copy_options::recursive);
+                               },
                            .clean = [&](int) { return clean; },
                            .seed = 15});
 }

@@ -34,7 +34,8 @@ Day full_day() {
     day.tokens = Tokens{54622, 7163, 1200};
     day.cost = Cost{0.14, 0.07, 0.21};
     day.counts = Counts{472, 472, 49};
-    day.remedial = Remedial{*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-26")};
+    day.remedial =
+        Remedial{*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-26")};
     day.prompt = "prompts/0123456789abcdef.md";
     day.papers.push_back(hostile_paper());
     Paper author;
@@ -131,11 +132,10 @@ TEST_CASE("a hand edit is honoured: a typo fixed, a paper's section deleted") {
 }
 
 TEST_CASE("hand-written Markdown is read by its syntax, not its spacing") {
-    auto day = read_day(header +
-                            "## [A *nice* title](https://arxiv.org/abs/2501.00001)\n"
-                            "* **ID:**   2501.00001\n"
-                            "* **Authors:** A. One,B. Two\n\n"
-                            "An abstract\nover two lines.\n\n---\n",
+    auto day = read_day(header + "## [A *nice* title](https://arxiv.org/abs/2501.00001)\n"
+                                 "* **ID:**   2501.00001\n"
+                                 "* **Authors:** A. One,B. Two\n\n"
+                                 "An abstract\nover two lines.\n\n---\n",
                         "day.md");
     REQUIRE_MESSAGE(day.has_value(), day.error().to_string());
     REQUIRE(day->papers.size() == 1);
@@ -276,16 +276,21 @@ TEST_CASE("front matter as the writer writes it reads as yaml-cpp reads it, near
 }
 
 TEST_CASE("bad input names the file, the line and what was expected") {
-    CHECK(error_of("date: 2025-05-20\n") == "content/2025/05/2025-05-20.md:1: expected YAML front matter: the file must start with a line '---'");
-    CHECK(error_of("---\ndate: 2025-05-20\n") .find(":1: expected a line '---' closing the front matter") != std::string::npos);
+    CHECK(error_of("date: 2025-05-20\n") ==
+          "content/2025/05/2025-05-20.md:1: expected YAML front matter: the file must start with a line '---'");
+    CHECK(error_of("---\ndate: 2025-05-20\n").find(":1: expected a line '---' closing the front matter") !=
+          std::string::npos);
     CHECK(error_of("---\ndate: 2025-05-20\nstatus: maybe\n---\n") ==
           "content/2025/05/2025-05-20.md:3: expected 'status' to be announced, partial, stale or failed, got 'maybe'");
-    CHECK(error_of("---\ndate: 2025-13-20\n---\n").find(":2: expected 'date' to be a date YYYY-MM-DD") != std::string::npos);
+    CHECK(error_of("---\ndate: 2025-13-20\n---\n").find(":2: expected 'date' to be a date YYYY-MM-DD") !=
+          std::string::npos);
     CHECK(error_of("---\ndate: 2025-05-20\ncolour: red\n---\n").find(":3: unknown key 'colour'") != std::string::npos);
-    CHECK(error_of("---\ndate: 2025-05-20\ntokens:\n  prompt: lots\n---\n").find(":4: expected 'tokens.prompt' to be a whole number") != std::string::npos);
+    CHECK(error_of("---\ndate: 2025-05-20\ntokens:\n  prompt: lots\n---\n")
+              .find(":4: expected 'tokens.prompt' to be a whole number") != std::string::npos);
     CHECK(error_of("---\ndate: [2025\n---\n").find(":3: front matter is not valid YAML") != std::string::npos);
     CHECK(error_of(header + "Some text before any paper.\n").find(":8: expected a paper section") != std::string::npos);
-    CHECK(error_of(header + "## Just a heading\n").find(":8: expected a paper heading of the form") != std::string::npos);
+    CHECK(error_of(header + "## Just a heading\n").find(":8: expected a paper heading of the form") !=
+          std::string::npos);
     CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **Authors:** X\n")
               .find(":8: expected a '- **ID:** ...' field") != std::string::npos);
     CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.0001\n")
@@ -301,7 +306,8 @@ TEST_CASE("bad input names the file, the line and what was expected") {
     CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n\n```\ncode\n```\n")
               .find(":12: unexpected code_block in a paper section") != std::string::npos);
     // In a later section (each section is read on its own): still the file's line.
-    const std::string two = header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n\nAbstract.\n\n";
+    const std::string two =
+        header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n\nAbstract.\n\n";
     CHECK(error_of(two + "## [U](https://arxiv.org/abs/2501.00002)\n\n- **ID:** 2501.00002\n- **Relevance:** high\n")
               .find(":17: field 'Relevance': expected a whole number from 0 to 10, got 'high'") != std::string::npos);
     CHECK(error_of(two + "## [U](https://arxiv.org/abs/2501.00002)\n\n- **ID:** 2501.00002\n\n> a quote\n")
@@ -324,8 +330,8 @@ TEST_CASE("the content tree places each day by its date and finds misplaced file
     CHECK(scan.misplaced[0].message.find("expected " + (dir / "2025/05/2025-05-21.md").string()) != std::string::npos);
 
     // A name that is a date, but one digit off its folder, or in no month folder.
-    for (const char* wrong : {"2025/05/2025-06-01.md", "2024/06/2025-06-01.md", "2025/6/2025-06-01.md",
-                              "2025-06-01.md", "2025/06/x/2025-06-01.md"}) {
+    for (const char* wrong : {"2025/05/2025-06-01.md", "2024/06/2025-06-01.md", "2025/6/2025-06-01.md", "2025-06-01.md",
+                              "2025/06/x/2025-06-01.md"}) {
         TempDir other;
         write_text(other / wrong, write_day(day));
         auto found = scan_content(other.path());
@@ -344,10 +350,54 @@ TEST_CASE("a day's path in the content tree: YYYY/MM/YYYY-MM-DD.md, whatever the
 TEST_CASE("property: any tidy text survives write then read (random papers)") {
     // Characters that mean something to Markdown, YAML, HTML or TeX, plus
     // non-ASCII, spaces and newlines.
-    const std::vector<std::string> alphabet = {
-        "a", "Z", "0", "7", " ", "  ", "\n", "\n\n", "$", "\\", "{", "}", "<", ">", "]", "[", "(", ")", "*",
-        "_", "|", "#", "-", "+", "=", "1.", "2)", "`", "~", "!", "&", "&amp;", "&#32;", ":", "'", "\"", ",",
-        ";", "é", "\\'a", "—", "∑", "http://x.org/a_b", "www.y.com", "---", "> ", "    ", "\t"};
+    const std::vector<std::string> alphabet = {"a",
+                                               "Z",
+                                               "0",
+                                               "7",
+                                               " ",
+                                               "  ",
+                                               "\n",
+                                               "\n\n",
+                                               "$",
+                                               "\\",
+                                               "{",
+                                               "}",
+                                               "<",
+                                               ">",
+                                               "]",
+                                               "[",
+                                               "(",
+                                               ")",
+                                               "*",
+                                               "_",
+                                               "|",
+                                               "#",
+                                               "-",
+                                               "+",
+                                               "=",
+                                               "1.",
+                                               "2)",
+                                               "`",
+                                               "~",
+                                               "!",
+                                               "&",
+                                               "&amp;",
+                                               "&#32;",
+                                               ":",
+                                               "'",
+                                               "\"",
+                                               ",",
+                                               ";",
+                                               "é",
+                                               "\\'a",
+                                               "—",
+                                               "∑",
+                                               "http://x.org/a_b",
+                                               "www.y.com",
+                                               "---",
+                                               "> ",
+                                               "    ",
+                                               "\t"};
     unsigned state = 12345;
     auto next = [&](unsigned bound) {
         state = state * 1103515245u + 12345u;

@@ -25,10 +25,17 @@ namespace {
 
 std::string rss_item(const std::string& id, const std::string& type, const std::string& primary,
                      const std::string& title = "A title") {
-    return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id + "</link>"
-           "<description>arXiv:" + id + "v1 Announce Type: " + type + " \nAbstract: About " + id + ".</description>"
-           "<guid isPermaLink=\"false\">oai:arXiv.org:" + id + "v1</guid><category>" + primary + "</category>"
-           "<arxiv:announce_type>" + type + "</arxiv:announce_type>"
+    return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id +
+           "</link>"
+           "<description>arXiv:" +
+           id + "v1 Announce Type: " + type + " \nAbstract: About " + id +
+           ".</description>"
+           "<guid isPermaLink=\"false\">oai:arXiv.org:" +
+           id + "v1</guid><category>" + primary +
+           "</category>"
+           "<arxiv:announce_type>" +
+           type +
+           "</arxiv:announce_type>"
            "<dc:creator>Lenka Zdeborov\\'a, Ann Other</dc:creator></item>";
 }
 
@@ -39,8 +46,9 @@ std::string rss(const std::string& items, const std::string& pub_date = "Wed, 28
 }
 
 std::string api_entry(const std::string& id) {
-    return "<entry><id>http://arxiv.org/abs/" + id + "v2</id><title>Title\n  of " + id + "</title><summary>  Abstract of " +
-           id + ".\n</summary><author><name>A. Author</name></author><author><name>B. Author</name></author>"
+    return "<entry><id>http://arxiv.org/abs/" + id + "v2</id><title>Title\n  of " + id +
+           "</title><summary>  Abstract of " + id +
+           ".\n</summary><author><name>A. Author</name></author><author><name>B. Author</name></author>"
            "<arxiv:primary_category term=\"cs.LG\"/><category term=\"cs.LG\"/><category term=\"stat.ML\"/></entry>";
 }
 
@@ -49,7 +57,8 @@ std::string api_page(long long total, const std::vector<std::string>& ids) {
     for (const auto& id : ids) entries += api_entry(id);
     return "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\" "
            "xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\" xmlns:arxiv=\"http://arxiv.org/schemas/atom\">"
-           "<opensearch:totalResults>" + std::to_string(total) + "</opensearch:totalResults>" + entries + "</feed>";
+           "<opensearch:totalResults>" +
+           std::to_string(total) + "</opensearch:totalResults>" + entries + "</feed>";
 }
 
 HttpOptions quick_options() {
@@ -62,8 +71,8 @@ HttpOptions quick_options() {
 } // namespace
 
 TEST_CASE("the RSS feed gives the announcement date and clean papers") {
-    auto feed = parse_rss_feed(rss(rss_item("2505.21073", "new", "cs.LG") + rss_item("hep-th/9901001", "cross", "stat.ML")),
-                               "feed");
+    auto feed = parse_rss_feed(
+        rss(rss_item("2505.21073", "new", "cs.LG") + rss_item("hep-th/9901001", "cross", "stat.ML")), "feed");
     REQUIRE_MESSAGE(feed.has_value(), feed.error().to_string());
     CHECK(feed->date->iso() == "2025-05-28");
     REQUIRE(feed->entries.size() == 2);
@@ -119,9 +128,10 @@ TEST_CASE("API pages: IDs lose versions, titles are tidied, errors are reported"
     CHECK(page->entries[0].paper.abstract == "Abstract of 2505.00001.");
     CHECK(page->entries[0].paper.authors.size() == 2);
     CHECK(page->entries[1].paper.id == "math.CA/0611800");
-    auto error = parse_api_page("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/api/errors#x</id>"
-                                "<title>Error</title><summary>start must be an integer</summary></entry></feed>",
-                                "api");
+    auto error =
+        parse_api_page("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/api/errors#x</id>"
+                       "<title>Error</title><summary>start must be an integer</summary></entry></feed>",
+                       "api");
     REQUIRE_FALSE(error.has_value());
     CHECK(error.error().message.find("start must be an integer") != std::string::npos);
 }
@@ -133,11 +143,12 @@ TEST_CASE("libcurl loads on first use, once, with every function the client call
     REQUIRE(again.has_value());
     CHECK(*first == *again);
     const CurlLibrary& lib = **first;
-    for (const void* function : {reinterpret_cast<const void*>(lib.easy_init), reinterpret_cast<const void*>(lib.easy_setopt),
-                                 reinterpret_cast<const void*>(lib.easy_perform), reinterpret_cast<const void*>(lib.easy_getinfo),
-                                 reinterpret_cast<const void*>(lib.easy_reset), reinterpret_cast<const void*>(lib.easy_cleanup),
-                                 reinterpret_cast<const void*>(lib.easy_strerror), reinterpret_cast<const void*>(lib.slist_append),
-                                 reinterpret_cast<const void*>(lib.slist_free_all)})
+    for (const void* function :
+         {reinterpret_cast<const void*>(lib.easy_init), reinterpret_cast<const void*>(lib.easy_setopt),
+          reinterpret_cast<const void*>(lib.easy_perform), reinterpret_cast<const void*>(lib.easy_getinfo),
+          reinterpret_cast<const void*>(lib.easy_reset), reinterpret_cast<const void*>(lib.easy_cleanup),
+          reinterpret_cast<const void*>(lib.easy_strerror), reinterpret_cast<const void*>(lib.slist_append),
+          reinterpret_cast<const void*>(lib.slist_free_all)})
         CHECK(function != nullptr);
     CHECK(std::string(lib.easy_strerror(CURLE_COULDNT_CONNECT)).find("connect") != std::string::npos);
 }
@@ -217,16 +228,19 @@ TEST_CASE("every rate-limit signal is read: retry-after-ms, Retry-After, 'try ag
     CHECK(delay({{"retry-after", "2"}}) == 2000ms);
     CHECK(delay({{"retry-after", "0.5"}}) == 500ms);
     CHECK_FALSE(delay({{"retry-after", "Wed, 21 Oct 2015 07:28:00 GMT"}}).has_value()); // a date: backoff decides
-    const std::string openai = R"({"error":{"message":"Rate limit reached for gpt-4o in organization org-x on tokens )"
-                               R"(per min (TPM): Limit 30000, Used 29000, Requested 3200. Please try again in 4.4s. )"
-                               R"(Visit https://platform.openai.com/account/rate-limits to learn more.","type":"tokens"}})";
+    const std::string openai =
+        R"({"error":{"message":"Rate limit reached for gpt-4o in organization org-x on tokens )"
+        R"(per min (TPM): Limit 30000, Used 29000, Requested 3200. Please try again in 4.4s. )"
+        R"(Visit https://platform.openai.com/account/rate-limits to learn more.","type":"tokens"}})";
     CHECK(delay({{"x-ratelimit-reset-tokens", "30s"}}, openai) == 4400ms); // the text is about this request
     CHECK(delay({}, "Please try again in 20ms.") == 20ms);
     CHECK(delay({}, "please try again in 6m0s") == 360000ms);
     CHECK(delay({}, "Try again in 20 seconds") == 20000ms);
     // The reset headers: the exhausted limit's, else the longest.
-    CHECK(delay({{"x-ratelimit-reset-requests", "6m0s"}, {"x-ratelimit-remaining-requests", "12"},
-                 {"x-ratelimit-reset-tokens", "1s"}, {"x-ratelimit-remaining-tokens", "0"}}) == 1000ms);
+    CHECK(delay({{"x-ratelimit-reset-requests", "6m0s"},
+                 {"x-ratelimit-remaining-requests", "12"},
+                 {"x-ratelimit-reset-tokens", "1s"},
+                 {"x-ratelimit-remaining-tokens", "0"}}) == 1000ms);
     CHECK(delay({{"x-ratelimit-reset-requests", "20ms"}, {"x-ratelimit-reset-tokens", "1.5s"}}) == 1500ms);
     CHECK_FALSE(delay({}).has_value());
     CHECK_FALSE(delay({{"x-ratelimit-reset-tokens", "soon"}}).has_value());
@@ -262,7 +276,8 @@ TEST_CASE("the HTTP client waits what the 429 asks, whichever way it asks") {
         return std::chrono::duration_cast<std::chrono::milliseconds>(clock.slept() - before);
     };
     CHECK(waited_for({{"retry-after-ms", "1500"}}, "") == 1500ms);
-    CHECK(waited_for({{"x-ratelimit-reset-requests", "1m30s"}, {"x-ratelimit-remaining-requests", "0"}}, "") == 90000ms);
+    CHECK(waited_for({{"x-ratelimit-reset-requests", "1m30s"}, {"x-ratelimit-remaining-requests", "0"}}, "") ==
+          90000ms);
     CHECK(waited_for({{"retry-after", "3600"}}, "") == 120000ms); // capped by max_wait
     CHECK(waited_for({}, R"({"error":{"message":"Please try again in 1.2s."}})") == 1200ms);
 }
@@ -337,7 +352,8 @@ TEST_CASE("API back-fill pages by what was actually received") {
     settings.api_page_size = 10;
     settings.cache_dir.clear();
     FakeClock clock;
-    ArxivSource source(settings, [](const std::string&) {}, clock);
+    ArxivSource source(
+        settings, [](const std::string&) {}, clock);
     auto entries = source.fetch_submitted(*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"));
     REQUIRE_MESSAGE(entries.has_value(), entries.error().to_string());
     std::set<std::string> ids;
@@ -373,7 +389,7 @@ TEST_CASE("hostile feed items are errors with a short excerpt, never an exceptio
 
 TEST_CASE("an RFC 822 date with a year or day beyond int does not wrap around into a real date") {
     CHECK(parse_rfc822_date("Wed, 28 May 2025 00:00:00 -0400") == Date{2025, 5, 28});
-    CHECK_FALSE(parse_rfc822_date("Wed, 28 May 4294969321 00:00:00 -0400").has_value()); // 2025 + 2^32
+    CHECK_FALSE(parse_rfc822_date("Wed, 28 May 4294969321 00:00:00 -0400").has_value());   // 2025 + 2^32
     CHECK_FALSE(parse_rfc822_date("Wed, 4294967324 May 2025 00:00:00 -0400").has_value()); // 28 + 2^32
 }
 
@@ -406,7 +422,8 @@ TEST_CASE("API results get the feed's announce types: a configured primary categ
     settings.request_interval = 0;
     settings.cache_dir.clear();
     FakeClock clock;
-    ArxivSource source(settings, [](const std::string&) {}, clock);
+    ArxivSource source(
+        settings, [](const std::string&) {}, clock);
     auto entries = source.fetch_submitted(*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"));
     REQUIRE_MESSAGE(entries.has_value(), entries.error().to_string());
     REQUIRE(entries->size() == 2);
@@ -521,8 +538,8 @@ TEST_CASE("every HTTP reply is capped by its kind while it is read: the transfer
     REQUIRE_FALSE(reply.has_value());
     CHECK(reply.error().message.find("the LLM reply is larger than its cap of 4 MiB (4194304 bytes)") !=
           std::string::npos);
-    CHECK(calls == 1);            // no retry: the same reply would come again
-    CHECK(sent < 64ll << 20);     // stopped near the cap, not read to the end
+    CHECK(calls == 1);        // no retry: the same reply would come again
+    CHECK(sent < 64ll << 20); // stopped near the cap, not read to the end
 
     CHECK(HttpPeer::feed().max_reply_bytes == 32u << 20);
     CHECK(HttpPeer::api().max_reply_bytes == 32u << 20);
@@ -546,7 +563,8 @@ TEST_CASE("LLM and notification requests follow a redirect only to the same orig
         ++stolen;
         res.set_content("the target's secret reply", "text/plain");
     });
-    elsewhere.server.Get("/feed", [&](const httplib::Request&, httplib::Response& res) { res.set_content("feed", "text/xml"); });
+    elsewhere.server.Get("/feed",
+                         [&](const httplib::Request&, httplib::Response& res) { res.set_content("feed", "text/xml"); });
     elsewhere.start();
     LoopbackServer server;
     server.server.Post("/hook", [&](const httplib::Request&, httplib::Response& res) {
@@ -564,7 +582,8 @@ TEST_CASE("LLM and notification requests follow a redirect only to the same orig
         HttpClient http(options);
         auto reply = http.post(server.url("/hook"), "{\"day\": 1}", {});
         REQUIRE_FALSE(reply.has_value());
-        CHECK(reply.error().message.find("refused to follow HTTP 307 to " + elsewhere.url("/steal")) != std::string::npos);
+        CHECK(reply.error().message.find("refused to follow HTTP 307 to " + elsewhere.url("/steal")) !=
+              std::string::npos);
         CHECK(reply.error().message.find("only to the same origin over https") != std::string::npos);
         CHECK(reply.error().message.find("secret reply") == std::string::npos);
         const std::string body = "{}";
@@ -608,7 +627,8 @@ TEST_CASE("the HTTP client's errors and retry lines hide URL userinfo, query tok
     CHECK(retries.size() == 1);
     CHECK(all.find("Incorrect API key provided: [$PP_FETCH_TEST_KEY]") != std::string::npos);
     CHECK(all.find("http://***@127.0.0.1:") != std::string::npos);
-    for (const char* secret : {"PASSWORD", "QUERYTOKEN", "sk-fetch-test-77c1e"}) CHECK(all.find(secret) == std::string::npos);
+    for (const char* secret : {"PASSWORD", "QUERYTOKEN", "sk-fetch-test-77c1e"})
+        CHECK(all.find(secret) == std::string::npos);
 }
 
 TEST_CASE("feed and API text is made valid XML text: a control from &#1; becomes a space, invalid UTF-8 U+FFFD") {

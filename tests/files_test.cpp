@@ -2,13 +2,13 @@
 // confined to a tree, removals that never leave it, the directory walker;
 // util/lock; util/hash; util/thread_pool (how many threads a job gets);
 // util/shared_library.
+#include "test_support.h"
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/lock.h"
 #include "util/memory.h"
 #include "util/shared_library.h"
 #include "util/thread_pool.h"
-#include "test_support.h"
 
 #include <doctest/doctest.h>
 
@@ -23,8 +23,8 @@
 #include <sched.h>
 
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 using namespace pp;
 using namespace pp::test;
@@ -38,9 +38,7 @@ std::int64_t mtime_ns(const fs::path& path) {
 }
 
 // Backdates a file so that a rewrite would show in its mtime.
-void backdate(const fs::path& path) {
-    fs::last_write_time(path, fs::last_write_time(path) - std::chrono::hours(1));
-}
+void backdate(const fs::path& path) { fs::last_write_time(path, fs::last_write_time(path) - std::chrono::hours(1)); }
 
 // Writes `text` through a FileUpdate in pieces of `piece` bytes.
 Result<WriteOutcome> update(const fs::path& path, const std::string& text, std::size_t piece) {
@@ -210,7 +208,8 @@ TEST_CASE("remove_file_inside removes only inside the folder, never through a li
     CHECK_FALSE(remove_file_inside(dir / "out", (dir / "victim.txt").string()));
     CHECK(fs::exists(dir / "victim.txt"));
     CHECK(is_plain_relative_path("a/b.html"));
-    for (const char* bad : {"", "/a", "a/../b", "./a", "a//b", "a/", "..", "a\\b"}) CHECK_MESSAGE(!is_plain_relative_path(bad), bad);
+    for (const char* bad : {"", "/a", "a/../b", "./a", "a//b", "a/", "..", "a\\b"})
+        CHECK_MESSAGE(!is_plain_relative_path(bad), bad);
 }
 
 TEST_CASE("remove_temp_files removes only leftovers named like paperpress's temporary files") {
@@ -261,17 +260,22 @@ TEST_CASE("TreeLock: a lock whose holder was killed is free, and says its holder
 
 TEST_CASE("walk_tree: entries in name order, folders entered when the visitor says so, never through a link") {
     TempDir dir;
-    for (const char* name : {"b/2.md", "b/1.md", "a.md", "skip/x.md", "b/deep/3.md"}) write_text(dir / "root" / name, "x");
+    for (const char* name : {"b/2.md", "b/1.md", "a.md", "skip/x.md", "b/deep/3.md"})
+        write_text(dir / "root" / name, "x");
     write_text(dir / "outside/secret.md", "x");
     fs::create_directory_symlink(dir / "outside", dir / "root/linked");
     fs::create_symlink(dir / "root/a.md", dir / "root/c.md");
     std::vector<std::string> seen;
-    auto errors = walk_tree(dir / "root", [&](const TreeEntry& entry) {
-        const char* kind = entry.kind == TreeEntry::Kind::folder ? "/" : entry.kind == TreeEntry::Kind::link ? "@" : "";
-        seen.push_back(entry.relative + kind + (entry.links_to_file() ? "->file" : ""));
-        CHECK(entry.path == (dir / "root" / entry.relative).string());
-        return entry.name != "skip";
-    }, {.sorted = true});
+    auto errors = walk_tree(dir / "root",
+                            [&](const TreeEntry& entry) {
+                                const char* kind = entry.kind == TreeEntry::Kind::folder ? "/"
+                                                   : entry.kind == TreeEntry::Kind::link ? "@"
+                                                                                         : "";
+                                seen.push_back(entry.relative + kind + (entry.links_to_file() ? "->file" : ""));
+                                CHECK(entry.path == (dir / "root" / entry.relative).string());
+                                return entry.name != "skip";
+                            },
+                            {.sorted = true});
     CHECK(errors.empty());
     CHECK(seen == std::vector<std::string>{"a.md", "b/", "b/1.md", "b/2.md", "b/deep/", "b/deep/3.md", "c.md@->file",
                                            "linked@", "skip/"});
@@ -283,10 +287,12 @@ TEST_CASE("walk_tree names the folders it cannot list, and a missing root, and w
     write_text(dir / "root/closed/b.md", "x");
     fs::permissions(dir / "root/closed", fs::perms::none);
     std::vector<std::string> seen;
-    auto errors = walk_tree(dir / "root", [&](const TreeEntry& entry) {
-        seen.push_back(entry.relative);
-        return true;
-    }, {.sorted = true});
+    auto errors = walk_tree(dir / "root",
+                            [&](const TreeEntry& entry) {
+                                seen.push_back(entry.relative);
+                                return true;
+                            },
+                            {.sorted = true});
     fs::permissions(dir / "root/closed", fs::perms::owner_all);
     if (::geteuid() != 0) { // root lists any folder
         REQUIRE(errors.size() == 1);
@@ -358,7 +364,8 @@ TEST_CASE("ThreadPool: every index once, on as many threads as asked") {
     CHECK(std::all_of(hits.begin(), hits.end(), [](const auto& n) { return n == 1; }));
 }
 
-TEST_CASE("ThreadPool: once retired, a loop runs on the caller alone, and the pool is destroyed without waiting on work") {
+TEST_CASE(
+    "ThreadPool: once retired, a loop runs on the caller alone, and the pool is destroyed without waiting on work") {
     ThreadPool pool(3, 0);
     pool.retire();
     std::vector<int> hits(500); // not atomic: one thread, or TSan and the check see it
@@ -386,7 +393,7 @@ TEST_CASE("Shelf: bytes put by many threads stay as they were until dropped; a b
     CHECK(shelf.blocks_held() < held);
     for (std::size_t i = items.size() / 2; i < items.size(); ++i) CHECK(items[i].view() == bytes_of(i));
     items.clear();
-    CHECK(shelf.blocks_held() <= 1); // the block being filled stays, to be filled again
+    CHECK(shelf.blocks_held() <= 1);                        // the block being filled stays, to be filled again
     Shelf::Item big = shelf.put(std::string(5 << 20, 'x')); // larger than a block
     CHECK(big.view().size() == std::size_t{5} << 20);
     Shelf::Item moved = std::move(big);

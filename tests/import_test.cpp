@@ -266,7 +266,8 @@ TEST_CASE("values the reference wrote out of range are clamped or dropped, with 
                          section("2606.00001", "**Relevance:** 11\n\n**Novelty:** -1\n\n") +
                          section("2606.00002", "**Relevance:** 1e300\n\n**Novelty:** 7\n\n") +
                          section("2606.00001", "**Relevance:** 5\n\n") +
-                         section("2606.00003", "**Comment:** a\x01" "bell\x07 and a tab\x0b\n\n"));
+                         section("2606.00003", "**Comment:** a\x01"
+                                               "bell\x07 and a tab\x0b\n\n"));
     auto report = import_into(dir / "out", dir / "content");
     for (const auto& error : report.errors) CHECK_MESSAGE(false, error.to_string());
     REQUIRE(report.days_written == 1);
@@ -281,10 +282,12 @@ TEST_CASE("values the reference wrote out of range are clamped or dropped, with 
     CHECK(day.papers[2].comment == "a bell  and a tab");
 
     const std::string file = page.string();
-    CHECK(any_mentions(report.warnings, {file, "paper '2606.00001'", "Relevance 11 is outside 0 to 10; written as 10"}));
+    CHECK(
+        any_mentions(report.warnings, {file, "paper '2606.00001'", "Relevance 11 is outside 0 to 10; written as 10"}));
     CHECK(any_mentions(report.warnings, {file, "paper '2606.00001'", "Novelty -1 is outside 0 to 10; written as 0"}));
     CHECK(any_mentions(report.warnings, {file, "paper '2606.00002'", "Relevance 1000000 is outside"}));
-    CHECK(any_mentions(report.warnings, {file, "paper '2606.00001'", "is listed twice on 2026-06-09; the second is left out"}));
+    CHECK(any_mentions(report.warnings,
+                       {file, "paper '2606.00001'", "is listed twice on 2026-06-09; the second is left out"}));
     CHECK(any_mentions(report.warnings, {file, "count of arXiv papers -5 is negative; left out"}));
     check_all_readable(dir / "content");
 }
@@ -346,7 +349,8 @@ TEST_CASE("property: every imported fixture day, and hostile variants of each, p
             text = rewrite_numbers(rewrite_numbers(text, "**Relevance:** "), "**Novelty:** ");
             auto first = text.find("\n## ");
             auto second = first == std::string::npos ? first : text.find("\n## ", first + 1);
-            if (second != std::string::npos) text.insert(second, text.substr(first, second - first)); // the first paper twice
+            if (second != std::string::npos)
+                text.insert(second, text.substr(first, second - first)); // the first paper twice
         } else if (name.ends_with("-output.json")) {
             text = rewrite_numbers(rewrite_numbers(text, "\"RELEVANCE\": "), "\"NOVELTY\": ");
         }
@@ -384,12 +388,13 @@ TEST_CASE("legacy JSON: scores, tokens and costs a day file cannot hold are erro
     }
 
     auto usage = [](const std::string& field) { return R"({"meta": {"usage": {"model": "m", )" + field + "}}}"; };
-    auto good = parse_daily_papers_json(usage(R"("prompt_tokens": 1200.0, "completion_tokens": "30", "prompt_cost": 0.5)"),
-                                        "daily.json");
+    auto good = parse_daily_papers_json(
+        usage(R"("prompt_tokens": 1200.0, "completion_tokens": "30", "prompt_cost": 0.5)"), "daily.json");
     REQUIRE_MESSAGE(good.has_value(), good.error().to_string());
     CHECK(good->tokens == Tokens{1200, 30, 0});
-    for (const std::string bad : {R"("prompt_tokens": -5)", R"("completion_tokens": 1e300)", R"("cached_tokens": "nan")",
-                                  R"("prompt_cost": -1)", R"("completion_cost": "inf")", R"("total_arxiv_papers": -2)"}) {
+    for (const std::string bad :
+         {R"("prompt_tokens": -5)", R"("completion_tokens": 1e300)", R"("cached_tokens": "nan")",
+          R"("prompt_cost": -1)", R"("completion_cost": "inf")", R"("total_arxiv_papers": -2)"}) {
         INFO("usage " << bad);
         auto parsed = parse_daily_papers_json(usage(bad), "daily.json");
         REQUIRE_FALSE(parsed.has_value());

@@ -16,22 +16,22 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <future>
-#include <random>
 #include <cstdlib>
 #include <functional>
+#include <future>
 #include <map>
 #include <optional>
+#include <random>
 #include <set>
 #include <thread>
 #include <vector>
 
 #include <fcntl.h>
 #include <linux/capability.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace pp;
@@ -113,7 +113,8 @@ struct Site {
         auto expected = file_tree(clean_dir / "site");
         std::vector<std::string> differ;
         for (const auto& [name, bytes] : expected)
-            if (!incremental.contains(name) || incremental.at(name) != bytes) differ.push_back("missing or different: " + name);
+            if (!incremental.contains(name) || incremental.at(name) != bytes)
+                differ.push_back("missing or different: " + name);
         for (const auto& [name, _] : incremental)
             if (!expected.contains(name)) differ.push_back("stale: " + name);
         CHECK_MESSAGE(differ.empty(), what << ": " << (differ.empty() ? "" : differ.front()) << " (+"
@@ -146,16 +147,17 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     REQUIRE(site.build().ok());
     site.save(make_day("2025-02-05", 2));
     auto report = site.check_equals_clean("append");
-    CHECK(as_set(report.written_files) ==
-          std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/", "archive/", "", "feed.xml",
-                                "sitemap.xml", "data/index.json", "data/2025-02.json.gz"});
+    CHECK(as_set(report.written_files) == std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/",
+                                                                "archive/", "", "feed.xml", "sitemap.xml",
+                                                                "data/index.json", "data/2025-02.json.gz"});
     // The new day, the previous day and the month's other day (2025-02-03), each once:
     // the month data, the feed and the home page share what was parsed.
     CHECK(report.parsed == 3);
     CHECK(report.removed == 0);
 }
 
-TEST_CASE("incremental: switching `data` between day, month, full and none adds and removes its files; appends equal clean builds") {
+TEST_CASE("incremental: switching `data` between day, month, full and none adds and removes its files; appends equal "
+          "clean builds") {
     Site site;
     site.config.data = "day";
     REQUIRE(site.build().ok());
@@ -173,12 +175,12 @@ TEST_CASE("incremental: switching `data` between day, month, full and none adds 
     // With or without the abstracts: the month files and the search page (which says what it searches), no page else.
     site.config.data = "full";
     switched = site.check_equals_clean("data: full");
-    CHECK(as_set(switched.written_files) == std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz",
-                                                                  "data/2025-02.json.gz", "search/"});
+    CHECK(as_set(switched.written_files) ==
+          std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz", "data/2025-02.json.gz", "search/"});
     site.config.data = "month";
     switched = site.check_equals_clean("data: month again");
-    CHECK(as_set(switched.written_files) == std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz",
-                                                                  "data/2025-02.json.gz", "search/"});
+    CHECK(as_set(switched.written_files) ==
+          std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz", "data/2025-02.json.gz", "search/"});
 
     site.config.data = "none";
     switched = site.check_equals_clean("data: none");
@@ -186,9 +188,9 @@ TEST_CASE("incremental: switching `data` between day, month, full and none adds 
           std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz", "data/2025-02.json.gz", "search/"});
     site.save(make_day("2025-02-06", 2));
     report = site.check_equals_clean("append with data: none");
-    CHECK(as_set(report.written_files) ==
-          std::set<std::string>{"2025/02/06/", "2025/02/05/", "2025/02/", "2025/", "archive/", "", "feed.xml",
-                                "sitemap.xml", "data/index.json"});
+    CHECK(as_set(report.written_files) == std::set<std::string>{"2025/02/06/", "2025/02/05/", "2025/02/", "2025/",
+                                                                "archive/", "", "feed.xml", "sitemap.xml",
+                                                                "data/index.json"});
     CHECK(read_text(site.out() / "feed.xml").find("2025-02-06") != std::string::npos);
 }
 
@@ -377,7 +379,8 @@ TEST_CASE("incremental: outputs deleted by hand are rebuilt") {
     site.check_equals_clean("state damaged");
 }
 
-TEST_CASE("incremental: a build state of another version, cut short or damaged is named and built again, byte for byte") {
+TEST_CASE(
+    "incremental: a build state of another version, cut short or damaged is named and built again, byte for byte") {
     Site site;
     REQUIRE(site.build().ok());
     const std::string state = read_text(state_path(site.out()));
@@ -459,7 +462,8 @@ TEST_CASE("incremental: a content folder that cannot be listed is an error, and 
         const bool one_error = report.errors.size() == 1;
         const bool named = one_error && report.errors[0].message.starts_with("cannot list this folder: ") &&
                            report.errors[0].file.ends_with("2025/locked");
-        const bool kept = fs::exists(site.out() / "2025/01/03/index.html"); // kept while the archive cannot be read whole
+        const bool kept =
+            fs::exists(site.out() / "2025/01/03/index.html"); // kept while the archive cannot be read whole
         ::_exit(int(one_error) | int(named) << 1 | int(report.removed == 0) << 2 | int(kept) << 3);
     }
     int status = 0;
@@ -590,7 +594,8 @@ TEST_CASE("build safety: links out of the content, prompt and theme trees are re
         if (end == std::string::npos) end = environ_bytes.size();
         const std::string entry = environ_bytes.substr(at, end - at);
         const auto equals = entry.find('=');
-        if (equals == std::string::npos || entry.size() - equals < 12 || entry.find_first_of("<>&\"'") != std::string::npos)
+        if (equals == std::string::npos || entry.size() - equals < 12 ||
+            entry.find_first_of("<>&\"'") != std::string::npos)
             continue;
         CHECK_MESSAGE(files_containing(site.out(), entry).empty(), entry.substr(0, equals));
     }
@@ -608,7 +613,8 @@ TEST_CASE("build safety: links that stay inside the content tree are followed") 
     CHECK(report.ok());
 }
 
-TEST_CASE("build safety: a missing content folder, a file in its place or an empty one is an error and removes nothing") {
+TEST_CASE(
+    "build safety: a missing content folder, a file in its place or an empty one is an error and removes nothing") {
     Site site;
     REQUIRE(site.build().ok());
     const auto before = file_tree(site.out());
@@ -626,7 +632,8 @@ TEST_CASE("build safety: a missing content folder, a file in its place or an emp
 
 TEST_CASE("build safety: a build that would remove more than half of the site is refused unless forced") {
     Site site;
-    for (int d = 3; d <= 24; ++d) site.save(make_day(((d < 10 ? "2025-03-0" : "2025-03-") + std::to_string(d)).c_str(), 1));
+    for (int d = 3; d <= 24; ++d)
+        site.save(make_day(((d < 10 ? "2025-03-0" : "2025-03-") + std::to_string(d)).c_str(), 1));
     REQUIRE(site.build().ok());
     const auto before = file_tree(site.out());
     for (const auto& file : scan_content(site.content()).days)
@@ -724,15 +731,21 @@ TEST_CASE("build safety: 200 random changes to the build state give the clean si
     for (int i = 0; i < 200; ++i) {
         std::string damaged = state;
         switch (pick(4)) {
-        case 0: damaged[pick(damaged.size())] = bytes_pool[pick(bytes_pool.size())]; break;
-        case 1: damaged[pick(damaged.size())] ^= static_cast<char>(1 << pick(8)); break;
-        case 2: damaged.erase(pick(damaged.size()), 1 + pick(40)); break;
-        default: {
-            const auto from = damaged.rfind('\n', pick(damaged.size()));
-            const auto line_start = from == std::string::npos ? 0 : from + 1;
-            const auto line_end = damaged.find('\n', line_start);
-            damaged.insert(pick(damaged.size()), damaged.substr(line_start, line_end - line_start + 1));
-        }
+            case 0:
+                damaged[pick(damaged.size())] = bytes_pool[pick(bytes_pool.size())];
+                break;
+            case 1:
+                damaged[pick(damaged.size())] ^= static_cast<char>(1 << pick(8));
+                break;
+            case 2:
+                damaged.erase(pick(damaged.size()), 1 + pick(40));
+                break;
+            default: {
+                const auto from = damaged.rfind('\n', pick(damaged.size()));
+                const auto line_start = from == std::string::npos ? 0 : from + 1;
+                const auto line_end = damaged.find('\n', line_start);
+                damaged.insert(pick(damaged.size()), damaged.substr(line_start, line_end - line_start + 1));
+            }
         }
         write_text(state_path(site.out()), damaged);
         auto report = site.build();
@@ -758,14 +771,15 @@ TEST_CASE("build safety: a second build of the same output waits for the first, 
     auto held = TreeLock::acquire(lock_path(site.out()), {});
     REQUIRE(held);
     second.emplace([&] {
-        report = site.build(site.out(), [&](BuildOptions& o) { o.on_wait = [&](const std::string& m) { told.set_value(m); }; });
+        report = site.build(site.out(),
+                            [&](BuildOptions& o) { o.on_wait = [&](const std::string& m) { told.set_value(m); }; });
     });
     REQUIRE(message.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
     const std::string text = message.get();
     CHECK(text.find("another paperpress is building") != std::string::npos);
     CHECK(text.find("(pid " + std::to_string(::getpid()) + ")") != std::string::npos);
     site.save(make_day("2025-02-05", 2)); // as a nightly run does before it builds
-    held = fail("let go"); // the waiting build goes on
+    held = fail("let go");                // the waiting build goes on
     second.reset();
     CHECK(report.ok());
     CHECK(fs::exists(site.out() / "2025/02/05/index.html"));

@@ -30,10 +30,14 @@ Paper paper(const std::string& id, const std::string& title, const std::string& 
 std::vector<Day> graph_reader_days() {
     std::vector<Day> days;
     const char* topics[][2] = {
-        {"Oversquashing in message passing graph neural networks", "We analyse oversquashing of message passing on graphs with curvature."},
-        {"Expressive power of graph neural networks beyond Weisfeiler-Lehman", "Message passing graph neural networks and the WL test."},
-        {"Graph transformers versus message passing neural networks", "A comparison of graph neural networks on molecular graphs."},
-        {"Rewiring graphs to reduce oversmoothing in deep graph neural networks", "Oversmoothing of node features under message passing."},
+        {"Oversquashing in message passing graph neural networks",
+         "We analyse oversquashing of message passing on graphs with curvature."},
+        {"Expressive power of graph neural networks beyond Weisfeiler-Lehman",
+         "Message passing graph neural networks and the WL test."},
+        {"Graph transformers versus message passing neural networks",
+         "A comparison of graph neural networks on molecular graphs."},
+        {"Rewiring graphs to reduce oversmoothing in deep graph neural networks",
+         "Oversmoothing of node features under message passing."},
     };
     for (int d = 0; d < 4; ++d) {
         Day day;
@@ -47,11 +51,13 @@ std::vector<Day> graph_reader_days() {
 
 std::vector<Paper> todays_feed() {
     return {
-        paper("2503.10001", "Crop yield prediction from satellite images", "We predict crop yields with remote sensing."),
+        paper("2503.10001", "Crop yield prediction from satellite images",
+              "We predict crop yields with remote sensing."),
         paper("2503.10002", "Curvature-based rewiring against oversquashing in graph neural networks",
               "Message passing on graphs suffers from oversquashing; we rewire the graph."),
         paper("2503.10003", "Speech recognition for low-resource languages", "An acoustic model for speech."),
-        paper("2503.10004", "Protein folding with language models", "We fold proteins with a pretrained language model."),
+        paper("2503.10004", "Protein folding with language models",
+              "We fold proteins with a pretrained language model."),
         paper("2503.10005", "A benchmark of tabular data loaders", "We time data loaders on tabular data."),
     };
 }
@@ -68,7 +74,8 @@ TEST_CASE("the learned scorer ranks a paper like the earlier picks above unrelat
     TempDir dir;
     save_all(dir / "content", graph_reader_days());
     std::vector<std::string> warnings;
-    TasteIndex index = load_taste_index({dir / "content", dir / "rss", {}, 20, {}}, *parse_iso_date("2025-03-10"), warnings);
+    TasteIndex index =
+        load_taste_index({dir / "content", dir / "rss", {}, 20, {}}, *parse_iso_date("2025-03-10"), warnings);
     CHECK(warnings.empty());
     REQUIRE(index.picks.size() == 4);
 
@@ -85,8 +92,9 @@ TEST_CASE("the learned scorer ranks a paper like the earlier picks above unrelat
     CHECK(scores[0].relevance < 7);
     // The keywords alone would rate the graph paper 2 (no keyword): the archive taught otherwise.
     CHECK(embedded_score(feed[1], keywords).relevance == 2);
-    CHECK(graph.comment.find("\"Rewiring graphs to reduce oversmoothing in deep graph neural networks\" (2025-03-06)") !=
-          std::string::npos);
+    CHECK(
+        graph.comment.find("\"Rewiring graphs to reduce oversmoothing in deep graph neural networks\" (2025-03-06)") !=
+        std::string::npos);
     CHECK(graph.comment.find("Oversquashing in message passing graph neural networks") != std::string::npos);
 }
 
@@ -131,8 +139,8 @@ TEST_CASE("past feeds in the fetch cache give the learned scorer its background:
         items += "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id +
                  "</link><description>arXiv:" + id + "v1 Announce Type: new \nAbstract: About it.</description></item>";
     write_text(dir / "rss/2025-03-04.xml", "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>cs.LG</title>"
-                                           "<pubDate>Tue, 04 Mar 2025 00:00:00 -0500</pubDate>" + items +
-                                           "</channel></rss>");
+                                           "<pubDate>Tue, 04 Mar 2025 00:00:00 -0500</pubDate>" +
+                                               items + "</channel></rss>");
     write_text(dir / "rss/latest.xml", "not a dated feed: ignored");
     write_text(dir / "rss/2025-03-10.xml", "today's own feed: not history");
     std::vector<std::string> warnings;
@@ -147,8 +155,8 @@ TEST_CASE("the learned scorer's index cache is reused, updated for a changed day
     auto days = graph_reader_days();
     save_all(dir / "content", days);
     std::vector<std::string> log;
-    TasteSources sources{dir / "content", {}, dir / "cache/taste-index.bin", 20,
-                         [&](const std::string& line) { log.push_back(line); }};
+    TasteSources sources{
+        dir / "content", {}, dir / "cache/taste-index.bin", 20, [&](const std::string& line) { log.push_back(line); }};
     const Date today = *parse_iso_date("2025-03-10");
     std::vector<std::string> warnings;
 
@@ -221,7 +229,8 @@ TEST_CASE("the cascade sends the top of the learned ranking, a share of the feed
     CHECK(best[0].id == "2503.10002");
 }
 
-TEST_CASE("the learned scorer keeps a multiple of the share of recent past feeds the reader picked, not of the usual picks") {
+TEST_CASE(
+    "the learned scorer keeps a multiple of the share of recent past feeds the reader picked, not of the usual picks") {
     TempDir dir;
     auto days = graph_reader_days(); // one pick a day, 2025-03-03 .. 06
     save_all(dir / "content", days);
@@ -229,18 +238,19 @@ TEST_CASE("the learned scorer keeps a multiple of the share of recent past feeds
     const char* weekdays[] = {"Mon", "Tue", "Wed", "Thu"};
     for (int d = 0; d < 4; ++d) {
         auto item = [](const std::string& id, const std::string& title, const std::string& type) {
-            return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id + "</link><description>arXiv:" +
-                   id + "v1 Announce Type: " + type + " \nAbstract: About it.</description><arxiv:announce_type>" + type +
-                   "</arxiv:announce_type></item>";
+            return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id +
+                   "</link><description>arXiv:" + id + "v1 Announce Type: " + type +
+                   " \nAbstract: About it.</description><arxiv:announce_type>" + type + "</arxiv:announce_type></item>";
         };
         std::string items = item(days[d].papers[0].id, days[d].papers[0].title, "new");
         for (int k = 0; k < 19; ++k)
-            items += item("2503.1" + std::to_string(d) + "0" + std::to_string(10 + k), "Other study " + std::to_string(k) + " of crops",
-                          k < 9 ? "new" : "replace");
+            items += item("2503.1" + std::to_string(d) + "0" + std::to_string(10 + k),
+                          "Other study " + std::to_string(k) + " of crops", k < 9 ? "new" : "replace");
         write_text(dir / ("rss/" + days[d].date.iso() + ".xml"),
                    "<?xml version=\"1.0\"?><rss xmlns:arxiv=\"http://arxiv.org/schemas/atom\" version=\"2.0\"><channel>"
-                   "<title>cs.LG</title><pubDate>" + std::string(weekdays[d]) + ", 0" + std::to_string(3 + d) +
-                   " Mar 2025 00:00:00 -0500</pubDate>" + items + "</channel></rss>");
+                   "<title>cs.LG</title><pubDate>" +
+                       std::string(weekdays[d]) + ", 0" + std::to_string(3 + d) + " Mar 2025 00:00:00 -0500</pubDate>" +
+                       items + "</channel></rss>");
     }
     std::vector<std::string> warnings;
     const Date today = *parse_iso_date("2025-03-10");
@@ -321,9 +331,11 @@ TEST_CASE("the learned scorer keeps more papers on a day when more of them stand
         std::vector<Paper> feed;
         for (int i = 0; i < 60; ++i)
             feed.push_back(i < graph_papers
-                               ? paper("2503.2" + std::to_string(1000 + i), "Message passing graph neural networks " + std::to_string(i),
+                               ? paper("2503.2" + std::to_string(1000 + i),
+                                       "Message passing graph neural networks " + std::to_string(i),
                                        "Oversquashing in message passing on graphs, case " + std::to_string(i) + ".")
-                               : paper("2503.2" + std::to_string(1000 + i), std::string(left[i % 5]) + " in field " + std::to_string(i),
+                               : paper("2503.2" + std::to_string(1000 + i),
+                                       std::string(left[i % 5]) + " in field " + std::to_string(i),
                                        "Field measurements of " + std::string(left[(i + 2) % 5]) + "."));
         return feed;
     };
@@ -348,7 +360,8 @@ TEST_CASE("a word in a third of the background still tells the learned scorer wh
                                    "Samplers for diffusion."));
         days.push_back(day);
     }
-    const char* others[] = {"Crop yields", "Speech codecs", "Protein folds", "Tabular loaders", "Weather radar", "Road traffic"};
+    const char* others[] = {"Crop yields",     "Speech codecs", "Protein folds",
+                            "Tabular loaders", "Weather radar", "Road traffic"};
     PastFeed feed{*parse_iso_date("2025-03-05"), {}, 0};
     for (int k = 0; k < 12; ++k)
         feed.papers.push_back(paper("2503.0100" + std::to_string(k), k % 3 == 0 ? "Diffusion of heat" : others[k % 6],
@@ -365,7 +378,8 @@ TEST_CASE("the learned scorer ranks a paper by an author the reader picked befor
     days[1].papers[0].authors = {"Petar Veli\\v{c}kovi\\'c", "Ada Lovelace"}; // TeX, as arXiv's listings write it
     TasteIndex index = build_taste_index(days, {});
     auto by = [](std::vector<std::string> authors) {
-        Paper p = paper("2503.10009", "Learning rates for kernel machines", "Step sizes of gradient descent for kernels.");
+        Paper p =
+            paper("2503.10009", "Learning rates for kernel machines", "Step sizes of gradient descent for kernels.");
         p.authors = std::move(authors);
         return p;
     };

@@ -74,9 +74,10 @@ TEST_CASE("LaTeX and Markdown punctuation survive exactly") {
 }
 
 TEST_CASE("text that looks like block syntax stays text") {
-    for (std::string text : {"# not a heading", "- not a list", "+ nor this", "1. not ordered", "12) nor this",
-                             "> not a quote", "=== not an underline", "---", "    four spaces, not code",
-                             "| a | b |\n|---|---|", "line one\n- line two\n# line three", "  leading and trailing  "}) {
+    for (std::string text :
+         {"# not a heading", "- not a list", "+ nor this", "1. not ordered", "12) nor this", "> not a quote",
+          "=== not an underline", "---", "    four spaces, not code", "| a | b |\n|---|---|",
+          "line one\n- line two\n# line three", "  leading and trailing  "}) {
         CHECK(paragraph_round_trip(text) == text);
     }
 }
@@ -87,7 +88,8 @@ TEST_CASE("paragraph breaks and line breaks are kept") {
 }
 
 TEST_CASE("non-ASCII text passes through untouched") {
-    CHECK(paragraph_round_trip("Zdeborová, Šola, Bühlmann — “quotes” ∑ 漢字") == "Zdeborová, Šola, Bühlmann — “quotes” ∑ 漢字");
+    CHECK(paragraph_round_trip("Zdeborová, Šola, Bühlmann — “quotes” ∑ 漢字") ==
+          "Zdeborová, Šola, Bühlmann — “quotes” ∑ 漢字");
 }
 
 TEST_CASE("trees stay intact while others are parsed and dropped, on one thread and on several") {
@@ -116,10 +118,12 @@ TEST_CASE("trees stay intact while others are parsed and dropped, on one thread 
         std::vector<std::jthread> threads;
         for (std::size_t t = 0; t < results.size(); ++t)
             threads.emplace_back([&, t] {
-                for (int i = 0; i < 200; ++i) results[t] = paragraph_round_trip("thread " + std::to_string(t) + " *round* " + std::to_string(i));
+                for (int i = 0; i < 200; ++i)
+                    results[t] = paragraph_round_trip("thread " + std::to_string(t) + " *round* " + std::to_string(i));
             });
     }
-    for (std::size_t t = 0; t < results.size(); ++t) CHECK(results[t] == "thread " + std::to_string(t) + " *round* 199");
+    for (std::size_t t = 0; t < results.size(); ++t)
+        CHECK(results[t] == "thread " + std::to_string(t) + " *round* 199");
 }
 
 namespace {
@@ -194,11 +198,12 @@ std::vector<std::string> blocks_by_section(const std::string& text, int* plain =
 } // namespace
 
 TEST_CASE("for_each_block: the same blocks and lines as the whole document, section by section where that is safe") {
-    const std::string sections = "# Day\n\n## [One](https://arxiv.org/abs/1)\n\n- **ID:** 1\n\nAn *abstract*\nover two lines.\n"
-                                 "##\n## [Two](https://arxiv.org/abs/2)\n- **ID:** 2\n  continued\n\n> quote\n## [Three](u)\n\nLast.\n";
+    const std::string sections =
+        "# Day\n\n## [One](https://arxiv.org/abs/1)\n\n- **ID:** 1\n\nAn *abstract*\nover two lines.\n"
+        "##\n## [Two](https://arxiv.org/abs/2)\n- **ID:** 2\n  continued\n\n> quote\n## [Three](u)\n\nLast.\n";
     const std::vector<std::string> documents = {
         sections,
-        sections + "\n[one]: https://example.org/\n",       // a link defined at the end serves the first section
+        sections + "\n[one]: https://example.org/\n", // a link defined at the end serves the first section
         "See [the paper][one].\n\n" + sections + "[one]: https://example.org/\n",
         sections + "```\n## inside a fence\n```\n" + sections, // a fence holds a line like a section's start
         sections + "~~~\n## inside\n~~~\n",
@@ -208,7 +213,7 @@ TEST_CASE("for_each_block: the same blocks and lines as the whole document, sect
         "- [one]: /x\n" + sections + "[one] again\n",
         "text\r```\r## inside a fence\r```\r" + sections, // lone carriage returns end lines too
         "a\r\n## [One](u)\r\n\r\nb\r\n## [Two](u)\rc\r",
-        "\xEF\xBB\xBF```\nfoo\n## x\n",          // after a byte order mark, the first line's fence
+        "\xEF\xBB\xBF```\nfoo\n## x\n", // after a byte order mark, the first line's fence
         "\xEF\xBB\xBF<!--\n## [T](u)\n-->\n" + sections,
         "- item\n## [Heading](u) ends the list\ntext\n",
         "",
@@ -224,7 +229,8 @@ TEST_CASE("for_each_block: the same blocks and lines as the whole document, sect
     CHECK(seen == 3);
 }
 
-TEST_CASE("for_each_block: the plain paragraphs that end a section read as cmark reads them, and nothing else is taken for one") {
+TEST_CASE("for_each_block: the plain paragraphs that end a section read as cmark reads them, and nothing else is taken "
+          "for one") {
     const std::string head = "## [T](https://arxiv.org/abs/1)\n\n- **ID:** 1\n\n";
     struct Case {
         std::string body;

@@ -18,8 +18,8 @@
 #include <cstdlib>
 #include <mutex>
 #include <spawn.h>
-#include <thread>
 #include <sys/wait.h>
+#include <thread>
 
 extern char** environ;
 
@@ -209,7 +209,8 @@ TEST_CASE("notify: the summary and each format escape outside text its own way")
     CHECK(contains(message->html, "href=\"https://arxiv.org/abs/2505.20001\""));
     CHECK(contains(message->html, "<a href=\"https://example.org/digest/2025/05/28/\">"));
     // Slack mrkdwn: &, <, > only, links as <url|label>.
-    CHECK(contains(message->slack, "<https://arxiv.org/abs/2505.20001|&lt;b&gt;Fish &amp; \"Chips\"&lt;/b&gt; for the Masses>"));
+    CHECK(contains(message->slack,
+                   "<https://arxiv.org/abs/2505.20001|&lt;b&gt;Fish &amp; \"Chips\"&lt;/b&gt; for the Masses>"));
     CHECK(contains(message->slack, "(score 17: relevance 9, novelty 8)"));
     CHECK(contains(message->slack, "<https://example.org/digest/2025/05/28/|Daily Picks: Wednesday, 28 May 2025>"));
     // The generic webhook's JSON: the day's data.
@@ -224,7 +225,9 @@ TEST_CASE("notify: the summary and each format escape outside text its own way")
     CHECK(json["papers"][0]["score"].GetInt() == 17);
     CHECK(member(json, "text") == message->text);
 
-    CHECK(escape_for(TextFormat::plain, "a\x01" "b\xC2\x85" "c") == "abc");
+    CHECK(escape_for(TextFormat::plain, "a\x01"
+                                        "b\xC2\x85"
+                                        "c") == "abc");
     CHECK(escape_for(TextFormat::slack, "<!channel> & co") == "&lt;!channel&gt; &amp; co");
 }
 
@@ -234,12 +237,15 @@ TEST_CASE("notify: a partial or stale day says so, with the reason, in every for
     Day day = sample_day();
     day.status = DayStatus::partial;
     day.reason = "3 of 28 candidates unscored (HTTP 429 <rate limited>)";
-    auto message = render_message(summarize_day(day, site_config(), 2), *templates, "{{title}}: {{count}} papers for {{date}}");
+    auto message =
+        render_message(summarize_day(day, site_config(), 2), *templates, "{{title}}: {{count}} papers for {{date}}");
     REQUIRE_MESSAGE(message, message.error().to_string());
     CHECK(message->subject == "[partial] Daily Picks: 3 papers for 2025-05-28");
     CHECK(contains(message->text, "This day is partial: 3 of 28 candidates unscored (HTTP 429 <rate limited>)"));
-    CHECK(contains(message->html, "This day is partial:</strong> 3 of 28 candidates unscored (HTTP 429 &lt;rate limited&gt;)"));
-    CHECK(contains(message->slack, "*This day is partial:* 3 of 28 candidates unscored (HTTP 429 &lt;rate limited&gt;)"));
+    CHECK(contains(message->html,
+                   "This day is partial:</strong> 3 of 28 candidates unscored (HTTP 429 &lt;rate limited&gt;)"));
+    CHECK(
+        contains(message->slack, "*This day is partial:* 3 of 28 candidates unscored (HTTP 429 &lt;rate limited&gt;)"));
     rapidjson::Document json;
     json.Parse(message->json.c_str());
     REQUIRE(!json.HasParseError());
@@ -338,7 +344,8 @@ TEST_CASE("notify: Slack incoming webhook and bot token on a loopback receiver, 
     config.slack.webhook_env = "PP_TEST_SLACK_WEBHOOK";
     ScopedEnv hook("PP_TEST_SLACK_WEBHOOK", http.url("/services/T0/B0/secret-hook-path"));
     Log log;
-    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+    auto report =
+        notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(report.ok(), join_warnings(report));
     CHECK(report.sent == std::vector<std::string>{"slack"});
     CHECK(hook_calls == 2);
@@ -358,7 +365,8 @@ TEST_CASE("notify: Slack incoming webhook and bot token on a loopback receiver, 
     config.slack.api_url = http.url("/api/");
     {
         ScopedEnv token("PP_TEST_SLACK_TOKEN", "xoxb-test-token");
-        auto bot = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+        auto bot =
+            notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
         CHECK_MESSAGE(bot.ok(), join_warnings(bot));
         REQUIRE(bot_bodies.size() == 1);
         body.Parse(bot_bodies[0].c_str());
@@ -367,12 +375,14 @@ TEST_CASE("notify: Slack incoming webhook and bot token on a loopback receiver, 
     }
     {
         ScopedEnv token("PP_TEST_SLACK_TOKEN", "xoxb-wrong-token");
-        auto refused = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+        auto refused =
+            notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
         REQUIRE(refused.warnings.size() == 1);
         CHECK(contains(refused.warnings[0], "invalid_auth"));
         CHECK(!contains(refused.warnings[0] + log.all(), "xoxb-wrong-token"));
     }
-    auto unset = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+    auto unset =
+        notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     REQUIRE(unset.warnings.size() == 1);
     CHECK(contains(unset.warnings[0], "PP_TEST_SLACK_TOKEN is not set"));
 }
@@ -401,7 +411,8 @@ TEST_CASE("notify: generic webhook gets the day's JSON; a dead endpoint is a red
     Log log;
     {
         ScopedEnv url("PP_TEST_HOOK", http.url("/hook/s3cret-token?key=abc"));
-        auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+        auto report =
+            notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
         CHECK_MESSAGE(report.ok(), join_warnings(report));
         REQUIRE(bodies.size() == 1);
         CHECK(contains(content_types[0], "application/json"));
@@ -415,7 +426,8 @@ TEST_CASE("notify: generic webhook gets the day's JSON; a dead endpoint is a red
     }
     {
         ScopedEnv url("PP_TEST_HOOK", http.url("/broken/s3cret-token"));
-        auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+        auto report =
+            notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
         CHECK(failing_calls == 3);
         REQUIRE(report.warnings.size() == 1);
         CHECK(contains(report.warnings[0], "webhook failed: HTTP 503"));
@@ -428,7 +440,8 @@ TEST_CASE("notify: email reaches a real SMTP server: recipients, subject, both p
     SmtpSink sink;
     auto config = email_config(sink.url());
     Log log;
-    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+    auto report =
+        notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(report.ok(), join_warnings(report));
     CHECK(report.sent == std::vector<std::string>{"email (2 recipients)"});
     auto messages = sink.messages();
@@ -465,7 +478,8 @@ TEST_CASE("notify: email with STARTTLS and AUTH; the password never shows") {
     ScopedEnv user("PP_TEST_SMTP_USER", "digest-bot");
     ScopedEnv password("PP_TEST_SMTP_PASSWORD", "pw-Sup3r-s3cret");
     Log log;
-    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+    auto report =
+        notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(report.ok(), join_warnings(report));
     auto messages = sink.messages();
     REQUIRE(messages.size() == 1);
@@ -480,7 +494,8 @@ TEST_CASE("notify: email with STARTTLS and AUTH; the password never shows") {
     // Without the test-only switch, the self-signed certificate is refused at once (no retries).
     config.email.insecure_tls_for_tests = false;
     Log strict_log;
-    auto strict = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, strict_log.sink());
+    auto strict =
+        notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, strict_log.sink());
     REQUIRE(strict.warnings.size() == 1);
     CHECK(!contains(strict_log.all(), "retry"));
     CHECK(sink.messages().size() == 1);
@@ -490,7 +505,8 @@ TEST_CASE("notify: email is retried after the server refuses the first attempt")
     SmtpSink sink({"--refuse-first", "1"});
     auto config = email_config(sink.url());
     Log log;
-    auto report = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+    auto report =
+        notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     CHECK_MESSAGE(report.ok(), join_warnings(report));
     CHECK(sink.mail_commands() == 2);
     CHECK(sink.messages().size() == 1);
@@ -500,7 +516,8 @@ TEST_CASE("notify: email is retried after the server refuses the first attempt")
     SmtpSink stubborn({"--refuse-first", "100"});
     config = email_config(stubborn.url());
     config.attempts = 2;
-    auto failed = notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+    auto failed =
+        notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
     REQUIRE(failed.warnings.size() == 1);
     CHECK(contains(failed.warnings[0], "email (2 recipients) failed: SMTP MAIL failed: 421 (after 2 attempts)"));
     CHECK(stubborn.mail_commands() == 2);
@@ -556,9 +573,11 @@ TEST_CASE("paperpress notify: --dry-run prints and sends nothing; a failed chann
     write_text(dir / "paperpress.yaml", "title: Daily Picks\nbase_url: https://example.org/digest/\n"
                                         "notify:\n  top_n: 2\n  backoff: 0.02\n  attempts: 2\n"
                                         "  webhook:\n    url_env: PP_HOOK\n"
-                                        "  email:\n    smtp_url: " + sink.url() + "\n"
-                                        "    from: digest@example.org\n    to: [reader@example.org]\n"
-                                        "    starttls: false\n");
+                                        "  email:\n    smtp_url: " +
+                                            sink.url() +
+                                            "\n"
+                                            "    from: digest@example.org\n    to: [reader@example.org]\n"
+                                            "    starttls: false\n");
     auto built = run_paperpress("build", dir.path());
     REQUIRE_MESSAGE(built.exit_code == 0, built.err);
     auto day_file = day_path(dir / "content", sample_day().date);
@@ -616,7 +635,8 @@ TEST_CASE("notify: a failure notice and the log hide URL userinfo, query tokens 
         CHECK_FALSE(contains(messages[0] + log.all(), secret));
 }
 
-TEST_CASE("notify: secrets come from the command line's reading, never from the environment; every channel is in the table") {
+TEST_CASE(
+    "notify: secrets come from the command line's reading, never from the environment; every channel is in the table") {
     NotifySettings config;
     config.webhook.url_env = "PP_TEST_HOOK_FROM_ENV";
     ScopedEnv hook("PP_TEST_HOOK_FROM_ENV", "http://127.0.0.1:1/hook");

@@ -38,7 +38,8 @@ Paper make_paper(const std::string& id, const std::string& title, std::optional<
 
 std::vector<Paper> many_papers(int n) {
     std::vector<Paper> papers;
-    for (int i = 1; i <= n; ++i) papers.push_back(make_paper("2607.000" + std::to_string(10 + i), "Paper " + std::to_string(i), 5, ""));
+    for (int i = 1; i <= n; ++i)
+        papers.push_back(make_paper("2607.000" + std::to_string(10 + i), "Paper " + std::to_string(i), 5, ""));
     return papers;
 }
 
@@ -81,7 +82,8 @@ struct Pages {
         for (std::size_t m = 0; m < graph.months.size(); ++m) {
             std::vector<Day> of_month;
             for (const auto& day : days)
-                if (day.date.year == graph.months[m].year && day.date.month == graph.months[m].month) of_month.push_back(day);
+                if (day.date.year == graph.months[m].year && day.date.month == graph.months[m].month)
+                    of_month.push_back(day);
             MonthOverview overview;
             if (m == 1) overview = {"<p>May.</p>", true, "", ""}; // generated, no model or cost
             pages.emplace_back("month", month_page(site, m, month_best(of_month, 5), overview));
@@ -245,7 +247,8 @@ TEST_CASE("pages: classic collapses the contents list of a day with more than 20
     auto big = render_layout(theme, "day", pages.pages[6].second); // 2026-07-01, 21 papers
     REQUIRE(small);
     REQUIRE(big);
-    CHECK(small->find("<details class=\"contents\" open><summary>Table of contents with paper titles (2 papers)</summary>") !=
+    CHECK(small->find(
+              "<details class=\"contents\" open><summary>Table of contents with paper titles (2 papers)</summary>") !=
           std::string::npos);
     CHECK(big->find("<details class=\"contents\"><summary>Table of contents with paper titles (21 papers)</summary>") !=
           std::string::npos);

@@ -1,8 +1,8 @@
 // pipeline: `paperpress run` end to end against real HTTP servers on
 // loopback standing in for arXiv and for an OpenAI-compatible endpoint.
-#include "content/content_tree.h"
 #include "config/arxiv_dates.h"
 #include "config/config.h"
+#include "content/content_tree.h"
 #include "pipeline/nightly.h"
 #include "test_support.h"
 #include "util/text.h"
@@ -31,13 +31,15 @@ std::string item(const std::string& id, const std::string& type, const std::stri
     return "<item><title>" + title + "</title><link>https://arxiv.org/abs/" + id + "</link><description>arXiv:" + id +
            "v1 Announce Type: " + type + " \nAbstract: We study " + title + "." + abstract +
            "</description><category>cs.LG</category>"
-           "<arxiv:announce_type>" + type + "</arxiv:announce_type><dc:creator>" + authors + "</dc:creator></item>";
+           "<arxiv:announce_type>" +
+           type + "</arxiv:announce_type><dc:creator>" + authors + "</dc:creator></item>";
 }
 
 std::string feed(const std::string& items, const std::string& date = "Wed, 28 May 2025 00:00:00 -0400") {
     return "<?xml version=\"1.0\"?><rss xmlns:arxiv=\"http://arxiv.org/schemas/atom\" "
            "xmlns:dc=\"http://purl.org/dc/elements/1.1/\" version=\"2.0\"><channel><title>cs.LG+cs.AI updates</title>"
-           "<pubDate>" + date + "</pubDate>" + items + "</channel></rss>";
+           "<pubDate>" +
+           date + "</pubDate>" + items + "</channel></rss>";
 }
 
 // 30 papers, one replacement (dropped by the default announce types), one
@@ -82,8 +84,8 @@ struct FakeLlm {
     double budget = -1;
     Clock::time_point budget_at{};
     int rate_limited = 0;
-    std::string topic;                             // when set, every answer's TOPIC
-    std::vector<std::string> bodies;               // every request's body
+    std::string topic;               // when set, every answer's TOPIC
+    std::vector<std::string> bodies; // every request's body
     std::string seen_authorization;
     std::atomic<int> arrivals{0}; // requests received, counted before any latency
     std::atomic<int> in_flight{0};
@@ -181,7 +183,8 @@ struct FakeLlm {
                     skip_first_time.erase(id);
                     continue;
                 }
-                content += "{\"ARXIVID\": \"" + id + "\", \"COMMENT\": \"Matches <b>MoE</b> & sparsity\", \"RELEVANCE\": " +
+                content += "{\"ARXIVID\": \"" + id +
+                           "\", \"COMMENT\": \"Matches <b>MoE</b> & sparsity\", \"RELEVANCE\": " +
                            std::to_string(relevance_of(id)) + ", \"NOVELTY\": " + std::to_string(novelty_of(id)) +
                            (topic.empty() ? "" : ", \"TOPIC\": \"" + topic + "\"") + "},\n";
             }
@@ -190,7 +193,8 @@ struct FakeLlm {
                 // A structured reply: the same objects in {"papers": [...]}, no fences.
                 std::string objects = content.substr(9, content.size() - 9 - 3);
                 while (!objects.empty() && (objects.back() == '\n' || objects.back() == ',')) objects.pop_back();
-                for (auto& c : objects) if (c == '\n') c = ' ';
+                for (auto& c : objects)
+                    if (c == '\n') c = ' ';
                 content = "{\"papers\": [" + objects + "]}";
             }
         }
@@ -201,7 +205,8 @@ struct FakeLlm {
         batches.push_back(ids);
         rapidjson::Document reply(rapidjson::kObjectType);
         auto& a = reply.GetAllocator();
-        rapidjson::Value message(rapidjson::kObjectType), choice(rapidjson::kObjectType), choices(rapidjson::kArrayType);
+        rapidjson::Value message(rapidjson::kObjectType), choice(rapidjson::kObjectType),
+            choices(rapidjson::kArrayType);
         message.AddMember("role", "assistant", a);
         message.AddMember("content", rapidjson::Value(content.c_str(), a), a);
         choice.AddMember("message", message, a);
@@ -247,13 +252,15 @@ struct FakeLlm {
         res.set_header("x-ratelimit-limit-requests", "500");
         res.set_header("x-ratelimit-remaining-requests", "499");
         res.set_header("x-ratelimit-reset-requests", "120ms");
-        res.set_content("{\"error\":{\"message\":\"Rate limit reached for gpt-4o in organization org-test on tokens per "
-                        "min (TPM): Limit " + std::to_string(tokens_per_minute) + ", Used " +
-                        std::to_string(tokens_per_minute - static_cast<long long>(budget)) + ", Requested " +
-                        std::to_string(tokens) + ". Please try again in " + seconds(until_fits) +
-                        ". Visit https://platform.openai.com/account/rate-limits to learn more.\",\"type\":\"tokens\","
-                        "\"param\":null,\"code\":\"rate_limit_exceeded\"}}",
-                        "application/json");
+        res.set_content(
+            "{\"error\":{\"message\":\"Rate limit reached for gpt-4o in organization org-test on tokens per "
+            "min (TPM): Limit " +
+                std::to_string(tokens_per_minute) + ", Used " +
+                std::to_string(tokens_per_minute - static_cast<long long>(budget)) + ", Requested " +
+                std::to_string(tokens) + ". Please try again in " + seconds(until_fits) +
+                ". Visit https://platform.openai.com/account/rate-limits to learn more.\",\"type\":\"tokens\","
+                "\"param\":null,\"code\":\"rate_limit_exceeded\"}}",
+            "application/json");
         return false;
     }
 };
@@ -309,7 +316,7 @@ struct Fixture {
         config.llm.model = "gpt-4o";
     }
 
-    std::string api_key; // what the CLI read from llm.api_key_env
+    std::string api_key;                        // what the CLI read from llm.api_key_env
     Date today = *parse_iso_date("2025-05-28"); // the feed's day: the nightly run is on time
 
     RunResult run(std::optional<Date> date = std::nullopt, bool offline = false, bool resume = false) {
@@ -462,7 +469,8 @@ TEST_CASE("run: a re-run pays only for papers not yet scored (score cache)") {
     CHECK(day.tokens->prompt == 0);
     CHECK(scan_content(f.dir / "content").days.size() == 1);
     bool cache_logged = false;
-    for (const auto& line : f.log) cache_logged = cache_logged || line.find("28 scores from the cache") != std::string::npos;
+    for (const auto& line : f.log)
+        cache_logged = cache_logged || line.find("28 scores from the cache") != std::string::npos;
     CHECK(cache_logged);
     (void)first;
 }
@@ -505,7 +513,8 @@ TEST_CASE("run: an empty feed writes nothing; a broken or unreachable feed is an
         CHECK(result.outcome == RunOutcome::no_announcement);
         CHECK(run_exit_code(result) == 3);
         REQUIRE(result.incomplete.size() == 1);
-        CHECK(result.incomplete[0].find("2025-05-28's announcement was expected: nothing written") != std::string::npos);
+        CHECK(result.incomplete[0].find("2025-05-28's announcement was expected: nothing written") !=
+              std::string::npos);
     }
     SUBCASE("malformed XML") {
         f.feed_body = "<rss><channel><item>";
@@ -573,14 +582,15 @@ TEST_CASE("run: the learned embedded scorer keeps what resembles the reader's ea
     Fixture f;
     seed_archive(f, {"Oversquashing in message passing graph neural networks",
                      "Curvature of graphs and message passing", "Expressive power of graph neural networks"});
-    f.feed_body = feed(item("2505.30001", "new", "Crop yield prediction from satellite images") +
-                       item("2505.30002", "new", "Graph rewiring against oversquashing in message passing neural networks") +
-                       item("2505.30003", "new", "Speech recognition for low-resource languages") +
-                       item("2505.30004", "new", "Protein folding with protein language models") +
-                       item("2505.30005", "new", "A benchmark of tabular data loaders") +
-                       item("2505.30006", "new", "Weather forecasting with station data") +
-                       item("2505.30007", "new", "Legal document retrieval for courts") +
-                       item("2505.30008", "new", "Robot grasping of deformable objects"));
+    f.feed_body =
+        feed(item("2505.30001", "new", "Crop yield prediction from satellite images") +
+             item("2505.30002", "new", "Graph rewiring against oversquashing in message passing neural networks") +
+             item("2505.30003", "new", "Speech recognition for low-resource languages") +
+             item("2505.30004", "new", "Protein folding with protein language models") +
+             item("2505.30005", "new", "A benchmark of tabular data loaders") +
+             item("2505.30006", "new", "Weather forecasting with station data") +
+             item("2505.30007", "new", "Legal document retrieval for courts") +
+             item("2505.30008", "new", "Robot grasping of deformable objects"));
     SUBCASE("learned (the default)") {
         RunResult result = f.run();
         REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
@@ -612,7 +622,8 @@ TEST_CASE("run: the learned pre-filter sends the LLM only the top of its ranking
     size_t asked = 0;
     for (const auto& batch : llm.batches) asked += batch.size();
     CHECK(asked == 10); // 35% of 28, rounded up
-    CHECK(std::find(f.log.begin(), f.log.end(), "learned pre-filter: the top 10 of 28 papers go to the LLM") != f.log.end());
+    CHECK(std::find(f.log.begin(), f.log.end(), "learned pre-filter: the top 10 of 28 papers go to the LLM") !=
+          f.log.end());
 }
 
 TEST_CASE("run: back-fill of a missed day through the API is marked remedial") {
@@ -626,7 +637,8 @@ TEST_CASE("run: back-fill of a missed day through the API is marked remedial") {
                 entries += std::string("<entry><id>http://arxiv.org/abs/") + id + "v1</id><title>Sparse pruning of " +
                            id + "</title><summary>About pruning.</summary><author><name>A B</name></author></entry>";
         res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\"><opensearch:totalResults>2"
-                        "</opensearch:totalResults>" + entries + "</feed>",
+                        "</opensearch:totalResults>" +
+                            entries + "</feed>",
                         "application/atom+xml");
     });
     RunResult result = f.run(*parse_iso_date("2025-05-20"));
@@ -706,7 +718,8 @@ TEST_CASE("paperpress run notifies after writing the day; an unreachable channel
     });
     hooks.server.Post("/down", [&](const httplib::Request&, httplib::Response& res) { res.status = 503; });
     hooks.start();
-    write_text(dir / "paperpress.yaml", "notify:\n  attempts: 2\n  backoff: 0.01\n  webhook:\n    url_env: PP_TEST_HOOK\n");
+    write_text(dir / "paperpress.yaml",
+               "notify:\n  attempts: 2\n  backoff: 0.01\n  webhook:\n    url_env: PP_TEST_HOOK\n");
 
     auto good = run_paperpress_env("OPENAI_API_KEY= OPENAI_BASE_URL= PP_TEST_HOOK=" + hooks.url("/good"),
                                    "run --offline", dir.path());
@@ -740,7 +753,8 @@ TEST_CASE("run: a slow LLM endpoint is timed out and retried; a late reply never
     Day day = f.day("2025-05-28");
     CHECK(day.status == DayStatus::partial); // the embedded scorer stood in
     CHECK(day.reason.find("2 of 2 candidates unscored by the LLM") != std::string::npos);
-    for (const auto& p : day.papers) CHECK_MESSAGE((p.comment.find("LLM") == std::string::npos || !p.unscored.empty()), p.id);
+    for (const auto& p : day.papers)
+        CHECK_MESSAGE((p.comment.find("LLM") == std::string::npos || !p.unscored.empty()), p.id);
     bool timed_out = false;
     for (const auto& line : f.log) timed_out = timed_out || line.find("timed out") != std::string::npos;
     CHECK(timed_out);
@@ -833,7 +847,8 @@ TEST_CASE("run: Monday's items re-dated to Tuesday make a stale day, not '0 sele
     CHECK(f.day("2025-05-28").status == DayStatus::announced);
 }
 
-TEST_CASE("run: a late feed's earlier announcement is written as what it is; the run says the expected one is missing") {
+TEST_CASE(
+    "run: a late feed's earlier announcement is written as what it is; the run says the expected one is missing") {
     Fixture f;
     FakeLlm llm;
     f.use(llm);
@@ -875,7 +890,8 @@ TEST_CASE("run: empty replies (content null or \"\", finish_reason length) are f
         CHECK(day.status == DayStatus::announced);
         for (const auto& p : day.papers) CHECK(p.unscored.empty());
         bool logged = false, halved = false;
-        for (const auto& line : f.log) logged = logged || line.find("reply was empty (finish_reason: 'length')") != std::string::npos;
+        for (const auto& line : f.log)
+            logged = logged || line.find("reply was empty (finish_reason: 'length')") != std::string::npos;
         for (const auto& batch : llm.batches) halved = halved || batch.size() == 2;
         CHECK(logged);
         CHECK(halved);
@@ -903,18 +919,21 @@ TEST_CASE("run: llm.required makes a missing key fail the run; the log says whic
     Fixture f;
     SUBCASE("not required: the embedded scorer, and why") {
         REQUIRE(f.run().outcome == RunOutcome::written);
-        CHECK(f.log.front() == "scorer: embedded, learned from the archive's picks (scoring.embedded: learned); no LLM: "
-                               "no PAPERPRESS_TEST_KEY and no llm.base_url or OPENAI_BASE_URL (set PAPERPRESS_TEST_KEY "
-                               "or OPENAI_BASE_URL to use one)");
+        CHECK(f.log.front() ==
+              "scorer: embedded, learned from the archive's picks (scoring.embedded: learned); no LLM: "
+              "no PAPERPRESS_TEST_KEY and no llm.base_url or OPENAI_BASE_URL (set PAPERPRESS_TEST_KEY "
+              "or OPENAI_BASE_URL to use one)");
         // The archive is empty: the learned scorer says what it falls back to.
-        CHECK(std::ranges::count(f.log, "learned scorer: the archive holds no earlier picks yet, so the topics prompt's "
-                                        "keywords rate the papers") == 1);
+        CHECK(std::ranges::count(f.log,
+                                 "learned scorer: the archive holds no earlier picks yet, so the topics prompt's "
+                                 "keywords rate the papers") == 1);
     }
     SUBCASE("scoring.embedded: keywords is named as the reason") {
         f.config.scoring.embedded = EmbeddedScorerKind::keywords;
         REQUIRE(f.run().outcome == RunOutcome::written);
-        CHECK(f.log.front().starts_with("scorer: embedded, the topics prompt's keywords (scoring.embedded: keywords); no LLM: "
-                                        "no PAPERPRESS_TEST_KEY"));
+        CHECK(f.log.front().starts_with(
+            "scorer: embedded, the topics prompt's keywords (scoring.embedded: keywords); no LLM: "
+            "no PAPERPRESS_TEST_KEY"));
     }
     SUBCASE("with an LLM, the log names the key and the pre-filter") {
         FakeLlm llm;
@@ -922,8 +941,9 @@ TEST_CASE("run: llm.required makes a missing key fail the run; the log says whic
         f.api_key = "sk-test-SECRET-1234";
         f.config.scoring.prefilter = PrefilterKind::learned;
         REQUIRE(f.run().outcome == RunOutcome::written);
-        CHECK(f.log.front() == "scorer: LLM gpt-4o at " + llm.http.url("/v1") + " (PAPERPRESS_TEST_KEY is set); "
-                               "pre-filter: the top of the learned ranking (scoring.prefilter: learned)");
+        CHECK(f.log.front() == "scorer: LLM gpt-4o at " + llm.http.url("/v1") +
+                                   " (PAPERPRESS_TEST_KEY is set); "
+                                   "pre-filter: the top of the learned ranking (scoring.prefilter: learned)");
         for (const auto& line : f.log) CHECK(line.find("SECRET") == std::string::npos);
     }
     SUBCASE("required") {
@@ -939,7 +959,8 @@ TEST_CASE("run: llm.required makes a missing key fail the run; the log says whic
         f.config.arxiv.offline_feed = (source_dir() / "samples/arxiv-feed.xml").string();
         RunResult result = f.run(std::nullopt, true);
         CHECK_MESSAGE(result.outcome == RunOutcome::written, result.error);
-        CHECK(f.log.front() == "scorer: embedded, learned from the archive's picks (scoring.embedded: learned); no LLM: --offline");
+        CHECK(f.log.front() ==
+              "scorer: embedded, learned from the archive's picks (scoring.embedded: learned); no LLM: --offline");
     }
 }
 
@@ -1066,7 +1087,8 @@ TEST_CASE("run: an empty or blank API page is asked again; one that stays empty 
                                    "</title><summary>About pruning.</summary><author><name>A B</name></author></entry>";
                 }
                 res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\">"
-                                "<opensearch:totalResults>30</opensearch:totalResults>" + entries + "</feed>",
+                                "<opensearch:totalResults>30</opensearch:totalResults>" +
+                                    entries + "</feed>",
                                 "application/atom+xml");
             });
             RunResult result = f.run(*parse_iso_date("2025-05-20"));
@@ -1096,10 +1118,12 @@ TEST_CASE("run: a tier-1 token budget (30k a minute) on a 500-paper day: nothing
     llm.tokens_per_minute = 30000;
     // Abstracts of a real length (about 1,200 bytes, 300 tokens): a batch of 8 costs about 3,000 tokens.
     std::string abstract;
-    for (int i = 0; i < 14; ++i) abstract += " Sparse mixtures of experts route each token to a few experts under budget.";
+    for (int i = 0; i < 14; ++i)
+        abstract += " Sparse mixtures of experts route each token to a few experts under budget.";
     std::string items;
     for (int i = 0; i < 500; ++i)
-        items += item("2505." + std::to_string(30000 + i), "new", "Paper number " + std::to_string(i), "Ann Author", abstract);
+        items += item("2505." + std::to_string(30000 + i), "new", "Paper number " + std::to_string(i), "Ann Author",
+                      abstract);
     f.feed_body = feed(items);
     f.config.scoring.authors.clear();
     f.config.llm.batch_size = 8; // the smallest batches this test has known (the default until issue 31)
@@ -1115,7 +1139,9 @@ TEST_CASE("run: a tier-1 token budget (30k a minute) on a 500-paper day: nothing
     const int minimal = (500 + 7) / 8;
     MESSAGE("requests: " << llm.arrivals.load() << " (" << llm.rate_limited << " answered 429) for a minimum of "
                          << minimal << "; simulated time "
-                         << std::chrono::duration_cast<std::chrono::seconds>(f.clock.now().time_since_epoch() - std::chrono::hours(1)).count()
+                         << std::chrono::duration_cast<std::chrono::seconds>(f.clock.now().time_since_epoch() -
+                                                                             std::chrono::hours(1))
+                                .count()
                          << " s");
     CHECK(llm.arrivals.load() < 1.3 * minimal);
 }
@@ -1170,7 +1196,8 @@ long long minutes_of(const std::string& stamp) { // "YYYYMMDDHHMM"
     using namespace std::chrono;
     year_month_day ymd{year{std::stoi(stamp.substr(0, 4))}, month{static_cast<unsigned>(std::stoi(stamp.substr(4, 2)))},
                        day{static_cast<unsigned>(std::stoi(stamp.substr(6, 2)))}};
-    return sys_days(ymd).time_since_epoch().count() * 1440LL + std::stoi(stamp.substr(8, 2)) * 60 + std::stoi(stamp.substr(10, 2));
+    return sys_days(ymd).time_since_epoch().count() * 1440LL + std::stoi(stamp.substr(8, 2)) * 60 +
+           std::stoi(stamp.substr(10, 2));
 }
 
 std::string xml_escaped(const std::string& text) {
@@ -1202,7 +1229,8 @@ std::vector<Listed> listed_papers() {
         const long long start = minutes_of(from), length = minutes_of(to) - start;
         for (size_t i = 0; i < of_day.size(); ++i)
             of_day[i].submitted = i + 1 == of_day.size() ? start + length - 1 // the window's last minute
-                                                         : start + static_cast<long long>(i) * length / static_cast<long long>(of_day.size());
+                                                         : start + static_cast<long long>(i) * length /
+                                                                       static_cast<long long>(of_day.size());
         papers.insert(papers.end(), of_day.begin(), of_day.end());
     }
     return papers;
@@ -1222,22 +1250,27 @@ void serve_replica_api(LoopbackServer& server, const std::vector<Listed>& papers
         std::vector<const Listed*> hits;
         for (const auto& paper : papers) {
             bool category = std::ranges::any_of(paper.categories, [&](const std::string& c) {
-                return query.find("cat:" + c + " ") != std::string::npos || query.find("cat:" + c + ")") != std::string::npos;
+                return query.find("cat:" + c + " ") != std::string::npos ||
+                       query.find("cat:" + c + ")") != std::string::npos;
             });
             if (category && paper.submitted >= from && paper.submitted <= to) hits.push_back(&paper);
         }
-        const size_t start = std::stoul(req.get_param_value("start")), size = std::stoul(req.get_param_value("max_results"));
+        const size_t start = std::stoul(req.get_param_value("start")),
+                     size = std::stoul(req.get_param_value("max_results"));
         std::string entries;
         for (size_t i = start; i < std::min(hits.size(), start + size); ++i) {
-            entries += "<entry><id>http://arxiv.org/abs/" + hits[i]->id + "v1</id><title>" + xml_escaped(hits[i]->title) +
+            entries += "<entry><id>http://arxiv.org/abs/" + hits[i]->id + "v1</id><title>" +
+                       xml_escaped(hits[i]->title) +
                        "</title><summary>About it.</summary><author><name>A B</name></author>"
-                       "<arxiv:primary_category term=\"" + hits[i]->categories.front() + "\"/>";
+                       "<arxiv:primary_category term=\"" +
+                       hits[i]->categories.front() + "\"/>";
             for (const auto& c : hits[i]->categories) entries += "<category term=\"" + c + "\"/>";
             entries += "</entry>";
         }
         res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\" xmlns:arxiv=\"y\">"
-                        "<opensearch:totalResults>" + std::to_string(hits.size()) + "</opensearch:totalResults>" +
-                        entries + "</feed>", "application/atom+xml");
+                        "<opensearch:totalResults>" +
+                            std::to_string(hits.size()) + "</opensearch:totalResults>" + entries + "</feed>",
+                        "application/atom+xml");
     });
 }
 
@@ -1300,7 +1333,9 @@ TEST_CASE("run: a nightly run catches up the weekdays it missed (not holidays), 
                        "0v1</id><title>Sparse pruning</title><summary>About pruning.</summary>"
                        "<author><name>A B</name></author></entry>";
         res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\"><opensearch:totalResults>2"
-                        "</opensearch:totalResults>" + entries + "</feed>", "application/atom+xml");
+                        "</opensearch:totalResults>" +
+                            entries + "</feed>",
+                        "application/atom+xml");
     });
     // Friday's run went well; the runs of Monday and Tuesday were dropped.
     f.today = *parse_iso_date("2025-05-23");
@@ -1368,7 +1403,8 @@ TEST_CASE("paperpress ls (text and --json) and check carry a partial day's statu
     const std::string reason = "2 of 28 candidates unscored by the LLM ('missing from the LLM's reply";
     auto listed = run_paperpress("ls --json", f.dir.path());
     CHECK(listed.exit_code == 0);
-    CHECK_MESSAGE(listed.out.find("\"status\":\"partial\",\"reason\":\"" + reason) != std::string::npos, listed.out.substr(0, 400) << listed.err);
+    CHECK_MESSAGE(listed.out.find("\"status\":\"partial\",\"reason\":\"" + reason) != std::string::npos,
+                  listed.out.substr(0, 400) << listed.err);
     auto plain = run_paperpress("ls", f.dir.path());
     CHECK(plain.out.find("2025-05-28  partial") != std::string::npos);
     CHECK(plain.out.find("[waits: the LLM scores its unscored papers]") != std::string::npos);
@@ -1412,7 +1448,8 @@ TEST_CASE("run: each kept paper gets a topic from the numbered sections of the t
         Day day = f.day("2025-05-28");
         REQUIRE_FALSE(day.papers.empty());
         for (const auto& p : day.papers) {
-            if (p.author_match) CHECK(p.topic.empty()); // not scored, and "Paper number 3" shares no word with a section
+            if (p.author_match)
+                CHECK(p.topic.empty()); // not scored, and "Paper number 3" shares no word with a section
             else CHECK(p.topic == "Efficiency and compression");
         }
     }
@@ -1436,12 +1473,16 @@ struct WindowApi {
             std::string entries;
             for (int i = 0; i < 2; ++i)
                 entries += "<entry><id>http://arxiv.org/abs/" + from.substr(2, 4) + "." + from.substr(6, 4) +
-                           std::to_string(i) + "v1</id><title>Sparse pruning</title><summary>About pruning.</summary>"
+                           std::to_string(i) +
+                           "v1</id><title>Sparse pruning</title><summary>About pruning.</summary>"
                            "<author><name>A B</name></author></entry>";
             std::lock_guard lock(mutex);
             if (req.get_param_value("start") == "0") windows.emplace_back(from, to);
-            res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\"><opensearch:totalResults>2"
-                            "</opensearch:totalResults>" + entries + "</feed>", "application/atom+xml");
+            res.set_content(
+                "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\"><opensearch:totalResults>2"
+                "</opensearch:totalResults>" +
+                    entries + "</feed>",
+                "application/atom+xml");
         });
     }
 };
@@ -1470,7 +1511,8 @@ std::vector<std::string> written_days(const RunResult& result) {
 
 std::string quota_body() {
     return "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and billing details. For "
-           "more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.\","
+           "more information on this error, read the docs: "
+           "https://platform.openai.com/docs/guides/error-codes/api-errors.\","
            "\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}";
 }
 
@@ -1484,11 +1526,14 @@ TEST_CASE("run: back-fills across arXiv's holidays write exactly its announcemen
     };
     const std::vector<Span> spans = {
         // Thanksgiving 2025: no mailing on Thursday 27 November, so no feed dated Friday 28.
-        {"2025-11-24", "2025-12-02", {"2025-11-24", "2025-11-25", "2025-11-26", "2025-11-27", "2025-12-01", "2025-12-02"}},
+        {"2025-11-24",
+         "2025-12-02",
+         {"2025-11-24", "2025-11-25", "2025-11-26", "2025-11-27", "2025-12-01", "2025-12-02"}},
         // Christmas to New Year: no mailing on 25 and 30 December 2025 and 1 January 2026.
-        {"2025-12-22", "2026-01-06",
-         {"2025-12-22", "2025-12-23", "2025-12-24", "2025-12-25", "2025-12-29", "2025-12-30", "2026-01-01", "2026-01-05",
-          "2026-01-06"}},
+        {"2025-12-22",
+         "2026-01-06",
+         {"2025-12-22", "2025-12-23", "2025-12-24", "2025-12-25", "2025-12-29", "2025-12-30", "2026-01-01",
+          "2026-01-05", "2026-01-06"}},
         // No mailing on Monday 19 January 2026: no feed dated Tuesday 20.
         {"2026-01-16", "2026-01-22", {"2026-01-16", "2026-01-19", "2026-01-21", "2026-01-22"}},
     };
@@ -1509,7 +1554,8 @@ TEST_CASE("run: back-fills across arXiv's holidays write exactly its announcemen
         REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
         CHECK(written_days(result) == span.days);
         REQUIRE(api.windows.size() == span.days.size());
-        for (size_t i = 1; i < api.windows.size(); ++i) // no gap, no overlap: each starts the minute after the last ends
+        for (size_t i = 1; i < api.windows.size();
+             ++i) // no gap, no overlap: each starts the minute after the last ends
             CHECK_MESSAGE(minute_before(minute_of(api.windows[i].first)) == minute_of(api.windows[i - 1].second),
                           span.days[i]);
     }
@@ -1601,9 +1647,9 @@ TEST_CASE("run: a late feed is polled for arxiv.wait_for_feed_minutes until it h
     f.today = *parse_iso_date("2025-05-27");
     const auto late_until = f.clock.now() + std::chrono::minutes(12);
     f.feed_now = [&] {
-        return f.clock.now() < late_until ? feed(thirty_papers(), "Mon, 26 May 2025 00:00:00 -0400")
-                                          : feed(item("2505.60001", "new", "Sparse pruning"),
-                                                 "Tue, 27 May 2025 00:00:00 -0400");
+        return f.clock.now() < late_until
+                   ? feed(thirty_papers(), "Mon, 26 May 2025 00:00:00 -0400")
+                   : feed(item("2505.60001", "new", "Sparse pruning"), "Tue, 27 May 2025 00:00:00 -0400");
     };
     SUBCASE("within the wait") {
         f.config.arxiv.wait_for_feed_minutes = 30;
@@ -1647,9 +1693,10 @@ TEST_CASE("run: insufficient_quota (or a 402) stops the LLM at once; the embedde
     llm.fail_status = 429;
     llm.fail_body = quota_body();
     f.config.scoring.embedded = EmbeddedScorerKind::keywords;
-    f.feed_body = feed(thirty_papers() +
-                       item("2505.20100", "new", "Sparse Mixture of Experts Transformers: pruning, quantization and KV cache") +
-                       item("2505.20101", "new", "Scaling laws and training dynamics of sparse attention Transformers"));
+    f.feed_body =
+        feed(thirty_papers() +
+             item("2505.20100", "new", "Sparse Mixture of Experts Transformers: pruning, quantization and KV cache") +
+             item("2505.20101", "new", "Scaling laws and training dynamics of sparse attention Transformers"));
     std::string words = "You exceeded your current quota";
     SUBCASE("DeepSeek's 402") {
         llm.fail_status = 402;
@@ -1662,7 +1709,7 @@ TEST_CASE("run: insufficient_quota (or a 402) stops the LLM at once; the embedde
     RunResult result = f.run();
     CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
-    CHECK(f.clock.slept() == Clock::duration{}); // no wait at all
+    CHECK(f.clock.slept() == Clock::duration{});     // no wait at all
     CHECK(llm.arrivals <= f.config.llm.concurrency); // the requests already on their way, no more
     CHECK(run_exit_code(result) == 3);
     Day day = f.day("2025-05-28");
@@ -1681,7 +1728,8 @@ TEST_CASE("run: insufficient_quota (or a 402) stops the LLM at once; the embedde
     CHECK(stand_ins >= 2);
     CHECK(*day.counts.relevant == static_cast<long long>(stand_ins + 1)); // and the followed author's paper
     bool said = false;
-    for (const auto& why : result.incomplete) said = said || why.find("written and published as such") != std::string::npos;
+    for (const auto& why : result.incomplete)
+        said = said || why.find("written and published as such") != std::string::npos;
     CHECK(said);
     // Credit added: --resume scores every one of them with the LLM and completes the day.
     llm.fail_status = 0;
@@ -1696,7 +1744,8 @@ TEST_CASE("run: insufficient_quota (or a 402) stops the LLM at once; the embedde
     }
 }
 
-TEST_CASE("run: an LLM outage of ten minutes inside llm.max_wait_minutes gives a complete day; a longer one a partial") {
+TEST_CASE(
+    "run: an LLM outage of ten minutes inside llm.max_wait_minutes gives a complete day; a longer one a partial") {
     Fixture f;
     FakeLlm llm;
     f.use(llm);
@@ -1751,7 +1800,8 @@ TEST_CASE("run: scores are asked as structured output, falling back to JSON mode
     if (expected == "json_schema") CHECK(last.find("\"strict\":true") != std::string::npos);
 }
 
-TEST_CASE("run: a year whose holidays arXiv has not published here warns once; check warns on a day arXiv never announced") {
+TEST_CASE(
+    "run: a year whose holidays arXiv has not published here warns once; check warns on a day arXiv never announced") {
     Fixture f;
     WindowApi api(f.arxiv);
     f.config.scoring.embedded = EmbeddedScorerKind::keywords;
@@ -1765,7 +1815,8 @@ TEST_CASE("run: a year whose holidays arXiv has not published here warns once; c
     RunResult result = run_nightly(request, f.config);
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
     int warned = 0;
-    for (const auto& w : result.warnings) warned += w.find("arXiv has not published its 2027 holidays here") != std::string::npos;
+    for (const auto& w : result.warnings)
+        warned += w.find("arXiv has not published its 2027 holidays here") != std::string::npos;
     CHECK(warned == 1);
     // A day file dated Friday 28 November 2025, after Thanksgiving: check warns, and says why.
     Day phantom;

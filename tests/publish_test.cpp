@@ -198,8 +198,8 @@ TEST_CASE("publish: the branch's tree equals site/ file for file and the user's 
         check_tree_equals(repo.root(), "gh-pages", repo.dir / "site");
         CHECK(git("rev-parse gh-pages^", repo.root()) == tip);
         CHECK(lines(git("diff --name-status gh-pages^ gh-pages", repo.root())) ==
-              std::set<std::string>{"D\t2025/05/12/index.html", "M\t2025/05/13/index.html",
-                                    "A\t2025/05/14/index.html", "M\tfeed.xml", "M\tindex.html"});
+              std::set<std::string>{"D\t2025/05/12/index.html", "M\t2025/05/13/index.html", "A\t2025/05/14/index.html",
+                                    "M\tfeed.xml", "M\tindex.html"});
         // No empty folder is left behind for the removed day.
         CHECK(git("ls-tree gh-pages 2025/05/", repo.root()).find("2025/05/12") == std::string::npos);
         CHECK(repo.state() == before);
@@ -467,8 +467,8 @@ TEST_CASE("publish --push: a remote that asks for credentials gets the token thr
         CHECK(r.err.find(token) == std::string::npos);
         // Sent once as Basic x-access-token:<token>, then no endless retries.
         std::lock_guard lock(seen);
-        CHECK(std::count(authorizations.begin(), authorizations.end(),
-                         "Basic " + base64("x-access-token:" + token)) == 1);
+        CHECK(std::count(authorizations.begin(), authorizations.end(), "Basic " + base64("x-access-token:" + token)) ==
+              1);
         CHECK(authorizations.size() <= 3);
         CHECK_FALSE(any_file_contains(repo.dir / ".git", token));
     }
@@ -482,8 +482,8 @@ TEST_CASE("publish --push: a remote that asks for credentials gets the token thr
         REQUIRE_FALSE(pushed);
         CHECK(pushed.error().message.find("refused the credentials") != std::string::npos);
         std::lock_guard lock(seen);
-        CHECK(std::count(authorizations.begin(), authorizations.end(),
-                         "Basic " + base64("x-access-token:" + token)) == 1);
+        CHECK(std::count(authorizations.begin(), authorizations.end(), "Basic " + base64("x-access-token:" + token)) ==
+              1);
         CHECK(std::count(authorizations.begin(), authorizations.end(),
                          "Basic " + base64("x-access-token:ppENVtokenNOTread")) == 0);
     }
@@ -499,9 +499,9 @@ TEST_CASE("publish --push: a missing remote is a clear error") {
 TEST_CASE("publish: commit_content_files commits exactly the day files on the current branch") {
     Repo repo;
     const fs::path content = repo.dir / "content";
-    write_text(content / "2025/05/2025-05-13.md", "new day\n");          // added
+    write_text(content / "2025/05/2025-05-13.md", "new day\n");            // added
     write_text(content / "2025/05/2025-05-12.md", "old day, rewritten\n"); // modified
-    fs::remove(content / "2025/05/2025-05-09.md");                      // removed
+    fs::remove(content / "2025/05/2025-05-09.md");                         // removed
     write_text(content / "2025/05/2025-05-14.md", "written but not listed\n");
     const std::string head = git("rev-parse HEAD", repo.root());
 
@@ -563,8 +563,8 @@ TEST_CASE("publish: commit_content_files makes the first commit of a new reposit
     TempDir dir;
     git("init -q", dir.path());
     write_text(dir / "content/2025/05/2025-05-13.md", "day\n");
-    auto outcome = commit_content_files(dir.path(), {dir / "content/2025/05/2025-05-13.md"}, "First day",
-                                        quiet_config());
+    auto outcome =
+        commit_content_files(dir.path(), {dir / "content/2025/05/2025-05-13.md"}, "First day", quiet_config());
     REQUIRE(outcome);
     CHECK(outcome->committed);
     CHECK(outcome->parent.empty());
@@ -642,8 +642,8 @@ TEST_CASE("publish --push: from a shallow clone with only the tips of main and g
     const std::string main_tip = git("rev-parse main", site.remote());
 
     SiteRemote::write_day(clone, "2025-05-12");
-    auto committed = commit_content_files(clone, {clone / "content/2025/05/2025-05-12.md"}, "Add 2025-05-12",
-                                          quiet_config());
+    auto committed =
+        commit_content_files(clone, {clone / "content/2025/05/2025-05-12.md"}, "Add 2025-05-12", quiet_config());
     REQUIRE(committed);
     REQUIRE(run_paperpress("build", clone).exit_code == 0);
     auto r = run_paperpress_env("PAPERPRESS_COMMIT_CONTENT=true", "publish --push", clone);
@@ -716,10 +716,11 @@ TEST_CASE("publish --push: the same day file changed on both sides is an error, 
     CHECK(git("rev-parse main", site.remote()) == owners_main);
 }
 
-TEST_CASE("run --push-every-days: a long back-fill pushes as it goes, and the next run resumes from the first missing day") {
+TEST_CASE(
+    "run --push-every-days: a long back-fill pushes as it goes, and the next run resumes from the first missing day") {
     LoopbackServer arxiv;
     std::mutex seen;
-    std::vector<std::string> windows; // the first submission day of each window asked for
+    std::vector<std::string> windows;        // the first submission day of each window asked for
     std::string failing_window = "20250513"; // 2025-05-15's: submitted from Tuesday 14:00 US-Eastern
     arxiv.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
         const std::string query = req.get_param_value("search_query");
@@ -741,7 +742,8 @@ TEST_CASE("run --push-every-days: a long back-fill pushes as it goes, and the ne
             entries = "<entry><id>http://arxiv.org/abs/2505.9" + window.substr(6, 2) + "01v1</id><title>Pruning, " +
                       window + "</title><summary>About pruning.</summary><author><name>A B</name></author></entry>";
         res.set_content("<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:opensearch=\"x\"><opensearch:totalResults>1"
-                        "</opensearch:totalResults>" + entries + "</feed>",
+                        "</opensearch:totalResults>" +
+                            entries + "</feed>",
                         "application/atom+xml");
     });
     arxiv.start();
@@ -753,8 +755,8 @@ TEST_CASE("run --push-every-days: a long back-fill pushes as it goes, and the ne
         return has_path(site.remote(), "main", "content/2025/05/" + date + ".md");
     };
     auto has_page = [&](const std::string& date) {
-        return has_path(site.remote(), "gh-pages", date.substr(0, 4) + "/" + date.substr(5, 2) + "/" +
-                                                       date.substr(8, 2) + "/index.html");
+        return has_path(site.remote(), "gh-pages",
+                        date.substr(0, 4) + "/" + date.substr(5, 2) + "/" + date.substr(8, 2) + "/index.html");
     };
 
     TempDir first_dir;

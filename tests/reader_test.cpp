@@ -62,7 +62,8 @@ TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands s
 }
 
 TEST_CASE("abstracts: text-mode TeX formatting becomes HTML outside math and stays inside it") {
-    CHECK(abstract_to_html("We \\emph{prove} a \\textbf{tight} bound in \\texttt{code\\_x} \\textit{and} \\textsc{Caps}.") ==
+    CHECK(abstract_to_html(
+              "We \\emph{prove} a \\textbf{tight} bound in \\texttt{code\\_x} \\textit{and} \\textsc{Caps}.") ==
           "<p>We <em>prove</em> a <b>tight</b> bound in <code>code_x</code> <i>and</i> Caps.</p>\n");
     // Nested, with a link and TeX letters inside; escaped as any text.
     CHECK(abstract_to_html("\\textbf{See \\emph{Sch\\\"utze} at \\url{https://a.b/c} <x>}") ==
@@ -75,27 +76,33 @@ TEST_CASE("abstracts: text-mode TeX formatting becomes HTML outside math and sta
 
 TEST_CASE("abstract links: TeX \\url and \\href, escaped underscores, trailing punctuation") {
     CHECK(abstract_to_html("Code: https://github.com/Ugness/ReDi\\_discrete.") ==
-          "<p>Code: <a href=\"https://github.com/Ugness/ReDi_discrete\">https://github.com/Ugness/ReDi_discrete</a>.</p>\n");
+          "<p>Code: <a "
+          "href=\"https://github.com/Ugness/ReDi_discrete\">https://github.com/Ugness/ReDi_discrete</a>.</p>\n");
     CHECK(abstract_to_html("Code at \\url{https://github.com/microsoft/glinthawk}.") ==
-          "<p>Code at <a href=\"https://github.com/microsoft/glinthawk\">https://github.com/microsoft/glinthawk</a>.</p>\n");
+          "<p>Code at <a "
+          "href=\"https://github.com/microsoft/glinthawk\">https://github.com/microsoft/glinthawk</a>.</p>\n");
     CHECK(abstract_to_html("(\\url{ https://huggingface.co/ControlLLM})") ==
           "<p>(<a href=\"https://huggingface.co/ControlLLM\">https://huggingface.co/ControlLLM</a>)</p>\n");
     CHECK(abstract_to_html("at $\\href{https://github.com/a/b.git}{\\texttt{here}}$.") ==
           "<p>at <a href=\"https://github.com/a/b.git\">here</a>.</p>\n");
     CHECK(abstract_to_html("see [our page](https://x.org/a\\_b) (or https://y.org/p_(q)).") ==
-          "<p>see <a href=\"https://x.org/a_b\">our page</a> (or <a href=\"https://y.org/p_(q)\">https://y.org/p_(q)</a>).</p>\n");
+          "<p>see <a href=\"https://x.org/a_b\">our page</a> (or <a "
+          "href=\"https://y.org/p_(q)\">https://y.org/p_(q)</a>).</p>\n");
     CHECK(abstract_to_html("Sch\\\"utze's x86\\_64 <b> & $a\\_b$\n\nnext") ==
           "<p>Schütze&#39;s x86_64 &lt;b&gt; &amp; $a\\_b$</p>\n<p>next</p>\n");
-    CHECK(abstract_to_html("not a link: https:// nor \\url{javascript:alert(1)}") ==
-          "<p>not a link: https:// nor \\url{javascript:alert(1)}</p>\n");    // A URL starts at its scheme, not after a letter; links side by side; colons inside a link.
+    CHECK(
+        abstract_to_html("not a link: https:// nor \\url{javascript:alert(1)}") ==
+        "<p>not a link: https:// nor \\url{javascript:alert(1)}</p>\n"); // A URL starts at its scheme, not after a letter; links side by side; colons inside a link.
     CHECK(abstract_to_html("xhttps://a.b/c hhttp://d.e/f") == "<p>xhttps://a.b/c hhttp://d.e/f</p>\n");
     // A Markdown link that lost its "[": two links, no "](" inside an href.
     CHECK(abstract_to_html("Code: https://github.com/a/b](https://github.com/a/b).") ==
-          "<p>Code: <a href=\"https://github.com/a/b\">https://github.com/a/b</a>](<a href=\"https://github.com/a/b\">https://github.com/a/b</a>).</p>\n");
+          "<p>Code: <a href=\"https://github.com/a/b\">https://github.com/a/b</a>](<a "
+          "href=\"https://github.com/a/b\">https://github.com/a/b</a>).</p>\n");
     CHECK(abstract_to_html("[l](https://a.b/)https://c.d/e") ==
           "<p><a href=\"https://a.b/\">l</a><a href=\"https://c.d/e\">https://c.d/e</a></p>\n");
-    CHECK(abstract_to_html("https://a.b/c:d and http://e.f/g: done") ==
-          "<p><a href=\"https://a.b/c:d\">https://a.b/c:d</a> and <a href=\"http://e.f/g\">http://e.f/g</a>: done</p>\n");
+    CHECK(
+        abstract_to_html("https://a.b/c:d and http://e.f/g: done") ==
+        "<p><a href=\"https://a.b/c:d\">https://a.b/c:d</a> and <a href=\"http://e.f/g\">http://e.f/g</a>: done</p>\n");
 }
 
 namespace {
@@ -104,7 +111,8 @@ std::vector<fs::path> day_pages(const fs::path& site) {
     std::vector<fs::path> pages;
     for (const auto& entry : fs::recursive_directory_iterator(site)) {
         const std::string path = entry.path().generic_string();
-        if (entry.path().filename() == "index.html" && std::regex_search(path, std::regex("/\\d{4}/\\d{2}/\\d{2}/index.html$")))
+        if (entry.path().filename() == "index.html" &&
+            std::regex_search(path, std::regex("/\\d{4}/\\d{2}/\\d{2}/index.html$")))
             pages.push_back(entry.path());
     }
     std::sort(pages.begin(), pages.end());
@@ -191,12 +199,13 @@ struct ReaderSite {
     fs::path content() const { return dir / "content"; }
     ReaderSite() {
         fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
-        write_text(dir / "paperpress.yaml", "title: Reader digest\nbase_url: https://user.github.io/repo/\nmonth_best: 3\n");
+        write_text(dir / "paperpress.yaml",
+                   "title: Reader digest\nbase_url: https://user.github.io/repo/\nmonth_best: 3\n");
         save(reader_day("2026-06-30", {reader_paper("2606.00001", "June paper", 5, 5, "Theory")}));
-        save(reader_day("2026-07-27", {reader_paper("2607.00001", "Best of July", 10, 9, "Scaling laws"),
-                                       reader_paper("2607.00002", "Middling", 6, 6, "Theory"),
-                                       reader_paper("2607.00003", "A followed author's paper", std::nullopt,
-                                                    std::nullopt)}));
+        save(reader_day("2026-07-27",
+                        {reader_paper("2607.00001", "Best of July", 10, 9, "Scaling laws"),
+                         reader_paper("2607.00002", "Middling", 6, 6, "Theory"),
+                         reader_paper("2607.00003", "A followed author's paper", std::nullopt, std::nullopt)}));
         save(reader_day("2026-07-28", {reader_paper("2607.00004", "Second best $O(n)$", 9, 9, "Theory"),
                                        reader_paper("2607.00005", "Weak", 5, 4, "Scaling laws")}));
         save(reader_day("2026-07-29", {}));
@@ -232,8 +241,11 @@ TEST_CASE("reader: after failed last days the home page shows the latest day wit
         CHECK(home.find("Newer days have no papers") != std::string::npos);
         // The newer days as one line: how many, their states, the first and the last.
         const auto note = home.substr(home.find("Newer days have no papers"), 600);
-        CHECK(note.find("3 days (2 failed, 1 quiet), <a href=\"/repo/2026/07/29/\"><time datetime=\"2026-07-29\">2026-07-29</time></a> to "
-                        "<a href=\"/repo/2026/07/31/\"><time datetime=\"2026-07-31\">2026-07-31</time></a>. The latest") != std::string::npos);
+        CHECK(note.find(
+                  "3 days (2 failed, 1 quiet), <a href=\"/repo/2026/07/29/\"><time "
+                  "datetime=\"2026-07-29\">2026-07-29</time></a> to "
+                  "<a href=\"/repo/2026/07/31/\"><time datetime=\"2026-07-31\">2026-07-31</time></a>. The latest") !=
+              std::string::npos);
         CHECK(note.find("2026-07-30") == std::string::npos);
         CHECK(home.find("2026-07-31") != std::string::npos);
         CHECK(home.find("✕ run failed") != std::string::npos);
@@ -249,13 +261,16 @@ TEST_CASE("reader: after failed last days the home page shows the latest day wit
 
 TEST_CASE("reader: the feed carries the days with papers; failed days only as short notices newer than them") {
     ReaderSite site;
-    write_text(site.dir / "paperpress.yaml", "title: Reader digest\nbase_url: https://user.github.io/repo/\nfeed_days: 2\n");
+    write_text(site.dir / "paperpress.yaml",
+               "title: Reader digest\nbase_url: https://user.github.io/repo/\nfeed_days: 2\n");
     site.build();
     const auto feed = read_text(site.dir / "site/feed.xml");
     CHECK(count_of(feed, "<entry>") == 3); // 07-29 to 07-31 (quiet, failed, failed) as one notice, then 07-28 and 07-27
-    CHECK(feed.find("<entry><title>No papers from 2026-07-29 to 2026-07-31</title><id>https://user.github.io/repo/2026/07/29/</id>") !=
+    CHECK(feed.find("<entry><title>No papers from 2026-07-29 to "
+                    "2026-07-31</title><id>https://user.github.io/repo/2026/07/29/</id>") !=
           std::string::npos); // named by the run's first day: one entry while the run grows
-    CHECK(feed.find("<updated>2026-07-31T00:00:00Z</updated><published>2026-07-29T00:00:00Z</published>") != std::string::npos);
+    CHECK(feed.find("<updated>2026-07-31T00:00:00Z</updated><published>2026-07-29T00:00:00Z</published>") !=
+          std::string::npos);
     CHECK(feed.find("the latest run failed") != std::string::npos);
     CHECK(feed.find("2026-07-30") == std::string::npos);
     CHECK(feed.find("2026-07-27") != std::string::npos);
@@ -264,12 +279,13 @@ TEST_CASE("reader: the feed carries the days with papers; failed days only as sh
     CHECK(feed.find("Schütze") != std::string::npos);
 
     SUBCASE("a longer run is still one notice, with the same id; a single day is its own") {
-        for (const char* iso : {"2026-08-03", "2026-08-04", "2026-08-05"}) site.save(reader_day(iso, {}, DayStatus::failed));
+        for (const char* iso : {"2026-08-03", "2026-08-04", "2026-08-05"})
+            site.save(reader_day(iso, {}, DayStatus::failed));
         site.build();
         const auto longer = read_text(site.dir / "site/feed.xml");
         CHECK(count_of(longer, "<entry>") == 3);
-        CHECK(longer.find("<title>No papers from 2026-07-29 to 2026-08-05</title><id>https://user.github.io/repo/2026/07/29/</id>") !=
-              std::string::npos);
+        CHECK(longer.find("<title>No papers from 2026-07-29 to "
+                          "2026-08-05</title><id>https://user.github.io/repo/2026/07/29/</id>") != std::string::npos);
         site.save(reader_day("2026-08-06", {reader_paper("2608.00001", "August paper", 7, 7)}));
         site.save(reader_day("2026-08-07", {}, DayStatus::failed));
         site.build();
@@ -346,8 +362,9 @@ TEST_CASE("reader: the month page ranks its best papers, keeps author matches an
         REQUIRE(second != std::string::npos);
         REQUIRE(followed != std::string::npos);
         CHECK(best < second);
-        CHECK(second < followed);                             // author matches have no score: kept, ranked last
-        const auto list = month.substr(month.find("best-list"), month.find("</ol>", month.find("best-list")) - month.find("best-list"));
+        CHECK(second < followed); // author matches have no score: kept, ranked last
+        const auto list = month.substr(month.find("best-list"),
+                                       month.find("</ol>", month.find("best-list")) - month.find("best-list"));
         CHECK(list.find(">Middling<") == std::string::npos); // month_best: 3
         CHECK(month.find("<td>Theory</td><td>2</td>") != std::string::npos);
         CHECK(month.find("<td>Scaling laws</td><td>2</td>") != std::string::npos);
@@ -356,8 +373,10 @@ TEST_CASE("reader: the month page ranks its best papers, keeps author matches an
 
 TEST_CASE("month best-of: a paper the archive has on two days is listed once") {
     std::vector<Day> days = {
-        reader_day("2026-07-01", {reader_paper("2607.00001", "Twice", 7, 7), reader_paper("2607.00002", "Followed twice", std::nullopt, std::nullopt)}),
-        reader_day("2026-07-02", {reader_paper("2607.00001", "Twice", 9, 9), reader_paper("2607.00002", "Followed twice", std::nullopt, std::nullopt),
+        reader_day("2026-07-01", {reader_paper("2607.00001", "Twice", 7, 7),
+                                  reader_paper("2607.00002", "Followed twice", std::nullopt, std::nullopt)}),
+        reader_day("2026-07-02", {reader_paper("2607.00001", "Twice", 9, 9),
+                                  reader_paper("2607.00002", "Followed twice", std::nullopt, std::nullopt),
                                   reader_paper("2607.00003", "Once", 5, 5)}),
     };
     for (int limit : {2, 3, 20}) {
@@ -365,7 +384,8 @@ TEST_CASE("month best-of: a paper the archive has on two days is listed once") {
         std::vector<DayBest> shares;
         for (const auto& day : days) shares.push_back(day_best(day, limit));
         std::vector<std::string> listed;
-        for (const auto& entry : month_best(shares, limit).papers) listed.push_back(entry.paper.id + " " + entry.date.iso());
+        for (const auto& entry : month_best(shares, limit).papers)
+            listed.push_back(entry.paper.id + " " + entry.date.iso());
         // The author match on its first day; the other at its best score.
         std::vector<std::string> expected = {"2607.00001 2026-07-02", "2607.00003 2026-07-02", "2607.00002 2026-07-01"};
         if (limit == 2) expected = {"2607.00001 2026-07-02", "2607.00002 2026-07-01"};
@@ -392,10 +412,13 @@ TEST_CASE("month best-of: made from the days' shares, it is the month's best wit
         const MonthBest best = month_best(shares, limit);
         // Every author match first (in date order, up to the limit), then the best scores.
         std::vector<std::string> expected;
-        for (const char* title : {"Followed one", "Followed two", "Followed three", "Best", "Tie one", "Tie two", "Tie three", "Low"})
+        for (const char* title :
+             {"Followed one", "Followed two", "Followed three", "Best", "Tie one", "Tie two", "Tie three", "Low"})
             if (expected.size() < static_cast<std::size_t>(limit)) expected.push_back(title);
         std::stable_sort(expected.begin(), expected.end(), [&](const std::string& a, const std::string& b) {
-            auto score = [](const std::string& t) { return t == "Best" ? 18 : t.starts_with("Tie") ? 14 : t == "Low" ? 4 : 0; };
+            auto score = [](const std::string& t) {
+                return t == "Best" ? 18 : t.starts_with("Tie") ? 14 : t == "Low" ? 4 : 0;
+            };
             return score(a) > score(b);
         });
         std::vector<std::string> titles;
@@ -411,7 +434,8 @@ TEST_CASE("reader: day pages group papers by topic with counts, or keep the rank
     ReaderSite site;
     site.build();
     auto day = site.page("2026/07/27");
-    CHECK(day.find("<h2 class=topic-head id=t-scaling-laws>Scaling laws <span class=count>(1)</span></h2>") != std::string::npos);
+    CHECK(day.find("<h2 class=topic-head id=t-scaling-laws>Scaling laws <span class=count>(1)</span></h2>") !=
+          std::string::npos);
     CHECK(day.find("Other topics") != std::string::npos);
     write_text(site.dir / "paperpress.yaml", "title: Reader digest\ngroup_by_topic: false\n");
     site.build();

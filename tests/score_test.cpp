@@ -52,10 +52,10 @@ TEST_CASE("author names match through case, accents and TeX accents") {
 }
 
 TEST_CASE("the embedded scorer rates relevance from the topics' keywords and names what matched") {
-    auto keywords = parse_topic_keywords(
-        "1. Model Architecture\n   - Relevant: Mixture of Experts (MoE), Transformers\n"
-        "**Keywords:**\n- Relevant: Sparse/Sparsity, Pruning, Transformer, etc.\n"
-        "- Irrelevant: Reinforcement Learning, Diffusion Models\n");
+    auto keywords =
+        parse_topic_keywords("1. Model Architecture\n   - Relevant: Mixture of Experts (MoE), Transformers\n"
+                             "**Keywords:**\n- Relevant: Sparse/Sparsity, Pruning, Transformer, etc.\n"
+                             "- Irrelevant: Reinforcement Learning, Diffusion Models\n");
     REQUIRE(keywords.relevant.size() == 4); // "Transformer" is the same keyword as "Transformers"
     CHECK(keywords.relevant[0] == std::vector<std::string>{"mixture of experts", "moe"});
     CHECK(keywords.irrelevant.size() == 2);
@@ -103,9 +103,9 @@ TEST_CASE("replies are parsed however the model wraps them") {
         CHECK(replies[1].relevance == 4);
     }
     SUBCASE("a JSON array with trailing commas, lower-case keys and out-of-range scores") {
-        auto replies = parse_score_reply(
-            "[{\"arxiv_id\": \"2505.00001\", \"relevance\": 12, \"novelty\": 0, \"comment\": \"x\",},"
-            " {\"ArxivId\": \"2505.00003\", \"Relevance\": 7.6, \"Novelty\": 7},]");
+        auto replies =
+            parse_score_reply("[{\"arxiv_id\": \"2505.00001\", \"relevance\": 12, \"novelty\": 0, \"comment\": \"x\",},"
+                              " {\"ArxivId\": \"2505.00003\", \"Relevance\": 7.6, \"Novelty\": 7},]");
         REQUIRE(replies.size() == 2);
         CHECK(replies[0].relevance == 10); // clamped
         CHECK(replies[0].novelty == 1);
@@ -199,24 +199,29 @@ TEST_CASE("selection: the embedded scorer's stand-in picks come after the LLM's,
 // The providers' own error bodies: OpenAI (platform.openai.com/docs/guides/error-codes), DeepSeek
 // (api-docs.deepseek.com/quick_start/error_codes), and an endpoint that answers plain text.
 TEST_CASE("LLM failures are classified from the status and the provider's error code, never from prose") {
-    auto openai_quota = read_provider_error(R"({"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}})");
+    auto openai_quota = read_provider_error(
+        R"({"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}})");
     CHECK(openai_quota.code == "insufficient_quota");
     CHECK(openai_quota.message.starts_with("You exceeded your current quota"));
     CHECK(classify_llm_failure(429, openai_quota) == LlmFailure::billing);
-    auto spend_limit = read_provider_error(R"({"error":{"message":"Budget reached","type":"insufficient_quota","code":"project_spend_limit_exceeded"}})");
+    auto spend_limit = read_provider_error(
+        R"({"error":{"message":"Budget reached","type":"insufficient_quota","code":"project_spend_limit_exceeded"}})");
     CHECK(classify_llm_failure(429, spend_limit) == LlmFailure::billing);
-    auto rate = read_provider_error(R"j({"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM)","type":"tokens","param":null,"code":"rate_limit_exceeded"}})j");
+    auto rate = read_provider_error(
+        R"j({"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM)","type":"tokens","param":null,"code":"rate_limit_exceeded"}})j");
     CHECK(classify_llm_failure(429, rate) == LlmFailure::rate_limited);
     // A message that merely mentions quota is no billing error: the code decides.
     CHECK(classify_llm_failure(429, ProviderError{"quota of requests per minute reached", "", "", ""}) ==
           LlmFailure::rate_limited);
-    auto deepseek = read_provider_error(R"({"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}})");
+    auto deepseek = read_provider_error(
+        R"({"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}})");
     CHECK(classify_llm_failure(402, deepseek) == LlmFailure::billing);
     CHECK(classify_llm_failure(401, {}) == LlmFailure::refused);
     CHECK(classify_llm_failure(403, {}) == LlmFailure::refused);
     CHECK(classify_llm_failure(400, {}) == LlmFailure::rejected);
     CHECK(classify_llm_failure(404, {}) == LlmFailure::rejected);
-    for (long status : {0L, 408L, 500L, 502L, 503L, 529L}) CHECK(classify_llm_failure(status, {}) == LlmFailure::outage);
+    for (long status : {0L, 408L, 500L, 502L, 503L, 529L})
+        CHECK(classify_llm_failure(status, {}) == LlmFailure::outage);
     // Other shapes: {"error": "text"}, a top-level message, not JSON at all.
     CHECK(read_provider_error(R"({"error":"model overloaded"})").message == "model overloaded");
     CHECK(read_provider_error(R"({"message":"no such model","code":404})").code == "404");
@@ -224,7 +229,8 @@ TEST_CASE("LLM failures are classified from the status and the provider's error 
 }
 
 TEST_CASE("a structured reply {\"papers\": [...]} is read like the JSON lines the prompt asks for") {
-    auto scores = parse_score_reply(R"({"papers": [{"ARXIVID": "2505.00001", "COMMENT": "MoE", "RELEVANCE": 9, "NOVELTY": 7, "TOPIC": "1"},
+    auto scores = parse_score_reply(
+        R"({"papers": [{"ARXIVID": "2505.00001", "COMMENT": "MoE", "RELEVANCE": 9, "NOVELTY": 7, "TOPIC": "1"},
         {"ARXIVID": "2505.00002", "COMMENT": "off topic", "RELEVANCE": 2, "NOVELTY": 3, "TOPIC": "3"}]})");
     REQUIRE(scores.size() == 2);
     CHECK(scores[0].id == "2505.00001");
@@ -249,7 +255,8 @@ TEST_CASE("the request asks for the reply format: a strict JSON schema, JSON mod
     endpoint.format = ReplyFormat::json_object;
     body.Parse(chat_request_body(endpoint, messages).c_str());
     CHECK(std::string(body["response_format"]["type"].GetString()) == "json_object");
-    CHECK(reply_format_instruction(ReplyFormat::json_object).find("JSON") != std::string::npos); // JSON mode needs the word
+    CHECK(reply_format_instruction(ReplyFormat::json_object).find("JSON") !=
+          std::string::npos); // JSON mode needs the word
     endpoint.format = ReplyFormat::text;
     body.Parse(chat_request_body(endpoint, messages).c_str());
     CHECK_FALSE(body.HasMember("response_format"));
@@ -277,8 +284,9 @@ const std::string content_hi = R"("choices":[{"message":{"role":"assistant","con
 } // namespace
 
 TEST_CASE("a malformed LLM envelope is an error naming what was expected, not a crash") {
-    for (const std::string& body : std::vector<std::string>{R"({"choices":[5]})", R"({"choices":["x"]})", R"({"choices":[[]]})",
-                                   R"({"choices":{}})", R"([1,2])", std::string(200000, '[')}) {
+    for (const std::string& body :
+         std::vector<std::string>{R"({"choices":[5]})", R"({"choices":["x"]})", R"({"choices":[[]]})",
+                                  R"({"choices":{}})", R"([1,2])", std::string(200000, '[')}) {
         INFO("body " << body.substr(0, 30));
         auto reply = chat_reply_from_server(body);
         REQUIRE_FALSE(reply.has_value());
@@ -289,7 +297,8 @@ TEST_CASE("a malformed LLM envelope is an error naming what was expected, not a 
     REQUIRE_MESSAGE(no_usage.has_value(), no_usage.error().to_string());
     CHECK(no_usage->content == "hi");
     CHECK(no_usage->usage == Tokens{});
-    auto details = chat_reply_from_server("{" + content_hi + R"(,"usage":{"prompt_tokens":3,"prompt_tokens_details":[1]}})");
+    auto details =
+        chat_reply_from_server("{" + content_hi + R"(,"usage":{"prompt_tokens":3,"prompt_tokens_details":[1]}})");
     REQUIRE(details.has_value());
     CHECK(details->usage == Tokens{3, 0, 0});
 }
@@ -310,13 +319,15 @@ TEST_CASE("token counts the endpoint gets wrong are clamped with a warning, so t
     REQUIRE_MESSAGE(read_back.has_value(), read_back.error().to_string());
     CHECK(read_back->tokens == reply->usage);
 
-    auto parsed = parse_chat_reply(
-        "{" + content_hi + R"(,"usage":{"prompt_tokens":-5,"completion_tokens":"many","total_tokens":9}})");
+    auto parsed = parse_chat_reply("{" + content_hi +
+                                   R"(,"usage":{"prompt_tokens":-5,"completion_tokens":"many","total_tokens":9}})");
     REQUIRE(parsed.has_value());
     REQUIRE(parsed->warnings.size() == 2);
-    CHECK(parsed->warnings[0] == "usage.prompt_tokens: expected a whole number from 0 to 1000000000000, got -5; counted as 0");
+    CHECK(parsed->warnings[0] ==
+          "usage.prompt_tokens: expected a whole number from 0 to 1000000000000, got -5; counted as 0");
     CHECK(parsed->warnings[1] == "usage.completion_tokens: expected a whole number, got a string; counted as 0");
-    CHECK(parse_chat_reply("{" + content_hi + R"(,"usage":{"prompt_tokens":12,"completion_tokens":3}})")->warnings.empty());
+    CHECK(parse_chat_reply("{" + content_hi + R"(,"usage":{"prompt_tokens":12,"completion_tokens":3}})")
+              ->warnings.empty());
 }
 
 TEST_CASE("hostile replies: scores beyond any int, deep nesting and a megabyte of braces") {
@@ -496,7 +507,8 @@ TEST_CASE("topics: a paper gets the nearest section, and why; an LLM's answer na
 }
 
 TEST_CASE("topics: the reply's TOPIC is read, and the score cache keeps it") {
-    auto replies = parse_score_reply(R"({"ARXIVID": "2505.00001", "RELEVANCE": 8, "NOVELTY": 7, "COMMENT": "c", "TOPIC": 2}
+    auto replies =
+        parse_score_reply(R"({"ARXIVID": "2505.00001", "RELEVANCE": 8, "NOVELTY": 7, "COMMENT": "c", "TOPIC": 2}
 {"ARXIVID": "2505.00002", "RELEVANCE": 8, "NOVELTY": 7, "topic": "1. Model architecture"})");
     REQUIRE(replies.size() == 2);
     CHECK(replies[0].topic == "2.000000");
@@ -514,7 +526,8 @@ TEST_CASE("topics: the reply's TOPIC is read, and the score cache keeps it") {
     CHECK(found->topic == "1. Model architecture");
 }
 
-TEST_CASE("an LLM reply's text is made valid XML text at the boundary: a control becomes a space, invalid UTF-8 U+FFFD") {
+TEST_CASE(
+    "an LLM reply's text is made valid XML text at the boundary: a control becomes a space, invalid UTF-8 U+FFFD") {
     auto reply = parse_chat_reply("{\"choices\":[{\"message\":{\"content\":\"ok\\u0001 \\ufffe \xFF done\"}}]}");
     REQUIRE_MESSAGE(reply.has_value(), reply.error().to_string());
     CHECK(reply->content == "ok  \xEF\xBF\xBD \xEF\xBF\xBD done");

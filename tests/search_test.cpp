@@ -67,9 +67,10 @@ struct Archive {
         for (const char* iso : {"2024-11-04", "2024-11-05", "2024-12-02", "2025-01-06", "2025-01-07"}) {
             std::vector<Paper> papers;
             for (int i = 0; i < 30; ++i)
-                papers.push_back(paper("2411." + std::to_string(10000 + std::stoi(std::string(iso).substr(8)) * 100 + i),
-                                       "Filler paper " + std::to_string(i) + " of " + iso,
-                                       "We study filler number " + std::to_string(i) + " at length."));
+                papers.push_back(
+                    paper("2411." + std::to_string(10000 + std::stoi(std::string(iso).substr(8)) * 100 + i),
+                          "Filler paper " + std::to_string(i) + " of " + iso,
+                          "We study filler number " + std::to_string(i) + " at length."));
             save(make_day(iso, std::move(papers)));
         }
         Paper newest = paper("2502.00001", "Quantum <b>widgets</b> & \"gadgets\"",
@@ -102,7 +103,8 @@ struct Archive {
 
 } // namespace
 
-TEST_CASE("data: gzip gives the same bytes each time and reads back; gunzip refuses what is not one gzip file within its limit") {
+TEST_CASE("data: gzip gives the same bytes each time and reads back; gunzip refuses what is not one gzip file within "
+          "its limit") {
     const std::string text = "{\"month\":\"2025-02\"} " + std::string(5000, 'x');
     const std::string packed(gzip(text).view());
     CHECK(packed == gzip(text).view()); // no time or name in the header
@@ -199,13 +201,15 @@ TEST_CASE("data: a paper's data holds the fields that say something, and nothing
     const auto& second = month["days"][1]["papers"][0];
     keys.clear();
     for (const auto& member : second.GetObject()) keys.emplace_back(member.name.GetString());
-    CHECK(keys == std::vector<std::string>{"id", "title", "authors", "author_match", "topic", "also_topics", "unscored"});
+    CHECK(keys ==
+          std::vector<std::string>{"id", "title", "authors", "author_match", "topic", "also_topics", "unscored"});
     auto back = day_from_json(day_json(SiteUrls("/"), make_day("2025-02-04", {unscored})));
     REQUIRE(back);
     CHECK(back->papers.at(0) == unscored);
 }
 
-TEST_CASE("data: `data: full` keeps the abstracts and comments in the month data; the search page searches them either way") {
+TEST_CASE(
+    "data: `data: full` keeps the abstracts and comments in the month data; the search page searches them either way") {
     Archive lean;
     lean.build();
     CHECK(lean.month("2025-02").find("Self-supervised widgets") == std::string::npos);
@@ -306,7 +310,7 @@ TEST_CASE("data: `data: day` adds a file per day; `data: none` writes no month d
 
 TEST_CASE("data: a day's data nested 200,000 deep is an error, not a stack overflow") {
     for (const std::string& json : {std::string(200000, '['), std::string(200000, '{'),
-                                   "{\"papers\":" + std::string(200000, '[') + std::string(200000, ']') + "}"})
+                                    "{\"papers\":" + std::string(200000, '[') + std::string(200000, ']') + "}"})
         CHECK_FALSE(day_from_json(json).has_value());
 }
 
@@ -316,7 +320,8 @@ TEST_CASE("data: a number rapidjson's full-precision parser would read out of bo
     CHECK_FALSE(day_from_json("{\"date\":\"2025-02-03\",\"x\":" + number + "}").has_value());
     CHECK_FALSE(month_days_from_json("{\"days\":[],\"x\":1e-999}").has_value());
     // What the writer writes reads back, and strings may hold anything.
-    Day day = make_day("2025-02-03", {paper("2502.00001", "1e-999 and 8888888888888888888888888888888888888888888", "a")});
+    Day day =
+        make_day("2025-02-03", {paper("2502.00001", "1e-999 and 8888888888888888888888888888888888888888888", "a")});
     day.cost.total = 0.1;
     day.cost.prompt = 1e-7;
     auto back = day_from_json(day_json(SiteUrls("/"), day));
@@ -443,7 +448,8 @@ TEST_CASE("search: an append rewrites only its month's part of the index; the re
     add_ranked_papers(clean);
     clean.build();
     auto tree = file_tree(archive.dir / "site"), clean_tree = file_tree(clean.dir / "site");
-    for (auto it = tree.begin(); it != tree.end();) it = it->first.starts_with("search/") ? std::next(it) : tree.erase(it);
+    for (auto it = tree.begin(); it != tree.end();)
+        it = it->first.starts_with("search/") ? std::next(it) : tree.erase(it);
     for (auto it = clean_tree.begin(); it != clean_tree.end();)
         it = it->first.starts_with("search/") ? std::next(it) : clean_tree.erase(it);
     CHECK(tree.size() > 5);

@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 
+#include <arpa/inet.h>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -20,10 +21,9 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <regex>
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <regex>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -143,8 +143,7 @@ private:
 std::map<std::string, std::string> tree_of(const fs::path& root) {
     std::map<std::string, std::string> files;
     for (const auto& entry : fs::recursive_directory_iterator(root))
-        if (entry.is_regular_file())
-            files[fs::relative(entry.path(), root).generic_string()] = read_text(entry.path());
+        if (entry.is_regular_file()) files[fs::relative(entry.path(), root).generic_string()] = read_text(entry.path());
     return files;
 }
 
@@ -429,8 +428,8 @@ TEST_CASE("serve: builds, serves, reloads after edits and survives a broken layo
         CHECK(missing->status == 404);
         CHECK(missing->body.find("Page not found") != std::string::npos);
         CHECK(missing->body.find("/__paperpress/events") != std::string::npos);
-        CHECK(missing->body == inject_before_body_end(read_text(built / "404.html"),
-                                                      live_reload_snippet(token_in(missing->body), "")));
+        CHECK(missing->body ==
+              inject_before_body_end(read_text(built / "404.html"), live_reload_snippet(token_in(missing->body), "")));
 
         auto css = client.Get("/static/style.css");
         REQUIRE(css);
@@ -511,7 +510,7 @@ TEST_CASE("serve: builds, serves, reloads after edits and survives a broken layo
     SUBCASE("an edited day file is rebuilt and served within seconds") {
         const std::string before = token_in(client.Get("/2025/05/20/")->body);
         REQUIRE(save_day(site.content(), day("2025-05-20", {paper("2505.00001", "Renamed flow title"),
-                                                           paper("2505.00002", "Second paper")})));
+                                                            paper("2505.00002", "Second paper")})));
         // The new page can be served a moment before the build finishes and
         // its token changes (the page then reloads once more): wait for both.
         std::string body;
@@ -580,7 +579,8 @@ TEST_CASE("serve: builds, serves, reloads after edits and survives a broken layo
 TEST_CASE("serve: SIGINT stops it too, and --no-watch serves without rebuilding") {
     Site site;
     // Checks for edits every 10 ms if it (wrongly) watched: 500 ms is time to notice and rebuild.
-    ServeProcess serve(site.dir.path(), {"serve", "--port", "0", "--no-watch", "--out", "preview", "--poll-interval", "10"});
+    ServeProcess serve(site.dir.path(),
+                       {"serve", "--port", "0", "--no-watch", "--out", "preview", "--poll-interval", "10"});
     const int port = serve.wait_for_port();
     REQUIRE_MESSAGE(port > 0, serve.err());
     CHECK(fs::exists(site.dir / "preview/index.html"));
@@ -911,7 +911,8 @@ TEST_CASE("serve: a range of a big file is read from the file (a 1 GiB file, spa
     auto exchange = [&](const std::string& range) {
         return raw_exchange(*port, "GET /video.bin HTTP/1.1\r\n" + host + range + "Connection: close\r\n\r\n");
     };
-    const std::string middle = exchange("Range: bytes=" + std::to_string(at - 2) + "-" + std::to_string(at + 7) + "\r\n");
+    const std::string middle =
+        exchange("Range: bytes=" + std::to_string(at - 2) + "-" + std::to_string(at + 7) + "\r\n");
     INFO(middle.substr(0, 300));
     CHECK(middle.starts_with("HTTP/1.1 206"));
     CHECK(middle.find("Content-Range: bytes 899999998-900000007/1073741824\r\n") != std::string::npos);

@@ -225,11 +225,10 @@ TEST_CASE("site: builds every page of the fixture archive, and every internal li
     CHECK(result.out.find("5 days") != std::string::npos);
 
     for (const char* expected :
-         {"index.html", "404.html", "archive/index.html", "2024/index.html", "2025/index.html",
-          "2024/12/index.html", "2025/01/index.html", "2025/02/index.html", "2024/12/30/index.html",
-          "2025/01/02/index.html", "2025/01/03/index.html", "2025/01/08/index.html", "2025/02/03/index.html",
-          "feed.xml", "sitemap.xml", ".nojekyll", "data/index.json", "data/2025-01.json.gz",
-          "static/style.css"})
+         {"index.html", "404.html", "archive/index.html", "2024/index.html", "2025/index.html", "2024/12/index.html",
+          "2025/01/index.html", "2025/02/index.html", "2024/12/30/index.html", "2025/01/02/index.html",
+          "2025/01/03/index.html", "2025/01/08/index.html", "2025/02/03/index.html", "feed.xml", "sitemap.xml",
+          ".nojekyll", "data/index.json", "data/2025-01.json.gz", "static/style.css"})
         CHECK_MESSAGE(fs::is_regular_file(fixture.site() / expected), expected);
     CHECK_FALSE(fs::exists(fixture.site() / "2025/01/06"));
 
@@ -321,7 +320,8 @@ TEST_CASE("site: a day page is lean: each title once, no blank lines, no optiona
     // The title is the heading's link only: site.js lists the contents from the headings.
     const auto day = fixture.page("2024/12/30/");
     std::size_t titles = 0;
-    for (auto at = day.find(">Winter paper</a>"); at != std::string::npos; at = day.find(">Winter paper</a>", at + 1)) ++titles;
+    for (auto at = day.find(">Winter paper</a>"); at != std::string::npos; at = day.find(">Winter paper</a>", at + 1))
+        ++titles;
     CHECK(titles == 1);
 }
 
@@ -331,7 +331,7 @@ TEST_CASE("site: a day page shows what the reference page shows") {
     auto day = fixture.page("2024/12/30/");
     CHECK(day.find("<title>arXiv papers for 2024-12-30") != std::string::npos);
     CHECK(day.find("gpt-4o") != std::string::npos);
-    CHECK(day.find("1000") != std::string::npos);  // prompt tokens
+    CHECK(day.find("1000") != std::string::npos); // prompt tokens
     CHECK(day.find("cost $0.03 ($0.01 prompt, $0.02 completion)\n") != std::string::npos);
     CHECK(day.find("arXiv papers <b>500</b> · scanned <b>400</b>") != std::string::npos);
     CHECK(day.find("<nav class=toc aria-label=Contents></nav>") != std::string::npos); // site.js fills it
@@ -398,8 +398,8 @@ TEST_CASE("site: the Atom feed parses, holds the latest feed_days days, and the 
         entries.push_back(entry.child("link").attribute("href").value());
     }
     // The newest days with papers: the failed 2025-01-03, older than them, is left out.
-    CHECK(entries == std::vector<std::string>{base_url + "2025/02/03/", base_url + "2025/01/08/",
-                                              base_url + "2025/01/02/"});
+    CHECK(entries ==
+          std::vector<std::string>{base_url + "2025/02/03/", base_url + "2025/01/08/", base_url + "2025/01/02/"});
 
     auto map = parse_xml(fixture.site() / "sitemap.xml");
     std::set<std::string> listed;
@@ -455,10 +455,10 @@ TEST_CASE("site: hostile text shows as text in every output and survives in the 
     rapidjson::Document february;
     february.Parse(gunzip(read_text(fixture.site() / "data/2025-02.json.gz"), 1 << 20).value().c_str());
     CHECK(february["days"][0]["cost"]["total"].IsNull()); // unknown, not $0
-
 }
 
-TEST_CASE("site: every day's JSON data reads back as the day it was made from, abstracts and comments only with `data: full`") {
+TEST_CASE("site: every day's JSON data reads back as the day it was made from, abstracts and comments only with `data: "
+          "full`") {
     Fixture fixture;
     const fs::path config = fixture.root() / "paperpress.yaml";
     const std::string settings = read_text(config);
@@ -561,9 +561,8 @@ TEST_CASE("site: the selection prompt is one page, linked from every day that us
     auto day = fixture.page("2025/01/02/");
     CHECK(day.find("<details") == std::string::npos);
     const auto files = files_under(fixture.site());
-    CHECK(std::count_if(files.begin(), files.end(), [](const fs::path& p) {
-              return p.generic_string().starts_with("prompts/");
-          }) == 1);
+    CHECK(std::count_if(files.begin(), files.end(),
+                        [](const fs::path& p) { return p.generic_string().starts_with("prompts/"); }) == 1);
     // The day page's pager is there once, not repeated at the bottom.
     std::size_t pagers = 0;
     for (auto at = day.find("class=pager"); at != std::string::npos; at = day.find("class=pager", at + 1)) ++pagers;
@@ -591,7 +590,8 @@ TEST_CASE("site: data: none leaves out the data files and their links; the feed 
 
 TEST_CASE("site: hostile text in the feed is HTML-escaped inside the XML") {
     Fixture fixture;
-    write_text(fixture.root() / "paperpress.yaml", "title: Test <digest> & co\nbase_url: " + base_url + "\nfeed_days: 10\n");
+    write_text(fixture.root() / "paperpress.yaml",
+               "title: Test <digest> & co\nbase_url: " + base_url + "\nfeed_days: 10\n");
     REQUIRE(fixture.build().exit_code == 0);
     auto feed = parse_xml(fixture.site() / "feed.xml");
     auto root = feed.child("feed");
@@ -681,7 +681,8 @@ TEST_CASE("site: build with a mistyped --content, or once the content is emptied
     write_text(dir / "content/2025/01/2025-01-17.md", read_text(source_dir() / "content/2025/01/2025-01-17.md"));
     fs::copy(source_dir() / "content/prompts", dir / "content/prompts", fs::copy_options::recursive);
     REQUIRE(run_paperpress("build", dir.path()).exit_code == 0);
-    const auto pages = std::distance(fs::recursive_directory_iterator(dir / "site"), fs::recursive_directory_iterator());
+    const auto pages =
+        std::distance(fs::recursive_directory_iterator(dir / "site"), fs::recursive_directory_iterator());
     auto typo = run_paperpress("--content contnet build", dir.path());
     CHECK(typo.exit_code == 1);
     CHECK(typo.err.find("contnet: expected the content folder") != std::string::npos);
@@ -743,7 +744,8 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
         CHECK(has_attribute(day, "id", "p-2501.00003")); // the anchor search results link to
         // A toggle that remembers the choice, set before the first paint (without one, the
         // stylesheet follows prefers-color-scheme).
-        CHECK(day.find(theme == std::string("default") ? "data-theme-toggle" : "class=\"theme-toggle\"") != std::string::npos);
+        CHECK(day.find(theme == std::string("default") ? "data-theme-toggle" : "class=\"theme-toggle\"") !=
+              std::string::npos);
         CHECK(day.find("localStorage.getItem") < day.find("<body"));
         // The search box in the header (in the default theme, a link site.js
         // turns into the box: the search needs JavaScript), and the search page.
@@ -752,8 +754,9 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
         CHECK(fs::is_regular_file(out / "search/index.html"));
         // The feed is announced where readers subscribe (the home page), and the data on the archive.
         const std::string feed_link = "type=application/atom+xml";
-        CHECK(read_text(out / "index.html").find(theme == std::string("default") ? "rel=alternate " + feed_link
-                                                                               : "application/atom+xml") != std::string::npos);
+        CHECK(read_text(out / "index.html")
+                  .find(theme == std::string("default") ? "rel=alternate " + feed_link : "application/atom+xml") !=
+              std::string::npos);
         CHECK(day.find("application/atom+xml") != std::string::npos); // every page, days too (issue 33)
         if (theme == std::string("default")) {
             CHECK(read_text(out / "archive/index.html").find("href=\"/repo/data/index.json\"") != std::string::npos);
@@ -781,7 +784,8 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
 TEST_CASE("site: templates escape exactly as kainjow does, with and without partials written in place") {
     // The build installs its own (faster) escaper; the bytes must be kainjow's.
     TempDir dir;
-    for (const auto& layout : required_layouts()) write_text(dir / "themes/t/layouts" / (layout + ".mustache"), "[{{x}}]{{> p}}");
+    for (const auto& layout : required_layouts())
+        write_text(dir / "themes/t/layouts" / (layout + ".mustache"), "[{{x}}]{{> p}}");
     write_text(dir / "themes/t/partials/p.mustache", "({{x}}|{{{x}}})");
     const std::string text = "a&b<c>d\"e'f&amp; \xC3\xA9 and a longer tail past sixteen bytes: <'\">&";
     TemplateData data;
@@ -802,7 +806,8 @@ TEST_CASE("site: templates escape exactly as kainjow does, with and without part
 
 TEST_CASE("site: a mustache syntax error names the theme file and line") {
     Fixture fixture;
-    write_text(fixture.root() / "layouts/partials/paper.mustache", "<section>\n<h2>{{title}}</h2>\n{{#authors}}{{authors}}\n</section>\n");
+    write_text(fixture.root() / "layouts/partials/paper.mustache",
+               "<section>\n<h2>{{title}}</h2>\n{{#authors}}{{authors}}\n</section>\n");
     auto broken = fixture.build();
     CHECK(broken.exit_code == 1);
     CHECK_MESSAGE(broken.err.find("layouts/partials/paper.mustache:3:") != std::string::npos, broken.err);
@@ -852,7 +857,9 @@ TEST_CASE("site: a theme with math ships KaTeX from node_modules, and builds wit
     }
     // No KaTeX where it is named: an error while math is on (not pages of raw LaTeX); with math off,
     // KaTeX's files are removed and the pages stop linking them.
-    auto without_katex = [&] { return run_paperpress_env("PAPERPRESS_KATEX_DIR=/nonexistent", "build --out site", fixture.root()); };
+    auto without_katex = [&] {
+        return run_paperpress_env("PAPERPRESS_KATEX_DIR=/nonexistent", "build --out site", fixture.root());
+    };
     auto without = without_katex();
     CHECK(without.exit_code != 0);
     CHECK(without.err.find("KaTeX") != std::string::npos);
@@ -987,7 +994,8 @@ TEST_CASE("theme: partials that expand past 4 MiB or nest too deep are refused b
 TEST_CASE("theme: templates and theme.yaml may start with a UTF-8 byte order mark") {
     TempDir dir;
     write_theme(dir.path(), {{"a", "\xEF\xBB\xBF<b>{{title}}</b>"}}, "\xEF\xBB\xBF<main>{{> a}}</main>");
-    write_text(dir / "themes/x/theme.yaml", "\xEF\xBB\xBF" "description: With a BOM\nmath: true\n");
+    write_text(dir / "themes/x/theme.yaml", "\xEF\xBB\xBF"
+                                            "description: With a BOM\nmath: true\n");
     auto theme = load_theme(dir / "themes", "x", dir.path());
     REQUIRE_MESSAGE(theme.has_value(), theme.error().to_string());
     CHECK(theme->description == "With a BOM");

@@ -112,8 +112,7 @@ void import_sample_archive(const fs::path& dir) {
     std::sort(seeds.begin(), seeds.end());
     for (const auto& seed : seeds) args += " '" + seed + "'";
     auto imported = run_paperpress(args, dir);
-    if (imported.exit_code != 0)
-        throw std::runtime_error("importing the sample archive failed: " + imported.err);
+    if (imported.exit_code != 0) throw std::runtime_error("importing the sample archive failed: " + imported.err);
 }
 
 Clock::time_point FakeClock::now() {

@@ -91,8 +91,8 @@ public:
     void sleep_for(duration length) override;
     void sleep_until(time_point when) override; // to `when` (concurrent sleepers overlap, as in real time)
     void advance(duration length) { sleep_for(length); }
-    std::vector<duration> sleeps();             // every positive sleep, in order
-    duration slept();                           // their sum
+    std::vector<duration> sleeps(); // every positive sleep, in order
+    duration slept();               // their sum
 
 private:
     std::mutex mutex_;

@@ -166,8 +166,8 @@ TEST_CASE("workflows: nightly.yml runs on weekday mornings; a queued night never
         // Inputs reach the shell through the environment, never pasted into the script.
         if (step["run"]) CHECK(text.find("${{ inputs.") == std::string::npos);
     }
-    CHECK(order == std::vector<std::string>{"cache", "cache", "setup", "cache", "build", "run", "site", "publish",
-                                            "package"});
+    CHECK(order ==
+          std::vector<std::string>{"cache", "cache", "setup", "cache", "build", "run", "site", "publish", "package"});
 
     // The secrets and variables the fork guide asks for.
     const std::string text = text_of(nightly);
@@ -194,7 +194,8 @@ TEST_CASE("workflows: secrets are set only on the steps that run paperpress run,
                 const std::string env = text_of(step["env"]);
                 if (env.find("secrets.") == std::string::npos) continue;
                 const bool runs_paperpress = std::regex_search(text, std::regex(R"(paperpress (run|publish|notify))"));
-                const bool fetches = text.find("git ") != std::string::npos && text.find(" fetch ") != std::string::npos;
+                const bool fetches =
+                    text.find("git ") != std::string::npos && text.find(" fetch ") != std::string::npos;
                 CHECK((runs_paperpress || fetches));
                 // The LLM key only where papers are scored (or a notification is sent).
                 if (env.find("secrets.OPENAI_API_KEY") != std::string::npos)
@@ -254,7 +255,9 @@ TEST_CASE("workflows: every cache is keyed by what it holds, and the night insta
     CHECK(ccache_build);
     // The runtime set leaves out the browser and the test-only packages, and npm's dev packages.
     const std::string setup = read_text(source_dir() / "scripts/setup");
-    CHECK(setup.find("test_only=\" doctest-dev python3-aiosmtpd openssl clang-format chromium default-jre-headless \"") != std::string::npos);
+    CHECK(
+        setup.find("test_only=\" doctest-dev python3-aiosmtpd openssl clang-format chromium default-jre-headless \"") !=
+        std::string::npos);
     CHECK(setup.find("npm ci --omit=dev") != std::string::npos);
 }
 

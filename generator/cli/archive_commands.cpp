@@ -20,9 +20,8 @@ int cmd_import(const GlobalOptions& global, const std::vector<std::string>& sour
     if (!lock) return exit_problems;
     int errors = 0, written = 0, unchanged = 0, papers = 0;
     for (const auto& source : sources) {
-        auto report = import_archive(source, global.content, [](const std::string& line) {
-            std::cout << "imported " << line << "\n";
-        });
+        auto report = import_archive(source, global.content,
+                                     [](const std::string& line) { std::cout << "imported " << line << "\n"; });
         for (const auto& warning : report.warnings) print_warning(warning);
         for (const auto& error : report.errors) print_error(error);
         errors += static_cast<int>(report.errors.size());
@@ -30,8 +29,8 @@ int cmd_import(const GlobalOptions& global, const std::vector<std::string>& sour
         unchanged += report.days_unchanged;
         papers += report.papers;
     }
-    std::cout << "import: " << written + unchanged << " days, " << papers << " papers into " << global.content
-              << " (" << written << " written, " << unchanged << " unchanged)";
+    std::cout << "import: " << written + unchanged << " days, " << papers << " papers into " << global.content << " ("
+              << written << " written, " << unchanged << " unchanged)";
     if (errors) std::cout << "; " << errors << " files could not be read";
     std::cout << "\n";
     return errors ? exit_problems : exit_ok;

@@ -38,9 +38,9 @@ void print_warning(const std::string& warning);
 // names once, here: no module under the CLI reads a secret from the
 // environment.
 struct Secrets {
-    std::string llm_api_key;  // llm.api_key_env; empty: unset
-    std::string push_token;   // publish.token_env; empty: unset
-    NotifySecrets notify;     // the notification channels' variables, by name
+    std::string llm_api_key; // llm.api_key_env; empty: unset
+    std::string push_token;  // publish.token_env; empty: unset
+    NotifySecrets notify;    // the notification channels' variables, by name
 };
 
 // Reads the secrets, and registers the value of every variable the config
@@ -79,7 +79,7 @@ struct RunArgs {
     bool no_build = false;
     std::string out = "site";
     int push_every_days = -1; // -1: publish.push_every_days (the command line overrides the config)
-    std::string summary; // YYYY-MM: write that month's overview again (pipeline/month_summary.h)
+    std::string summary;      // YYYY-MM: write that month's overview again (pipeline/month_summary.h)
     unsigned jobs = 0;
 };
 int cmd_run(const GlobalOptions& global, Config config, const Secrets& secrets, const RunArgs& args);

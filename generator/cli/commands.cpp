@@ -22,8 +22,8 @@ struct Commands {
     NotifyArgs notify_args;
     ServeArgs serve_args;
     std::string theme_name;
-    CLI::App *import = nullptr, *ls = nullptr, *check = nullptr, *build = nullptr, *run = nullptr,
-             *publish = nullptr, *notify = nullptr, *serve = nullptr, *theme_new = nullptr, *search = nullptr;
+    CLI::App *import = nullptr, *ls = nullptr, *check = nullptr, *build = nullptr, *run = nullptr, *publish = nullptr,
+             *notify = nullptr, *serve = nullptr, *theme_new = nullptr, *search = nullptr;
 };
 
 void add_archive_commands(CLI::App& app, Commands& p) {
@@ -34,7 +34,6 @@ void add_archive_commands(CLI::App& app, Commands& p) {
     p.ls->add_flag("--json", p.as_json, "Print a JSON array: date, status, count, papers (IDs in page order)");
 
     p.check = app.add_subcommand("check", "Validate the whole content tree");
-
 }
 
 void add_build_command(CLI::App& app, Commands& p) {
@@ -44,57 +43,67 @@ void add_build_command(CLI::App& app, Commands& p) {
     p.build->add_option("--out", p.build_args.out, "Output folder")->capture_default_str();
     p.build->add_option("--theme", p.build_args.theme, "Theme name under themes/ (overrides the config's 'theme')");
     p.build->add_option("--base-url", p.build_args.base_url,
-                      "URL the site is served under, e.g. https://user.github.io/repo/ (overrides 'base_url'; "
-                      "use / for a local preview)");
+                        "URL the site is served under, e.g. https://user.github.io/repo/ (overrides 'base_url'; "
+                        "use / for a local preview)");
     p.build->add_flag("--force", p.build_args.force,
-                    "Build even when that removes more than half of the pages the last build made (a content tree "
-                    "that shrank on purpose)");
-    p.build->add_option("--jobs,-j", p.build_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
-
+                      "Build even when that removes more than half of the pages the last build made (a content tree "
+                      "that shrank on purpose)");
+    p.build
+        ->add_option("--jobs,-j", p.build_args.jobs,
+                     "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask "
+                     "and cgroup CPU quota)")
+        ->check(CLI::Range(1, 256));
 }
 
 void add_run_command(CLI::App& app, Commands& p) {
     p.run = app.add_subcommand(
         "run", "The nightly job: fetch the arXiv announcement (or back-fill missed days), score the papers, write "
                "the day into the content tree and build the site. Exit 0 also when there is no announcement.");
-    p.run->add_option("--date", p.run_args.date, "Redo this day (YYYY-MM-DD); back-filled through the API when the "
-                                             "feed no longer holds it");
+    p.run->add_option("--date", p.run_args.date,
+                      "Redo this day (YYYY-MM-DD); back-filled through the API when the "
+                      "feed no longer holds it");
     p.run->add_option("--from", p.run_args.from, "Back-fill every missing weekday from this date (YYYY-MM-DD)");
     p.run->add_option("--to", p.run_args.to, "... up to this date (YYYY-MM-DD; default: today)");
     p.run->add_flag("--offline", p.run_args.offline,
-                  "No network: the sample announcement (arxiv.offline_feed) and the embedded scorer");
+                    "No network: the sample announcement (arxiv.offline_feed) and the embedded scorer");
     p.run->add_flag("--resume", p.run_args.resume,
-                  "With --date: score only the unscored papers of that partial day (exit 3 if some stay unscored)");
+                    "With --date: score only the unscored papers of that partial day (exit 3 if some stay unscored)");
     p.run->add_flag("--no-build", p.run_args.no_build, "Write the day but do not build the site");
     p.run->add_option("--summary", p.run_args.summary,
-                    "Only (re)write this month's overview (YYYY-MM) with the LLM, over an existing summary.md, and "
-                    "build the site");
+                      "Only (re)write this month's overview (YYYY-MM) with the LLM, over an existing summary.md, and "
+                      "build the site");
     p.run->add_option("--out", p.run_args.out, "Site output folder")->capture_default_str();
-    p.run->add_option("--push-every-days", p.run_args.push_every_days,
-                    "With publish.commit_content: build, commit and push the site after every N days written "
-                    "(overrides publish.push_every_days; 0: only at the end)")
+    p.run
+        ->add_option("--push-every-days", p.run_args.push_every_days,
+                     "With publish.commit_content: build, commit and push the site after every N days written "
+                     "(overrides publish.push_every_days; 0: only at the end)")
         ->check(CLI::Range(0, 366));
-    p.run->add_option("--jobs,-j", p.run_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
-
+    p.run
+        ->add_option("--jobs,-j", p.run_args.jobs,
+                     "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask "
+                     "and cgroup CPU quota)")
+        ->check(CLI::Range(1, 256));
 }
 
 void add_publish_commands(CLI::App& app, Commands& p) {
     p.publish = app.add_subcommand(
         "publish", "Commit the built site to the site branch (default gh-pages) without touching your working "
                    "tree, index or HEAD; --push pushes it (and, with publish.commit_content, the current branch)");
-    p.publish->add_option("--branch", p.publish_args.branch, "Branch to commit the site on (overrides publish.branch, "
-                                                         "default gh-pages)");
+    p.publish->add_option("--branch", p.publish_args.branch,
+                          "Branch to commit the site on (overrides publish.branch, "
+                          "default gh-pages)");
     p.publish->add_flag("--push", p.publish_args.push, "Push the branch to the remote afterwards (fast-forward only)");
-    p.publish->add_option("--remote", p.publish_args.remote, "Remote to push to (overrides publish.remote, default origin)");
-    p.publish->add_option("--site", p.publish_args.site, "Built site folder to publish (overrides publish.site_dir, "
-                                                     "default site)");
+    p.publish->add_option("--remote", p.publish_args.remote,
+                          "Remote to push to (overrides publish.remote, default origin)");
+    p.publish->add_option("--site", p.publish_args.site,
+                          "Built site folder to publish (overrides publish.site_dir, "
+                          "default site)");
 
     p.notify = app.add_subcommand(
         "notify", "Send a day's picks again to the channels in the config's notify: section (Slack, webhook, "
                   "email); exit 1 when a channel failed");
     p.notify->add_option("--date", p.notify_args.date, "The day to send (YYYY-MM-DD); default the latest day");
     p.notify->add_flag("--dry-run", p.notify_args.dry_run, "Print each channel's message instead of sending it");
-
 }
 
 void add_serve_command(CLI::App& app, Commands& p) {
@@ -106,16 +115,21 @@ void add_serve_command(CLI::App& app, Commands& p) {
         ->check(CLI::Range(0, 65535));
     p.serve->add_option("--host", p.serve_args.host, "Address to listen on (anything but loopback is warned about)")
         ->capture_default_str();
-    p.serve->add_option("--out", p.serve_args.out,
-                      "Output folder of the preview build (apart from site/, which publish commits)")
+    p.serve
+        ->add_option("--out", p.serve_args.out,
+                     "Output folder of the preview build (apart from site/, which publish commits)")
         ->capture_default_str();
     p.serve->add_flag("--no-watch", p.serve_args.no_watch, "Build and serve once; do not watch for changes");
-    p.serve->add_option("--poll-interval", p.serve_args.poll_ms,
-                      "Poll for edits every MS milliseconds instead of watching by inotify (which falls back to 300 ms "
-                      "polling where it is unavailable); for network file systems")
+    p.serve
+        ->add_option("--poll-interval", p.serve_args.poll_ms,
+                     "Poll for edits every MS milliseconds instead of watching by inotify (which falls back to 300 ms "
+                     "polling where it is unavailable); for network file systems")
         ->check(CLI::Range(10, 60000));
-    p.serve->add_option("--jobs,-j", p.serve_args.jobs, "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask and cgroup CPU quota)")->check(CLI::Range(1, 256));
-
+    p.serve
+        ->add_option("--jobs,-j", p.serve_args.jobs,
+                     "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask "
+                     "and cgroup CPU quota)")
+        ->check(CLI::Range(1, 256));
 }
 
 void add_theme_command(CLI::App& app, Commands& p) {
@@ -126,7 +140,6 @@ void add_theme_command(CLI::App& app, Commands& p) {
                "partials/ and static/");
     p.theme_new->add_option("NAME", p.theme_name, "The new theme's folder name under themes/")->required();
     p.theme_new->fallthrough();
-
 }
 
 // Runs the command parsed, with the config loaded and validated.

@@ -146,8 +146,7 @@ void write_due_overviews(const GlobalOptions& global, const Config& config, cons
 }
 
 // `run --summary YYYY-MM`: that month's overview written again, then the site.
-int run_month_overview(const GlobalOptions& global, const Config& config, const Secrets& secrets,
-                       const RunArgs& args) {
+int run_month_overview(const GlobalOptions& global, const Config& config, const Secrets& secrets, const RunArgs& args) {
     auto first = parse_iso_date(args.summary + "-01");
     if (args.summary.size() != 7 || !first) {
         std::cerr << "error: --summary expects a month as YYYY-MM, got " << excerpt(args.summary) << "\n";
@@ -155,8 +154,8 @@ int run_month_overview(const GlobalOptions& global, const Config& config, const 
     }
     auto key = llm_key(config, secrets);
     if (!key) {
-        print_error({global.config, 0, "expected an LLM for the overview: set " + config.llm.api_key_env +
-                                           " or llm.base_url"});
+        print_error(
+            {global.config, 0, "expected an LLM for the overview: set " + config.llm.api_key_env + " or llm.base_url"});
         return exit_problems;
     }
     auto lock = lock_content_tree(global);
@@ -168,7 +167,8 @@ int run_month_overview(const GlobalOptions& global, const Config& config, const 
     }
     std::cout << "month overview " << written->path.string() << ": " << written->note << "\n";
     if (written->written && config.publish.commit_content)
-        if (auto committed = commit_content_files(".", {written->path}, "Overview of " + args.summary, config.publish); !committed)
+        if (auto committed = commit_content_files(".", {written->path}, "Overview of " + args.summary, config.publish);
+            !committed)
             print_error(committed.error());
     return args.no_build ? exit_ok : cmd_build(global, config, BuildArgs{args.out, {}, {}});
 }
@@ -290,8 +290,9 @@ int cmd_notify(const GlobalOptions& global, const Config& config, const Secrets&
     auto date = date_option(args.date, "--date", bad);
     if (bad) return exit_usage;
     if (!any_channel(config.notify)) {
-        print_error({global.config, 0, "expected a notification channel in section 'notify' (slack, webhook or "
-                                       "email; see docs/notifications.md)"});
+        print_error({global.config, 0,
+                     "expected a notification channel in section 'notify' (slack, webhook or "
+                     "email; see docs/notifications.md)"});
         return exit_problems;
     }
     auto scan = scan_content(global.content);
@@ -336,8 +337,9 @@ int cmd_publish(const GlobalOptions& global, const Config& site, const PublishAr
         return exit_ok;
     }
     const std::string content = global.content;
-    auto outcome = publish_site(".", config.site_dir, config,
-                                [&content](const TreeChanges& changes) { return site_publish_message(changes, content); });
+    auto outcome = publish_site(".", config.site_dir, config, [&content](const TreeChanges& changes) {
+        return site_publish_message(changes, content);
+    });
     if (!outcome) {
         print_error(outcome.error());
         return exit_problems;

@@ -3,7 +3,6 @@
 #include "config/arxiv_no_mailing_yaml.h" // generated from config/arxiv_no_mailing.yaml
 #include "config/yaml_section.h"
 
-
 namespace pp {
 
 namespace {

@@ -22,28 +22,36 @@ bool site_base_url(const std::string& url) {
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return false;
     const std::string lower = to_lower(url);
     for (std::string_view scheme : {"http://", "https://"})
-        if (lower.starts_with(scheme))
-            return url.size() > scheme.size() && url[scheme.size()] != '/';
+        if (lower.starts_with(scheme)) return url.size() > scheme.size() && url[scheme.size()] != '/';
     return !url.starts_with("//") && url.substr(0, url.find('/')).find(':') == std::string::npos;
 }
 
 Result<void> read_root(const Section& s, const YAML::Node& root, Config& c) {
     auto section = [&](const char* name, auto reader, auto& target) {
-        return s.sub(name, [reader, &target](const Section& inner, const YAML::Node& v) { return reader(inner, v, target); });
+        return s.sub(name,
+                     [reader, &target](const Section& inner, const YAML::Node& v) { return reader(inner, v, target); });
     };
-    return s.read(root, {
-        {"title", s.text(c.title)}, {"description", s.text(c.description)}, {"base_url", s.text(c.base_url, "an http(s) URL or a path, such as https://user.github.io/repo/ or /", site_base_url)},
-        {"theme", s.text(c.theme)}, {"author", s.text(c.author)}, {"feed_days", s.number(c.feed_days, 1, 1000)},
-        {"home_days", s.number(c.home_days, 0, 1000)},
-        {"math", s.flag(c.math)}, {"month_best", s.number(c.month_best, 0, 1000)},
-        {"group_by_topic", s.flag(c.group_by_topic)}, {"search_index", s.flag(c.search_index)},
-        {"data", s.text(c.data, "none, month, full or day", one_of({"none", "month", "full", "day"}))},
-        {"arxiv", section("arxiv", read_arxiv, c.arxiv)},
-        {"scoring", section("scoring", read_scoring, c.scoring)},
-        {"llm", section("llm", read_llm, c.llm)},
-        {"publish", section("publish", read_publish, c.publish)},
-        {"notify", section("notify", read_notify, c.notify)},
-    });
+    return s.read(
+        root, {
+                  {"title", s.text(c.title)},
+                  {"description", s.text(c.description)},
+                  {"base_url", s.text(c.base_url, "an http(s) URL or a path, such as https://user.github.io/repo/ or /",
+                                      site_base_url)},
+                  {"theme", s.text(c.theme)},
+                  {"author", s.text(c.author)},
+                  {"feed_days", s.number(c.feed_days, 1, 1000)},
+                  {"home_days", s.number(c.home_days, 0, 1000)},
+                  {"math", s.flag(c.math)},
+                  {"month_best", s.number(c.month_best, 0, 1000)},
+                  {"group_by_topic", s.flag(c.group_by_topic)},
+                  {"search_index", s.flag(c.search_index)},
+                  {"data", s.text(c.data, "none, month, full or day", one_of({"none", "month", "full", "day"}))},
+                  {"arxiv", section("arxiv", read_arxiv, c.arxiv)},
+                  {"scoring", section("scoring", read_scoring, c.scoring)},
+                  {"llm", section("llm", read_llm, c.llm)},
+                  {"publish", section("publish", read_publish, c.publish)},
+                  {"notify", section("notify", read_notify, c.notify)},
+              });
 }
 
 std::optional<std::string> env(const char* name) {
@@ -89,8 +97,8 @@ fs::path installed_data_dir() {
     static const fs::path dir = [] {
         std::error_code ec;
         const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-        for (const fs::path& candidate : {ec ? fs::path() : self.parent_path().parent_path() / "share/paperpress",
-                                          fs::path(PAPERPRESS_DATA_DIR)})
+        for (const fs::path& candidate :
+             {ec ? fs::path() : self.parent_path().parent_path() / "share/paperpress", fs::path(PAPERPRESS_DATA_DIR)})
             if (!candidate.empty() && fs::is_directory(candidate / "themes", ec)) return candidate;
         return fs::path();
     }();

@@ -22,16 +22,18 @@ struct ArxivSettings {
     std::vector<std::string> categories = {"cs.LG", "cs.AI"};
     std::vector<std::string> announce_types = {"new", "cross"};
     bool primary_only = false;
-    std::string rss_url = "https://rss.arxiv.org/rss/";      // + "cs.LG+cs.AI"; PAPERPRESS_ARXIV_RSS_URL overrides
+    std::string rss_url = "https://rss.arxiv.org/rss/";         // + "cs.LG+cs.AI"; PAPERPRESS_ARXIV_RSS_URL overrides
     std::string api_url = "https://export.arxiv.org/api/query"; // PAPERPRESS_ARXIV_API_URL overrides
-    std::string contact;                                     // goes into the User-Agent
-    double request_interval = 3.0;                           // seconds between arXiv requests
-    std::string cache_dir = ".cache/arxiv";                  // raw responses
-    std::string offline_feed = "samples/arxiv-feed.xml";     // used by --offline
+    std::string contact;                                        // goes into the User-Agent
+    double request_interval = 3.0;                              // seconds between arXiv requests
+    std::string cache_dir = ".cache/arxiv";                     // raw responses
+    std::string offline_feed = "samples/arxiv-feed.xml";        // used by --offline
     int api_page_size = 200;
-    int catch_up_days = 5;   // `run` with no date back-fills missing, stale and incomplete days among the last N weekdays (0: never)
+    int catch_up_days =
+        5; // `run` with no date back-fills missing, stale and incomplete days among the last N weekdays (0: never)
     int wait_for_feed_minutes = 0; // `run` polls a late feed this long for the expected announcement (0: no wait)
-    std::vector<Date> no_mailing;  // evenings without a mailing, added to arXiv's published ones (config/arxiv_no_mailing.yaml)
+    std::vector<Date>
+        no_mailing; // evenings without a mailing, added to arXiv's published ones (config/arxiv_no_mailing.yaml)
 };
 
 // Which scorer serves without an LLM, and what filters papers before one.
@@ -44,8 +46,8 @@ struct ScoringSettings {
     std::string criteria = "prompts/score_criteria.md";
     std::string postfix = "prompts/postfix.md";
     std::string title_postfix = "prompts/title_postfix.md";
-    std::vector<std::string> authors;   // followed authors' names
-    std::string authors_file;           // "Name, SemanticScholarID" lines, as the reference system's
+    std::vector<std::string> authors; // followed authors' names
+    std::string authors_file;         // "Name, SemanticScholarID" lines, as the reference system's
     int relevance_cutoff = 7;
     int novelty_cutoff = 6;
     EmbeddedScorerKind embedded = EmbeddedScorerKind::learned; // without an LLM: learned (from the archive) or keywords
@@ -56,70 +58,71 @@ struct ScoringSettings {
 
 struct LlmSettings {
     std::string base_url = "https://api.openai.com/v1"; // OPENAI_BASE_URL overrides
-    bool base_url_set = false;          // from config or environment
+    bool base_url_set = false;                          // from config or environment
     std::string api_key_env = "OPENAI_API_KEY";
-    std::string model = "gpt-4o-mini";  // OPENAI_MODEL overrides
-    std::optional<double> temperature;  // absent: 0 for models that take it (not o1/o3/o4, gpt-5)
-    int seed = 42;                      // sent with every request, for repeatable scores
+    std::string model = "gpt-4o-mini"; // OPENAI_MODEL overrides
+    std::optional<double> temperature; // absent: 0 for models that take it (not o1/o3/o4, gpt-5)
+    int seed = 42;                     // sent with every request, for repeatable scores
     int max_tokens = 0;
-    int batch_size = 16;                // papers a request (docs/scoring.md, "Tokens": 16 sends 11% fewer tokens than 8)
+    int batch_size = 16; // papers a request (docs/scoring.md, "Tokens": 16 sends 11% fewer tokens than 8)
     int concurrency = 4;
-    int requests_per_minute = 60;       // 0: no limit
-    int tokens_per_minute = 0;          // the account's token budget; 0: no limit
-    int retries = 2;                    // re-asks for papers missing from replies, in smaller batches
+    int requests_per_minute = 60; // 0: no limit
+    int tokens_per_minute = 0;    // the account's token budget; 0: no limit
+    int retries = 2;              // re-asks for papers missing from replies, in smaller batches
     bool title_prefilter = false;
-    bool required = false;              // true: no usable key fails the run instead of falling back to the embedded scorer
-    double timeout = 120;               // seconds per request
-    int max_wait_minutes = 60;          // waits for rate limits and outages in one run, summed; then the embedded scorer serves
-    std::string reply_format = "json_schema"; // asked first: json_schema, json_object or text (each falls back to the next)
+    bool required = false;     // true: no usable key fails the run instead of falling back to the embedded scorer
+    double timeout = 120;      // seconds per request
+    int max_wait_minutes = 60; // waits for rate limits and outages in one run, summed; then the embedded scorer serves
+    std::string reply_format =
+        "json_schema"; // asked first: json_schema, json_object or text (each falls back to the next)
     PriceTable prices = default_prices();
 };
 
 struct PublishSettings {
-    std::string branch = "gh-pages";      // the site's branch
-    std::string remote = "origin";        // where --push goes
-    bool commit_content = false;          // `run` commits the day files it writes; PAPERPRESS_COMMIT_CONTENT overrides
+    std::string branch = "gh-pages"; // the site's branch
+    std::string remote = "origin";   // where --push goes
+    bool commit_content = false;     // `run` commits the day files it writes; PAPERPRESS_COMMIT_CONTENT overrides
     std::string token_env = "GITHUB_TOKEN"; // environment variable holding the push token
-    std::string token;                    // not a key: its value, read once by the command line (cli/read_secrets)
-    std::string author_name;              // empty: GIT_AUTHOR_NAME, else "paperpress"
-    std::string author_email;             // empty: GIT_AUTHOR_EMAIL, else "paperpress@localhost"
-    std::string site_dir = "site";        // the built site that is published
-    int push_every_days = 0;              // `run` with commit_content: publish and push after every N days (0: never)
+    std::string token;                      // not a key: its value, read once by the command line (cli/read_secrets)
+    std::string author_name;                // empty: GIT_AUTHOR_NAME, else "paperpress"
+    std::string author_email;               // empty: GIT_AUTHOR_EMAIL, else "paperpress@localhost"
+    std::string site_dir = "site";          // the built site that is published
+    int push_every_days = 0;                // `run` with commit_content: publish and push after every N days (0: never)
 };
 
 // Secrets (webhook URLs, tokens, the SMTP password) are never in the file:
 // the config names the environment variables that hold them.
 struct SlackSettings {
-    std::string webhook_env;   // variable holding an incoming-webhook URL
-    std::string token_env;     // variable holding a bot token (xoxb-...), with `channel`
-    std::string channel;       // channel ID or #name for the bot token
+    std::string webhook_env;                        // variable holding an incoming-webhook URL
+    std::string token_env;                          // variable holding a bot token (xoxb-...), with `channel`
+    std::string channel;                            // channel ID or #name for the bot token
     std::string api_url = "https://slack.com/api/"; // chat.postMessage is appended
     bool enabled() const { return !webhook_env.empty() || !token_env.empty(); }
 };
 
 struct WebhookSettings {
-    std::string url_env;       // variable holding the URL the JSON is POSTed to
+    std::string url_env; // variable holding the URL the JSON is POSTed to
     bool enabled() const { return !url_env.empty(); }
 };
 
 struct EmailSettings {
-    std::string smtp_url;      // smtp://host:587 (STARTTLS) or smtps://host:465
-    std::string from;          // "paperpress <bot@example.org>" or "bot@example.org"
+    std::string smtp_url; // smtp://host:587 (STARTTLS) or smtps://host:465
+    std::string from;     // "paperpress <bot@example.org>" or "bot@example.org"
     std::vector<std::string> to;
-    std::string username_env;  // variables holding the SMTP login; empty: no AUTH
+    std::string username_env; // variables holding the SMTP login; empty: no AUTH
     std::string password_env;
-    bool starttls = true;      // true: TLS required (STARTTLS); false: used when offered
+    bool starttls = true; // true: TLS required (STARTTLS); false: used when offered
     std::string subject = "{{title}}: {{count}} {{paper_word}} for {{date}}"; // mustache
     bool insecure_tls_for_tests = false; // TEST ONLY: do not verify the server's certificate
     bool enabled() const { return !smtp_url.empty(); }
 };
 
 struct NotifySettings {
-    int top_n = 10;            // papers listed in the message
-    bool on_failure = false;   // send a short notice when a run fails
-    int attempts = 4;          // per channel: first try + retries
-    double backoff = 2.0;      // seconds before the first retry; doubles
-    double timeout = 30;       // seconds per attempt
+    int top_n = 10;          // papers listed in the message
+    bool on_failure = false; // send a short notice when a run fails
+    int attempts = 4;        // per channel: first try + retries
+    double backoff = 2.0;    // seconds before the first retry; doubles
+    double timeout = 30;     // seconds per attempt
     SlackSettings slack;
     WebhookSettings webhook;
     EmailSettings email;
@@ -131,11 +134,11 @@ struct Config {
     std::string description = "A daily digest of new arXiv papers, scored for my topics.";
     std::string base_url = "/";
     std::string theme = "default";
-    int feed_days = 20;  // days in feed.xml
-    int home_days = 10;  // recent days linked from the home page
-    std::string author;  // feed author, optional
-    bool math = true;         // typeset $...$ with KaTeX (a build without KaTeX's files is then an error)
-    int month_best = 20;      // papers in a month page's best-of
+    int feed_days = 20;         // days in feed.xml
+    int home_days = 10;         // recent days linked from the home page
+    std::string author;         // feed author, optional
+    bool math = true;           // typeset $...$ with KaTeX (a build without KaTeX's files is then an error)
+    int month_best = 20;        // papers in a month page's best-of
     bool group_by_topic = true; // day pages grouped by topic (false: one ranked list)
     // JSON data (docs/data.md), each value holding what the one before holds and more: "none" (data/index.json
     // only, no search), "month" (also data/YYYY-MM.json.gz, which the search reads, without the papers'

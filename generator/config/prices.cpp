@@ -17,9 +17,8 @@ BuiltInPrices read_built_in_prices() {
     read_built_in(prices_yaml, "config/prices.yaml (built in)", [&](const Section& section) {
         return std::map<std::string, Setter>{
             {"as_of", section.text(prices.date)},
-            {"models", section.sub("models", [&](const Section& s, const YAML::Node& v) {
-                 return read_prices(s, v, prices.table);
-             })},
+            {"models", section.sub("models", [&](const Section& s,
+                                                 const YAML::Node& v) { return read_prices(s, v, prices.table); })},
         };
     });
     return prices;

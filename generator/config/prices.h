@@ -11,9 +11,9 @@
 namespace pp {
 
 struct Price {
-    double prompt = 0;                // per million prompt tokens
-    double completion = 0;            // per million completion tokens
-    std::optional<double> cached;     // per million cached prompt tokens; prompt price if absent
+    double prompt = 0;            // per million prompt tokens
+    double completion = 0;        // per million completion tokens
+    std::optional<double> cached; // per million cached prompt tokens; prompt price if absent
 };
 
 using PriceTable = std::map<std::string, Price>;

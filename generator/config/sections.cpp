@@ -26,8 +26,7 @@ bool ref_name(const std::string& s) {
     if (s.find("..") != std::string::npos || s.find("@{") != std::string::npos || s.find("//") != std::string::npos)
         return false;
     for (unsigned char c : s)
-        if (c <= ' ' || c == 0x7f || c == '~' || c == '^' || c == ':' || c == '?' || c == '*' || c == '[' ||
-            c == '\\')
+        if (c <= ' ' || c == 0x7f || c == '~' || c == '^' || c == ':' || c == '?' || c == '*' || c == '[' || c == '\\')
             return false;
     return true;
 }
@@ -56,15 +55,20 @@ Result<void> check_notify(const NotifySettings& c, const Section& section, int l
 
 Result<void> read_arxiv(const Section& s, const YAML::Node& node, ArxivSettings& a) {
     auto ok = s.read(node, {
-        {"categories", s.list(a.categories)}, {"announce_types", s.list(a.announce_types)},
-        {"primary_only", s.flag(a.primary_only)}, {"rss_url", s.text(a.rss_url)}, {"api_url", s.text(a.api_url)},
-        {"contact", s.text(a.contact)}, {"request_interval", s.real(a.request_interval, 0)},
-        {"cache_dir", s.text(a.cache_dir)}, {"offline_feed", s.text(a.offline_feed)},
-        {"api_page_size", s.number(a.api_page_size, 1, 2000)},
-        {"catch_up_days", s.number(a.catch_up_days, 0, 30)},
-        {"wait_for_feed_minutes", s.number(a.wait_for_feed_minutes, 0, 600)},
-        {"no_mailing", s.dates(a.no_mailing)},
-    });
+                               {"categories", s.list(a.categories)},
+                               {"announce_types", s.list(a.announce_types)},
+                               {"primary_only", s.flag(a.primary_only)},
+                               {"rss_url", s.text(a.rss_url)},
+                               {"api_url", s.text(a.api_url)},
+                               {"contact", s.text(a.contact)},
+                               {"request_interval", s.real(a.request_interval, 0)},
+                               {"cache_dir", s.text(a.cache_dir)},
+                               {"offline_feed", s.text(a.offline_feed)},
+                               {"api_page_size", s.number(a.api_page_size, 1, 2000)},
+                               {"catch_up_days", s.number(a.catch_up_days, 0, 30)},
+                               {"wait_for_feed_minutes", s.number(a.wait_for_feed_minutes, 0, 600)},
+                               {"no_mailing", s.dates(a.no_mailing)},
+                           });
     if (!ok) return ok;
     if (a.categories.empty()) return s.problem(node.Mark().line + 1, "at least one category in 'categories'");
     for (const auto& type : a.announce_types)
@@ -81,14 +85,21 @@ Result<void> read_scoring(const Section& s, const YAML::Node& node, ScoringSetti
                                                                      : "none";
     bool embedded_prefilter = false;
     auto read = s.read(node, {
-        {"system_prompt", s.text(c.system_prompt)}, {"topics", s.text(c.topics)}, {"criteria", s.text(c.criteria)},
-        {"postfix", s.text(c.postfix)}, {"title_postfix", s.text(c.title_postfix)}, {"authors", s.list(c.authors)},
-        {"authors_file", s.text(c.authors_file)}, {"relevance_cutoff", s.number(c.relevance_cutoff, 0, 10)},
-        {"novelty_cutoff", s.number(c.novelty_cutoff, 0, 10)},
-        {"embedded", s.text(embedded, "learned or keywords", one_of({"learned", "keywords"}))},
-        {"prefilter", s.text(prefilter, "none, keywords or learned", one_of({"none", "keywords", "learned"}))},
-        {"embedded_prefilter", s.flag(embedded_prefilter)}, {"cache_dir", s.text(c.cache_dir)},
-    });
+                                 {"system_prompt", s.text(c.system_prompt)},
+                                 {"topics", s.text(c.topics)},
+                                 {"criteria", s.text(c.criteria)},
+                                 {"postfix", s.text(c.postfix)},
+                                 {"title_postfix", s.text(c.title_postfix)},
+                                 {"authors", s.list(c.authors)},
+                                 {"authors_file", s.text(c.authors_file)},
+                                 {"relevance_cutoff", s.number(c.relevance_cutoff, 0, 10)},
+                                 {"novelty_cutoff", s.number(c.novelty_cutoff, 0, 10)},
+                                 {"embedded", s.text(embedded, "learned or keywords", one_of({"learned", "keywords"}))},
+                                 {"prefilter", s.text(prefilter, "none, keywords or learned",
+                                                      one_of({"none", "keywords", "learned"}))},
+                                 {"embedded_prefilter", s.flag(embedded_prefilter)},
+                                 {"cache_dir", s.text(c.cache_dir)},
+                             });
     if (!read) return read;
     c.embedded = embedded == "keywords" ? EmbeddedScorerKind::keywords : EmbeddedScorerKind::learned;
     // The old spelling (embedded_prefilter: true) is the keywords pre-filter, unless the cascade is asked for.
@@ -100,24 +111,32 @@ Result<void> read_scoring(const Section& s, const YAML::Node& node, ScoringSetti
 
 Result<void> read_llm(const Section& s, const YAML::Node& node, LlmSettings& l) {
     double temperature = -1;
-    auto ok = s.read(node, {
-        {"base_url", [&](const YAML::Node& v, int line) {
-             l.base_url_set = true;
-             return s.text(l.base_url)(v, line);
-         }},
-        {"api_key_env", s.env_name(l.api_key_env)}, {"model", s.text(l.model)},
-        {"temperature", s.real(temperature, 0)}, {"max_tokens", s.number(l.max_tokens, 0, 1000000)},
-        {"batch_size", s.number(l.batch_size, 1, 200)}, {"concurrency", s.number(l.concurrency, 1, 64)},
-        {"requests_per_minute", s.number(l.requests_per_minute, 0, 100000)},
-        {"tokens_per_minute", s.number(l.tokens_per_minute, 0, 1000000000)},
-        {"seed", s.number(l.seed, 0, 2147483647)},
-        {"retries", s.number(l.retries, 0, 10)}, {"title_prefilter", s.flag(l.title_prefilter)},
-        {"required", s.flag(l.required)}, {"timeout", s.real(l.timeout, 1)},
-        {"max_wait_minutes", s.number(l.max_wait_minutes, 0, 1440)},
-        {"reply_format", s.text(l.reply_format, "json_schema, json_object or text",
-                                one_of({"json_schema", "json_object", "text"}))},
-        {"prices", s.sub("prices", [&](const Section& p, const YAML::Node& v) { return read_prices(p, v, l.prices); })},
-    });
+    auto ok = s.read(
+        node, {
+                  {"base_url",
+                   [&](const YAML::Node& v, int line) {
+                       l.base_url_set = true;
+                       return s.text(l.base_url)(v, line);
+                   }},
+                  {"api_key_env", s.env_name(l.api_key_env)},
+                  {"model", s.text(l.model)},
+                  {"temperature", s.real(temperature, 0)},
+                  {"max_tokens", s.number(l.max_tokens, 0, 1000000)},
+                  {"batch_size", s.number(l.batch_size, 1, 200)},
+                  {"concurrency", s.number(l.concurrency, 1, 64)},
+                  {"requests_per_minute", s.number(l.requests_per_minute, 0, 100000)},
+                  {"tokens_per_minute", s.number(l.tokens_per_minute, 0, 1000000000)},
+                  {"seed", s.number(l.seed, 0, 2147483647)},
+                  {"retries", s.number(l.retries, 0, 10)},
+                  {"title_prefilter", s.flag(l.title_prefilter)},
+                  {"required", s.flag(l.required)},
+                  {"timeout", s.real(l.timeout, 1)},
+                  {"max_wait_minutes", s.number(l.max_wait_minutes, 0, 1440)},
+                  {"reply_format", s.text(l.reply_format, "json_schema, json_object or text",
+                                          one_of({"json_schema", "json_object", "text"}))},
+                  {"prices",
+                   s.sub("prices", [&](const Section& p, const YAML::Node& v) { return read_prices(p, v, l.prices); })},
+              });
     if (!ok) return ok;
     if (temperature >= 0) l.temperature = temperature;
     return {};
@@ -125,41 +144,51 @@ Result<void> read_llm(const Section& s, const YAML::Node& node, LlmSettings& l) 
 
 Result<void> read_publish(const Section& s, const YAML::Node& node, PublishSettings& p) {
     return s.read(node, {
-        {"branch", s.text(p.branch, "a branch name such as gh-pages", ref_name)},
-        {"remote", s.text(p.remote, "a remote name such as origin", ref_name)},
-        {"commit_content", s.flag(p.commit_content)},
-        {"token_env", s.env_name(p.token_env)},
-        {"author_name", s.text(p.author_name, "a name on one line", one_line)},
-        {"author_email", s.text(p.author_email, "an e-mail address without '<', '>' or line breaks", one_line)},
-        {"site_dir", s.text(p.site_dir, "a folder", non_empty)},
-        {"push_every_days", s.number(p.push_every_days, 0, 366)},
-    });
+                            {"branch", s.text(p.branch, "a branch name such as gh-pages", ref_name)},
+                            {"remote", s.text(p.remote, "a remote name such as origin", ref_name)},
+                            {"commit_content", s.flag(p.commit_content)},
+                            {"token_env", s.env_name(p.token_env)},
+                            {"author_name", s.text(p.author_name, "a name on one line", one_line)},
+                            {"author_email",
+                             s.text(p.author_email, "an e-mail address without '<', '>' or line breaks", one_line)},
+                            {"site_dir", s.text(p.site_dir, "a folder", non_empty)},
+                            {"push_every_days", s.number(p.push_every_days, 0, 366)},
+                        });
 }
 
 Result<void> read_notify(const Section& s, const YAML::Node& node, NotifySettings& c) {
-    auto ok = s.read(node, {
-        {"top_n", s.number(c.top_n, 1, 1000)},
-        {"on_failure", s.flag(c.on_failure)},
-        {"attempts", s.number(c.attempts, 1, 20)},
-        {"backoff", s.real(c.backoff, 0)},
-        {"timeout", s.real(c.timeout, 1)},
-        {"slack", s.sub("slack", [&](const Section& r, const YAML::Node& v) {
-             auto& sl = c.slack;
-             return r.read(v, {{"webhook_env", r.env_name(sl.webhook_env)}, {"token_env", r.env_name(sl.token_env)},
-                               {"channel", r.text(sl.channel)}, {"api_url", r.text(sl.api_url)}});
-         })},
-        {"webhook", s.sub("webhook", [&](const Section& r, const YAML::Node& v) {
-             return r.read(v, {{"url_env", r.env_name(c.webhook.url_env)}});
-         })},
-        {"email", s.sub("email", [&](const Section& r, const YAML::Node& v) {
-             auto& e = c.email;
-             return r.read(v, {{"smtp_url", r.text(e.smtp_url)}, {"from", r.text(e.from)}, {"to", r.list(e.to)},
-                               {"username_env", r.env_name(e.username_env)},
-                               {"password_env", r.env_name(e.password_env)}, {"starttls", r.flag(e.starttls)},
-                               {"subject", r.text(e.subject)},
-                               {"insecure_tls_for_tests", r.flag(e.insecure_tls_for_tests)}});
-         })},
-    });
+    auto ok = s.read(
+        node, {
+                  {"top_n", s.number(c.top_n, 1, 1000)},
+                  {"on_failure", s.flag(c.on_failure)},
+                  {"attempts", s.number(c.attempts, 1, 20)},
+                  {"backoff", s.real(c.backoff, 0)},
+                  {"timeout", s.real(c.timeout, 1)},
+                  {"slack", s.sub("slack",
+                                  [&](const Section& r, const YAML::Node& v) {
+                                      auto& sl = c.slack;
+                                      return r.read(v, {{"webhook_env", r.env_name(sl.webhook_env)},
+                                                        {"token_env", r.env_name(sl.token_env)},
+                                                        {"channel", r.text(sl.channel)},
+                                                        {"api_url", r.text(sl.api_url)}});
+                                  })},
+                  {"webhook", s.sub("webhook",
+                                    [&](const Section& r, const YAML::Node& v) {
+                                        return r.read(v, {{"url_env", r.env_name(c.webhook.url_env)}});
+                                    })},
+                  {"email", s.sub("email",
+                                  [&](const Section& r, const YAML::Node& v) {
+                                      auto& e = c.email;
+                                      return r.read(v, {{"smtp_url", r.text(e.smtp_url)},
+                                                        {"from", r.text(e.from)},
+                                                        {"to", r.list(e.to)},
+                                                        {"username_env", r.env_name(e.username_env)},
+                                                        {"password_env", r.env_name(e.password_env)},
+                                                        {"starttls", r.flag(e.starttls)},
+                                                        {"subject", r.text(e.subject)},
+                                                        {"insecure_tls_for_tests", r.flag(e.insecure_tls_for_tests)}});
+                                  })},
+              });
     if (!ok) return ok;
     if (!c.slack.api_url.empty() && c.slack.api_url.back() != '/') c.slack.api_url += '/';
     return check_notify(c, s, node.Mark().line + 1);
@@ -174,9 +203,11 @@ Result<void> read_prices(const Section& s, const YAML::Node& node, PriceTable& p
         std::string source;
         Section entry(s.file(), s.qualified(model));
         auto ok = entry.read(it->second, {
-            {"prompt", entry.real(price.prompt, 0)}, {"completion", entry.real(price.completion, 0)},
-            {"cached", entry.real(cached, 0)}, {"source", entry.text(source)},
-        });
+                                             {"prompt", entry.real(price.prompt, 0)},
+                                             {"completion", entry.real(price.completion, 0)},
+                                             {"cached", entry.real(cached, 0)},
+                                             {"source", entry.text(source)},
+                                         });
         if (!ok) return ok;
         if (!it->second.IsMap() || !it->second["prompt"] || !it->second["completion"])
             return entry.problem(it->first.Mark().line + 1,

@@ -65,7 +65,8 @@ Result<void> Section::read(const YAML::Node& node, const std::map<std::string, S
         auto setter = keys.find(key);
         key_ = key;
         if (setter == keys.end())
-            return fail("unknown key " + excerpt(qualified(key)) + suggestion(key, keys) + " (see docs/configuration.md)",
+            return fail("unknown key " + excerpt(qualified(key)) + suggestion(key, keys) +
+                            " (see docs/configuration.md)",
                         file_, line);
         if (auto ok = setter->second(it->second, line); !ok) return ok;
     }
@@ -101,7 +102,7 @@ Setter Section::env_name(std::string& target) const {
     return [this, &target](const YAML::Node& v, int line) -> Result<void> {
         if (!v.IsScalar() || !is_env_name(v.Scalar()))
             return wrong_value(line, "the name of an environment variable (such as SLACK_WEBHOOK_URL) that holds the "
-                                 "secret, never the secret itself");
+                                     "secret, never the secret itself");
         target = v.Scalar();
         return {};
     };
@@ -167,7 +168,8 @@ Setter Section::dates(std::vector<Date>& target) const {
     };
 }
 
-Setter Section::sub(const std::string& name, std::function<Result<void>(const Section&, const YAML::Node&)> body) const {
+Setter Section::sub(const std::string& name,
+                    std::function<Result<void>(const Section&, const YAML::Node&)> body) const {
     return [this, name, body](const YAML::Node& v, int) -> Result<void> {
         Section inner(file_, qualified(name));
         return body(inner, v);

@@ -30,7 +30,7 @@ public:
     // Applies the setter of each key; unknown keys are errors.
     Result<void> read(const YAML::Node& node, const std::map<std::string, Setter>& keys) const;
 
-    Setter text(std::string& target) const;  // a single line
+    Setter text(std::string& target) const; // a single line
     // Text that passes `valid`; `expected` says what it should look like.
     Setter text(std::string& target, std::string expected, std::function<bool(const std::string&)> valid) const;
     // The name of an environment variable: a secret pasted in by mistake is

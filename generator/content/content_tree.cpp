@@ -35,14 +35,15 @@ public:
             if (entry.name.starts_with(".") || (entry.depth == 0 && entry.name == "prompts")) return false;
             // "2025-05-27.md/" is a day file's name on a folder: said, never skipped in silence.
             if (entry.name.ends_with(".md")) {
-                scan_.misplaced.push_back({(root_ / entry.relative).string(), 0,
-                                           "a folder named like a day file: expected a file"});
+                scan_.misplaced.push_back(
+                    {(root_ / entry.relative).string(), 0, "a folder named like a day file: expected a file"});
                 return false;
             }
             return true;
         }
         if (entry.name.size() <= 3 || !entry.name.ends_with(".md")) return false;
-        if (entry.depth == 2 && entry.name == "summary.md") return false; // a month's overview (content/month_summary.h)
+        if (entry.depth == 2 && entry.name == "summary.md")
+            return false; // a month's overview (content/month_summary.h)
         if (entry.kind == TreeEntry::Kind::file || entry.links_to_file()) add(entry.name, entry.relative, entry.path);
         return false;
     }
@@ -91,7 +92,8 @@ Result<Day> load_day(const fs::path& path) {
 
 std::optional<Error> misdated(const Day& day, const DayFile& file) {
     if (day.date == file.date) return std::nullopt;
-    return Error{file.path.string(), 2, "the front matter says " + day.date.iso() + " but the file is the day " + file.date.iso()};
+    return Error{file.path.string(), 2,
+                 "the front matter says " + day.date.iso() + " but the file is the day " + file.date.iso()};
 }
 
 Result<WriteOutcome> save_day(const fs::path& root, const Day& day) {

@@ -26,7 +26,7 @@ namespace {
 
 struct Field {
     const char* label;
-    std::function<std::string(const Paper&)> get; // "" = field absent
+    std::function<std::string(const Paper&)> get;                              // "" = field absent
     std::function<std::optional<std::string>(Paper&, const std::string&)> set; // error text
 };
 
@@ -37,9 +37,7 @@ std::optional<std::string> set_score(std::optional<int>& target, const std::stri
     return std::nullopt;
 }
 
-std::string score_text(const std::optional<int>& score) {
-    return score ? std::to_string(*score) : std::string();
-}
+std::string score_text(const std::optional<int>& score) { return score ? std::to_string(*score) : std::string(); }
 
 // At most 32: read_field keeps one bit per field.
 const std::vector<Field>& paper_fields() {
@@ -158,8 +156,7 @@ std::string front_matter(const Day& day) {
         out << YAML::Key << "remedial" << YAML::Value << YAML::BeginMap;
         out << YAML::Key << "from" << YAML::Value << day.remedial->from.iso();
         out << YAML::Key << "to" << YAML::Value << day.remedial->to.iso();
-        if (day.remedial->generated)
-            out << YAML::Key << "generated" << YAML::Value << day.remedial->generated->iso();
+        if (day.remedial->generated) out << YAML::Key << "generated" << YAML::Value << day.remedial->generated->iso();
         out << YAML::EndMap;
     }
     if (!day.prompt.empty()) out << YAML::Key << "prompt" << YAML::Value << day.prompt;
@@ -221,7 +218,8 @@ Result<FrontMatter> split_front_matter(std::string_view text) {
 
 // Readers of front matter values (content/front_matter.h).
 Result<std::string> meta_scalar(const MetaValue& value, const std::string& key) {
-    if (value.kind != MetaValue::Kind::scalar) return fail("expected '" + key + "' to be a single value", {}, value.line);
+    if (value.kind != MetaValue::Kind::scalar)
+        return fail("expected '" + key + "' to be a single value", {}, value.line);
     return value.scalar;
 }
 
@@ -256,7 +254,8 @@ Result<void> read_nested(const MetaValue& value, const std::string& key, const s
                          const std::function<Result<void>(const std::string&, const MetaValue&)>& each) {
     if (value.kind != MetaValue::Kind::map) return fail("expected '" + key + "' to be a map", {}, value.line);
     for (const MetaEntry& entry : value.entries) {
-        if (!allowed.contains(entry.key)) return fail("unknown key " + excerpt(key + "." + entry.key), {}, entry.key_line);
+        if (!allowed.contains(entry.key))
+            return fail("unknown key " + excerpt(key + "." + entry.key), {}, entry.key_line);
         if (auto r = each(entry.key, entry.value); !r) return r;
     }
     return {};
@@ -307,32 +306,34 @@ Result<void> read_remedial(const MetaValue& value, Day& day) {
 // The LLM's sampling parameters as sent: temperature (0 to 2), seed, and
 // the reply format asked for.
 Result<void> read_sampling(const MetaValue& value, Day& day) {
-    return read_nested(value, "sampling", {"temperature", "seed", "format"},
-                       [&](const std::string& name, const MetaValue& v) -> Result<void> {
-                           if (name == "format") {
-                               auto text = meta_scalar(v, "sampling.format");
-                               if (!text) return std::unexpected(text.error());
-                               if (*text != "json_schema" && *text != "json_object" && *text != "text")
-                                   return fail("expected 'sampling.format' to be json_schema, json_object or text, got " +
-                                                   excerpt(*text), {}, v.line);
-                               day.reply_format = *text;
-                               return {};
-                           }
-                           if (name == "seed") {
-                               auto n = meta_whole_number(v, "sampling.seed");
-                               if (!n) return std::unexpected(n.error());
-                               day.seed = *n;
-                               return {};
-                           }
-                           auto text = meta_scalar(v, "sampling.temperature");
-                           if (!text) return std::unexpected(text.error());
-                           auto number = parse_double(*text);
-                           if (!number || !std::isfinite(*number) || *number < 0 || *number > 2)
-                               return fail("expected 'sampling.temperature' to be a number from 0 to 2, got " +
-                                               excerpt(*text), {}, v.line);
-                           day.temperature = *number;
-                           return {};
-                       });
+    return read_nested(
+        value, "sampling", {"temperature", "seed", "format"},
+        [&](const std::string& name, const MetaValue& v) -> Result<void> {
+            if (name == "format") {
+                auto text = meta_scalar(v, "sampling.format");
+                if (!text) return std::unexpected(text.error());
+                if (*text != "json_schema" && *text != "json_object" && *text != "text")
+                    return fail("expected 'sampling.format' to be json_schema, json_object or text, got " +
+                                    excerpt(*text),
+                                {}, v.line);
+                day.reply_format = *text;
+                return {};
+            }
+            if (name == "seed") {
+                auto n = meta_whole_number(v, "sampling.seed");
+                if (!n) return std::unexpected(n.error());
+                day.seed = *n;
+                return {};
+            }
+            auto text = meta_scalar(v, "sampling.temperature");
+            if (!text) return std::unexpected(text.error());
+            auto number = parse_double(*text);
+            if (!number || !std::isfinite(*number) || *number < 0 || *number > 2)
+                return fail("expected 'sampling.temperature' to be a number from 0 to 2, got " + excerpt(*text), {},
+                            v.line);
+            day.temperature = *number;
+            return {};
+        });
 }
 
 Result<void> read_status(const MetaValue& value, Day& day) {
@@ -379,7 +380,8 @@ Result<void> read_metadata_entry(const MetaEntry& entry, Day& day) {
                                                       {&day.counts.arxiv, &day.counts.scanned, &day.counts.relevant});
     }
     if (key == "remedial") return read_remedial(value, day);
-    return fail("unknown key " + excerpt(key) + "; expected date, status, reason, model, sampling, tokens, cost, counts, remedial or prompt",
+    return fail("unknown key " + excerpt(key) +
+                    "; expected date, status, reason, model, sampling, tokens, cost, counts, remedial or prompt",
                 {}, entry.key_line);
 }
 
@@ -411,7 +413,8 @@ Result<std::pair<std::string, std::string>> read_heading(cmark_node* heading, in
         }
     }
     if (!link)
-        return fail("expected a paper heading of the form '## [Title](https://arxiv.org/abs/ID)'", {}, line_of(heading, offset));
+        return fail("expected a paper heading of the form '## [Title](https://arxiv.org/abs/ID)'", {},
+                    line_of(heading, offset));
     const char* url = cmark_node_get_url(link);
     return std::pair{inline_text(link), std::string(url ? url : "")};
 }
@@ -419,7 +422,8 @@ Result<std::pair<std::string, std::string>> read_heading(cmark_node* heading, in
 // Sets the field `label` of `paper` from `value` (blanks at its ends are
 // dropped: tidy_text never leaves any); what is wrong, if anything.
 // `seen`: one bit per field of paper_fields() already read.
-std::optional<std::string> set_field(std::string_view label, std::string_view value, Paper& paper, std::uint32_t& seen) {
+std::optional<std::string> set_field(std::string_view label, std::string_view value, Paper& paper,
+                                     std::uint32_t& seen) {
     const auto& fields = paper_fields();
     const auto field = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return label == f.label; });
     if (field == fields.end()) return "unknown field " + excerpt(label) + "; expected one of: " + known_labels();
@@ -427,7 +431,8 @@ std::optional<std::string> set_field(std::string_view label, std::string_view va
     if (seen & bit) return "the field " + excerpt(label) + " appears twice";
     seen |= bit;
     const std::string trimmed(trim(value));
-    if (auto problem = field->set(paper, trimmed)) return "field " + excerpt(label) + ": " + *problem + ", got " + excerpt(trimmed);
+    if (auto problem = field->set(paper, trimmed))
+        return "field " + excerpt(label) + ": " + *problem + ", got " + excerpt(trimmed);
     return std::nullopt;
 }
 
@@ -483,7 +488,8 @@ std::optional<Paper> read_written_section(std::string_view section) {
         const std::size_t label_end = line.find(":** ");
         if (label_end == std::string_view::npos) return std::nullopt;
         std::string value;
-        if (!append_plain_text(line.substr(label_end + 4), value) || set_field(line.substr(0, label_end), value, paper, seen))
+        if (!append_plain_text(line.substr(label_end + 4), value) ||
+            set_field(line.substr(0, label_end), value, paper, seen))
             return std::nullopt;
     }
     if (paper.id.empty() || link_id != paper.id || (at < section.size() && section[at] != '\n')) return std::nullopt;
@@ -498,7 +504,8 @@ std::optional<Paper> read_written_section(std::string_view section) {
 class BodyReader {
 public:
     // `offset`: the file's line number of the body's first line.
-    BodyReader(Day& day, const std::string& file_name, int offset) : day_(day), file_name_(file_name), offset_(offset) {}
+    BodyReader(Day& day, const std::string& file_name, int offset)
+        : day_(day), file_name_(file_name), offset_(offset) {}
 
     // A section is complete once its ID is known and agrees with the link.
     Result<void> finish() const {
@@ -506,8 +513,8 @@ public:
         if (paper_->id.empty())
             return fail("expected a '- **ID:** ...' field in this paper's section", file_name_, heading_line_);
         if (link_url_ != arxiv_abs_url(paper_->id))
-            return fail("expected the title to link to " + arxiv_abs_url(paper_->id) + ", the paper's ID",
-                        file_name_, heading_line_);
+            return fail("expected the title to link to " + arxiv_abs_url(paper_->id) + ", the paper's ID", file_name_,
+                        heading_line_);
         return {};
     }
 
@@ -522,9 +529,11 @@ public:
         if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 2)
             return start_paper(node, offset_ + block.lines_before, line);
         if (!paper_)
-            return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this " + node_kind(node),
+            return fail("expected a paper section '## [Title](https://arxiv.org/abs/ID)' before this " +
+                            node_kind(node),
                         file_name_, line);
-        if (type == CMARK_NODE_LIST && !had_fields_ && paper_->abstract.empty()) return read_fields(node, offset_ + block.lines_before);
+        if (type == CMARK_NODE_LIST && !had_fields_ && paper_->abstract.empty())
+            return read_fields(node, offset_ + block.lines_before);
         if (type == CMARK_NODE_PARAGRAPH) return add_paragraph(inline_text(node), line);
         return fail("unexpected " + node_kind(node) +
                         " in a paper section; expected the field list, then the abstract as paragraphs",
@@ -562,7 +571,8 @@ private:
     Result<void> read_fields(cmark_node* list, int first_line) {
         had_fields_ = true;
         for (cmark_node* item = cmark_node_first_child(list); item; item = cmark_node_next(item))
-            if (auto r = read_field(item, first_line, *paper_, seen_); !r) return std::unexpected(in_file(r.error(), file_name_));
+            if (auto r = read_field(item, first_line, *paper_, seen_); !r)
+                return std::unexpected(in_file(r.error(), file_name_));
         return {};
     }
 
@@ -594,14 +604,18 @@ Result<Day> read_day(std::string_view text, const std::string& file_name, bool s
     auto parts = split_front_matter(text);
     if (!parts) return std::unexpected(in_file(parts.error(), file_name));
     Day day;
-    if (auto meta = read_metadata(parts->yaml, day, shortcut); !meta) return std::unexpected(in_file(meta.error(), file_name));
+    if (auto meta = read_metadata(parts->yaml, day, shortcut); !meta)
+        return std::unexpected(in_file(meta.error(), file_name));
     BodyReader reader(day, file_name, parts->body_first_line);
     Result<void> outcome;
     auto read_section = [&](std::string_view section) { return reader.read_section(section); };
-    for_each_block(parts->body, [&](const MarkdownBlock& block) {
-        outcome = reader.read_block(block);
-        return outcome.has_value();
-    }, shortcut ? BlockReading{.read_section = read_section} : BlockReading{.plain_paragraphs = false});
+    for_each_block(
+        parts->body,
+        [&](const MarkdownBlock& block) {
+            outcome = reader.read_block(block);
+            return outcome.has_value();
+        },
+        shortcut ? BlockReading{.read_section = read_section} : BlockReading{.plain_paragraphs = false});
     if (!outcome) return std::unexpected(outcome.error());
     if (auto done = reader.finish(); !done) return std::unexpected(done.error());
     return day;

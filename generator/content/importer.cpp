@@ -20,9 +20,9 @@ namespace {
 
 // The files the reference system wrote for one date.
 struct SourceDay {
-    fs::path markdown;     // DATE-latest.md beats DATE-output.md, as in the reference
-    fs::path output_json;  // DATE-output.json
-    fs::path daily_json;   // DATE-daily-papers.json
+    fs::path markdown;    // DATE-latest.md beats DATE-output.md, as in the reference
+    fs::path output_json; // DATE-output.json
+    fs::path daily_json;  // DATE-daily-papers.json
 };
 
 // "2025-05-20-output.md" -> date and the rest of the name ("output.md").
@@ -44,23 +44,26 @@ std::map<Date, SourceDay> collect_sources(const fs::path& source, ImportReport& 
     }
     int skipped = 0;
     // Sorted: when two folders hold a page for the same day, the same one wins on every import.
-    auto unreadable = walk_tree(source, [&](const TreeEntry& entry) {
-        if (entry.kind == TreeEntry::Kind::folder) return true;
-        if (entry.kind != TreeEntry::Kind::file && !entry.links_to_file()) return false;
-        const fs::path path = entry.path;
-        auto dated = dated_name(path);
-        if (!dated) {
-            ++skipped;
-            return false;
-        }
-        auto& [date, kind] = *dated;
-        SourceDay& day = days[date];
-        if (kind == "latest.md" || (kind == "output.md" && day.markdown.empty())) day.markdown = path;
-        else if (kind == "output.json") day.output_json = path;
-        else if (kind == "daily-papers.json") day.daily_json = path;
-        else ++skipped;
-        return false;
-    }, {.sorted = true});
+    auto unreadable = walk_tree(source,
+                                [&](const TreeEntry& entry) {
+                                    if (entry.kind == TreeEntry::Kind::folder) return true;
+                                    if (entry.kind != TreeEntry::Kind::file && !entry.links_to_file()) return false;
+                                    const fs::path path = entry.path;
+                                    auto dated = dated_name(path);
+                                    if (!dated) {
+                                        ++skipped;
+                                        return false;
+                                    }
+                                    auto& [date, kind] = *dated;
+                                    SourceDay& day = days[date];
+                                    if (kind == "latest.md" || (kind == "output.md" && day.markdown.empty()))
+                                        day.markdown = path;
+                                    else if (kind == "output.json") day.output_json = path;
+                                    else if (kind == "daily-papers.json") day.daily_json = path;
+                                    else ++skipped;
+                                    return false;
+                                },
+                                {.sorted = true});
     report.errors.insert(report.errors.end(), unreadable.begin(), unreadable.end());
     if (skipped)
         report.warnings.push_back(std::to_string(skipped) +
@@ -86,7 +89,9 @@ std::vector<Paper> merge_papers(const std::vector<Paper>& page, const std::vecto
     int extra = 0;
     for (const auto& paper : json)
         if (!used.contains(paper.id)) merged.push_back(paper), ++extra;
-    if (extra) warnings.push_back(date + ": " + std::to_string(extra) + " papers only in the JSON were added after the page's");
+    if (extra)
+        warnings.push_back(date + ": " + std::to_string(extra) +
+                           " papers only in the JSON were added after the page's");
     return merged;
 }
 
@@ -105,14 +110,16 @@ std::string without_controls(std::string text) {
 }
 
 void clean_text(Paper& paper) {
-    for (std::string* text : {&paper.title, &paper.abstract, &paper.comment, &paper.topic, &paper.topic_note, &paper.unscored})
+    for (std::string* text :
+         {&paper.title, &paper.abstract, &paper.comment, &paper.topic, &paper.topic_note, &paper.unscored})
         *text = without_controls(std::move(*text));
     for (auto& author : paper.authors) author = without_controls(std::move(author));
     for (auto& topic : paper.also_topics) topic = without_controls(std::move(topic));
     tidy_paper(paper);
 }
 
-void clamp_score(std::optional<int>& score, const char* label, const std::string& where, std::vector<std::string>& warnings) {
+void clamp_score(std::optional<int>& score, const char* label, const std::string& where,
+                 std::vector<std::string>& warnings) {
     if (!score || (*score >= 0 && *score <= 10)) return;
     const int clamped = std::clamp(*score, 0, 10);
     warnings.push_back(where + ": " + label + " " + std::to_string(*score) + " is outside 0 to 10; written as " +
@@ -144,7 +151,8 @@ void make_importable(Day& day, const std::string& day_source,
     if (day.tokens) {
         for (long long* count : {&day.tokens->prompt, &day.tokens->completion, &day.tokens->cached})
             if (*count < 0) {
-                warnings.push_back(day_where + ": token count " + std::to_string(*count) + " is negative; written as 0");
+                warnings.push_back(day_where + ": token count " + std::to_string(*count) +
+                                   " is negative; written as 0");
                 *count = 0;
             }
     }

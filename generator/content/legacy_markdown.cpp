@@ -144,8 +144,7 @@ void set_field(Paper& paper, const std::string& label, const std::string& value,
         if (number && std::isfinite(*number))
             (key == "relevance" ? paper.relevance : paper.novelty) =
                 static_cast<int>(std::clamp(std::round(*number), -1e6, 1e6));
-        else
-            page.notes.push_back("paper " + paper.id + ": field '" + label + "' is not a number: " + excerpt(value));
+        else page.notes.push_back("paper " + paper.id + ": field '" + label + "' is not a number: " + excerpt(value));
     } else if (key == "primary topic") {
         paper.topic = value;
     } else if (key == "also matches") {
@@ -200,14 +199,17 @@ private:
         Day& day = page_.day;
         if (line.starts_with("> This is a remedial run")) {
             auto from = date_after(line, "from "), to = date_after(line, " to ");
-            if (!from || !to) return fail("expected 'from MM/DD/YYYY to MM/DD/YYYY' in the remedial banner", file_, line_number_);
+            if (!from || !to)
+                return fail("expected 'from MM/DD/YYYY to MM/DD/YYYY' in the remedial banner", file_, line_number_);
             day.remedial = Remedial{*from, *to, std::nullopt};
         } else if (line.starts_with("> Results generated on") && day.remedial) {
             day.remedial->generated = date_after(line, "generated on ");
         } else if (starts_with_nocase(line, "# Personalized Daily Arxiv Papers")) {
             auto stamp = trim(line.substr(line.rfind(' ') + 1));
-            page_.header_date = stamp.find('/') != std::string_view::npos ? parse_us_date(stamp) : parse_iso_date(stamp);
-            if (!page_.header_date) return fail("expected a date in the title, as MM/DD/YYYY or YYYY-MM-DD", file_, line_number_);
+            page_.header_date =
+                stamp.find('/') != std::string_view::npos ? parse_us_date(stamp) : parse_iso_date(stamp);
+            if (!page_.header_date)
+                return fail("expected a date in the title, as MM/DD/YYYY or YYYY-MM-DD", file_, line_number_);
             saw_title_ = true;
         } else if (starts_with_nocase(line, "# Paper selection prompt")) {
             finish_paper();
@@ -220,7 +222,8 @@ private:
             html_table_ = "<table>\n";
         } else if (line.starts_with("|") && !paper_) {
             read_markdown_table_line(line, day);
-        } else if (starts_with_nocase(line, "Total arXiv papers:") || starts_with_nocase(line, "Total scanned papers:") ||
+        } else if (starts_with_nocase(line, "Total arXiv papers:") ||
+                   starts_with_nocase(line, "Total scanned papers:") ||
                    starts_with_nocase(line, "Total relevant papers:")) {
             return read_count(line);
         } else {

@@ -14,9 +14,9 @@
 namespace pp {
 
 struct LegacyPage {
-    Day day;                       // metadata and papers as the page shows them
+    Day day; // metadata and papers as the page shows them
     std::optional<Date> header_date;
-    std::string prompt;            // the selection prompt text, if the page has one
+    std::string prompt;             // the selection prompt text, if the page has one
     std::vector<std::string> notes; // things the reader should know (ignored fields, ...)
 };
 

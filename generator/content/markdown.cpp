@@ -163,8 +163,7 @@ bool opens_spanning_block(std::string_view line) {
 }
 
 bool is_section_heading(std::string_view line) {
-    return line.starts_with("##") &&
-           (line.size() == 2 || line[2] == ' ' || line[2] == '\t');
+    return line.starts_with("##") && (line.size() == 2 || line[2] == ' ' || line[2] == '\t');
 }
 
 // A line cmark takes for blank: spaces and tabs only.
@@ -303,11 +302,20 @@ std::string blank_reference(char c) { return c == '\t' ? "&#9;" : "&#32;"; }
 // Characters that can start or end inline syntax anywhere in a line.
 bool needs_escape(char c) {
     switch (c) {
-    case '\\': case '`': case '*': case '_': case '[': case ']':
-    case '<': case '>': case '&': case '|': case '~':
-        return true;
-    default:
-        return false;
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+        case '<':
+        case '>':
+        case '&':
+        case '|':
+        case '~':
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -316,11 +324,9 @@ bool needs_escape(char c) {
 std::string escape_line_start(std::string escaped) {
     if (escaped.empty()) return escaped;
     char first = escaped[0];
-    if (first == '#' || first == '-' || first == '+' || first == '=')
-        return escaped.insert(0, 1, '\\');
+    if (first == '#' || first == '-' || first == '+' || first == '=') return escaped.insert(0, 1, '\\');
     size_t digits = 0;
-    while (digits < escaped.size() && std::isdigit(static_cast<unsigned char>(escaped[digits])))
-        ++digits;
+    while (digits < escaped.size() && std::isdigit(static_cast<unsigned char>(escaped[digits]))) ++digits;
     if (digits > 0 && digits < escaped.size() && (escaped[digits] == '.' || escaped[digits] == ')'))
         escaped.insert(escaped.begin() + static_cast<std::ptrdiff_t>(digits), '\\');
     return escaped;
@@ -369,20 +375,20 @@ static void append_inline_text(cmark_node* first, std::string& out) {
     cmark_node* node = first;
     while (node) {
         switch (cmark_node_get_type(node)) {
-        case CMARK_NODE_TEXT:
-        case CMARK_NODE_CODE:
-        case CMARK_NODE_HTML_INLINE:
-            if (const char* literal = cmark_node_get_literal(node)) out += literal;
-            break;
-        case CMARK_NODE_SOFTBREAK:
-        case CMARK_NODE_LINEBREAK:
-            out += '\n';
-            break;
-        default:
-            if (cmark_node* child = cmark_node_first_child(node)) {
-                node = child;
-                continue;
-            }
+            case CMARK_NODE_TEXT:
+            case CMARK_NODE_CODE:
+            case CMARK_NODE_HTML_INLINE:
+                if (const char* literal = cmark_node_get_literal(node)) out += literal;
+                break;
+            case CMARK_NODE_SOFTBREAK:
+            case CMARK_NODE_LINEBREAK:
+                out += '\n';
+                break;
+            default:
+                if (cmark_node* child = cmark_node_first_child(node)) {
+                    node = child;
+                    continue;
+                }
         }
         // Next in document order: the next sibling of the nearest node that has one.
         while (node && node != stop && !cmark_node_next(node)) node = cmark_node_parent(node);

@@ -45,8 +45,10 @@ Result<MonthSummary> read_month_summary_text(std::string_view text, const std::s
         if (node["model"]) summary.model = node["model"].as<std::string>();
         if (node["cost"]) summary.cost = node["cost"].as<double>();
     } catch (const YAML::Exception& e) {
-        return std::unexpected(Error{file, e.mark.line + 2, "expected generated: true|false, model: text, cost: a "
-                                                            "number of dollars (" + e.msg + ")"});
+        return std::unexpected(Error{file, e.mark.line + 2,
+                                     "expected generated: true|false, model: text, cost: a "
+                                     "number of dollars (" +
+                                         e.msg + ")"});
     }
     summary.markdown = std::string(trim(text.substr(close + 5)));
     return summary;

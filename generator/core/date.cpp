@@ -33,9 +33,7 @@ int Date::days_in_month(int y, int m) {
     return days[m - 1] + (m == 2 && leap ? 1 : 0);
 }
 
-bool Date::valid() const {
-    return year >= 1900 && year <= 9999 && day >= 1 && day <= days_in_month(year, month);
-}
+bool Date::valid() const { return year >= 1900 && year <= 9999 && day >= 1 && day <= days_in_month(year, month); }
 
 int Date::weekday() const {
     // Sakamoto's method.
@@ -55,8 +53,7 @@ std::optional<Date> parse_iso_date(std::string_view text) {
     if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
     auto y = text.substr(0, 4), m = text.substr(5, 2), d = text.substr(8, 2);
     if (!all_digits(y) || !all_digits(m) || !all_digits(d)) return std::nullopt;
-    Date date{static_cast<int>(*parse_int(y)), static_cast<int>(*parse_int(m)),
-              static_cast<int>(*parse_int(d))};
+    Date date{static_cast<int>(*parse_int(y)), static_cast<int>(*parse_int(m)), static_cast<int>(*parse_int(d))};
     if (!date.valid()) return std::nullopt;
     return date;
 }
@@ -111,9 +108,9 @@ Date today_utc() {
 }
 
 std::string month_name(int month) {
-    static constexpr std::array<const char*, 12> names = {"January", "February", "March",     "April",
-                                                          "May",     "June",     "July",      "August",
-                                                          "September", "October", "November", "December"};
+    static constexpr std::array<const char*, 12> names = {"January",   "February", "March",    "April",
+                                                          "May",       "June",     "July",     "August",
+                                                          "September", "October",  "November", "December"};
     return month >= 1 && month <= 12 ? names[static_cast<std::size_t>(month - 1)] : "?";
 }
 

@@ -15,8 +15,8 @@ struct Date {
 
     auto operator<=>(const Date&) const = default;
 
-    std::string iso() const;        // "2025-05-20"
-    int weekday() const;            // 0 = Sunday … 6 = Saturday
+    std::string iso() const; // "2025-05-20"
+    int weekday() const;     // 0 = Sunday … 6 = Saturday
     static int days_in_month(int year, int month);
     bool valid() const;
 };
@@ -37,8 +37,8 @@ Date next_day(const Date& date);
 
 // English names, as pages, feeds and messages show them: "May", "Tuesday"
 // ("?" out of range). Their first three letters are the short forms.
-std::string month_name(int month);     // 1 … 12
-std::string weekday_name(int weekday); // 0 = Sunday … 6
+std::string month_name(int month);       // 1 … 12
+std::string weekday_name(int weekday);   // 0 = Sunday … 6
 std::string long_date(const Date& date); // "Tuesday, 20 May 2025"
 
 // Today's date in UTC (reads the clock: keep it out of anything rendered).

@@ -11,10 +11,14 @@ int Paper::score() const {
 
 const char* to_string(DayStatus status) {
     switch (status) {
-    case DayStatus::announced: return "announced";
-    case DayStatus::failed: return "failed";
-    case DayStatus::partial: return "partial";
-    case DayStatus::stale: return "stale";
+        case DayStatus::announced:
+            return "announced";
+        case DayStatus::failed:
+            return "failed";
+        case DayStatus::partial:
+            return "partial";
+        case DayStatus::stale:
+            return "stale";
     }
     return "announced";
 }

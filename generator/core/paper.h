@@ -11,18 +11,18 @@
 namespace pp {
 
 struct Paper {
-    std::string id;                   // arXiv ID without version
+    std::string id; // arXiv ID without version
     std::string title;
     std::vector<std::string> authors;
-    std::string abstract;             // paragraphs separated by a blank line
-    std::string comment;              // the scorer's reason, or empty
-    std::optional<int> relevance;     // 1-10; absent for author matches
-    std::optional<int> novelty;       // 1-10; absent for author matches
-    bool author_match = false;        // kept because a followed author wrote it
-    std::string topic;                // primary topic label, if the scorer gave one
+    std::string abstract;         // paragraphs separated by a blank line
+    std::string comment;          // the scorer's reason, or empty
+    std::optional<int> relevance; // 1-10; absent for author matches
+    std::optional<int> novelty;   // 1-10; absent for author matches
+    bool author_match = false;    // kept because a followed author wrote it
+    std::string topic;            // primary topic label, if the scorer gave one
     std::vector<std::string> also_topics;
-    std::string topic_note;           // why the topic fits
-    std::string unscored;             // why no score could be had, or empty
+    std::string topic_note; // why the topic fits
+    std::string unscored;   // why no score could be had, or empty
 
     // relevance + novelty; 0 when either is missing.
     int score() const;
@@ -84,7 +84,7 @@ struct Day {
     std::string model;
     std::optional<double> temperature; // as sent to the LLM; absent when not sent
     std::optional<long long> seed;     // likewise
-    std::string reply_format;          // the reply format asked for: json_schema, json_object or text; empty when unknown
+    std::string reply_format; // the reply format asked for: json_schema, json_object or text; empty when unknown
     std::optional<Tokens> tokens;
     Cost cost;
     Counts counts;

@@ -11,7 +11,10 @@
 namespace pp {
 
 std::optional<std::size_t> math_end(std::string_view text, std::size_t at) {
-    std::string_view close = text.substr(at, 2) == "$$" ? "$$" : text[at] == '$' ? "$" : text[at + 1] == '(' ? "\\)" : "\\]";
+    std::string_view close = text.substr(at, 2) == "$$" ? "$$"
+                             : text[at] == '$'          ? "$"
+                             : text[at + 1] == '('      ? "\\)"
+                                                        : "\\]";
     const std::size_t open = text[at] == '$' ? close.size() : 2;
     for (std::size_t i = at + open; i < text.size(); ++i) {
         if (text[i] == '\\') {
@@ -38,22 +41,38 @@ void append_utf8(std::string& out, std::uint32_t c) {
 std::optional<std::uint32_t> accent_mark(std::string_view command) {
     if (command.size() != 1) return std::nullopt;
     switch (command[0]) {
-    case '\'': return 0x0301;
-    case '`': return 0x0300;
-    case '^': return 0x0302;
-    case '"': return 0x0308;
-    case '~': return 0x0303;
-    case '=': return 0x0304;
-    case '.': return 0x0307;
-    case 'u': return 0x0306;
-    case 'v': return 0x030C;
-    case 'H': return 0x030B;
-    case 'c': return 0x0327;
-    case 'k': return 0x0328;
-    case 'r': return 0x030A;
-    case 'b': return 0x0331;
-    case 'd': return 0x0323;
-    default: return std::nullopt;
+        case '\'':
+            return 0x0301;
+        case '`':
+            return 0x0300;
+        case '^':
+            return 0x0302;
+        case '"':
+            return 0x0308;
+        case '~':
+            return 0x0303;
+        case '=':
+            return 0x0304;
+        case '.':
+            return 0x0307;
+        case 'u':
+            return 0x0306;
+        case 'v':
+            return 0x030C;
+        case 'H':
+            return 0x030B;
+        case 'c':
+            return 0x0327;
+        case 'k':
+            return 0x0328;
+        case 'r':
+            return 0x030A;
+        case 'b':
+            return 0x0331;
+        case 'd':
+            return 0x0323;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -64,7 +83,7 @@ std::optional<std::uint32_t> special_letter(std::string_view name) {
         std::uint32_t letter;
     };
     static constexpr Entry letters[] = {
-        {"ss", 0xDF}, {"o", 0xF8},  {"O", 0xD8},  {"l", 0x142}, {"L", 0x141},  {"aa", 0xE5}, {"AA", 0xC5},
+        {"ss", 0xDF}, {"o", 0xF8},  {"O", 0xD8},   {"l", 0x142},  {"L", 0x141}, {"aa", 0xE5}, {"AA", 0xC5},
         {"ae", 0xE6}, {"AE", 0xC6}, {"oe", 0x153}, {"OE", 0x152}, {"i", 0x131}, {"j", 0x237},
     };
     for (const auto& entry : letters)
@@ -74,7 +93,9 @@ std::optional<std::uint32_t> special_letter(std::string_view name) {
 
 class Converter {
 public:
-    Converter(std::string_view text, bool keep_dollar) : text_(text), keep_dollar_(keep_dollar) { out_.reserve(text.size()); }
+    Converter(std::string_view text, bool keep_dollar) : text_(text), keep_dollar_(keep_dollar) {
+        out_.reserve(text.size());
+    }
 
     std::string run() {
         while (at_ < text_.size()) step();

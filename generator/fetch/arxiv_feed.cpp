@@ -69,7 +69,8 @@ Result<Announcement> parse_rss_feed(std::string_view xml, const std::string& sou
     pugi::xml_node channel = doc.child("rss").child("channel");
     if (!channel) return fail("expected an RSS 2.0 document (<rss><channel>)", source, 1);
     std::string title = text_of(channel.child("title"));
-    if (title.starts_with("Feed error")) return fail("arXiv answered with an error feed: " + excerpt(title, 200), source, 1);
+    if (title.starts_with("Feed error"))
+        return fail("arXiv answered with an error feed: " + excerpt(title, 200), source, 1);
 
     Announcement announcement;
     for (pugi::xml_node item : channel.children("item")) {
@@ -90,7 +91,8 @@ Result<Announcement> parse_rss_feed(std::string_view xml, const std::string& sou
     std::string pub_date = text_of(channel.child("pubDate"));
     if (!pub_date.empty()) {
         announcement.date = parse_rfc822_date(pub_date);
-        if (!announcement.date) return fail("expected the channel's pubDate to be a date, got " + excerpt(pub_date), source, 0);
+        if (!announcement.date)
+            return fail("expected the channel's pubDate to be a date, got " + excerpt(pub_date), source, 0);
     }
     if (!announcement.entries.empty() && !announcement.date)
         return fail("the feed has items but no pubDate: cannot tell the announcement date", source, 0);
@@ -109,14 +111,16 @@ Result<ApiPage> parse_api_page(std::string_view xml, const std::string& source) 
         std::string title = text_of(node.child("title"));
         std::string id_text = text_of(node.child("id"));
         if (title == "Error" && id_text.find("/api/errors") != std::string::npos)
-            return fail("the arXiv API reported an error: " + excerpt(trim(text_of(node.child("summary"))), 200), source, 0);
+            return fail("the arXiv API reported an error: " + excerpt(trim(text_of(node.child("summary"))), 200),
+                        source, 0);
         auto id = parse_arxiv_id(trim(id_text));
         if (!id) return fail("expected an arXiv abs URL in <id>, got " + excerpt(id_text), source, 0);
         FeedEntry entry;
         entry.paper.id = id->id;
         entry.paper.title = title;
         entry.paper.abstract = text_of(node.child("summary"));
-        for (pugi::xml_node author : node.children("author")) entry.paper.authors.push_back(text_of(author.child("name")));
+        for (pugi::xml_node author : node.children("author"))
+            entry.paper.authors.push_back(text_of(author.child("name")));
         std::string primary = node.child("arxiv:primary_category").attribute("term").value();
         if (!primary.empty()) entry.categories.push_back(primary);
         for (pugi::xml_node category : node.children("category")) {

@@ -18,8 +18,8 @@ struct FeedEntry {
 };
 
 struct Announcement {
-    std::optional<Date> date;            // the channel's pubDate; absent in an empty feed
-    std::vector<FeedEntry> entries;      // every item, every announce type
+    std::optional<Date> date;       // the channel's pubDate; absent in an empty feed
+    std::vector<FeedEntry> entries; // every item, every announce type
 };
 
 // `source` names the document in errors (a URL or a file).

@@ -58,8 +58,9 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const Date& from, co
 
 void ArxivSource::name_announce_type(FeedEntry& entry) const {
     // An entry without categories cannot be told apart: taken as new.
-    const bool primary = entry.categories.empty() ||
-                         std::ranges::find(settings_.categories, entry.categories.front()) != settings_.categories.end();
+    const bool primary =
+        entry.categories.empty() ||
+        std::ranges::find(settings_.categories, entry.categories.front()) != settings_.categories.end();
     entry.announce_type = primary ? "new" : "cross";
 }
 
@@ -68,8 +69,8 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const UtcMinute& fro
     std::string categories;
     for (const auto& category : settings_.categories)
         categories += (categories.empty() ? "" : "+OR+") + ("cat:" + category);
-    const std::string query = "search_query=%28" + categories + "%29+AND+submittedDate:%5B" + from.stamp() +
-                              "+TO+" + to.stamp() + "%5D&sortBy=submittedDate&sortOrder=ascending";
+    const std::string query = "search_query=%28" + categories + "%29+AND+submittedDate:%5B" + from.stamp() + "+TO+" +
+                              to.stamp() + "%5D&sortBy=submittedDate&sortOrder=ascending";
     std::vector<FeedEntry> entries;
     long long start = 0, total = -1;
     int empty_tries = 0;

@@ -15,10 +15,19 @@
 namespace pp {
 
 // The libcurl functions paperpress calls: curl_easy_init is easy_init.
-#define PP_CURL_FUNCTIONS(X)                                                                                           \
-    X(curl_, easy_init) X(curl_, easy_setopt) X(curl_, easy_perform) X(curl_, easy_getinfo) X(curl_, easy_reset)     \
-        X(curl_, easy_cleanup) X(curl_, easy_strerror) X(curl_, slist_append) X(curl_, slist_free_all)               \
-            X(curl_, global_init)
+// clang-format off
+#define PP_CURL_FUNCTIONS(X) \
+    X(curl_, easy_init) \
+    X(curl_, easy_setopt) \
+    X(curl_, easy_perform) \
+    X(curl_, easy_getinfo) \
+    X(curl_, easy_reset) \
+    X(curl_, easy_cleanup) \
+    X(curl_, easy_strerror) \
+    X(curl_, slist_append) \
+    X(curl_, slist_free_all) \
+    X(curl_, global_init)
+// clang-format on
 
 struct CurlLibrary {
     PP_SHARED_LIBRARY_FUNCTIONS(PP_CURL_FUNCTIONS)

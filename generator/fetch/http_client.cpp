@@ -178,8 +178,12 @@ bool same_https_origin(const std::string& from, const std::string& to) {
 Error http_status_error(const HttpResponse& response, const std::string& url) {
     // Redacted before it is cut, so a key that an endpoint echoes is hidden whole.
     std::string excerpt = redact(std::string_view(response.body).substr(0, 4096)).substr(0, 200);
-    return Error{{}, 0, "HTTP " + std::to_string(response.status) + " from " + loggable(url) +
-                            (excerpt.empty() ? "" : ": " + excerpt), ErrorKind::http, response.status};
+    return Error{{},
+                 0,
+                 "HTTP " + std::to_string(response.status) + " from " + loggable(url) +
+                     (excerpt.empty() ? "" : ": " + excerpt),
+                 ErrorKind::http,
+                 response.status};
 }
 
 HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {
@@ -259,10 +263,11 @@ Result<HttpResponse> HttpClient::attempt(const std::string& url, const std::stri
             response->location.empty())
             return response;
         if (!same_https_origin(current, response->location) || hops >= max_redirects) {
-            return fail_as(ErrorKind::refused, loggable(current) + ": refused to follow HTTP " + std::to_string(response->status) + " to " +
-                        loggable(response->location) + ": a " + options_.peer.kind +
-                        " is followed only to the same origin over https, at most " + std::to_string(max_redirects) +
-                        " times");
+            return fail_as(ErrorKind::refused, loggable(current) + ": refused to follow HTTP " +
+                                                   std::to_string(response->status) + " to " +
+                                                   loggable(response->location) + ": a " + options_.peer.kind +
+                                                   " is followed only to the same origin over https, at most " +
+                                                   std::to_string(max_redirects) + " times");
         }
         // 307 and 308 repeat the request; 301, 302 and 303 turn it into a GET.
         if (response->status != 307 && response->status != 308) body = nullptr;
@@ -307,8 +312,9 @@ Result<HttpResponse> HttpClient::attempt_once(const std::string& url, const std:
     CURLcode code = lib.easy_perform(curl);
     lib.slist_free_all(header_list);
     if (sink.over) {
-        return fail_as(ErrorKind::too_large, loggable(url) + ": the " + options_.peer.kind + " is larger than its cap of " +
-                    describe_cap(options_.peer.max_reply_bytes) + "; the rest was not read");
+        return fail_as(ErrorKind::too_large,
+                       loggable(url) + ": the " + options_.peer.kind + " is larger than its cap of " +
+                           describe_cap(options_.peer.max_reply_bytes) + "; the rest was not read");
     }
     if (code != CURLE_OK) {
         std::string detail = error_buffer[0] ? error_buffer : lib.easy_strerror(code);
@@ -317,7 +323,8 @@ Result<HttpResponse> HttpClient::attempt_once(const std::string& url, const std:
     lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
     if (!options_.peer.redirects_anywhere) {
         char* location = nullptr;
-        if (lib.easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location) == CURLE_OK && location) response.location = location;
+        if (lib.easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location) == CURLE_OK && location)
+            response.location = location;
     }
     return response;
 }

@@ -24,13 +24,13 @@ namespace pp {
 // are sent secrets and whole days: they are followed only to the same
 // origin over https (a 307 to another host would re-POST the body there).
 struct HttpPeer {
-    std::string kind = "HTTP reply";             // names the cap in errors: "LLM reply"
-    std::size_t max_reply_bytes = 64u << 20;     // the body, decoded; exceeded: the transfer stops
-    bool redirects_anywhere = true;              // false: only to the same https origin
+    std::string kind = "HTTP reply";         // names the cap in errors: "LLM reply"
+    std::size_t max_reply_bytes = 64u << 20; // the body, decoded; exceeded: the transfer stops
+    bool redirects_anywhere = true;          // false: only to the same https origin
 
-    static HttpPeer llm() { return {"LLM reply", 4u << 20, false}; }        // 4 MiB
-    static HttpPeer feed() { return {"arXiv feed", 32u << 20, true}; }      // 32 MiB
-    static HttpPeer api() { return {"arXiv API page", 32u << 20, true}; }   // 32 MiB
+    static HttpPeer llm() { return {"LLM reply", 4u << 20, false}; }             // 4 MiB
+    static HttpPeer feed() { return {"arXiv feed", 32u << 20, true}; }           // 32 MiB
+    static HttpPeer api() { return {"arXiv API page", 32u << 20, true}; }        // 32 MiB
     static HttpPeer notify() { return {"notification reply", 1u << 20, false}; } // 1 MiB
 };
 
@@ -41,12 +41,12 @@ bool same_https_origin(const std::string& from, const std::string& to);
 struct HttpOptions {
     HttpPeer peer;
     std::string user_agent = "paperpress/0.1";
-    std::chrono::milliseconds min_interval{0};     // between request starts
-    int max_attempts = 4;                          // first try + retries
-    std::chrono::milliseconds backoff{2000};       // doubles after each failure
-    std::chrono::milliseconds max_wait{120000};    // cap for backoff and Retry-After
-    std::chrono::milliseconds timeout{60000};      // per attempt
-    Clock* clock = nullptr;                        // nullptr: real_clock()
+    std::chrono::milliseconds min_interval{0};  // between request starts
+    int max_attempts = 4;                       // first try + retries
+    std::chrono::milliseconds backoff{2000};    // doubles after each failure
+    std::chrono::milliseconds max_wait{120000}; // cap for backoff and Retry-After
+    std::chrono::milliseconds timeout{60000};   // per attempt
+    Clock* clock = nullptr;                     // nullptr: real_clock()
     // Called before each retry with a human-readable reason (for the log).
     std::function<void(const std::string&)> on_retry;
 };
@@ -87,14 +87,12 @@ public:
 
     // POST with a body and extra headers ("Name: value"). Header values are
     // never logged: they may hold an API key.
-    Result<HttpResponse> post(const std::string& url, const std::string& body,
-                              const std::vector<std::string>& headers);
+    Result<HttpResponse> post(const std::string& url, const std::string& body, const std::vector<std::string>& headers);
 
     // One attempt at its turn (the minimum interval), no retries: any
     // status is a response; only a network error or a timeout is an error.
     // For callers with their own retry policy (the LLM scorer).
-    Result<HttpResponse> send(const std::string& url, const std::string* body,
-                              const std::vector<std::string>& headers);
+    Result<HttpResponse> send(const std::string& url, const std::string* body, const std::vector<std::string>& headers);
 
     // The peer of the next requests (one client fetches the feed, then API pages).
     void set_peer(HttpPeer peer) { options_.peer = std::move(peer); }

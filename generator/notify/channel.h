@@ -38,8 +38,8 @@ struct Channel {
     std::string missing_secret; // a variable that is not set: nothing is sent
     // (value, variable) of the secrets it sends: hidden, as $variable, in every line shown.
     std::vector<std::pair<std::string, std::string>> secrets;
-    std::string warning;                         // said before sending
-    std::function<std::string()> preview;        // what --dry-run shows
+    std::string warning;                  // said before sending
+    std::function<std::string()> preview; // what --dry-run shows
     std::function<Result<void>(const SendOptions&)> send;
 
     // Takes the value `variable` holds, noting it as missing when unset and,

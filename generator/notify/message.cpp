@@ -161,12 +161,23 @@ std::string escape_for(TextFormat format, std::string_view text) {
     out.reserve(clean.size() + clean.size() / 8);
     for (char c : clean) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += format == TextFormat::html ? "&quot;" : "\""; break;
-        case '\'': out += format == TextFormat::html ? "&#39;" : "'"; break;
-        default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += format == TextFormat::html ? "&quot;" : "\"";
+                break;
+            case '\'':
+                out += format == TextFormat::html ? "&#39;" : "'";
+                break;
+            default:
+                out += c;
         }
     }
     return out;

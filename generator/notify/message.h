@@ -25,27 +25,27 @@
 namespace pp {
 
 struct PaperLine {
-    int rank = 0;                  // 1-based, in page order
+    int rank = 0; // 1-based, in page order
     std::string id;
     std::string title;
-    std::string url;               // https://arxiv.org/abs/<id>
-    std::string authors;           // "A, B, C" (the first few, then "et al.")
+    std::string url;     // https://arxiv.org/abs/<id>
+    std::string authors; // "A, B, C" (the first few, then "et al.")
     std::optional<int> relevance;
     std::optional<int> novelty;
     bool author_match = false;
-    std::string comment;           // one line
+    std::string comment; // one line
 };
 
 struct DayMessage {
     Date date;
-    bool failed = false;           // a failure notice instead of the picks
-    std::string error;             // why the run failed (failure notices)
+    bool failed = false;              // a failure notice instead of the picks
+    std::string error;                // why the run failed (failure notices)
     std::string status = "announced"; // the day's status: announced, partial, stale or failed
-    std::string reason;            // why it is partial or stale (one line)
+    std::string reason;               // why it is partial or stale (one line)
     std::string site_title;
-    std::string day_url;           // the day's page under base_url
-    int count = 0;                 // papers on the day
-    std::vector<PaperLine> top;    // the first top_n papers, in page order
+    std::string day_url;        // the day's page under base_url
+    int count = 0;              // papers on the day
+    std::vector<PaperLine> top; // the first top_n papers, in page order
 };
 
 // Every text field is made one line without control characters.

@@ -45,7 +45,9 @@ void send_on(const Channel& channel, const NotifySettings& config, const DayMess
     options.attempts = config.attempts;
     options.backoff = std::chrono::milliseconds(static_cast<long long>(config.backoff * 1000));
     options.timeout = std::chrono::milliseconds(static_cast<long long>(config.timeout * 1000));
-    options.on_retry = [&log, name = channel.name](const std::string& reason) { log("notify: " + name + ": " + reason); };
+    options.on_retry = [&log, name = channel.name](const std::string& reason) {
+        log("notify: " + name + ": " + reason);
+    };
     auto sent = channel.send(options);
     if (sent) {
         report.sent.push_back(channel.name);

@@ -9,8 +9,8 @@
 #pragma once
 
 #include "config/config.h"
-#include "notify/channel.h"
 #include "core/paper.h"
+#include "notify/channel.h"
 #include "util/files.h"
 
 #include <functional>
@@ -20,9 +20,9 @@
 namespace pp {
 
 struct NotifyReport {
-    std::vector<std::string> sent;      // "slack", "webhook", "email (2 recipients)"
-    std::vector<std::string> warnings;  // one per channel that failed, secrets redacted
-    bool configured = false;            // at least one channel in the config
+    std::vector<std::string> sent;     // "slack", "webhook", "email (2 recipients)"
+    std::vector<std::string> warnings; // one per channel that failed, secrets redacted
+    bool configured = false;           // at least one channel in the config
     bool ok() const { return warnings.empty(); }
 };
 

@@ -25,8 +25,8 @@ Result<void> send_slack_bot(const std::string& api_url, const std::string& token
     if (!parse_json(reply, response->body) || !reply.IsObject() || !reply.HasMember("ok") || !reply["ok"].IsBool())
         return fail("expected Slack's JSON answer with \"ok\", got " + excerpt(response->body, 200));
     if (!reply["ok"].GetBool()) {
-        std::string reason = reply.HasMember("error") && reply["error"].IsString() ? reply["error"].GetString()
-                                                                                     : "no reason given";
+        std::string reason =
+            reply.HasMember("error") && reply["error"].IsString() ? reply["error"].GetString() : "no reason given";
         return fail("Slack refused the message: " + reason);
     }
     return {};

@@ -11,8 +11,7 @@
 namespace pp {
 
 // POSTs `payload` (slack_payload()) to an incoming-webhook URL; Slack answers "ok".
-Result<void> send_slack_webhook(const std::string& webhook_url, const std::string& payload,
-                                const SendOptions& options);
+Result<void> send_slack_webhook(const std::string& webhook_url, const std::string& payload, const SendOptions& options);
 
 // POSTs `payload` (with "channel") to <api_url>chat.postMessage with the bot
 // token; Slack's {"ok": false, "error": ...} is an error naming the reason.

@@ -19,8 +19,8 @@ std::string two_digits(int n) { return (n < 10 ? "0" : "") + std::to_string(n); 
 
 // RFC 5322 date at midnight UTC of the day: "Wed, 28 May 2025 00:00:00 +0000".
 std::string rfc5322_date(const Date& d) {
-    return weekday_name(d.weekday()).substr(0, 3) + ", " + two_digits(d.day) + " " + month_name(d.month).substr(0, 3) + " " +
-           std::to_string(d.year) + " 00:00:00 +0000";
+    return weekday_name(d.weekday()).substr(0, 3) + ", " + two_digits(d.day) + " " + month_name(d.month).substr(0, 3) +
+           " " + std::to_string(d.year) + " 00:00:00 +0000";
 }
 
 std::string base64(std::string_view bytes) {
@@ -89,15 +89,17 @@ size_t read_upload(char* buffer, size_t size, size_t count, void* target) {
 
 bool retryable(CURLcode code) {
     switch (code) {
-    case CURLE_LOGIN_DENIED:
-    case CURLE_URL_MALFORMAT:
-    case CURLE_UNSUPPORTED_PROTOCOL:
-    case CURLE_USE_SSL_FAILED:
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_NOT_BUILT_IN: return false;
-    default: return true;
+        case CURLE_LOGIN_DENIED:
+        case CURLE_URL_MALFORMAT:
+        case CURLE_UNSUPPORTED_PROTOCOL:
+        case CURLE_USE_SSL_FAILED:
+        case CURLE_PEER_FAILED_VERIFICATION:
+        case CURLE_SSL_CACERT_BADFILE:
+        case CURLE_SSL_CERTPROBLEM:
+        case CURLE_NOT_BUILT_IN:
+            return false;
+        default:
+            return true;
     }
 }
 
@@ -112,8 +114,7 @@ Attempt attempt(const SmtpRequest& request, const std::string& mime, const SendO
     if (!curl) return {CURLE_FAILED_INIT, "could not start libcurl"};
     std::string from = "<" + mail_address(request.from) + ">";
     curl_slist* recipients = nullptr;
-    for (const auto& to : request.to)
-        recipients = lib.slist_append(recipients, ("<" + mail_address(to) + ">").c_str());
+    for (const auto& to : request.to) recipients = lib.slist_append(recipients, ("<" + mail_address(to) + ">").c_str());
     Upload upload{&mime};
     char error_buffer[CURL_ERROR_SIZE] = {0};
     lib.easy_setopt(curl, CURLOPT_URL, request.url.c_str());
@@ -134,7 +135,8 @@ Attempt attempt(const SmtpRequest& request, const std::string& mime, const SendO
     lib.easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(mime.size()));
     lib.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     lib.easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout.count()));
-    lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::min<long long>(options.timeout.count(), 20000)));
+    lib.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+                    static_cast<long>(std::min<long long>(options.timeout.count(), 20000)));
     lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer);
     CURLcode code = lib.easy_perform(curl);
     lib.slist_free_all(recipients);
@@ -251,7 +253,8 @@ Result<void> send_smtp(const SmtpRequest& request, const std::string& mime, cons
         Attempt result = attempt(request, mime, options);
         if (result.code == CURLE_OK) return {};
         if (!retryable(result.code) || number >= options.attempts) {
-            return fail("SMTP " + result.error + (number > 1 ? " (after " + std::to_string(number) + " attempts)" : ""));
+            return fail("SMTP " + result.error +
+                        (number > 1 ? " (after " + std::to_string(number) + " attempts)" : ""));
         }
         const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*backoff.next(clock));
         if (options.on_retry)

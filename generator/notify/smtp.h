@@ -16,12 +16,12 @@
 namespace pp {
 
 struct SmtpRequest {
-    std::string url;                 // smtp://host:587 or smtps://host:465
-    std::string from;                // as configured: "Name <addr>" or "addr"
+    std::string url;  // smtp://host:587 or smtps://host:465
+    std::string from; // as configured: "Name <addr>" or "addr"
     std::vector<std::string> to;
-    std::string username, password;  // empty: no AUTH
-    bool require_tls = true;         // CURLUSESSL_ALL; false: CURLUSESSL_TRY
-    bool insecure_tls = false;       // TEST ONLY: no certificate verification
+    std::string username, password; // empty: no AUTH
+    bool require_tls = true;        // CURLUSESSL_ALL; false: CURLUSESSL_TRY
+    bool insecure_tls = false;      // TEST ONLY: no certificate verification
 };
 
 // "Name <a@b>" -> "a@b"; "a@b" -> "a@b".

@@ -100,10 +100,8 @@ Candidates gather_candidates(const Context& ctx, DayInput& input, Day& day, RunR
     // Followed authors first: always kept, never sent to the scorer.
     AuthorMatcher matcher(ctx.followed);
     for (const auto& paper : out.all) {
-        if (!matcher.matches(paper).empty())
-            out.verdicts.author_matches.insert(paper.id);
-        else
-            out.to_score.push_back(paper);
+        if (!matcher.matches(paper).empty()) out.verdicts.author_matches.insert(paper.id);
+        else out.to_score.push_back(paper);
     }
     return out;
 }

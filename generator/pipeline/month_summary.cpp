@@ -17,7 +17,9 @@ namespace {
 constexpr std::size_t papers_in_prompt = 30;
 constexpr std::size_t abstract_chars = 300;
 
-std::pair<int, int> month_before(int year, int month) { return month == 1 ? std::pair(year - 1, 12) : std::pair(year, month - 1); }
+std::pair<int, int> month_before(int year, int month) {
+    return month == 1 ? std::pair(year - 1, 12) : std::pair(year, month - 1);
+}
 
 bool has_days(const fs::path& content_dir, int year, int month) {
     for (const auto& file : scan_content(content_dir).days)
@@ -65,8 +67,10 @@ std::vector<ChatMessage> overview_prompt(int year, int month, const MonthPapers&
             while (cut > 0 && (static_cast<unsigned char>(abstract[cut]) & 0xC0) == 0x80) --cut; // a UTF-8 boundary
             abstract = abstract.substr(0, cut) + "…";
         }
-        user += "\n- " + date.iso() + (paper.author_match ? " (followed author)" : " (score " + std::to_string(paper.score()) + ")") +
-                (paper.topic.empty() ? "" : " [" + paper.topic + "]") + ": " + tex_to_unicode(paper.title) + ". " + abstract;
+        user += "\n- " + date.iso() +
+                (paper.author_match ? " (followed author)" : " (score " + std::to_string(paper.score()) + ")") +
+                (paper.topic.empty() ? "" : " [" + paper.topic + "]") + ": " + tex_to_unicode(paper.title) + ". " +
+                abstract;
     }
     return {
         {"system", "You write the monthly overview of a personal arXiv digest. In at most 200 words of plain Markdown "
@@ -128,7 +132,8 @@ Result<MonthOverviewResult> write_month_overview(const MonthOverviewRequest& req
     if (reply->usage_known) summary.cost = cost_of(config.llm.model, reply->usage, config.llm.prices).total;
     summary.markdown = std::string(trim(reply->content));
     if (summary.markdown.empty())
-        return std::unexpected(Error{config.llm.base_url, 0, "expected an overview in the LLM's reply, got an empty one"});
+        return std::unexpected(
+            Error{config.llm.base_url, 0, "expected an overview in the LLM's reply, got an empty one"});
     if (auto saved = save_month_summary(request.content_dir, request.year, request.month, summary); !saved)
         return std::unexpected(saved.error());
     result.written = true;

@@ -65,15 +65,17 @@ bool prepare(Context& ctx, RunResult& result) {
                                                                : config.llm.api_key_env + " is set")
                                         : "no " + config.llm.api_key_env + " and no llm.base_url or OPENAI_BASE_URL";
     if (!request.offline && !ctx.use_llm && config.llm.required) {
-        result.error = "llm.required is true, but the LLM cannot serve (" + ctx.scorer_reason +
-                       "); set " + config.llm.api_key_env + " or llm.base_url, or set llm.required to false";
+        result.error = "llm.required is true, but the LLM cannot serve (" + ctx.scorer_reason + "); set " +
+                       config.llm.api_key_env + " or llm.base_url, or set llm.required to false";
         return false;
     }
-    ctx.log(ctx.use_llm ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url + " (" + ctx.scorer_reason + ")" +
-                              (config.scoring.prefilter == PrefilterKind::none ? ""
-                                                                        : "; pre-filter: " + describe(config.scoring.prefilter))
-                        : "scorer: embedded, " + describe(config.scoring.embedded) + "; no LLM: " + ctx.scorer_reason +
-                              (request.offline ? "" : " (set " + config.llm.api_key_env + " or OPENAI_BASE_URL to use one)"));
+    ctx.log(ctx.use_llm
+                ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url + " (" + ctx.scorer_reason + ")" +
+                      (config.scoring.prefilter == PrefilterKind::none
+                           ? ""
+                           : "; pre-filter: " + describe(config.scoring.prefilter))
+                : "scorer: embedded, " + describe(config.scoring.embedded) + "; no LLM: " + ctx.scorer_reason +
+                      (request.offline ? "" : " (set " + config.llm.api_key_env + " or OPENAI_BASE_URL to use one)"));
     return true;
 }
 
@@ -137,8 +139,10 @@ void run_feed_day(const Context& ctx, Announcement announcement, RunResult& resu
         return;
     }
     if (!ctx.request.date && archive_has(ctx.request.content_dir, *announcement.date)) {
-        ctx.log(announcement.date->iso() + ": this announcement is already in the archive; nothing new (use "
-                "--date " + announcement.date->iso() + " to redo it)");
+        ctx.log(announcement.date->iso() +
+                ": this announcement is already in the archive; nothing new (use "
+                "--date " +
+                announcement.date->iso() + " to redo it)");
         result.outcome = RunOutcome::already_have;
         return;
     }
@@ -173,8 +177,8 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
     Context ctx{request, config, {}, {}, false, {}, {}, arxiv_calendar(config.arxiv), {}, {}, {}};
     if (!prepare(ctx, result)) return result;
     const Date today = request.today.value_or(today_utc());
-    ArxivSource source(config.arxiv, [&](const std::string& line) { ctx.log(line); },
-                       request.clock ? *request.clock : real_clock());
+    ArxivSource source(
+        config.arxiv, [&](const std::string& line) { ctx.log(line); }, request.clock ? *request.clock : real_clock());
     if (request.resume) {
         if (!request.date) result.error = "--resume completes one partial day: give it with --date";
         else finish(resume_day(ctx, *request.date, result), result);

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "config/config.h"
-#include "core/paper.h"
 #include "core/arxiv_calendar.h"
+#include "core/paper.h"
 #include "score/learned_scorer.h"
 #include "util/clock.h"
 #include "util/files.h"
@@ -19,32 +19,32 @@
 namespace pp {
 
 struct RunRequest {
-    std::optional<Date> date;            // redo or back-fill this day
-    std::optional<Date> from, to;        // back-fill every missing weekday in [from, to]; to defaults to today
-    bool offline = false;                // the saved sample feed and the embedded scorer
-    bool resume = false;                 // with `date`: score only the unscored papers of that (partial) day
-    std::optional<Date> today;           // the clock (UTC day); today_utc() when absent
-    Clock* clock = nullptr;              // times waits (backoff, rate limits, arXiv's interval); nullptr: real_clock()
+    std::optional<Date> date;     // redo or back-fill this day
+    std::optional<Date> from, to; // back-fill every missing weekday in [from, to]; to defaults to today
+    bool offline = false;         // the saved sample feed and the embedded scorer
+    bool resume = false;          // with `date`: score only the unscored papers of that (partial) day
+    std::optional<Date> today;    // the clock (UTC day); today_utc() when absent
+    Clock* clock = nullptr;       // times waits (backoff, rate limits, arXiv's interval); nullptr: real_clock()
     fs::path content_dir = "content";
     // The LLM's key (the variable llm.api_key_env names), read by the CLI once: the
     // pipeline never reads the environment. Empty: no key (an LLM at llm.base_url may need none).
     std::string llm_api_key;
-    std::function<void(const std::string&)> log;      // what happened, a line at a time
+    std::function<void(const std::string&)> log; // what happened, a line at a time
     std::function<void(const std::vector<fs::path>&, const std::string&)> after_write; // e.g. commit the files
 };
 
 enum class RunOutcome {
-    written,          // one or more days written
-    no_announcement,  // empty feed: weekend or holiday
-    already_have,     // the archive already has the feed's announcement
-    stale,            // the feed still serves an archived announcement, not the expected one: nothing written
-    failed,           // an error: nothing was written
+    written,         // one or more days written
+    no_announcement, // empty feed: weekend or holiday
+    already_have,    // the archive already has the feed's announcement
+    stale,           // the feed still serves an archived announcement, not the expected one: nothing written
+    failed,          // an error: nothing was written
 };
 
 struct RunResult {
     RunOutcome outcome = RunOutcome::failed;
-    std::vector<Date> days;                // the days written
-    std::vector<std::string> warnings;     // unscored papers, ...
+    std::vector<Date> days;            // the days written
+    std::vector<std::string> warnings; // unscored papers, ...
     std::string error;
     // Why the run is incomplete (exit 3), a true sentence each: a day written
     // partial or stale ("... written and published as such"), or an

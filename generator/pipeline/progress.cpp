@@ -13,8 +13,8 @@ void Progress::update(size_t done, size_t total) {
     if (terminal_) {
         const int width = 30;
         int filled = static_cast<int>(static_cast<double>(done) / static_cast<double>(total) * width);
-        std::fprintf(stderr, "\r%s [%.*s%*s] %zu/%zu", label_.c_str(), filled,
-                     "##############################", width - filled, "", done, total);
+        std::fprintf(stderr, "\r%s [%.*s%*s] %zu/%zu", label_.c_str(), filled, "##############################",
+                     width - filled, "", done, total);
         std::fflush(stderr);
         drawn_ = true;
         return;

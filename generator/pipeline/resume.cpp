@@ -22,8 +22,7 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
     Verdicts verdicts;
     std::vector<Paper> candidates, to_score;
     for (Paper paper : day.papers) {
-        if (paper.author_match)
-            verdicts.author_matches.insert(paper.id);
+        if (paper.author_match) verdicts.author_matches.insert(paper.id);
         else if (paper.unscored.empty())
             verdicts.scores[paper.id] = ScoreReply{paper.id, paper.relevance, paper.novelty, paper.comment};
         else {

@@ -18,7 +18,7 @@ namespace {
 using git::failure;
 
 struct Change {
-    std::string name;  // relative to the working tree, '/'-separated
+    std::string name; // relative to the working tree, '/'-separated
     fs::path path;
     bool exists = false;
     git_oid id{};
@@ -181,7 +181,8 @@ Result<void> stage_committed_files(git_repository* repo, const std::vector<Chang
         return std::unexpected(e);
     };
     git_index* raw_index = nullptr;
-    if (int code = git_repository_index(&raw_index, repo); code < 0) return index_failure("cannot open the index", code);
+    if (int code = git_repository_index(&raw_index, repo); code < 0)
+        return index_failure("cannot open the index", code);
     git::Index index(raw_index);
     if (int code = git_index_read(index.get(), 0); code < 0) return index_failure("cannot read the index", code);
     for (const auto& change : changes) {

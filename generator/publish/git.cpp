@@ -125,9 +125,11 @@ Result<git_oid> write_tree(git_repository* repo, const std::vector<TreeEntry>& e
 Result<void> move_ref(git_repository* repo, const std::string& refname, const git_oid& target,
                       const std::optional<git_oid>& expected, const std::string& reflog) {
     git_reference* raw = nullptr;
-    int rc = expected ? git_reference_create_matching(&raw, repo, refname.c_str(), &target, 1, &*expected, reflog.c_str())
-                      : git_reference_create(&raw, repo, refname.c_str(), &target, 0, reflog.c_str());
-    if (rc < 0) return failure("cannot move " + refname + " to " + hex(target) + " (did something else change it?)", rc);
+    int rc = expected
+                 ? git_reference_create_matching(&raw, repo, refname.c_str(), &target, 1, &*expected, reflog.c_str())
+                 : git_reference_create(&raw, repo, refname.c_str(), &target, 0, reflog.c_str());
+    if (rc < 0)
+        return failure("cannot move " + refname + " to " + hex(target) + " (did something else change it?)", rc);
     git_reference_free(raw);
     return {};
 }

@@ -97,12 +97,12 @@ Result<void> move_ref(git_repository* repo, const std::string& refname, const gi
 
 // What commit_and_move_ref writes.
 struct NewCommit {
-    std::string refname;            // "refs/heads/gh-pages"; empty: no ref moves
+    std::string refname; // "refs/heads/gh-pages"; empty: no ref moves
     git_oid tree{};
-    std::optional<git_oid> parent;  // nothing: a root commit
+    std::optional<git_oid> parent;   // nothing: a root commit
     std::optional<git_oid> expected; // the ref's value now (see move_ref)
-    std::string message;            // a final line break is added when missing
-    std::string reflog_prefix;      // "commit", "paperpress publish": the reflog says prefix + ": " + subject
+    std::string message;             // a final line break is added when missing
+    std::string reflog_prefix;       // "commit", "paperpress publish": the reflog says prefix + ": " + subject
 };
 
 // The one place commits are made: writes the commit with the author and

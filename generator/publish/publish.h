@@ -23,11 +23,11 @@ struct TreeChanges {
 };
 
 struct CommitOutcome {
-    bool committed = false;  // false: nothing changed, no commit was made
-    std::string branch;      // short name: "gh-pages", "main"
-    std::string commit;      // the new commit, or the unchanged tip ("" when the branch has no commit)
-    std::string parent;      // the previous tip ("" for a branch's first commit)
-    std::string message;     // the commit's message (when committed)
+    bool committed = false; // false: nothing changed, no commit was made
+    std::string branch;     // short name: "gh-pages", "main"
+    std::string commit;     // the new commit, or the unchanged tip ("" when the branch has no commit)
+    std::string parent;     // the previous tip ("" for a branch's first commit)
+    std::string message;    // the commit's message (when committed)
     TreeChanges changes;
 };
 
@@ -81,8 +81,8 @@ struct PushedBranch {
 };
 
 struct PushOutcome {
-    std::string remote;  // name
-    std::string url;     // without any user or password part
+    std::string remote; // name
+    std::string url;    // without any user or password part
     std::vector<PushedBranch> branches;
     bool behind = false; // (try_push only) refused: the remote has commits this clone lacks; nothing was pushed
 };
@@ -110,18 +110,18 @@ Result<void> fetch_branches(const fs::path& repo_dir, const std::vector<std::str
                             const PublishSettings& config);
 
 struct PublishPlan {
-    std::vector<std::string> content_branches;       // pushed with the site (commit_content's current branch)
-    MessageWriter message = default_publish_message;  // the site commit's message
-    std::function<Result<void>()> rebuild;            // rebuilds config.site_dir from content/
+    std::vector<std::string> content_branches;           // pushed with the site (commit_content's current branch)
+    MessageWriter message = default_publish_message;     // the site commit's message
+    std::function<Result<void>()> rebuild;               // rebuilds config.site_dir from content/
     std::function<void(const CommitOutcome&)> on_commit; // told of each site publish (to print it)
     std::function<void(const std::string&)> log;
-    int attempts = 3;                                 // pushes at most
+    int attempts = 3; // pushes at most
 };
 
 struct PublishReport {
     CommitOutcome site; // the last site publish
     PushOutcome push;
-    int attempts = 0;   // pushes made
+    int attempts = 0; // pushes made
 };
 
 // publish_site, then a push of the site branch and the content branches.

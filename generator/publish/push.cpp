@@ -15,7 +15,7 @@ using git::failure;
 struct PushState {
     git::Credentials credentials;
     std::map<std::string, std::pair<std::string, std::string>> updates; // ref -> (remote's old id, new id)
-    std::map<std::string, std::string> refused;                          // ref -> the server's reason
+    std::map<std::string, std::string> refused;                         // ref -> the server's reason
 };
 
 int credentials(git_credential** out, const char* url, const char* username_from_url, unsigned int allowed,
@@ -49,9 +49,7 @@ std::string displayable(std::string url) {
     return url;
 }
 
-std::string short_name(const std::string& ref) {
-    return ref.starts_with("refs/heads/") ? ref.substr(11) : ref;
-}
+std::string short_name(const std::string& ref) { return ref.starts_with("refs/heads/") ? ref.substr(11) : ref; }
 
 // "refs/heads/B:refs/heads/B" for each branch, which must exist locally. No
 // '+': only fast-forwards, so a push never throws away the remote's commits.
@@ -69,29 +67,39 @@ Result<std::vector<std::string>> push_specs(git_repository* repo, const std::vec
 // Why git_remote_push failed, and what to do.
 Error push_failure(int rc, const PushState& state, const std::string& where, const PublishSettings& config) {
     switch (state.credentials.problem) {
-    case git::CredentialProblem::no_token:
-        return Error{{}, 0, where + " asked for credentials and $" + config.token_env +
-                    " is empty; set it to a token that may push to the repository (in GitHub Actions: " +
-                    "env " + config.token_env + ": ${{ secrets.GITHUB_TOKEN }} with 'permissions: contents: " +
-                    "write'), or name another variable in publish.token_env"};
-    case git::CredentialProblem::refused:
-        return Error{{}, 0, where + " refused the credentials (the token in $" + config.token_env +
-                    "); check that it is valid and may write to the repository (GitHub Actions: " +
-                    "'permissions: contents: write'; a personal token: the 'contents' write permission)"};
-    case git::CredentialProblem::unsupported:
-        return Error{{}, 0, where + " asked for a kind of credentials paperpress cannot give; use an https:// URL "
-                    "with a token in $" + config.token_env + ", or an SSH agent for ssh:// URLs"};
-    case git::CredentialProblem::none: break;
+        case git::CredentialProblem::no_token:
+            return Error{{},
+                         0,
+                         where + " asked for credentials and $" + config.token_env +
+                             " is empty; set it to a token that may push to the repository (in GitHub Actions: " +
+                             "env " + config.token_env + ": ${{ secrets.GITHUB_TOKEN }} with 'permissions: contents: " +
+                             "write'), or name another variable in publish.token_env"};
+        case git::CredentialProblem::refused:
+            return Error{{},
+                         0,
+                         where + " refused the credentials (the token in $" + config.token_env +
+                             "); check that it is valid and may write to the repository (GitHub Actions: " +
+                             "'permissions: contents: write'; a personal token: the 'contents' write permission)"};
+        case git::CredentialProblem::unsupported:
+            return Error{{},
+                         0,
+                         where +
+                             " asked for a kind of credentials paperpress cannot give; use an https:// URL "
+                             "with a token in $" +
+                             config.token_env + ", or an SSH agent for ssh:// URLs"};
+        case git::CredentialProblem::none:
+            break;
     }
-    if (rc == GIT_EAUTH) return git::error("push to " + where + " failed to authenticate; check the token in $" +
-                                           config.token_env, rc);
+    if (rc == GIT_EAUTH)
+        return git::error("push to " + where + " failed to authenticate; check the token in $" + config.token_env, rc);
     return git::error("push to " + where + " failed", rc);
 }
 
 Error behind_error(const std::vector<std::string>& branches, const std::string& where, const PublishSettings& config) {
     std::string names;
     for (const auto& branch : branches) names += (names.empty() ? "" : ", ") + branch;
-    return Error{{}, 0,
+    return Error{{},
+                 0,
                  "push to " + where + " rejected: the remote's " + names + " has commits this repository does not " +
                      "have (someone else published, or this clone is out of date). Fetch them (git fetch " +
                      config.remote + "), then for the site branch reset it to the remote's (git branch -f " +

@@ -53,7 +53,7 @@ struct StatCache {
     std::optional<git_oid> tree; // the tree the entries describe
     std::string site;            // the absolute site folder they were read from
     std::unordered_map<std::string, CachedFile> files;
-    int64_t written_ns = 0;      // the cache file's mtime
+    int64_t written_ns = 0; // the cache file's mtime
 };
 
 int64_t nanoseconds(const timespec& t) { return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
@@ -176,26 +176,27 @@ struct SiteFile {
 Result<std::vector<SiteFile>> scan_site(const fs::path& root) {
     std::vector<SiteFile> files;
     std::optional<Error> failed;
-    auto errors = walk_tree(root, [&](const TreeEntry& entry) {
-        if (failed) return false;
-        if (entry.kind == TreeEntry::Kind::folder) return entry.name != ".git";
-        // A build's temporary file ("page.html.tmp.<pid>", util/files.h),
-        // left by a build that was killed: never part of the site.
-        if (is_temp_file_name(entry.name)) return false;
-        SiteFile file;
-        const std::string name(entry.name);
-        if (::fstatat(entry.folder_fd, name.c_str(), &file.st, AT_SYMLINK_NOFOLLOW) != 0)
-            failed = Error{entry.path, 0, "cannot read this file"};
-        else if (!S_ISREG(file.st.st_mode) && !S_ISLNK(file.st.st_mode))
-            return false;
-        else if (entry.relative.find('\n') != std::string::npos)
-            failed = Error{entry.path, 0, "expected file names without line breaks"};
-        else {
-            file.name = entry.relative;
-            files.push_back(std::move(file));
-        }
-        return false;
-    }, {.root_may_be_link = true});
+    auto errors = walk_tree(root,
+                            [&](const TreeEntry& entry) {
+                                if (failed) return false;
+                                if (entry.kind == TreeEntry::Kind::folder) return entry.name != ".git";
+                                // A build's temporary file ("page.html.tmp.<pid>", util/files.h),
+                                // left by a build that was killed: never part of the site.
+                                if (is_temp_file_name(entry.name)) return false;
+                                SiteFile file;
+                                const std::string name(entry.name);
+                                if (::fstatat(entry.folder_fd, name.c_str(), &file.st, AT_SYMLINK_NOFOLLOW) != 0)
+                                    failed = Error{entry.path, 0, "cannot read this file"};
+                                else if (!S_ISREG(file.st.st_mode) && !S_ISLNK(file.st.st_mode)) return false;
+                                else if (entry.relative.find('\n') != std::string::npos)
+                                    failed = Error{entry.path, 0, "expected file names without line breaks"};
+                                else {
+                                    file.name = entry.relative;
+                                    files.push_back(std::move(file));
+                                }
+                                return false;
+                            },
+                            {.root_may_be_link = true});
     if (!errors.empty()) return std::unexpected(errors.front());
     if (failed) return std::unexpected(*failed);
     std::sort(files.begin(), files.end(), [](const SiteFile& a, const SiteFile& b) { return a.name < b.name; });
@@ -260,8 +261,8 @@ Result<void> check_not_checked_out(git_repository* repo, const std::string& refn
 
 std::string default_publish_message(const TreeChanges& changes) {
     std::string message = "Publish site: " + std::to_string(changes.count()) + " files changed (" +
-                           std::to_string(changes.added.size()) + " added, " + std::to_string(changes.modified.size()) +
-                           " modified, " + std::to_string(changes.deleted.size()) + " deleted)\n";
+                          std::to_string(changes.added.size()) + " added, " + std::to_string(changes.modified.size()) +
+                          " modified, " + std::to_string(changes.deleted.size()) + " deleted)\n";
     constexpr size_t listed = 50;
     size_t n = 0;
     auto list = [&](const std::vector<std::string>& paths, char mark) {
@@ -274,7 +275,6 @@ std::string default_publish_message(const TreeChanges& changes) {
     if (n > listed) message += "… and " + std::to_string(n - listed) + " more\n";
     return message;
 }
-
 
 namespace {
 
@@ -399,7 +399,8 @@ Result<git_oid> site_tree(git_repository* repo, git_tree* base, const SiteSnapsh
     for (const auto* list : {&changes.added, &changes.modified}) {
         for (const auto& name : *list) {
             const CachedFile& f = snapshot.files.at(name);
-            updates.push_back({GIT_TREE_UPDATE_UPSERT, f.file.id, static_cast<git_filemode_t>(f.file.mode), name.c_str()});
+            updates.push_back(
+                {GIT_TREE_UPDATE_UPSERT, f.file.id, static_cast<git_filemode_t>(f.file.mode), name.c_str()});
         }
     }
     for (const auto& name : changes.deleted)

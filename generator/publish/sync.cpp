@@ -71,7 +71,8 @@ Result<git_oid> replayed_tree(git_repository* repo, const git_oid& commit, git_t
         if (d->status == GIT_DELTA_DELETED)
             updates.push_back({GIT_TREE_UPDATE_REMOVE, git_oid{}, GIT_FILEMODE_BLOB, path});
         else
-            updates.push_back({GIT_TREE_UPDATE_UPSERT, d->new_file.id, static_cast<git_filemode_t>(d->new_file.mode), path});
+            updates.push_back(
+                {GIT_TREE_UPDATE_UPSERT, d->new_file.id, static_cast<git_filemode_t>(d->new_file.mode), path});
     }
     git_oid tree;
     if (int rc = git_tree_create_updated(&tree, repo, onto, updates.size(), updates.data()); rc < 0)
@@ -199,7 +200,8 @@ Result<PublishReport> publish_and_push(const fs::path& repo_dir, const PublishSe
                         "are kept locally)");
         log("push rejected: the remote has new commits; fetching them, replaying the day commits on them and "
             "publishing again");
-        if (auto fetched = fetch_branches(repo_dir, branches, config); !fetched) return std::unexpected(fetched.error());
+        if (auto fetched = fetch_branches(repo_dir, branches, config); !fetched)
+            return std::unexpected(fetched.error());
         auto opened = git::open_repository(repo_dir);
         if (!opened) return std::unexpected(opened.error());
         bool content_changed = false;

@@ -109,8 +109,8 @@ EmbeddedScore embedded_score(const Paper& paper, const TopicKeywords& keywords) 
     if (!in_title.empty()) parts.push_back("title matches " + join(in_title, ", "));
     if (!in_abstract.empty()) parts.push_back("abstract matches " + join(in_abstract, ", "));
     if (!against.empty()) parts.push_back("against: " + join(against, ", "));
-    score.comment = parts.empty() ? "Embedded scorer: no topic keyword matched."
-                                  : "Embedded scorer: " + join(parts, "; ") + ".";
+    score.comment =
+        parts.empty() ? "Embedded scorer: no topic keyword matched." : "Embedded scorer: " + join(parts, "; ") + ".";
     return score;
 }
 

@@ -13,7 +13,7 @@
 namespace pp {
 
 struct TopicKeywords {
-    std::vector<std::vector<std::string>> relevant;   // each keyword with its aliases ("mixture of experts", "moe")
+    std::vector<std::vector<std::string>> relevant; // each keyword with its aliases ("mixture of experts", "moe")
     std::vector<std::vector<std::string>> irrelevant;
 };
 

@@ -22,6 +22,8 @@ namespace pp {
 namespace {
 
 // Words that say nothing about a topic.
+// (A table of words, kept as a paragraph.)
+// clang-format off
 const std::unordered_set<std::string_view>& stopwords() {
     static const std::unordered_set<std::string_view> words = {
         "a", "about", "above", "across", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be",
@@ -39,6 +41,7 @@ const std::unordered_set<std::string_view>& stopwords() {
     };
     return words;
 }
+// clang-format on
 
 // "models" -> "model", "strategies" -> "strategy"; "loss" and "bias" stay.
 std::string_view singular(std::string_view word, std::string& scratch) {
@@ -149,7 +152,8 @@ TasteIndex assemble_taste_index(std::vector<IndexSource> sources) {
         for (auto& paper : source.papers)
             if (!picked.contains(paper.id)) index.background.push_back(std::move(paper));
         if (!picked.empty() && source.candidates > 0)
-            index.feed_shares.push_back({source.date, static_cast<int>(source.candidates), static_cast<int>(picked.size())});
+            index.feed_shares.push_back(
+                {source.date, static_cast<int>(source.candidates), static_cast<int>(picked.size())});
     }
     auto by_date = [](const IndexedPaper& a, const IndexedPaper& b) { return a.date < b.date; };
     std::stable_sort(index.picks.begin(), index.picks.end(), by_date);
@@ -194,7 +198,8 @@ namespace {
 double picked_share(const std::vector<TasteIndex::FeedShare>& shares, int days) {
     const size_t n = std::min(shares.size(), static_cast<size_t>(std::max(days, 1)));
     double candidates = 0, picked = 0;
-    for (auto it = shares.end() - static_cast<long>(n); it != shares.end(); ++it) candidates += it->candidates, picked += it->picked;
+    for (auto it = shares.end() - static_cast<long>(n); it != shares.end(); ++it)
+        candidates += it->candidates, picked += it->picked;
     return picked / candidates;
 }
 
@@ -293,10 +298,10 @@ private:
 // term. One hash table of the feed's terms, probed once per entry: no sort
 // of the archive's millions of entries.
 struct TermIds {
-    FeedVocabulary vocabulary;         // the feed's terms
-    std::vector<std::uint32_t> dense;  // by vocabulary entry: its id, or no_term
-    BigVector<float> idf;              // by id; 0: in too much of the background to carry a signal
-    float single_idf[2] = {0, 0};      // a term without an id: a pick's, a background paper's
+    FeedVocabulary vocabulary;        // the feed's terms
+    std::vector<std::uint32_t> dense; // by vocabulary entry: its id, or no_term
+    BigVector<float> idf;             // by id; 0: in too much of the background to carry a signal
+    float single_idf[2] = {0, 0};     // a term without an id: a pick's, a background paper's
     std::uint32_t id_of(std::uint32_t hash) const {
         const std::uint32_t entry = vocabulary.find(hash);
         return entry == no_term ? no_term : dense[entry];
@@ -310,7 +315,9 @@ TermIds term_ids(const std::vector<TermsView>& papers, std::size_t first_backgro
                  double max_df_fraction) {
     const double n = static_cast<double>(papers.size() - first_background);
     const double max_df = std::max(2.0, max_df_fraction * n);
-    auto idf_of = [&](double df) { return df > max_df ? 0.0f : static_cast<float>(std::log((n + 1) / (df + 1.0)) + 1); };
+    auto idf_of = [&](double df) {
+        return df > max_df ? 0.0f : static_cast<float>(std::log((n + 1) / (df + 1.0)) + 1);
+    };
     std::size_t feed_entries = 0;
     for (std::size_t p = first_feed; p < papers.size(); ++p) feed_entries += papers[p].size();
     TermIds ids{FeedVocabulary(feed_entries), {}, {}, {0, 0}};
@@ -388,7 +395,7 @@ TermArray centroid(const std::vector<Vector>& vectors, const std::vector<double>
 // gradient descent in a fixed order (deterministic). Picks are weighted by
 // recency and both classes count as much in all.
 TermArray pick_classifier(const std::vector<Vector>& picks, const std::vector<double>& recency,
-                                    const std::vector<Vector>& background, size_t terms, int epochs, double rate0) {
+                          const std::vector<Vector>& background, size_t terms, int epochs, double rate0) {
     TermArray w(terms + 1, 0.0); // the last is the bias
     double pick_weight = 0;
     for (double r : recency) pick_weight += r;
@@ -568,7 +575,8 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     weights.reserve(entries);
     const std::vector<Vector> all = weigh_all(all_terms, first_background, ids, weights);
     const std::vector<Vector> picks(all.begin(), all.begin() + static_cast<long>(first_background));
-    const std::vector<Vector> background(all.begin() + static_cast<long>(first_background), all.begin() + static_cast<long>(first_feed));
+    const std::vector<Vector> background(all.begin() + static_cast<long>(first_background),
+                                         all.begin() + static_cast<long>(first_feed));
     const std::vector<Vector> papers(all.begin() + static_cast<long>(first_feed), all.end());
     std::vector<double> recency;
     std::vector<bool> in_window;
@@ -584,15 +592,16 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     TermArray classifier;
     // Today's feed is mostly papers the reader will not pick, and of today's topics.
     std::vector<Vector> trained_against = negatives;
-    if (options.feed_negatives && !background.empty()) trained_against.insert(trained_against.end(), papers.begin(), papers.end());
+    if (options.feed_negatives && !background.empty())
+        trained_against.insert(trained_against.end(), papers.begin(), papers.end());
     if (options.classifier_weight > 0)
         classifier = pick_classifier(picks, recency, trained_against, terms, options.classifier_epochs,
                                      background.empty() ? options.feed_only_rate : options.classifier_rate);
 
     // The topics prompt's keywords are a prior for a young archive; the
     // reader's own picks say more once there are many.
-    const double prior_weight =
-        options.prior_weight * options.prior_fade_picks / (options.prior_fade_picks + static_cast<double>(picks.size()));
+    const double prior_weight = options.prior_weight * options.prior_fade_picks /
+                                (options.prior_fade_picks + static_cast<double>(picks.size()));
     std::vector<LearnedScore> out(feed.size());
     std::vector<double> scratch(picks.size(), 0.0);
     std::vector<std::uint32_t> touched;
@@ -628,10 +637,12 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
 }
 
 LearnedRanking rank_by_taste(const std::vector<Paper>& feed, const TasteSources& sources, const TopicKeywords& prior,
-                             const Date& today, const LearnedScorerOptions& options, std::vector<std::string>& warnings) {
+                             const Date& today, const LearnedScorerOptions& options,
+                             std::vector<std::string>& warnings) {
     TasteIndex index = load_taste_index(sources, today, warnings);
     if (index.picks.empty() && sources.log)
-        sources.log("learned scorer: the archive holds no earlier picks yet, so the topics prompt's keywords rate the papers");
+        sources.log(
+            "learned scorer: the archive holds no earlier picks yet, so the topics prompt's keywords rate the papers");
     LearnedRanking ranking;
     ranking.scores = learned_scores(feed, index, prior, today, options);
     ranking.cascade = cascade_size(feed.size(), index, options.cascade_fraction);
@@ -645,14 +656,19 @@ std::string describe(EmbeddedScorerKind kind) {
 
 std::string describe(PrefilterKind kind) {
     switch (kind) {
-    case PrefilterKind::none: return "none (scoring.prefilter: none)";
-    case PrefilterKind::keywords: return "papers matching no topic keyword are dropped (scoring.prefilter: keywords or scoring.embedded_prefilter)";
-    case PrefilterKind::learned: return "the top of the learned ranking (scoring.prefilter: learned)";
+        case PrefilterKind::none:
+            return "none (scoring.prefilter: none)";
+        case PrefilterKind::keywords:
+            return "papers matching no topic keyword are dropped (scoring.prefilter: keywords or "
+                   "scoring.embedded_prefilter)";
+        case PrefilterKind::learned:
+            return "the top of the learned ranking (scoring.prefilter: learned)";
     }
     return {};
 }
 
-std::vector<Paper> best_papers(const std::vector<Paper>& papers, const std::vector<LearnedScore>& scores, std::size_t count) {
+std::vector<Paper> best_papers(const std::vector<Paper>& papers, const std::vector<LearnedScore>& scores,
+                               std::size_t count) {
     std::vector<size_t> order(papers.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a].score > scores[b].score; });

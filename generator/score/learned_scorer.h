@@ -61,12 +61,12 @@ struct PastFeed {
 TasteIndex build_taste_index(const std::vector<Day>& days, const std::vector<PastFeed>& feeds);
 
 struct TasteSources {
-    fs::path content_dir;        // the content tree
-    fs::path feed_cache_dir;     // past raw feeds, DATE.xml (the fetch cache's rss/); may be absent
-    fs::path index_cache;        // the index cache file; empty: no cache
-    int background_days = 20;    // past feeds read for background, the most recent ones
+    fs::path content_dir;     // the content tree
+    fs::path feed_cache_dir;  // past raw feeds, DATE.xml (the fetch cache's rss/); may be absent
+    fs::path index_cache;     // the index cache file; empty: no cache
+    int background_days = 20; // past feeds read for background, the most recent ones
     std::function<void(const std::string&)> log;
-    int history_days = 365;      // days older than this are not read: their picks would weigh little
+    int history_days = 365; // days older than this are not read: their picks would weigh little
 };
 
 // The index of the archive's days before `before`: read from the cache
@@ -77,34 +77,36 @@ struct TasteSources {
 TasteIndex load_taste_index(const TasteSources& sources, const Date& before, std::vector<std::string>& warnings);
 
 struct LearnedScorerOptions {
-    int neighbours = 5;              // earlier picks averaged for the nearest-neighbour similarity
-    double neighbour_weight = 1.0;   // their mean similarity counts this much
-    double half_life_days = 120;     // a pick this old counts half
-    int neighbour_window_days = 240; // neighbours are searched among picks this recent (two half-lives: older ones weigh under 1/4)
-    double centroid_weight = 0.5;    // similarity to the picks' centroid
-    double background_weight = 0.5;  // minus similarity to the background's centroid
-    double prior_weight = 0.1;       // keyword scorer's rating (0..1) counts this much
-    double classifier_weight = 1.0;  // a logistic regression of picks against the background
+    int neighbours = 5;            // earlier picks averaged for the nearest-neighbour similarity
+    double neighbour_weight = 1.0; // their mean similarity counts this much
+    double half_life_days = 120;   // a pick this old counts half
+    int neighbour_window_days =
+        240; // neighbours are searched among picks this recent (two half-lives: older ones weigh under 1/4)
+    double centroid_weight = 0.5;   // similarity to the picks' centroid
+    double background_weight = 0.5; // minus similarity to the background's centroid
+    double prior_weight = 0.1;      // keyword scorer's rating (0..1) counts this much
+    double classifier_weight = 1.0; // a logistic regression of picks against the background
     int classifier_epochs = 8;
-    double classifier_rate = 2.0;    // the first epoch's learning rate (then rate / (1 + epoch))
-    double feed_only_rate = 0.1;     // ... when today's feed is the only background: a weaker fit of the papers it then scores
-    bool feed_negatives = true;      // today's feed counts among the classifier's negatives too
-    double max_df_fraction = 0.5;    // terms in more of the background than this carry no signal
-    double prior_fade_picks = 50;    // the prior's weight halves at this many earlier picks, and fades with more
-    double keep_multiple = 1.4;      // rated >= 7: this many times the picks expected today
-    int share_days = 10;             // the recent past feeds whose picked share predicts today's picks ...
-    int recent_share_days = 3;       // ... or the share of this many of them, when it is lower;
-    double standout_share = 0.05;    // with the number of today's papers above all but this share of the
-                                     // past feeds' unpicked ones (less this share of today's): their geometric mean
-    int usual_days = 20;             // without past feeds: the recent days that set the usual daily picks
+    double classifier_rate = 2.0; // the first epoch's learning rate (then rate / (1 + epoch))
+    double feed_only_rate =
+        0.1; // ... when today's feed is the only background: a weaker fit of the papers it then scores
+    bool feed_negatives = true;        // today's feed counts among the classifier's negatives too
+    double max_df_fraction = 0.5;      // terms in more of the background than this carry no signal
+    double prior_fade_picks = 50;      // the prior's weight halves at this many earlier picks, and fades with more
+    double keep_multiple = 1.4;        // rated >= 7: this many times the picks expected today
+    int share_days = 10;               // the recent past feeds whose picked share predicts today's picks ...
+    int recent_share_days = 3;         // ... or the share of this many of them, when it is lower;
+    double standout_share = 0.05;      // with the number of today's papers above all but this share of the
+                                       // past feeds' unpicked ones (less this share of today's): their geometric mean
+    int usual_days = 20;               // without past feeds: the recent days that set the usual daily picks
     std::size_t max_background = 5000; // the most recent background papers used
-    double cascade_fraction = 0.35;  // as a pre-filter: the LLM sees this share of the feed, the best first
+    double cascade_fraction = 0.35;    // as a pre-filter: the LLM sees this share of the feed, the best first
 };
 
 struct LearnedScore {
-    double score = 0;   // the ranking score (comparable within one feed)
-    int relevance = 1;  // 0-10
-    double margin = 0;  // the classifier's log-odds (classes balanced in training)
+    double score = 0;  // the ranking score (comparable within one feed)
+    int relevance = 1; // 0-10
+    double margin = 0; // the classifier's log-odds (classes balanced in training)
     std::string comment;
 };
 
@@ -140,9 +142,11 @@ struct LearnedRanking {
     std::size_t cascade = 0;
 };
 LearnedRanking rank_by_taste(const std::vector<Paper>& feed, const TasteSources& sources, const TopicKeywords& prior,
-                             const Date& today, const LearnedScorerOptions& options, std::vector<std::string>& warnings);
+                             const Date& today, const LearnedScorerOptions& options,
+                             std::vector<std::string>& warnings);
 
 // The top `count` of `papers` by `scores` (same order), best first; ties keep feed order.
-std::vector<Paper> best_papers(const std::vector<Paper>& papers, const std::vector<LearnedScore>& scores, std::size_t count);
+std::vector<Paper> best_papers(const std::vector<Paper>& papers, const std::vector<LearnedScore>& scores,
+                               std::size_t count);
 
 } // namespace pp

@@ -8,8 +8,8 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
 
 namespace pp {
 
@@ -44,23 +44,27 @@ void write_score_schema(rapidjson::Writer<rapidjson::StringBuffer>& json) {
         json.Bool(false);
     };
     json.StartObject();
-    closed_object([&] {
-        json.Key("papers");
-        json.StartObject();
-        json.Key("type");
-        json.String("array");
-        json.Key("items");
-        json.StartObject();
-        closed_object([&] {
-            typed("ARXIVID", "string");
-            typed("COMMENT", "string");
-            typed("RELEVANCE", "integer");
-            typed("NOVELTY", "integer");
-            typed("TOPIC", "string");
-        }, {"ARXIVID", "COMMENT", "RELEVANCE", "NOVELTY", "TOPIC"});
-        json.EndObject();
-        json.EndObject();
-    }, {"papers"});
+    closed_object(
+        [&] {
+            json.Key("papers");
+            json.StartObject();
+            json.Key("type");
+            json.String("array");
+            json.Key("items");
+            json.StartObject();
+            closed_object(
+                [&] {
+                    typed("ARXIVID", "string");
+                    typed("COMMENT", "string");
+                    typed("RELEVANCE", "integer");
+                    typed("NOVELTY", "integer");
+                    typed("TOPIC", "string");
+                },
+                {"ARXIVID", "COMMENT", "RELEVANCE", "NOVELTY", "TOPIC"});
+            json.EndObject();
+            json.EndObject();
+        },
+        {"papers"});
     json.EndObject();
 }
 
@@ -88,9 +92,12 @@ void write_response_format(rapidjson::Writer<rapidjson::StringBuffer>& json, Rep
 
 const char* to_string(ReplyFormat format) {
     switch (format) {
-    case ReplyFormat::json_schema: return "json_schema";
-    case ReplyFormat::json_object: return "json_object";
-    case ReplyFormat::text: return "text";
+        case ReplyFormat::json_schema:
+            return "json_schema";
+        case ReplyFormat::json_object:
+            return "json_object";
+        case ReplyFormat::text:
+            return "text";
     }
     return "text";
 }
@@ -215,8 +222,9 @@ Result<ChatReply> chat_completion(HttpClient& http, const LlmEndpoint& endpoint,
 Result<ChatReply> parse_chat_reply(std::string_view body) {
     auto reply = read_chat_reply(body);
     if (reply && reply->empty)
-        return fail("the LLM's reply was empty" +
-                    (reply->finish_reason.empty() ? std::string() : " (finish_reason: " + excerpt(reply->finish_reason) + ")"));
+        return fail("the LLM's reply was empty" + (reply->finish_reason.empty()
+                                                       ? std::string()
+                                                       : " (finish_reason: " + excerpt(reply->finish_reason) + ")"));
     return reply;
 }
 
@@ -237,7 +245,8 @@ Result<ChatReply> read_chat_reply(std::string_view body) {
             reply.content = valid_xml_text({content->value.GetString(), content->value.GetStringLength()});
     }
     auto finish = choice.FindMember("finish_reason");
-    if (finish != choice.MemberEnd() && finish->value.IsString()) reply.finish_reason = std::string(finish->value.GetString()).substr(0, 40);
+    if (finish != choice.MemberEnd() && finish->value.IsString())
+        reply.finish_reason = std::string(finish->value.GetString()).substr(0, 40);
     // null or blank content: a refusal, a tool call, or a reasoning model
     // that spent its tokens thinking. A failure to re-ask, not a reply.
     reply.empty = reply.content.find_first_not_of(" \t\r\n") == std::string::npos;

@@ -24,13 +24,13 @@ const char* to_string(ReplyFormat format);
 std::optional<ReplyFormat> parse_reply_format(std::string_view text);
 
 struct LlmEndpoint {
-    std::string base_url;               // e.g. https://api.openai.com/v1 (OPENAI_BASE_URL)
-    std::string api_key;                // never logged, never written
+    std::string base_url; // e.g. https://api.openai.com/v1 (OPENAI_BASE_URL)
+    std::string api_key;  // never logged, never written
     std::string model;
-    std::optional<double> temperature;  // not sent when absent (reasoning models refuse it)
-    int max_tokens = 0;                 // 0: not sent
-    bool max_completion_tokens = false; // send the limit as max_completion_tokens (o-series, gpt-5)
-    std::optional<long long> seed{};    // not sent when absent
+    std::optional<double> temperature;      // not sent when absent (reasoning models refuse it)
+    int max_tokens = 0;                     // 0: not sent
+    bool max_completion_tokens = false;     // send the limit as max_completion_tokens (o-series, gpt-5)
+    std::optional<long long> seed{};        // not sent when absent
     ReplyFormat format = ReplyFormat::text; // sent as response_format, unless text
 };
 
@@ -38,9 +38,9 @@ struct ChatReply {
     std::string content;
     Tokens usage;                      // whole numbers from 0 to max_reply_tokens
     std::vector<std::string> warnings; // what in the envelope was ignored or clamped
-    bool usage_known = false; // the reply had a usage block: its cost can be known
-    bool empty = false;       // no content (null, "" or blanks): billed, but no answer
-    std::string finish_reason; // "stop", "length", ... when given
+    bool usage_known = false;          // the reply had a usage block: its cost can be known
+    bool empty = false;                // no content (null, "" or blanks): billed, but no answer
+    std::string finish_reason;         // "stop", "length", ... when given
 };
 
 // Token counts above this are taken for garbage (and clamped), so sums over

@@ -33,9 +33,10 @@ std::string parameter_in_text(const std::string& message) {
 // OpenAI's codes for a used-up quota or spending limit (a 429 that waiting
 // does not cure), and the billing errors other providers name.
 bool billing_code(const std::string& code) {
-    for (std::string_view known : {"insufficient_quota", "credit_balance_exhausted", "organization_spend_limit_exceeded",
-                                   "project_spend_limit_exceeded", "organization_usage_limit_exceeded",
-                                   "billing_hard_limit_reached", "billing_error", "payment_required"})
+    for (std::string_view known :
+         {"insufficient_quota", "credit_balance_exhausted", "organization_spend_limit_exceeded",
+          "project_spend_limit_exceeded", "organization_usage_limit_exceeded", "billing_hard_limit_reached",
+          "billing_error", "payment_required"})
         if (code == known) return true;
     return false;
 }
@@ -139,7 +140,8 @@ private:
     bool adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error, const std::string& said);
     void stop_with(const std::string& why);
     std::string out_of_budget(const std::string& last_error) const;
-    Result<ChatReply> account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers, long long charged);
+    Result<ChatReply> account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers,
+                                    long long charged);
 
     const LlmScorerOptions& options_;
     LlmEndpoint endpoint_;
@@ -180,9 +182,7 @@ bool Session::adapt_to_rejection(const LlmEndpoint& sent, long status, const Pro
                                  const std::string& said) {
     if (status != 400 && status != 422) return false;
     const std::string parameter = !error.param.empty() ? error.param : parameter_in_text(said);
-    auto names = [&](std::string_view what) {
-        return parameter == what || said.find(what) != std::string::npos;
-    };
+    auto names = [&](std::string_view what) { return parameter == what || said.find(what) != std::string::npos; };
     std::lock_guard lock(mutex);
     if (names("max_tokens") && said.find("max_completion_tokens") != std::string::npos && !sent.max_completion_tokens) {
         if (!endpoint_.max_completion_tokens) {
@@ -191,11 +191,13 @@ bool Session::adapt_to_rejection(const LlmEndpoint& sent, long status, const Pro
         }
         return true;
     }
-    if ((names("response_format") || names("json_schema") || names("json_object")) && sent.format != ReplyFormat::text) {
+    if ((names("response_format") || names("json_schema") || names("json_object")) &&
+        sent.format != ReplyFormat::text) {
         if (endpoint_.format == sent.format) {
             endpoint_.format = sent.format == ReplyFormat::json_schema ? ReplyFormat::json_object : ReplyFormat::text;
             log(std::string("the endpoint does not take response_format ") + to_string(sent.format) +
-                ": asking again with " + (endpoint_.format == ReplyFormat::text ? "plain text" : to_string(endpoint_.format)));
+                ": asking again with " +
+                (endpoint_.format == ReplyFormat::text ? "plain text" : to_string(endpoint_.format)));
         }
         return true;
     }
@@ -246,14 +248,14 @@ Result<ChatReply> Session::account_reply(const HttpResponse& response, size_t pr
         for (const auto& warning : reply->warnings) log("warning: the LLM reply's " + warning);
     }
     if (reply->empty) {
-        std::string why = "the LLM's reply was empty" +
-                          (reply->finish_reason.empty() ? std::string() : " (finish_reason: " + excerpt(reply->finish_reason) + ")");
+        std::string why =
+            "the LLM's reply was empty" +
+            (reply->finish_reason.empty() ? std::string() : " (finish_reason: " + excerpt(reply->finish_reason) + ")");
         count_failure(false);
         return fail(why);
     }
     return reply;
 }
-
 
 std::string Session::out_of_budget(const std::string& last_error) const {
     return "the LLM endpoint did not recover within llm.max_wait_minutes (" +
@@ -261,26 +263,27 @@ std::string Session::out_of_budget(const std::string& last_error) const {
            " min), the last answer: " + excerpt(last_error, 200) + "; no further calls";
 }
 
-
 // What the log and the day say when the provider refuses for good: the
 // kind, the status and the provider's own words.
 std::string refusal(LlmFailure kind, long status, const ProviderError& error, const std::string& message) {
     const std::string said = "the provider says " + excerpt(error.message.empty() ? message : error.message, 300);
     std::string code = error.code.empty() ? error.type : error.code;
-    if (code.size() > 60 || !std::ranges::all_of(code, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+    if (code.size() > 60 ||
+        !std::ranges::all_of(code, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
         code.clear(); // an identifier such as insufficient_quota, or nothing
     const std::string status_text = "HTTP " + std::to_string(status) + (code.empty() ? "" : " " + code);
     switch (kind) {
-    case LlmFailure::billing:
-        return "the LLM provider refused for quota or billing (" + status_text + "): " + said +
-               "; stopped at once, no further calls (add credit or raise the limit, then --resume the day)";
-    case LlmFailure::refused:
-        return "the LLM endpoint refused the request (" + status_text + "): check the API key and its permissions: " +
-               said + "; stopped at once, no further calls";
-    default:
-        return "the LLM endpoint rejected the request (" + status_text + ")" +
-               (error.param.empty() ? std::string() : ", parameter " + excerpt(error.param)) +
-               ": check llm.model, llm.temperature and llm.max_tokens: " + said + "; stopped at once, no further calls";
+        case LlmFailure::billing:
+            return "the LLM provider refused for quota or billing (" + status_text + "): " + said +
+                   "; stopped at once, no further calls (add credit or raise the limit, then --resume the day)";
+        case LlmFailure::refused:
+            return "the LLM endpoint refused the request (" + status_text +
+                   "): check the API key and its permissions: " + said + "; stopped at once, no further calls";
+        default:
+            return "the LLM endpoint rejected the request (" + status_text + ")" +
+                   (error.param.empty() ? std::string() : ", parameter " + excerpt(error.param)) +
+                   ": check llm.model, llm.temperature and llm.max_tokens: " + said +
+                   "; stopped at once, no further calls";
     }
 }
 
@@ -320,8 +323,9 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         Error error = response ? http_status_error(*response, url) : response.error();
         count_failure(error.kind == ErrorKind::timeout);
         if (status != 0 && status < 500) limiter_.settle(charged, 0); // refused, not billed
-        const std::string provider_text =
-            !said.message.empty() ? said.message : response ? response->body.substr(0, 4096) : std::string();
+        const std::string provider_text = !said.message.empty() ? said.message
+                                          : response            ? response->body.substr(0, 4096)
+                                                                : std::string();
         if (adapt_to_rejection(endpoint, status, said, provider_text)) continue;
         if (!response && !answer_may_come(error.kind)) {
             stop_with("the LLM endpoint cannot be used: " + error.message + "; stopped at once, no further calls");
@@ -459,8 +463,8 @@ void record_unscored(const std::vector<const Paper*>& pending, int tries,
 
 } // namespace
 
-LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts,
-                          const LlmScorerOptions& options, ScoreCache* cache) {
+LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts, const LlmScorerOptions& options,
+                          ScoreCache* cache) {
     LlmScoring result;
     Session session(options, result);
     if (cache)
@@ -468,7 +472,8 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
     const auto& settings = options.settings;
     std::vector<const Paper*> pending = take_cached(papers, cache, result);
     auto progress = [&] {
-        if (options.on_progress) options.on_progress(result.scores.size() + result.dropped_by_titles.size(), papers.size());
+        if (options.on_progress)
+            options.on_progress(result.scores.size() + result.dropped_by_titles.size(), papers.size());
     };
     progress();
     if (!options.stopped_before.empty()) {

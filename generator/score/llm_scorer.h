@@ -21,20 +21,20 @@
 namespace pp {
 
 struct LlmScoring {
-    std::map<std::string, ScoreReply> scores;      // by paper ID
-    std::map<std::string, std::string> unscored;   // paper ID -> why
-    std::set<std::string> dropped_by_titles;       // the title pre-filter's drops
-    Tokens tokens;                                 // summed over every call
+    std::map<std::string, ScoreReply> scores;    // by paper ID
+    std::map<std::string, std::string> unscored; // paper ID -> why
+    std::set<std::string> dropped_by_titles;     // the title pre-filter's drops
+    Tokens tokens;                               // summed over every call
     int requests = 0;
     int failed_requests = 0;
     int cache_hits = 0;
-    int unknown_cost_calls = 0;  // replies without usage and timed-out attempts: possibly billed, tokens unknown
-    int rate_limited = 0;        // 429 answers (not billed), each waited out
+    int unknown_cost_calls = 0; // replies without usage and timed-out attempts: possibly billed, tokens unknown
+    int rate_limited = 0;       // 429 answers (not billed), each waited out
     // Why the LLM stopped serving: quota or billing, a refused key, a rejected
     // request, or an outage longer than llm.max_wait_minutes, with the
     // provider's words; empty when it served to the end.
     std::string stopped;
-    LlmEndpoint sent;            // the parameters the last requests went with (temperature, seed, format, ...)
+    LlmEndpoint sent; // the parameters the last requests went with (temperature, seed, format, ...)
 };
 
 // What an endpoint's error reply says: OpenAI's envelope {"error": {"message",
@@ -68,7 +68,7 @@ struct LlmScorerOptions {
     // Called after each batch: papers settled so far, out of all.
     std::function<void(size_t done, size_t total)> on_progress;
     std::function<void(const std::string&)> on_log; // retries and failures
-    Clock* clock = nullptr; // times backoff and rate limits; nullptr: real_clock()
+    Clock* clock = nullptr;                         // times backoff and rate limits; nullptr: real_clock()
     // Waits for rate limits and outages, summed over the whole run, end here:
     // then the LLM stops and `stopped` says why (llm.max_wait_minutes).
     Clock::duration max_wait = std::chrono::minutes(60);
@@ -77,7 +77,7 @@ struct LlmScorerOptions {
     std::string stopped_before;
 };
 
-LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts,
-                          const LlmScorerOptions& options, ScoreCache* cache);
+LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts, const LlmScorerOptions& options,
+                          ScoreCache* cache);
 
 } // namespace pp

@@ -17,7 +17,8 @@ Cost cost_of(const std::string& model, const Tokens& tokens, const PriceTable& p
     const Price& price = it->second;
     long long cached = std::min(tokens.cached, tokens.prompt);
     double prompt = (static_cast<double>(tokens.prompt - cached) * price.prompt +
-                     static_cast<double>(cached) * price.cached.value_or(price.prompt)) / 1e6;
+                     static_cast<double>(cached) * price.cached.value_or(price.prompt)) /
+                    1e6;
     double completion = static_cast<double>(tokens.completion) * price.completion / 1e6;
     return Cost{round_micro(prompt), round_micro(completion), round_micro(prompt + completion)};
 }

@@ -30,8 +30,9 @@ std::string authors_line(const std::vector<std::string>& authors, size_t max_aut
 }
 
 std::string paper_item(const Paper& paper, const PaperLayout& layout) {
-    return "ArXiv ID: " + paper.id + "\nTitle: " + paper.title + "\nAuthors: " +
-           authors_line(paper.authors, layout.max_authors) + "\nAbstract: " + clip(paper.abstract, max_abstract_chars);
+    return "ArXiv ID: " + paper.id + "\nTitle: " + paper.title +
+           "\nAuthors: " + authors_line(paper.authors, layout.max_authors) +
+           "\nAbstract: " + clip(paper.abstract, max_abstract_chars);
 }
 
 } // namespace
@@ -47,8 +48,9 @@ Result<PromptSet> load_prompts(const ScoringSettings& settings) {
                       Part{settings.title_postfix, prompts.title_postfix}}) {
         auto text = read_file(part.path);
         if (!text)
-            return std::unexpected(Error{part.path, 0, "cannot read this prompt file (" + text.error().message +
-                                                           "; see scoring.* in docs/configuration.md)"});
+            return std::unexpected(Error{part.path, 0,
+                                         "cannot read this prompt file (" + text.error().message +
+                                             "; see scoring.* in docs/configuration.md)"});
         part.target = std::string(trim(without_bom(*text)));
     }
     return prompts;

@@ -17,8 +17,8 @@ struct PromptSet {
     std::string system;
     std::string topics;
     std::string criteria;
-    std::string postfix;        // instructions for the scoring reply
-    std::string title_postfix;  // instructions for the title pre-filter reply
+    std::string postfix;       // instructions for the scoring reply
+    std::string title_postfix; // instructions for the title pre-filter reply
 };
 
 Result<PromptSet> load_prompts(const ScoringSettings& settings);

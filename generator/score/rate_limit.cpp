@@ -15,16 +15,12 @@ Clock::duration from_seconds(double value) {
 } // namespace
 
 RateLimiter::RateLimiter(int requests_per_minute, long long tokens_per_minute, Clock& clock)
-    : clock_(clock),
-      interval_(requests_per_minute > 0 ? Clock::duration(std::chrono::minutes(1)) / requests_per_minute
-                                        : Clock::duration::zero()),
+    : clock_(clock), interval_(requests_per_minute > 0 ? Clock::duration(std::chrono::minutes(1)) / requests_per_minute
+                                                       : Clock::duration::zero()),
       budget_configured_(tokens_per_minute > 0),
       tokens_per_second_(tokens_per_minute > 0 ? static_cast<double>(tokens_per_minute) / 60.0 : 0.0),
-      capacity_(static_cast<double>(std::max<long long>(0, tokens_per_minute))),
-      available_(capacity_),
-      counted_at_(clock.now()),
-      next_start_(counted_at_),
-      paused_until_(counted_at_) {}
+      capacity_(static_cast<double>(std::max<long long>(0, tokens_per_minute))), available_(capacity_),
+      counted_at_(clock.now()), next_start_(counted_at_), paused_until_(counted_at_) {}
 
 void RateLimiter::refill_to(Clock::time_point when) {
     if (when <= counted_at_) return;
@@ -100,8 +96,9 @@ long long TokenEstimate::estimate(size_t prompt_bytes, size_t papers) {
     double bytes_per_token = prompt_tokens_ > 0 ? std::clamp(prompt_bytes_ / prompt_tokens_, 1.0, 8.0) : 3.0;
     double per_paper = papers_ > 0 ? completion_tokens_ / papers_ : 150.0;
     // 10% over the learnt rates: charging a little too much costs a short wait, too little a 429.
-    return static_cast<long long>(1.1 * (static_cast<double>(prompt_bytes) / bytes_per_token +
-                                         per_paper * static_cast<double>(papers))) + 1;
+    return static_cast<long long>(
+               1.1 * (static_cast<double>(prompt_bytes) / bytes_per_token + per_paper * static_cast<double>(papers))) +
+           1;
 }
 
 void TokenEstimate::learn(size_t prompt_bytes, size_t papers, long long prompt_tokens, long long completion_tokens) {

@@ -44,8 +44,8 @@ private:
     double tokens_per_second_;
     double capacity_;
     double available_;
-    Clock::time_point counted_at_;   // when `available_` was last brought up to date
-    Clock::time_point next_start_;   // the earliest start of the next request
+    Clock::time_point counted_at_; // when `available_` was last brought up to date
+    Clock::time_point next_start_; // the earliest start of the next request
     Clock::time_point paused_until_;
     unsigned long long generation_ = 0; // changes when the endpoint's word changes the plan
 };

@@ -64,8 +64,8 @@ struct Spans {
 // open and costs nothing more (rescanning from each one was quadratic).
 Spans json_spans(std::string_view text) {
     Spans spans;
-    std::vector<std::size_t> open;  // unclosed brackets
-    std::vector<int> closed;        // closed spans not yet inside a closed one, by position
+    std::vector<std::size_t> open; // unclosed brackets
+    std::vector<int> closed;       // closed spans not yet inside a closed one, by position
     bool in_string = false, escaped = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         char c = text[i];

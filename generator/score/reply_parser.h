@@ -21,7 +21,7 @@ struct ScoreReply {
     std::optional<int> relevance; // clamped to 1-10
     std::optional<int> novelty;   // clamped to 1-10
     std::string comment;
-    std::string topic = {};       // the topics prompt's section it fits best, as answered (a number or a name)
+    std::string topic = {}; // the topics prompt's section it fits best, as answered (a number or a name)
 };
 
 std::vector<ScoreReply> parse_score_reply(std::string_view reply);

@@ -66,8 +66,8 @@ ScoreCache::ScoreCache(const fs::path& dir, const std::string& model, const std:
     }
     if (ignored > 0)
         warnings_.push_back(path_.string() + ": ignored " + std::to_string(ignored) +
-                            " entries that are not an arXiv ID with scores from 1 to 10 (the first: " +
-                            first_ignored + "); they will be scored again");
+                            " entries that are not an arXiv ID with scores from 1 to 10 (the first: " + first_ignored +
+                            "); they will be scored again");
 }
 
 std::optional<ScoreReply> ScoreCache::find(const std::string& id) const {

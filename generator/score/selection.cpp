@@ -34,7 +34,8 @@ std::vector<Paper> select_papers(const std::vector<Paper>& candidates, const Ver
             paper.author_match = true;
         } else if (auto reason = verdicts.unscored.find(paper.id); reason != verdicts.unscored.end()) {
             paper.unscored = reason->second; // kept, scored or not, so that the LLM can score it later
-            if (auto score = verdicts.scores.find(paper.id); score != verdicts.scores.end() && passes(score->second, cutoffs))
+            if (auto score = verdicts.scores.find(paper.id);
+                score != verdicts.scores.end() && passes(score->second, cutoffs))
                 take_score(paper, score->second);
         } else if (auto score = verdicts.scores.find(paper.id); score != verdicts.scores.end()) {
             if (!passes(score->second, cutoffs)) continue;

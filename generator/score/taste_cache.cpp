@@ -80,7 +80,8 @@ using Sources = std::map<std::string, IndexSource>; // by path
 std::string serialize(const Sources& sources) {
     std::size_t size = 4096; // the file's size, nearly: one allocation, not a doubling a few times over
     for (const auto& [path, source] : sources)
-        for (const auto& paper : source.papers) size += paper.terms.size() * 8 + paper.id.size() + paper.title.size() + 8;
+        for (const auto& paper : source.papers)
+            size += paper.terms.size() * 8 + paper.id.size() + paper.title.size() + 8;
     std::string out;
     out.reserve(size);
     RecordWriter w(cache_format(), [&out](std::string_view bytes) { out += bytes; });
@@ -162,8 +163,8 @@ Sources read_cache(const TasteSources& where) {
     if (bytes) sources = deserialize(*bytes, where.index_cache.string(), why);
     else why = bytes.error().to_string();
     if (!sources) {
-        say(where, "learned scorer: the index cache " + where.index_cache.string() +
-                       " does not verify (" + why + "); rebuilding it");
+        say(where, "learned scorer: the index cache " + where.index_cache.string() + " does not verify (" + why +
+                       "); rebuilding it");
         return {};
     }
     return std::move(*sources);
@@ -174,12 +175,14 @@ std::vector<std::pair<Date, fs::path>> past_feed_files(const fs::path& dir, cons
     std::vector<std::pair<Date, fs::path>> files;
     std::error_code ec;
     if (dir.empty() || !fs::is_directory(dir, ec)) return files;
-    walk_tree(dir, [&](const TreeEntry& entry) {
-        if (!entry.name.ends_with(".xml")) return false;
-        auto date = parse_iso_date(entry.name.substr(0, entry.name.size() - 4));
-        if (date && *date < before) files.emplace_back(*date, entry.path);
-        return false;
-    }, {.recursive = false});
+    walk_tree(dir,
+              [&](const TreeEntry& entry) {
+                  if (!entry.name.ends_with(".xml")) return false;
+                  auto date = parse_iso_date(entry.name.substr(0, entry.name.size() - 4));
+                  if (date && *date < before) files.emplace_back(*date, entry.path);
+                  return false;
+              },
+              {.recursive = false});
     std::sort(files.begin(), files.end());
     if (files.size() > static_cast<size_t>(std::max(count, 0)))
         files.erase(files.begin(), files.end() - std::max(count, 0));

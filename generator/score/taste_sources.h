@@ -8,7 +8,7 @@
 namespace pp {
 
 struct IndexSource {
-    bool is_feed = false;             // a past raw feed; else a day file
+    bool is_feed = false; // a past raw feed; else a day file
     Date date;
     FileStamp stamp;                  // of the file it was read from
     std::vector<IndexedPaper> papers; // a day's picks, or every paper of a feed

@@ -21,9 +21,9 @@ namespace pp {
 
 struct TopicSection {
     int number = 0;
-    std::string name;        // "Model architecture": what the day file's Topic holds
-    std::string text;        // the name and the section's lines
-    TopicKeywords keywords;  // its own Relevant / Irrelevant lines
+    std::string name;       // "Model architecture": what the day file's Topic holds
+    std::string text;       // the name and the section's lines
+    TopicKeywords keywords; // its own Relevant / Irrelevant lines
 };
 
 // The numbered sections ("1. Name" at the start of a line, then its indented

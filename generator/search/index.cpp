@@ -39,8 +39,7 @@ std::string period_of(const Date& date, const Date& newest) {
     char name[16];
     if (date.year == newest.year && date.month == newest.month)
         std::snprintf(name, sizeof name, "%04d-%02d", date.year, date.month);
-    else
-        std::snprintf(name, sizeof name, "%04d", date.year);
+    else std::snprintf(name, sizeof name, "%04d", date.year);
     return name;
 }
 
@@ -66,10 +65,8 @@ std::string day_meta_json(const Day& day) {
         json_text(json, p.id);
         json_text(json, tex_to_unicode(p.title));
         json_text(json, tex_to_unicode(join(p.authors, ", ")));
-        if (p.relevance && p.novelty)
-            json.Int(p.score());
-        else
-            json.Null();
+        if (p.relevance && p.novelty) json.Int(p.score());
+        else json.Null();
         json_text(json, p.topic);
         json.EndArray();
     }

@@ -28,8 +28,7 @@ Query parse_query(std::string_view text) {
     for (auto token : split(text, ' ')) {
         std::string word(trim(token));
         if (to_lower(word).starts_with("arxiv:")) word = word.substr(6);
-        if (std::regex_match(word, date))
-            query.date = word;
+        if (std::regex_match(word, date)) query.date = word;
         else
             for (auto& w : words_of(word)) query.words.push_back(std::move(w));
     }
@@ -132,14 +131,11 @@ Result<void> match_period(Reader& reader, const PeriodHead& period, std::size_t 
             if (!text) return std::unexpected(text.error());
             if (auto scanned = scan_chunk(*text, word, prefix, weights); !scanned) return scanned;
         }
-        if (!all)
-            all = std::move(weights);
+        if (!all) all = std::move(weights);
         else
             for (auto it = all->begin(); it != all->end();)
-                if (auto w = weights.find(it->first); w == weights.end())
-                    it = all->erase(it);
-                else
-                    (it++)->second += w->second;
+                if (auto w = weights.find(it->first); w == weights.end()) it = all->erase(it);
+                else (it++)->second += w->second;
     }
     auto day_of = [&](std::uint64_t n) {
         return static_cast<std::size_t>(std::upper_bound(days.first.begin(), days.first.end(), n) -

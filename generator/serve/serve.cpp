@@ -136,13 +136,12 @@ public:
         if (options.poll_interval || !options.watch) return;
         auto opened = ChangeNotifier::open(roots, {options.out_dir});
         if (opened) notifier_ = std::move(*opened);
-        else warn("warning: " + opened.error().message + "; checking for edits every " +
-                  std::to_string(interval_.count()) + " ms instead");
+        else
+            warn("warning: " + opened.error().message + "; checking for edits every " +
+                 std::to_string(interval_.count()) + " ms instead");
     }
 
-    std::string how() const {
-        return notifier_ ? "by inotify" : "every " + std::to_string(interval_.count()) + " ms";
-    }
+    std::string how() const { return notifier_ ? "by inotify" : "every " + std::to_string(interval_.count()) + " ms"; }
 
     // Waits for the next change; `changes` gets it. Returns the signal that
     // ended the wait, or 0.

@@ -37,7 +37,7 @@ struct ServeOptions {
     unsigned jobs = 0; // build threads; 0: job_count() (util/thread_pool.h)
     // Set (--poll-interval): poll this often. Unset: inotify, else polling every default_poll_interval.
     std::optional<std::chrono::milliseconds> poll_interval;
-    Clock* clock = nullptr; // every wait and time of serve/; nullptr: real_clock()
+    Clock* clock = nullptr;                            // every wait and time of serve/; nullptr: real_clock()
     std::function<void(const std::string&)> log;       // progress, one line at a time
     std::function<void(const std::string&)> log_error; // errors and warnings
 };

@@ -115,12 +115,11 @@ std::string content_type_for(const fs::path& file) {
 std::string live_reload_snippet(const std::string& token, const std::string& build_error) {
     std::string snippet;
     if (!build_error.empty()) {
-        snippet +=
-            "<div id=\"paperpress-build-error\" style=\"position:fixed;top:0;left:0;right:0;z-index:2147483647;"
-            "max-height:60vh;overflow:auto;margin:0;padding:1em 1.5em;background:#fff0f0;color:#8b0000;"
-            "border-bottom:3px solid #c00;font:14px/1.45 ui-monospace,monospace;white-space:pre-wrap\">"
-            "<strong>paperpress serve: the build failed; this page is from the last good build.</strong>\n" +
-            html_escape(build_error) + "</div>\n";
+        snippet += "<div id=\"paperpress-build-error\" style=\"position:fixed;top:0;left:0;right:0;z-index:2147483647;"
+                   "max-height:60vh;overflow:auto;margin:0;padding:1em 1.5em;background:#fff0f0;color:#8b0000;"
+                   "border-bottom:3px solid #c00;font:14px/1.45 ui-monospace,monospace;white-space:pre-wrap\">"
+                   "<strong>paperpress serve: the build failed; this page is from the last good build.</strong>\n" +
+                   html_escape(build_error) + "</div>\n";
     }
     // The token is made of digits and '-' only, so it needs no escaping.
     snippet += "<script>/* paperpress serve: live reload */(function(){var t=\"" + token +
@@ -232,7 +231,7 @@ struct PreviewServer::Impl {
     std::string build_error;
     bool stopping = false;
     std::atomic<bool> loopback_only{false}; // bound to loopback: only loopback Host names are answered
-    std::atomic<int> event_streams{0}; // open live-reload streams
+    std::atomic<int> event_streams{0};      // open live-reload streams
     int listening_socket = -1;
 
     void handle_file(const httplib::Request& request, httplib::Response& response);
@@ -246,7 +245,7 @@ namespace {
 bool send_file(const fs::path& file, const httplib::Request& request, httplib::Response& response) {
     auto open = std::make_shared<OpenFile>();
     open->fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    struct stat info{};
+    struct stat info {};
     if (open->fd < 0 || ::fstat(open->fd, &info) != 0 || !S_ISREG(info.st_mode)) return false;
     const auto size = static_cast<std::uint64_t>(info.st_size);
     const ByteRange range = byte_range_for(request.get_header_value("Range"), size);
@@ -271,7 +270,8 @@ bool send_file(const fs::path& file, const httplib::Request& request, httplib::R
     response.set_content_provider(
         length, content_type_for(file), [open, offset](std::size_t at, std::size_t left, httplib::DataSink& sink) {
             char buffer[64 * 1024];
-            const ssize_t got = ::pread(open->fd, buffer, std::min(left, sizeof buffer), static_cast<off_t>(offset + at));
+            const ssize_t got =
+                ::pread(open->fd, buffer, std::min(left, sizeof buffer), static_cast<off_t>(offset + at));
             return got > 0 && sink.write(buffer, static_cast<std::size_t>(got)); // a file cut short ends the reply
         });
     return true;
@@ -284,9 +284,9 @@ PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string
     impl_->root = std::move(root);
     impl_->log = std::move(log);
     // A server started again gets new tokens, so pages left open reload.
-    impl_->session = std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::system_clock::now().time_since_epoch())
-                                        .count());
+    impl_->session = std::to_string(
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
     impl_->token = impl_->session + "-0";
 
     auto& server = impl_->server;
@@ -312,7 +312,8 @@ PreviewServer::PreviewServer(fs::path root, std::function<void(const std::string
         if (self->loopback_only && !loopback_host_header(request.get_header_value("Host"))) {
             response.status = 403;
             response.set_content("403 forbidden: the preview answers only loopback host names "
-                                 "(localhost, 127.0.0.1, [::1])\n", "text/plain; charset=utf-8");
+                                 "(localhost, 127.0.0.1, [::1])\n",
+                                 "text/plain; charset=utf-8");
             return httplib::Server::HandlerResponse::Handled;
         }
         return httplib::Server::HandlerResponse::Unhandled;
@@ -387,26 +388,29 @@ void PreviewServer::Impl::handle_events(httplib::Response& response) {
         return;
     }
     auto sent = std::make_shared<std::string>(); // the token this stream last sent
-    response.set_chunked_content_provider("text/event-stream", [this, sent](std::size_t, httplib::DataSink& sink) {
-        std::string message;
-        {
-            std::unique_lock lock(mutex);
-            // A comment every 15 s finds streams whose page has gone.
-            changed.wait_for(lock, std::chrono::seconds(15), [&] { return stopping || token != *sent; });
-            if (stopping) {
-                lock.unlock();
-                sink.done();
-                return true;
+    response.set_chunked_content_provider(
+        "text/event-stream",
+        [this, sent](std::size_t, httplib::DataSink& sink) {
+            std::string message;
+            {
+                std::unique_lock lock(mutex);
+                // A comment every 15 s finds streams whose page has gone.
+                changed.wait_for(lock, std::chrono::seconds(15), [&] { return stopping || token != *sent; });
+                if (stopping) {
+                    lock.unlock();
+                    sink.done();
+                    return true;
+                }
+                if (token != *sent) {
+                    message = (sent->empty() ? "retry: 1000\n" : "") + std::string("data: ") + token + "\n\n";
+                    *sent = token;
+                } else {
+                    message = ": keep-alive\n\n";
+                }
             }
-            if (token != *sent) {
-                message = (sent->empty() ? "retry: 1000\n" : "") + std::string("data: ") + token + "\n\n";
-                *sent = token;
-            } else {
-                message = ": keep-alive\n\n";
-            }
-        }
-        return sink.write(message.data(), message.size());
-    }, [this](bool) { event_streams.fetch_sub(1); });
+            return sink.write(message.data(), message.size());
+        },
+        [this](bool) { event_streams.fetch_sub(1); });
 }
 
 void PreviewServer::Impl::handle_file(const httplib::Request& request, httplib::Response& response) {
@@ -422,21 +426,21 @@ void PreviewServer::Impl::handle_file(const httplib::Request& request, httplib::
     const SiteLookup found = lookup_site_path(root, request.path);
     fs::path file = found.file;
     switch (found.kind) {
-    case SiteLookup::Kind::forbidden:
-        response.status = 403;
-        response.set_content("403 forbidden: " + request.path + "\n", "text/plain; charset=utf-8");
-        return;
-    case SiteLookup::Kind::redirect:
-        response.set_redirect(found.location, 301);
-        return;
-    case SiteLookup::Kind::not_found:
-        response.status = 404;
-        file = root / "404.html";
-        break;
-    case SiteLookup::Kind::file:
-        // A page gets the reload script, so it is sent whole whatever the Range.
-        if (!is_html(file) && send_file(file, request, response)) return;
-        break;
+        case SiteLookup::Kind::forbidden:
+            response.status = 403;
+            response.set_content("403 forbidden: " + request.path + "\n", "text/plain; charset=utf-8");
+            return;
+        case SiteLookup::Kind::redirect:
+            response.set_redirect(found.location, 301);
+            return;
+        case SiteLookup::Kind::not_found:
+            response.status = 404;
+            file = root / "404.html";
+            break;
+        case SiteLookup::Kind::file:
+            // A page gets the reload script, so it is sent whole whatever the Range.
+            if (!is_html(file) && send_file(file, request, response)) return;
+            break;
     }
     auto bytes = is_html(file) ? read_file(file) : Result<std::string>(fail("removed"));
     if (!bytes) {

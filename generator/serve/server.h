@@ -79,7 +79,7 @@ struct ByteRange {
 ByteRange byte_range_for(std::string_view range_header, std::uint64_t size);
 
 struct PreviewServerOptions {
-    Clock* clock = nullptr;                                 // times the request deadlines; nullptr: real_clock()
+    Clock* clock = nullptr;                                  // times the request deadlines; nullptr: real_clock()
     Clock::duration request_deadline = pp::request_deadline; // a test shortens it
 };
 

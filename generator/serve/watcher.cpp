@@ -54,7 +54,8 @@ Snapshot Watcher::snapshot() const {
         walk_tree(root, [&](const TreeEntry& entry) { // unreadable folders are skipped
             if (ignored_by_watcher(fs::path(std::string(entry.name)))) return false;
             if (entry.kind == TreeEntry::Kind::folder) return !excluded(entry.path);
-            if (entry.kind == TreeEntry::Kind::file || entry.kind == TreeEntry::Kind::link) add_file(result, entry.path);
+            if (entry.kind == TreeEntry::Kind::file || entry.kind == TreeEntry::Kind::link)
+                add_file(result, entry.path);
             return false;
         });
         ec.clear();

@@ -35,7 +35,8 @@ fs::path find_katex(const BuildOptions& options, std::vector<fs::path>& candidat
     } else {
         candidates.push_back(options.site_dir / "node_modules/katex/dist");
         candidates.push_back(options.themes_dir.parent_path() / "node_modules/katex/dist");
-        if (const fs::path installed = installed_data_dir(); !installed.empty()) candidates.push_back(installed / "katex");
+        if (const fs::path installed = installed_data_dir(); !installed.empty())
+            candidates.push_back(installed / "katex");
         candidates.push_back(system_katex);
     }
     std::error_code ec;
@@ -65,11 +66,13 @@ void add_katex(const Theme& theme, const BuildOptions& options, Assets& assets, 
             files.emplace_back("contrib/auto-render.min.js", auto_render);
             break;
         }
-    walk_tree(dist / "fonts", [&](const TreeEntry& entry) {
-        if (entry.kind == TreeEntry::Kind::file || entry.links_to_file())
-            files.emplace_back("fonts/" + std::string(entry.name), "fonts/" + std::string(entry.name));
-        return false;
-    }, {.recursive = false, .sorted = true});
+    walk_tree(dist / "fonts",
+              [&](const TreeEntry& entry) {
+                  if (entry.kind == TreeEntry::Kind::file || entry.links_to_file())
+                      files.emplace_back("fonts/" + std::string(entry.name), "fonts/" + std::string(entry.name));
+                  return false;
+              },
+              {.recursive = false, .sorted = true});
     for (const auto& [file, source] : files) {
         const std::string site_path = "static/katex/" + file;
         // A site's or theme's own static/katex/<file> wins, as for every static file.

@@ -14,8 +14,20 @@ namespace {
 
 // The state's format (util/record_file.h): a program line, a line a day, a line an output.
 enum ProgramField { p_program };
-enum DayField { d_date, d_size, d_mtime, d_hash, d_status, d_papers, d_remedial, d_arxiv, d_scanned, d_relevant,
-                d_prompt, d_titles };
+enum DayField {
+    d_date,
+    d_size,
+    d_mtime,
+    d_hash,
+    d_status,
+    d_papers,
+    d_remedial,
+    d_arxiv,
+    d_scanned,
+    d_relevant,
+    d_prompt,
+    d_titles
+};
 enum OutputField { o_path, o_key, o_size, o_bytes };
 
 const RecordFormat& state_format() {
@@ -23,8 +35,9 @@ const RecordFormat& state_format() {
         .name = "paperpress build state",
         .version = 4,
         .kinds = {{'P', {"program"}},
-                  {'D', {"date", "size", "mtime_ns", "hash", "status", "papers", "remedial", "arxiv", "scanned",
-                         "relevant", "prompt", "titles*"}},
+                  {'D',
+                   {"date", "size", "mtime_ns", "hash", "status", "papers", "remedial", "arxiv", "scanned", "relevant",
+                    "prompt", "titles*"}},
                   {'O', {"path", "key", "size", "bytes"}}},
     };
     return format;
@@ -72,7 +85,7 @@ bool parse_output(const Record& f, BuildState& state) {
     if (!f.hex(o_key, r.key) || !f.number(o_size, r.size) || (!f.raw(o_bytes).empty() && !f.hex(o_bytes, r.bytes)))
         return false;
     std::string path = f.text(o_path);
-    if (!is_plain_relative_path(output_file_of(path))) return false; // never a path out of the output folder
+    if (!is_plain_relative_path(output_file_of(path))) return false;     // never a path out of the output folder
     state.outputs.emplace_hint(state.outputs.end(), std::move(path), r); // in path order
     return true;
 }

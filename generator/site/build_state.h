@@ -43,16 +43,16 @@ inline std::uint64_t date_number(const Date& date) {
 struct DayRecord {
     std::uint64_t size = 0;
     std::int64_t mtime_ns = 0;
-    std::uint64_t hash = 0;   // of the file's bytes
-    std::string prompt;       // the day's prompt reference ("" when none)
+    std::uint64_t hash = 0; // of the file's bytes
+    std::string prompt;     // the day's prompt reference ("" when none)
     DaySummary summary;
 };
 
 struct OutputRecord {
-    std::uint64_t key = 0;    // hash of every input the output was made from
+    std::uint64_t key = 0; // hash of every input the output was made from
     std::uint64_t size = 0;
-    std::uint64_t bytes = 0;  // hash of the bytes written, for outputs read back (data/days/*.json); else 0
-    bool made = false;        // the builder's own mark: made or kept by this build (not saved)
+    std::uint64_t bytes = 0; // hash of the bytes written, for outputs read back (data/days/*.json); else 0
+    bool made = false;       // the builder's own mark: made or kept by this build (not saved)
 };
 
 struct BuildState {

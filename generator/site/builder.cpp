@@ -143,8 +143,8 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
         for (const auto& [name, file] : *files) global.add(name).add(file.text);
     global.add(config.title).add(config.description).add(config.author).add(config.base_url);
     global.add(static_cast<std::uint64_t>(config.home_days)).add(context.stylesheet);
-    for (const auto* href : {&context.script, &context.search_script, &context.katex_css, &context.katex_js,
-                             &context.katex_auto_render})
+    for (const auto* href :
+         {&context.script, &context.search_script, &context.katex_css, &context.katex_js, &context.katex_auto_render})
         global.add(*href);
     global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(build_.prompt_pages));
     global.add(static_cast<std::uint64_t>(context.search_words));
@@ -194,7 +194,8 @@ void Build::report_prompt_errors(const std::vector<DayTask*>& live) {
     for (const DayTask* task : live) {
         const Prompt& prompt = build_.prompts.get(task->record.prompt);
         if (prompt.error && reported.insert(task->record.prompt).second)
-            report_.errors.push_back(in_file(*prompt.error, day_path(build_.options.content_dir, task->file.date).string()));
+            report_.errors.push_back(
+                in_file(*prompt.error, day_path(build_.options.content_dir, task->file.date).string()));
     }
 }
 

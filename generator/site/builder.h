@@ -38,7 +38,7 @@ namespace pp {
 struct BuildOptions {
     fs::path content_dir = "content";
     fs::path out_dir = "site";
-    fs::path site_dir = ".";     // the config file's folder: layouts/ and static/ overrides
+    fs::path site_dir = "."; // the config file's folder: layouts/ and static/ overrides
     fs::path themes_dir = "themes";
     // KaTeX's dist folder, shipped into static/katex/ for themes with `math: true`
     // in theme.yaml. Empty: $PAPERPRESS_KATEX_DIR, else the first copy found
@@ -60,15 +60,15 @@ struct BuildOptions {
 struct BuildReport {
     int days = 0;
     int papers = 0;
-    int files = 0;     // outputs produced
-    int written = 0;   // of which changed on disk
-    int rendered = 0;  // outputs rendered (the others were up to date by their inputs)
-    int removed = 0;   // outputs of the previous build that no longer exist
-    int parsed = 0;    // day files read and parsed (the others came from the summary cache)
-    unsigned jobs = 0; // threads the build ran on (BuildOptions::jobs)
+    int files = 0;                          // outputs produced
+    int written = 0;                        // of which changed on disk
+    int rendered = 0;                       // outputs rendered (the others were up to date by their inputs)
+    int removed = 0;                        // outputs of the previous build that no longer exist
+    int parsed = 0;                         // day files read and parsed (the others came from the summary cache)
+    unsigned jobs = 0;                      // threads the build ran on (BuildOptions::jobs)
     std::vector<std::string> written_files; // site paths, sorted
     std::vector<std::string> removed_files; // site paths, sorted
-    std::vector<Error> errors;     // days that could not be read, failed writes, theme problems
+    std::vector<Error> errors;              // days that could not be read, failed writes, theme problems
     std::vector<std::string> warnings;
     bool ok() const { return errors.empty(); }
 };

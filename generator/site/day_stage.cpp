@@ -15,11 +15,16 @@ namespace {
 // the month pages, the data index and the sitemap all list every day.
 std::uint64_t summary_key(const DaySummary& s) {
     const auto count = [](const std::optional<long long>& c) { return c ? static_cast<std::uint64_t>(*c) : ~0ull; };
-    const std::uint64_t numbers[] = {date_number(s.date), static_cast<std::uint64_t>(s.status),
-                                     static_cast<std::uint64_t>(s.papers), static_cast<std::uint64_t>(s.remedial),
-                                     count(s.counts.arxiv), s.counts.arxiv.has_value(),
-                                     count(s.counts.scanned), s.counts.scanned.has_value(),
-                                     count(s.counts.relevant), s.counts.relevant.has_value(),
+    const std::uint64_t numbers[] = {date_number(s.date),
+                                     static_cast<std::uint64_t>(s.status),
+                                     static_cast<std::uint64_t>(s.papers),
+                                     static_cast<std::uint64_t>(s.remedial),
+                                     count(s.counts.arxiv),
+                                     s.counts.arxiv.has_value(),
+                                     count(s.counts.scanned),
+                                     s.counts.scanned.has_value(),
+                                     count(s.counts.relevant),
+                                     s.counts.relevant.has_value(),
                                      s.top_titles.size()};
     Hasher h;
     h.add(std::string_view(reinterpret_cast<const char*>(numbers), sizeof numbers));
@@ -67,8 +72,7 @@ std::vector<DayTask> DayStage::tasks_for(ContentScan& scan) {
         task.file = std::move(file);
     }
     // The feed's days and a few more (quiet or failed days among them), at most 64.
-    const auto recent =
-        std::min<std::size_t>(static_cast<std::size_t>(std::max(build_.config.feed_days, 1)) + 4, 64);
+    const auto recent = std::min<std::size_t>(static_cast<std::size_t>(std::max(build_.config.feed_days, 1)) + 4, 64);
     if (!tasks.empty()) recent_from_ = tasks[tasks.size() - std::min(recent, tasks.size())].file.date;
     return tasks;
 }
@@ -183,16 +187,20 @@ std::optional<Day> DayStage::process_day(DayTask& task) {
         const Day* d = load();
         if (!d) return TemplateData();
         const SiteContext& site = *build_.site;
-        return build_.prompt_pages ? day_page(site, *d, {}, build_.prompt_href(prompt)) : day_page(site, *d, prompt.html);
+        return build_.prompt_pages ? day_page(site, *d, {}, build_.prompt_href(prompt))
+                                   : day_page(site, *d, prompt.html);
     });
     if (build_.config.data != "day") return day; // the feed and the home page parse their days instead
     const std::uint64_t json_key =
         Hasher().add(build_.data_key).add(std::string_view("day json")).add(task.record.hash).value();
-    build_.store.produce(day_data_path(date), json_key, [&]() -> std::optional<std::string> {
-        const Day* d = load();
-        if (!d) return std::nullopt;
-        return day_json(build_.urls, *d);
-    }, OutputStore::Kept::key_and_bytes); // read back by the feed and the home page
+    build_.store.produce(
+        day_data_path(date), json_key,
+        [&]() -> std::optional<std::string> {
+            const Day* d = load();
+            if (!d) return std::nullopt;
+            return day_json(build_.urls, *d);
+        },
+        OutputStore::Kept::key_and_bytes); // read back by the feed and the home page
     return day;
 }
 

@@ -53,11 +53,12 @@ std::string entry_html(const Day& day) {
     if (day.papers.empty()) return "<p>No papers were selected this day.</p>";
     std::string html;
     if (day.status == DayStatus::partial || day.status == DayStatus::stale) // as the day page's banner says
-        html = "<p>This day is " + std::string(to_string(day.status)) + (day.reason.empty() ? "" : ": " + html_escape(day.reason)) +
-               ".</p>";
+        html = "<p>This day is " + std::string(to_string(day.status)) +
+               (day.reason.empty() ? "" : ": " + html_escape(day.reason)) + ".</p>";
     html += "<ol>";
     for (const auto& paper : day.papers) {
-        html += "<li><a href=\"" + html_escape(arxiv_abs_url(paper.id)) + "\">" + html_escape(tex_to_unicode(paper.title)) + "</a>";
+        html += "<li><a href=\"" + html_escape(arxiv_abs_url(paper.id)) + "\">" +
+                html_escape(tex_to_unicode(paper.title)) + "</a>";
         if (!paper.authors.empty()) html += "<br>" + html_escape(tex_to_unicode(join(paper.authors, ", ")));
         html += "</li>";
     }
@@ -174,10 +175,10 @@ std::string atom_feed(const Config& config, const SiteUrls& urls, const std::vec
         const Day* day = days[i];
         std::string title = "arXiv papers for " + day->date.iso();
         const bool incomplete = day->status == DayStatus::partial || day->status == DayStatus::stale;
-        title += day->status == DayStatus::failed ? " (run failed)"
-                                                  : " (" + std::to_string(day->papers.size()) +
-                                                        (day->papers.size() == 1 ? " paper" : " papers") +
-                                                        (incomplete ? ", " + std::string(to_string(day->status)) : "") + ")";
+        title += day->status == DayStatus::failed
+                     ? " (run failed)"
+                     : " (" + std::to_string(day->papers.size()) + (day->papers.size() == 1 ? " paper" : " papers") +
+                           (incomplete ? ", " + std::string(to_string(day->status)) : "") + ")";
         append_entry(feed, urls, *day, title, entry_html(*day), entry_updated(*day));
     }
     return save(doc);
@@ -208,7 +209,8 @@ namespace {
 // "unicode": the title and authors as a reader sees them (TeX decoded, the
 // search page shows and matches these), only for a paper whose TeX changes them.
 void json_unicode(JsonWriter& json, const Paper& paper) {
-    if (!has_tex(paper.title) && std::none_of(paper.authors.begin(), paper.authors.end(), [](const std::string& a) { return has_tex(a); }))
+    if (!has_tex(paper.title) &&
+        std::none_of(paper.authors.begin(), paper.authors.end(), [](const std::string& a) { return has_tex(a); }))
         return;
     json.Key("unicode");
     json.StartObject();
@@ -390,7 +392,8 @@ public:
         return &it->value;
     }
     void text(const char* key, std::string& out) {
-        if (auto* v = member(key, &rapidjson::Value::IsString, "a string")) out.assign(v->GetString(), v->GetStringLength());
+        if (auto* v = member(key, &rapidjson::Value::IsString, "a string"))
+            out.assign(v->GetString(), v->GetStringLength());
     }
     void texts(const char* key, std::vector<std::string>& out) {
         if (auto* v = member(key, &rapidjson::Value::IsArray, "an array of strings")) {
@@ -507,7 +510,8 @@ Result<Day> day_from_value(const rapidjson::Value& object) {
 
 Result<Day> day_from_json(std::string_view json) {
     rapidjson::Document doc;
-    if (!parse_json<rapidjson::kParseFullPrecisionFlag>(doc, json)) return fail("expected a day's JSON data (an object)");
+    if (!parse_json<rapidjson::kParseFullPrecisionFlag>(doc, json))
+        return fail("expected a day's JSON data (an object)");
     return day_from_value(doc);
 }
 

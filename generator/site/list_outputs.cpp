@@ -25,7 +25,7 @@ struct ListOutput {
     bool page = false;
     ListInputs inputs;
     std::function<std::optional<std::string>(const ListInputs&)> render; // data files
-    std::function<TemplateData(const ListInputs&)> data;                  // pages
+    std::function<TemplateData(const ListInputs&)> data;                 // pages
 };
 
 ListOutput page_output(std::string kind, std::string site_path, ListInputs inputs,
@@ -89,7 +89,8 @@ std::vector<ListOutput> Lists::outputs() {
     if (build_.prompt_pages)
         for (auto& out : prompts()) lists.push_back(std::move(out));
     const SiteContext& site = *build_.site;
-    lists.push_back(page_output("404", not_found_path(), {}, [&site](const ListInputs&) { return not_found_page(site); }));
+    lists.push_back(
+        page_output("404", not_found_path(), {}, [&site](const ListInputs&) { return not_found_page(site); }));
     if (site.search_page) lists.push_back(search());
     if (site.starred_page)
         lists.push_back(
@@ -134,24 +135,25 @@ std::vector<Day> Lists::full_days(const ListInputs& in) {
 ListOutput Lists::feed() {
     ListInputs in;
     for (auto i : feed_days(graph_.days, config_.feed_days)) in.days.push_back(live_[i]);
-    return data_output("feed", feed_path(), std::move(in), [this](const ListInputs& inputs) -> std::optional<std::string> {
-        const std::vector<Day> days = full_days(inputs);
-        std::vector<const Day*> feed_days;
-        for (const auto& day : days) feed_days.push_back(&day);
-        return atom_feed(config_, build_.urls, feed_days);
-    });
-}
-
-ListOutput Lists::data_index() {
-    return data_output("index", data_index_path(), all_summaries(live_),
-                       [this](const ListInputs&) -> std::optional<std::string> {
-                           return index_json(config_, build_.urls, graph_);
+    return data_output("feed", feed_path(), std::move(in),
+                       [this](const ListInputs& inputs) -> std::optional<std::string> {
+                           const std::vector<Day> days = full_days(inputs);
+                           std::vector<const Day*> feed_days;
+                           for (const auto& day : days) feed_days.push_back(&day);
+                           return atom_feed(config_, build_.urls, feed_days);
                        });
 }
 
+ListOutput Lists::data_index() {
+    return data_output(
+        "index", data_index_path(), all_summaries(live_),
+        [this](const ListInputs&) -> std::optional<std::string> { return index_json(config_, build_.urls, graph_); });
+}
+
 ListOutput Lists::sitemap_file() {
-    return data_output("sitemap", sitemap_path(), all_summaries(live_),
-                       [this](const ListInputs&) -> std::optional<std::string> { return sitemap(build_.urls, graph_); });
+    return data_output(
+        "sitemap", sitemap_path(), all_summaries(live_),
+        [this](const ListInputs&) -> std::optional<std::string> { return sitemap(build_.urls, graph_); });
 }
 
 // Home: the newest day with papers in full (else the newest day), with its
@@ -192,8 +194,10 @@ ListOutput Lists::month(std::size_t m) {
         if (best > 0) in.days.push_back(live_[d]);
     }
     auto overview = std::make_shared<MonthOverview>(month_overview(month.year, month.month));
-    in.numbers = {month_number(m), static_cast<std::uint64_t>(graph_.years[graph_.year_of_month(m)].year),
-                  m > 0 ? month_number(m - 1) : 0, m + 1 < graph_.months.size() ? month_number(m + 1) : 0,
+    in.numbers = {month_number(m),
+                  static_cast<std::uint64_t>(graph_.years[graph_.year_of_month(m)].year),
+                  m > 0 ? month_number(m - 1) : 0,
+                  m + 1 < graph_.months.size() ? month_number(m + 1) : 0,
                   static_cast<std::uint64_t>(best),
                   Hasher().add(overview->html).add(overview->model).add(overview->cost).value()};
     return page_output("month", month_path_of(month.year, month.month), std::move(in),
@@ -241,8 +245,9 @@ ListOutput Lists::year(std::size_t y) {
 ListOutput Lists::archive() {
     ListInputs in;
     for (const auto& year : graph_.years) {
-        in.numbers.insert(in.numbers.end(), {static_cast<std::uint64_t>(year.year), static_cast<std::uint64_t>(year.days),
-                                             static_cast<std::uint64_t>(year.papers)});
+        in.numbers.insert(in.numbers.end(),
+                          {static_cast<std::uint64_t>(year.year), static_cast<std::uint64_t>(year.days),
+                           static_cast<std::uint64_t>(year.papers)});
         for (auto m : year.months) add_month_size(in, m);
     }
     return page_output("archive", archive_path(), std::move(in),

@@ -15,7 +15,8 @@ DayBest day_best(const Day& day, int limit) {
         ++best.topics[tex_to_unicode(paper.topic)];
         (paper.author_match ? matches : scored).push_back(&paper);
     }
-    std::stable_sort(scored.begin(), scored.end(), [](const Paper* a, const Paper* b) { return a->score() > b->score(); });
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const Paper* a, const Paper* b) { return a->score() > b->score(); });
     // Kept until the month is complete: only what the best-of shows.
     auto keep = [cap](const std::vector<const Paper*>& from, std::vector<Paper>& into) {
         into.reserve(std::min(cap, from.size()));
@@ -58,7 +59,8 @@ MonthBest month_best(const std::vector<DayBest>& days, int limit) {
     }
     std::stable_sort(best.papers.begin(), best.papers.end(), by_score);
     best.topics.assign(topics.begin(), topics.end());
-    std::stable_sort(best.topics.begin(), best.topics.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::stable_sort(best.topics.begin(), best.topics.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
     return best;
 }
 

@@ -36,12 +36,14 @@ void OutputStore::remove_temp_files_of_killed_build(const std::string& shown) {
     auto removed = remove_temp_files(options_.out_dir);
     const fs::path state = state_path(options_.out_dir);
     const std::string prefix = state.filename().string() + ".tmp.";
-    walk_tree(state.parent_path(), [&](const TreeEntry& entry) {
-        if (entry.name.starts_with(prefix) && is_temp_file_name(entry.name) &&
-            ::unlinkat(entry.folder_fd, std::string(entry.name).c_str(), 0) == 0)
-            removed.emplace_back(entry.name);
-        return false;
-    }, {.recursive = false});
+    walk_tree(state.parent_path(),
+              [&](const TreeEntry& entry) {
+                  if (entry.name.starts_with(prefix) && is_temp_file_name(entry.name) &&
+                      ::unlinkat(entry.folder_fd, std::string(entry.name).c_str(), 0) == 0)
+                      removed.emplace_back(entry.name);
+                  return false;
+              },
+              {.recursive = false});
     if (!removed.empty())
         report_.unshared().warnings.push_back("the last build of " + shown + " was interrupted: removed its " +
                                               std::to_string(removed.size()) + " temporary files");
@@ -60,9 +62,7 @@ void OutputStore::load_state(bool distrust_outputs) {
         for (auto& [path, output] : state_.outputs) output = OutputRecord{}; // render all, read nothing back
 }
 
-std::string OutputStore::file_of(const std::string& site_path) const {
-    return out_prefix_ + output_file_of(site_path);
-}
+std::string OutputStore::file_of(const std::string& site_path) const { return out_prefix_ + output_file_of(site_path); }
 
 void OutputStore::write(const std::string& site_path, std::uint64_t key, std::string_view bytes, bool rendered,
                         Kept kept) {
@@ -113,7 +113,8 @@ std::uint64_t OutputStore::recorded_bytes(const std::string& site_path) {
 }
 
 void OutputStore::finish(std::uint64_t program, std::int64_t start_ns, bool may_remove) {
-    if (may_remove && removal_allowed()) remove_stale(); // else the outputs stay in the state: a later build removes them
+    if (may_remove && removal_allowed())
+        remove_stale(); // else the outputs stay in the state: a later build removes them
     state_.outputs.merge(added_);
     state_.program = program;
     BuildReport& report = report_.unshared();

@@ -77,7 +77,7 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     if (site.search_page) s.set("search", site.urls.href(search_page_path()));
     if (site.starred_page) s.set("starred", site.urls.href(starred_page_path()));
     s.set("search_index", site.urls.href(data_index_path())); // the search reads the month data it lists
-    s.set("search_words", site.search_words); // ... or the word index (search/index.json.gz)
+    s.set("search_words", site.search_words);                 // ... or the word index (search/index.json.gz)
     if (math && !site.katex_css.empty() && !site.katex_js.empty()) {
         TemplateData katex;
         katex.set("css", site.katex_css);
@@ -446,8 +446,10 @@ std::string render_prompt(const std::string& prompt_markdown) { return markdown_
 
 // "3 papers for Tuesday, 20 May 2025: First title; Second; Third."
 static std::string day_description(const Day& day) {
-    if (day.status == DayStatus::failed) return "The run for " + long_date(day.date) + " failed; no papers were selected.";
-    std::string text = plural(static_cast<long long>(day.papers.size()), "paper", "papers") + " for " + long_date(day.date);
+    if (day.status == DayStatus::failed)
+        return "The run for " + long_date(day.date) + " failed; no papers were selected.";
+    std::string text =
+        plural(static_cast<long long>(day.papers.size()), "paper", "papers") + " for " + long_date(day.date);
     std::vector<std::string> titles;
     for (std::size_t i = 0; i < day.papers.size() && i < 3; ++i) titles.push_back(tex_to_unicode(day.papers[i].title));
     return text + (titles.empty() ? "" : ": " + join(titles, "; ")) + ".";
@@ -498,20 +500,23 @@ TemplateData home_page(const SiteContext& site, const Day* latest, const std::st
     return data;
 }
 
-TemplateData month_page(const SiteContext& site, std::size_t index, const MonthBest& best, const MonthOverview& overview) {
+TemplateData month_page(const SiteContext& site, std::size_t index, const MonthBest& best,
+                        const MonthOverview& overview) {
     const auto& month = site.graph.months[index];
     // Math in the titles it shows: the best-of's and the day list's.
-    bool math = std::any_of(best.papers.begin(), best.papers.end(), [](const auto& e) { return has_math(e.paper.title); });
+    bool math =
+        std::any_of(best.papers.begin(), best.papers.end(), [](const auto& e) { return has_math(e.paper.title); });
     for (auto d : month.days)
         for (const auto& title : site.graph.days[d].top_titles) math = math || has_math(title);
     std::string description = month_label(month.year, month.month) + ": " +
                               plural(static_cast<long long>(month.days.size()), "day", "days") + ", " +
                               plural(month.papers, "paper", "papers");
     std::vector<std::string> titles;
-    for (std::size_t i = 0; i < best.papers.size() && i < 3; ++i) titles.push_back(tex_to_unicode(best.papers[i].paper.title));
+    for (std::size_t i = 0; i < best.papers.size() && i < 3; ++i)
+        titles.push_back(tex_to_unicode(best.papers[i].paper.title));
     if (!titles.empty()) description += ". Best: " + join(titles, "; ");
-    auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month), math,
-                          description + ".");
+    auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month),
+                          math, description + ".");
     TemplateData m;
     m.set("name", month_label(month.year, month.month));
     m.set("day_count", plural(static_cast<long long>(month.days.size()), "day", "days"));
@@ -648,7 +653,8 @@ TemplateData starred_page(const SiteContext& site) {
 
 TemplateData search_page(const SiteContext& site) {
     auto data = page_base(site, "search", "Search", search_page_path());
-    data.set("abstracts", site.config.data_has_full_text()); // the month data holds the free text to search (in its key)
+    data.set("abstracts",
+             site.config.data_has_full_text()); // the month data holds the free text to search (in its key)
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
     return data;
 }

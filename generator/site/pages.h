@@ -20,7 +20,7 @@ struct SiteContext {
     const Config& config;
     const SiteUrls& urls;
     const SiteGraph& graph;
-    std::string stylesheet; // href of the theme's stylesheet, with a content hash
+    std::string stylesheet;         // href of the theme's stylesheet, with a content hash
     std::string script = {};        // static/site.js, likewise ("" when the theme has none)
     std::string search_script = {}; // static/search.js
     bool search_page = false;       // the theme has a `search` layout: search/ exists

@@ -9,10 +9,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <optional>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace pp {
 
@@ -57,11 +57,16 @@ constexpr ByteSet html_escaped("&<>\"'");
 
 const char* html_entity(char c) {
     switch (c) {
-    case '&': return "&amp;";
-    case '<': return "&lt;";
-    case '>': return "&gt;";
-    case '"': return "&quot;";
-    default: return "&#39;";
+        case '&':
+            return "&amp;";
+        case '<':
+            return "&lt;";
+        case '>':
+            return "&gt;";
+        case '"':
+            return "&quot;";
+        default:
+            return "&#39;";
     }
 }
 
@@ -124,7 +129,8 @@ std::string link_label(std::string_view tex) {
 std::optional<Link> bare_url(std::string_view text, std::size_t at) {
     std::size_t end = at;
     while (end < text.size() && url_char(text[end])) {
-        if (text[end] == '\\' && (end + 1 == text.size() || is_letter_or_digit(static_cast<unsigned char>(text[end + 1]))))
+        if (text[end] == '\\' &&
+            (end + 1 == text.size() || is_letter_or_digit(static_cast<unsigned char>(text[end + 1]))))
             break;
         if (text.substr(end, 2) == "](") break; // "U](U)": a Markdown link without its "[", two URLs
         end += text[end] == '\\' ? 2 : 1;
@@ -174,7 +180,8 @@ std::optional<Link> tex_link(std::string_view text, std::size_t at) {
 // [label](U) at `at` (the '[').
 std::optional<Link> markdown_link(std::string_view text, std::size_t at) {
     const std::size_t middle = text.find("](", at);
-    if (middle == std::string_view::npos || text.substr(at + 1, middle - at - 1).find_first_of("[]\n") != std::string_view::npos)
+    if (middle == std::string_view::npos ||
+        text.substr(at + 1, middle - at - 1).find_first_of("[]\n") != std::string_view::npos)
         return std::nullopt;
     const std::size_t close = text.find(')', middle + 2);
     if (close == std::string_view::npos) return std::nullopt;
@@ -208,9 +215,9 @@ struct TextFormat {
     const char* tag;
 };
 constexpr TextFormat text_formats[] = {
-    {"\\textbf{", "b"},   {"\\emph{", "em"},    {"\\textit{", "i"}, {"\\textsl{", "i"}, {"\\texttt{", "code"},
-    {"\\underline{", "u"}, {"\\textsc{", ""},    {"\\textrm{", ""},  {"\\textsf{", ""},  {"\\textup{", ""},
-    {"\\textnormal{", ""}, {"\\text{", ""},
+    {"\\textbf{", "b"},    {"\\emph{", "em"},     {"\\textit{", "i"},    {"\\textsl{", "i"},
+    {"\\texttt{", "code"}, {"\\underline{", "u"}, {"\\textsc{", ""},     {"\\textrm{", ""},
+    {"\\textsf{", ""},     {"\\textup{", ""},     {"\\textnormal{", ""}, {"\\text{", ""},
 };
 
 struct Formatted {

@@ -113,10 +113,8 @@ void SearchStage::add_missing(const std::vector<Period*>& stale) {
             if (!parts_.at(period->name).words.has(task->file.date)) missing.push_back(task);
     build_.workers->parallel_for(missing.size(), [&](std::size_t i) {
         auto day = load_day(missing[i]->file.path);
-        if (day)
-            add(*day);
-        else
-            build_.error(day.error());
+        if (day) add(*day);
+        else build_.error(day.error());
     });
 }
 
@@ -159,12 +157,10 @@ void SearchStage::write_periods(std::vector<Period>& periods, std::uint64_t last
     std::vector<Period*> stale;
     for (std::size_t i = 0; i < periods.size(); ++i) {
         auto head = heads.find(periods[i].name);
-        if (auto& made = parts_.at(periods[i].name).head)
-            list[i] = std::move(*made);
+        if (auto& made = parts_.at(periods[i].name).head) list[i] = std::move(*made);
         else if (periods[i].up_to_date && head != heads.end() && head->second.first_words.size() == periods[i].chunks)
             list[i] = std::move(head->second);
-        else
-            stale.push_back(&periods[i]);
+        else stale.push_back(&periods[i]);
     }
     add_missing(stale);
     build_.workers->parallel_for(stale.size(), [&](std::size_t i) {

@@ -18,7 +18,8 @@ DaySummary summarize_day(const Day& day, std::size_t top) {
 SiteGraph build_site_graph(std::vector<DaySummary> days) {
     SiteGraph graph;
     const auto by_date = [](const auto& a, const auto& b) { return a.date < b.date; };
-    if (!std::is_sorted(days.begin(), days.end(), by_date)) std::stable_sort(days.begin(), days.end(), by_date); // as a build hands them
+    if (!std::is_sorted(days.begin(), days.end(), by_date))
+        std::stable_sort(days.begin(), days.end(), by_date); // as a build hands them
     days.erase(std::unique(days.begin(), days.end(), [](const auto& a, const auto& b) { return a.date == b.date; }),
                days.end());
     graph.days = std::move(days);

@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <exception>
-#include <stdexcept>
 #include <memory>
+#include <stdexcept>
 
 namespace pp {
 
@@ -36,12 +36,14 @@ Result<void> read_templates(const fs::path& dir, std::map<std::string, ThemeFile
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return {};
     std::vector<fs::path> files;
-    walk_tree(dir, [&](const TreeEntry& entry) {
-        if ((entry.kind == TreeEntry::Kind::file || entry.links_to_file()) && entry.name.ends_with(template_extension) &&
-            entry.name.size() > template_extension.size())
-            files.emplace_back(entry.path);
-        return false;
-    }, {.recursive = false, .sorted = true});
+    walk_tree(dir,
+              [&](const TreeEntry& entry) {
+                  if ((entry.kind == TreeEntry::Kind::file || entry.links_to_file()) &&
+                      entry.name.ends_with(template_extension) && entry.name.size() > template_extension.size())
+                      files.emplace_back(entry.path);
+                  return false;
+              },
+              {.recursive = false, .sorted = true});
     for (const auto& file : files) {
         std::string name = file.stem().string();
         if (into.contains(name)) continue;
@@ -56,14 +58,17 @@ Result<void> read_templates(const fs::path& dir, std::map<std::string, ThemeFile
 void collect_assets(const fs::path& dir, std::vector<StaticAsset>& into) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return;
-    walk_tree(dir, [&](const TreeEntry& entry) {
-        if (entry.kind == TreeEntry::Kind::folder) return true;
-        if (entry.kind != TreeEntry::Kind::file && !entry.links_to_file()) return false;
-        std::string site_path = "static/" + entry.relative;
-        bool known = std::any_of(into.begin(), into.end(), [&](const auto& a) { return a.site_path == site_path; });
-        if (!known) into.push_back(StaticAsset{site_path, entry.path});
-        return false;
-    }, {.sorted = true});
+    walk_tree(dir,
+              [&](const TreeEntry& entry) {
+                  if (entry.kind == TreeEntry::Kind::folder) return true;
+                  if (entry.kind != TreeEntry::Kind::file && !entry.links_to_file()) return false;
+                  std::string site_path = "static/" + entry.relative;
+                  bool known =
+                      std::any_of(into.begin(), into.end(), [&](const auto& a) { return a.site_path == site_path; });
+                  if (!known) into.push_back(StaticAsset{site_path, entry.path});
+                  return false;
+              },
+              {.sorted = true});
 }
 
 // What a template's tags add up to, read as kainjow reads them: each file
@@ -71,7 +76,7 @@ void collect_assets(const fs::path& dir, std::vector<StaticAsset>& into) {
 struct TemplateShape {
     struct Inclusion {
         std::string name;
-        int depth;                    // sections open around the tag
+        int depth;                      // sections open around the tag
         std::size_t begin = 0, end = 0; // the tag's bytes in the text
     };
     std::vector<Inclusion> partials; // {{> name}}, in order
@@ -122,8 +127,7 @@ Error syntax_error(const ThemeFile& file, const std::string& message) {
     bool found = at != std::string::npos && at + 4 < message.size() &&
                  message.find_first_not_of("0123456789", at + 4) == std::string::npos;
     if (found) offset = std::stoul(message.substr(at + 4));
-    if (!found || offset > file.text.size())
-        return Error{file.source.string(), 0, "mustache syntax error: " + message};
+    if (!found || offset > file.text.size()) return Error{file.source.string(), 0, "mustache syntax error: " + message};
     auto begin = file.text.begin();
     int line = 1 + static_cast<int>(std::count(begin, begin + static_cast<std::ptrdiff_t>(offset), '\n'));
     auto line_start = file.text.rfind('\n', offset == 0 ? 0 : offset - 1);
@@ -145,8 +149,8 @@ Result<void> check_template(const ThemeFile& file, const std::map<std::string, T
 // Bounds on what partials may add up to. kainjow renders nested sections and
 // partials by recursion, and writes a partial in full wherever it is
 // included: a theme past these would overflow the stack or fill the disk.
-constexpr int max_partial_depth = 16;          // partials within partials
-constexpr int max_section_depth = 100;         // sections within sections, partials included
+constexpr int max_partial_depth = 16;                            // partials within partials
+constexpr int max_section_depth = 100;                           // sections within sections, partials included
 constexpr std::size_t max_expanded_bytes = std::size_t{4} << 20; // a layout with its partials written in place
 
 // Walks the partials a template includes, refusing cycles and templates past
@@ -212,8 +216,8 @@ private:
         if (auto known = measured_.find(name); known != measured_.end()) return known->second;
         if (auto cycle = std::find(chain_.begin(), chain_.end(), name); cycle != chain_.end()) {
             if (cycle + 1 == chain_.end()) return fail("partial '" + name + "' includes itself", file.source.string());
-            return fail("partial '" + name + "' includes itself: " +
-                            chain_text(static_cast<std::size_t>(cycle - chain_.begin()), name),
+            return fail("partial '" + name +
+                            "' includes itself: " + chain_text(static_cast<std::size_t>(cycle - chain_.begin()), name),
                         file.source.string());
         }
         if (chain_.size() >= max_partial_depth)
@@ -287,7 +291,8 @@ void expand_partials(const std::string& text, const std::map<std::string, ThemeF
     std::size_t from = 0;
     for (const auto& inclusion : template_shape(text).partials) {
         out.append(text, from, inclusion.begin - from);
-        if (auto it = partials.find(inclusion.name); it != partials.end()) expand_partials(it->second.text, partials, out);
+        if (auto it = partials.find(inclusion.name); it != partials.end())
+            expand_partials(it->second.text, partials, out);
         from = inclusion.end;
     }
     out.append(text, from, std::string::npos);
@@ -359,8 +364,7 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
         if (!yaml) return std::unexpected(yaml.error());
         try {
             YAML::Node node = YAML::Load(std::string(without_bom(*yaml)));
-            if (node["description"] && node["description"].IsScalar())
-                theme.description = node["description"].Scalar();
+            if (node["description"] && node["description"].IsScalar()) theme.description = node["description"].Scalar();
             if (node["math"] && node["math"].IsScalar()) theme.math = node["math"].as<bool>();
             if (node["static_from"] && node["static_from"].IsScalar()) static_from = node["static_from"].Scalar();
         } catch (const YAML::Exception& e) {
@@ -368,10 +372,10 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
         }
     }
 
-    for (auto step : {read_templates(site_dir / "layouts", theme.layouts),
-                      read_templates(theme.dir / "layouts", theme.layouts),
-                      read_templates(site_dir / "layouts" / "partials", theme.partials),
-                      read_templates(theme.dir / "partials", theme.partials)})
+    for (auto step :
+         {read_templates(site_dir / "layouts", theme.layouts), read_templates(theme.dir / "layouts", theme.layouts),
+          read_templates(site_dir / "layouts" / "partials", theme.partials),
+          read_templates(theme.dir / "partials", theme.partials)})
         if (!step) return std::unexpected(step.error());
 
     for (const auto& layout : required_layouts())
@@ -399,7 +403,8 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
 Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, const std::string& from) {
     auto valid = [](const std::string& n) {
         return !n.empty() && n.front() != '.' && n.front() != '-' &&
-               std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
+               std::all_of(n.begin(), n.end(),
+                           [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
     };
     if (!valid(name)) return fail("expected a theme name of letters, digits, '-', '_' or '.', got " + excerpt(name));
     const fs::path source = themes_dir / from;
@@ -410,7 +415,8 @@ Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, 
     fs::copy(source, target, fs::copy_options::recursive, ec);
     if (ec) return fail("cannot copy the theme: " + ec.message(), target.string());
     // Name the copy in its theme.yaml; the rest (math: ...) stays.
-    std::string yaml = "name: " + name + "\ndescription: A copy of the " + from + " theme; edit layouts/, partials/ and static/.\n";
+    std::string yaml =
+        "name: " + name + "\ndescription: A copy of the " + from + " theme; edit layouts/, partials/ and static/.\n";
     if (auto old = read_file(source / "theme.yaml")) {
         for (auto line : split(*old, '\n'))
             if (!line.empty() && !line.starts_with("name:") && !line.starts_with("description:")) {
@@ -418,7 +424,8 @@ Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, 
                 yaml += '\n';
             }
     }
-    if (auto written = write_file_if_changed(target / "theme.yaml", yaml); !written) return std::unexpected(written.error());
+    if (auto written = write_file_if_changed(target / "theme.yaml", yaml); !written)
+        return std::unexpected(written.error());
     return target;
 }
 

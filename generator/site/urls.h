@@ -12,18 +12,18 @@ namespace pp {
 
 // Site paths of each page kind (no leading slash; "" is the home page).
 std::string home_path();
-std::string day_path_of(const Date& date);           // "2025/05/20/"
-std::string month_path_of(int year, int month);      // "2025/05/"
-std::string year_path_of(int year);                  // "2025/"
-std::string archive_path();                          // "archive/"
-std::string not_found_path();                        // "404.html"
-std::string feed_path();                             // "feed.xml"
-std::string sitemap_path();                          // "sitemap.xml"
-std::string data_index_path();                       // "data/index.json"
-std::string day_data_path(const Date& date);         // "data/days/2025-05-20.json"
-std::string month_data_name(int year, int month);    // "2025-05"
-std::string month_data_path(int year, int month);    // "data/2025-05.json.gz"
-std::string search_page_path();                      // "search/"
+std::string day_path_of(const Date& date);        // "2025/05/20/"
+std::string month_path_of(int year, int month);   // "2025/05/"
+std::string year_path_of(int year);               // "2025/"
+std::string archive_path();                       // "archive/"
+std::string not_found_path();                     // "404.html"
+std::string feed_path();                          // "feed.xml"
+std::string sitemap_path();                       // "sitemap.xml"
+std::string data_index_path();                    // "data/index.json"
+std::string day_data_path(const Date& date);      // "data/days/2025-05-20.json"
+std::string month_data_name(int year, int month); // "2025-05"
+std::string month_data_path(int year, int month); // "data/2025-05.json.gz"
+std::string search_page_path();                   // "search/"
 // The page of a day file's prompt reference: "prompts/<name>.md" -> "prompts/<name>/"
 // when <name> is letters, digits, '-' and '_'; else named by the reference's hash.
 std::string prompt_path_of(std::string_view reference);

@@ -1,9 +1,9 @@
 #include "util/files.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <csignal>
-#include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <utility>
@@ -53,9 +53,7 @@ bool write_all(int fd, std::string_view bytes) {
 
 } // namespace
 
-Fd open_directory(const fs::path& path) {
-    return Fd(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-}
+Fd open_directory(const fs::path& path) { return Fd(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)); }
 
 namespace {
 
@@ -234,11 +232,13 @@ TreeEntry::Kind kind_of(int folder, const char* name, unsigned char type) {
     if (type == DT_UNKNOWN) { // some file systems do not say
         struct stat info {};
         if (::fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) != 0) return TreeEntry::Kind::other;
-        return S_ISDIR(info.st_mode) ? TreeEntry::Kind::folder : S_ISLNK(info.st_mode) ? TreeEntry::Kind::link
-               : S_ISREG(info.st_mode)                        ? TreeEntry::Kind::file
-                                                              : TreeEntry::Kind::other;
+        return S_ISDIR(info.st_mode)   ? TreeEntry::Kind::folder
+               : S_ISLNK(info.st_mode) ? TreeEntry::Kind::link
+               : S_ISREG(info.st_mode) ? TreeEntry::Kind::file
+                                       : TreeEntry::Kind::other;
     }
-    return type == DT_DIR ? TreeEntry::Kind::folder : type == DT_LNK ? TreeEntry::Kind::link
+    return type == DT_DIR   ? TreeEntry::Kind::folder
+           : type == DT_LNK ? TreeEntry::Kind::link
            : type == DT_REG ? TreeEntry::Kind::file
                             : TreeEntry::Kind::other;
 }
@@ -255,7 +255,8 @@ public:
         if (options_.sorted)
             std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
         for (const auto& entry : entries) {
-            const std::string child_path = path.empty() || path.ends_with('/') ? path + entry.name : path + "/" + entry.name;
+            const std::string child_path =
+                path.empty() || path.ends_with('/') ? path + entry.name : path + "/" + entry.name;
             const std::string child_relative = relative.empty() ? entry.name : relative + "/" + entry.name;
             const TreeEntry visited{entry.name, child_path, child_relative, entry.kind, depth, fd.get()};
             const bool enter = visit_(visited);
@@ -320,25 +321,29 @@ bool is_temp_file_name(std::string_view name) {
 void remove_dead_temp_files_of(const fs::path& target) {
     const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
     const std::string prefix = target.filename().string() + ".tmp.";
-    walk_tree(folder, [&](const TreeEntry& entry) {
-        const std::string_view name = entry.name;
-        if (!name.starts_with(prefix) || !is_temp_file_name(name)) return false;
-        long pid = 0;
-        std::from_chars(name.data() + prefix.size(), name.data() + name.size(), pid);
-        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-            ::unlinkat(entry.folder_fd, std::string(name).c_str(), 0);
-        return false;
-    }, {.recursive = false});
+    walk_tree(folder,
+              [&](const TreeEntry& entry) {
+                  const std::string_view name = entry.name;
+                  if (!name.starts_with(prefix) || !is_temp_file_name(name)) return false;
+                  long pid = 0;
+                  std::from_chars(name.data() + prefix.size(), name.data() + name.size(), pid);
+                  if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+                      ::unlinkat(entry.folder_fd, std::string(name).c_str(), 0);
+                  return false;
+              },
+              {.recursive = false});
 }
 
 std::vector<std::string> remove_temp_files(const fs::path& root) {
     std::vector<std::string> removed;
-    walk_tree(root, [&](const TreeEntry& entry) {
-        if (entry.kind == TreeEntry::Kind::file && is_temp_file_name(entry.name) &&
-            ::unlinkat(entry.folder_fd, std::string(entry.name).c_str(), 0) == 0)
-            removed.push_back(entry.relative);
-        return true;
-    }, {.root_may_be_link = false});
+    walk_tree(root,
+              [&](const TreeEntry& entry) {
+                  if (entry.kind == TreeEntry::Kind::file && is_temp_file_name(entry.name) &&
+                      ::unlinkat(entry.folder_fd, std::string(entry.name).c_str(), 0) == 0)
+                      removed.push_back(entry.relative);
+                  return true;
+              },
+              {.root_may_be_link = false});
     std::sort(removed.begin(), removed.end());
     return removed;
 }
@@ -364,8 +369,9 @@ public:
             if (ec) return fail("cannot create folder: " + ec.message(), path.parent_path().string());
             raw = open_temp(folder, temp, unnamed);
         }
-        if (raw < 0) return fail(errno_text(("cannot write its temporary file " + temp.filename().string()).c_str()),
-                                 path.string());
+        if (raw < 0)
+            return fail(errno_text(("cannot write its temporary file " + temp.filename().string()).c_str()),
+                        path.string());
         return std::unique_ptr<AtomicFile>(new AtomicFile(path, std::move(temp), raw, unnamed));
     }
     ~AtomicFile() {
@@ -452,7 +458,8 @@ bool holds(int fd, std::string_view bytes) {
 
 Result<WriteOutcome> write_file_if_changed(const fs::path& path, std::string_view bytes) {
     struct stat info {};
-    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) == bytes.size()) {
+    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+        static_cast<std::size_t>(info.st_size) == bytes.size()) {
         Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
         if (fd.get() >= 0 && holds(fd.get(), bytes)) return WriteOutcome::unchanged;
     }

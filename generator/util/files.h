@@ -64,19 +64,19 @@ Fd open_directory(const fs::path& path);
 // One entry of a folder walk_tree() lists.
 struct TreeEntry {
     enum class Kind { file, folder, link, other };
-    std::string_view name;      // the entry's own name
-    const std::string& path;    // the root's path joined with `relative`
+    std::string_view name;       // the entry's own name
+    const std::string& path;     // the root's path joined with `relative`
     const std::string& relative; // '/'-separated, from the root
-    Kind kind;                  // as the folder listing says (a link is not followed)
-    int depth;                  // 0 for the root's own entries
-    int folder_fd;              // the entry's folder, for *at() calls (unlinkat, fstatat)
+    Kind kind;                   // as the folder listing says (a link is not followed)
+    int depth;                   // 0 for the root's own entries
+    int folder_fd;               // the entry's folder, for *at() calls (unlinkat, fstatat)
     // For a link: whether it leads to a regular file (one stat).
     bool links_to_file() const;
 };
 
 struct WalkOptions {
     bool recursive = true;
-    bool sorted = false; // each folder's entries in name order (else the listing's)
+    bool sorted = false;          // each folder's entries in name order (else the listing's)
     bool root_may_be_link = true; // false: a root that is a link is not walked (an error)
 };
 
@@ -188,7 +188,7 @@ private:
     fs::path path_;
     std::optional<MappedFile> current_; // the file's bytes, while they match
     std::size_t matched_ = 0;
-    std::unique_ptr<AtomicFile> temp_;  // from the first difference on
+    std::unique_ptr<AtomicFile> temp_; // from the first difference on
     std::string buffer_;
     std::optional<Error> error_;
 };

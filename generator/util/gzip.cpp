@@ -79,8 +79,8 @@ Result<std::string> gunzip(std::string_view file, std::size_t max_size) {
     // The trailer ends with the size, modulo 2^32, little-endian.
     std::size_t size = 0;
     for (std::size_t i = 1; i <= 4; ++i) size = (size << 8) | static_cast<unsigned char>(file[file.size() - i]);
-    if (size > max_size) return fail("a gzip file of " + std::to_string(size) + " bytes, over the limit of " +
-                                     std::to_string(max_size));
+    if (size > max_size)
+        return fail("a gzip file of " + std::to_string(size) + " bytes, over the limit of " + std::to_string(max_size));
     thread_local std::unique_ptr<libdeflate_decompressor, DecompressorFree> d(libdeflate_alloc_decompressor());
     std::string out(size, '\0');
     std::size_t in_used = 0, out_used = 0;

@@ -55,7 +55,8 @@ inline bool plain_numbers(std::string_view text) {
         }
         if (c != '-' && (c < '0' || c > '9')) continue;
         std::size_t end = i;
-        while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) ++end;
+        while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos)
+            ++end;
         const std::string_view number = text.substr(i, end - i);
         if (number.size() > 40) return false;
         if (auto e = number.find_first_of("eE"); e != std::string_view::npos) {

@@ -34,7 +34,8 @@ fs::path lock_path(const fs::path& tree) { return beside_folder(tree, ".paperpre
 
 Result<TreeLock> TreeLock::acquire(const fs::path& lock_file, const std::function<void(long pid)>& on_wait) {
     Fd fd(::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
-    if (fd.get() < 0) return fail(std::string("cannot open the lock file: ") + std::strerror(errno), lock_file.string());
+    if (fd.get() < 0)
+        return fail(std::string("cannot open the lock file: ") + std::strerror(errno), lock_file.string());
     if (flock_retrying(fd.get(), LOCK_EX | LOCK_NB) != 0) {
         if (errno != EWOULDBLOCK) return fail(std::string("cannot lock: ") + std::strerror(errno), lock_file.string());
         if (on_wait) on_wait(holder_pid(fd.get()));
@@ -43,7 +44,8 @@ Result<TreeLock> TreeLock::acquire(const fs::path& lock_file, const std::functio
     }
     const bool died = holder_pid(fd.get()) != 0;
     const std::string pid = std::to_string(::getpid());
-    if (::ftruncate(fd.get(), 0) != 0 || ::pwrite(fd.get(), pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size()))
+    if (::ftruncate(fd.get(), 0) != 0 ||
+        ::pwrite(fd.get(), pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size()))
         return fail(std::string("cannot write the lock file: ") + std::strerror(errno), lock_file.string());
     return TreeLock(std::move(fd), died);
 }

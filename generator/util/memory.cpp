@@ -1,13 +1,13 @@
 #include "util/memory.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <utility>
-#include <mutex>
 #include <vector>
 
 #include <malloc.h>

@@ -46,7 +46,7 @@ public:
     char* data() { return static_cast<char*>(data_); }
     std::size_t size() const { return size_; }
     std::size_t capacity() const { return capacity_; }
-    void resize(std::size_t size); // at most capacity()
+    void resize(std::size_t size);       // at most capacity()
     void append(std::string_view bytes); // at most capacity() - size()
     std::string_view view() const { return {static_cast<const char*>(data_), size_}; }
     operator std::string_view() const { return view(); }

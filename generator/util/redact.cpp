@@ -26,12 +26,13 @@ Secrets& secrets() {
 // Query parameters whose value is a credential (matched case-insensitively,
 // the whole name or its last "_"/"-" part: "api_key", "x-api-key", "access_token").
 bool secret_parameter(std::string_view name) {
-    static constexpr std::string_view names[] = {"key",    "apikey", "token",     "secret", "password", "passwd",
-                                                 "pass",   "pwd",    "auth",      "sig",    "signature",
-                                                 "code",   "credential", "session", "jwt"};
+    static constexpr std::string_view names[] = {"key",       "apikey", "token",      "secret",  "password",
+                                                 "passwd",    "pass",   "pwd",        "auth",    "sig",
+                                                 "signature", "code",   "credential", "session", "jwt"};
     std::string lower = to_lower(name);
     auto last = lower.find_last_of("_-");
-    std::string_view tail = last == std::string::npos ? std::string_view(lower) : std::string_view(lower).substr(last + 1);
+    std::string_view tail =
+        last == std::string::npos ? std::string_view(lower) : std::string_view(lower).substr(last + 1);
     for (auto candidate : names)
         if (lower == candidate || tail == candidate) return true;
     return false;
@@ -52,8 +53,7 @@ std::string redact_query(std::string_view query) {
         size_t equals = pair.find('=');
         if (equals != std::string_view::npos && secret_parameter(pair.substr(0, equals)))
             out.append(pair.substr(0, equals + 1)).append("***");
-        else
-            out.append(pair);
+        else out.append(pair);
         if (end == query.size()) break;
         out += '&';
         start = end + 1;
@@ -80,8 +80,7 @@ std::string redact_url(std::string_view url) {
     size_t at = url.substr(0, authority_end).rfind('@');
     if (scheme != std::string_view::npos && at != std::string_view::npos && at >= authority)
         out.append(url.substr(0, authority)).append("***").append(url.substr(at, authority_end - at));
-    else
-        out.append(url.substr(0, authority_end));
+    else out.append(url.substr(0, authority_end));
     std::string_view rest = url.substr(authority_end);
     size_t query = rest.find('?');
     if (query == std::string_view::npos) return out.append(rest);

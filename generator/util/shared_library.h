@@ -53,8 +53,7 @@ public:
     // with PP_SHARED_LIBRARY_FUNCTIONS); the error says what is missing and
     // which package, or which version (`expected`), provides it.
     template <class Functions>
-    static Result<Functions> load(const std::string& soname, const std::string& package,
-                                  const std::string& expected) {
+    static Result<Functions> load(const std::string& soname, const std::string& package, const std::string& expected) {
         auto library = open(soname, package);
         if (!library) return std::unexpected(library.error());
         Functions functions;

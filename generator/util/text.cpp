@@ -44,18 +44,32 @@ namespace {
 // Letters utf8proc does not decompose, to the base letter a reader would type.
 utf8proc_int32_t base_letter(utf8proc_int32_t c, void*) {
     switch (c) {
-    case 0x00D8: return 'O'; // Ø
-    case 0x00F8: return 'o'; // ø
-    case 0x0141: return 'L'; // Ł
-    case 0x0142: return 'l'; // ł
-    case 0x0110: case 0x00D0: return 'D'; // Đ Ð
-    case 0x0111: case 0x00F0: return 'd'; // đ ð
-    case 0x00DE: return 'T'; // Þ
-    case 0x00FE: return 't'; // þ
-    case 0x00C6: return 'A'; // Æ
-    case 0x00E6: return 'a'; // æ
-    case 0x0131: return 'i'; // ı
-    default: return c;
+        case 0x00D8:
+            return 'O'; // Ø
+        case 0x00F8:
+            return 'o'; // ø
+        case 0x0141:
+            return 'L'; // Ł
+        case 0x0142:
+            return 'l'; // ł
+        case 0x0110:
+        case 0x00D0:
+            return 'D'; // Đ Ð
+        case 0x0111:
+        case 0x00F0:
+            return 'd'; // đ ð
+        case 0x00DE:
+            return 'T'; // Þ
+        case 0x00FE:
+            return 't'; // þ
+        case 0x00C6:
+            return 'A'; // Æ
+        case 0x00E6:
+            return 'a'; // æ
+        case 0x0131:
+            return 'i'; // ı
+        default:
+            return c;
     }
 }
 
@@ -65,9 +79,9 @@ std::string fold_for_matching(std::string_view s) {
     utf8proc_uint8_t* folded = nullptr;
     const auto options = static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPAT | UTF8PROC_DECOMPOSE |
                                                         UTF8PROC_STRIPMARK | UTF8PROC_CASEFOLD);
-    const utf8proc_ssize_t n = utf8proc_map_custom(reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
-                                                   static_cast<utf8proc_ssize_t>(s.size()), &folded, options,
-                                                   base_letter, nullptr);
+    const utf8proc_ssize_t n =
+        utf8proc_map_custom(reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
+                            static_cast<utf8proc_ssize_t>(s.size()), &folded, options, base_letter, nullptr);
     if (n < 0) return to_lower(s);
     std::string out(reinterpret_cast<const char*>(folded), static_cast<std::size_t>(n));
     std::free(folded);
@@ -76,11 +90,17 @@ std::string fold_for_matching(std::string_view s) {
 
 bool is_letter_or_digit(std::uint32_t c) {
     switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
-    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
-    case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO:
-        return true;
-    default:
-        return false;
+        case UTF8PROC_CATEGORY_LU:
+        case UTF8PROC_CATEGORY_LL:
+        case UTF8PROC_CATEGORY_LT:
+        case UTF8PROC_CATEGORY_LM:
+        case UTF8PROC_CATEGORY_LO:
+        case UTF8PROC_CATEGORY_ND:
+        case UTF8PROC_CATEGORY_NL:
+        case UTF8PROC_CATEGORY_NO:
+            return true;
+        default:
+            return false;
     }
 }
 

@@ -13,7 +13,8 @@
 namespace pp {
 
 ThreadPool::ThreadPool(unsigned threads, std::size_t heap_bytes) {
-    for (unsigned k = 1; k < std::max(1u, threads); ++k) threads_.emplace_back([this, heap_bytes] { serve(heap_bytes); });
+    for (unsigned k = 1; k < std::max(1u, threads); ++k)
+        threads_.emplace_back([this, heap_bytes] { serve(heap_bytes); });
 }
 
 ThreadPool::~ThreadPool() { retire(); }

@@ -49,7 +49,7 @@ private:
     const std::function<void(std::size_t)>* job_ = nullptr;
     std::size_t size_ = 0;
     std::atomic<std::size_t> next_{0};
-    std::size_t busy_ = 0;        // threads still on this round
+    std::size_t busy_ = 0; // threads still on this round
     std::uint64_t round_ = 0;
     bool stopping_ = false;
     std::vector<std::jthread> threads_; // last: joined before the rest is destroyed
@@ -57,10 +57,10 @@ private:
 
 // What decides how many CPUs this process may use, as the kernel shows it.
 struct CpuLimits {
-    unsigned affinity = 0;            // CPUs in sched_getaffinity's mask (0: unknown)
-    std::string_view cgroup2_max;     // /sys/fs/cgroup/cpu.max: "max 100000" or "150000 100000"
-    std::string_view cgroup1_quota;   // cpu.cfs_quota_us: "-1" or "150000"
-    std::string_view cgroup1_period;  // cpu.cfs_period_us: "100000"
+    unsigned affinity = 0;           // CPUs in sched_getaffinity's mask (0: unknown)
+    std::string_view cgroup2_max;    // /sys/fs/cgroup/cpu.max: "max 100000" or "150000 100000"
+    std::string_view cgroup1_quota;  // cpu.cfs_quota_us: "-1" or "150000"
+    std::string_view cgroup1_period; // cpu.cfs_period_us: "100000"
 };
 
 // The CPUs `limits` allow: the affinity mask's count, lowered to a CPU

@@ -23,7 +23,7 @@ struct Registration {
 
 } // namespace pp::fuzz
 
-#define PAPERPRESS_FUZZ_TARGET(name)                                                         \
-    static void fuzz_##name(std::string_view input);                                         \
-    static const ::pp::fuzz::Registration fuzz_registration_##name(#name, &fuzz_##name);     \
+#define PAPERPRESS_FUZZ_TARGET(name)                                                                                   \
+    static void fuzz_##name(std::string_view input);                                                                   \
+    static const ::pp::fuzz::Registration fuzz_registration_##name(#name, &fuzz_##name);                               \
     static void fuzz_##name(std::string_view input)

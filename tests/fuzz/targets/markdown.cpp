@@ -17,8 +17,10 @@ PAPERPRESS_FUZZ_TARGET(markdown) {
     auto describe = [](const pp::MarkdownBlock& block) {
         std::string text = std::to_string(block.line) + ": ";
         if (!block.node) return text + "paragraph " + block.text;
-        if (cmark_node_get_type(block.node) == CMARK_NODE_PARAGRAPH) return text + "paragraph " + pp::inline_text(block.node);
-        char* html = cmark_render_html_with_mem(block.node, CMARK_OPT_DEFAULT, nullptr, cmark_get_default_mem_allocator());
+        if (cmark_node_get_type(block.node) == CMARK_NODE_PARAGRAPH)
+            return text + "paragraph " + pp::inline_text(block.node);
+        char* html =
+            cmark_render_html_with_mem(block.node, CMARK_OPT_DEFAULT, nullptr, cmark_get_default_mem_allocator());
         text += html;
         std::free(html);
         return text;
