@@ -2,8 +2,8 @@
 // requests per minute, a token budget per minute (a bucket that refills
 // continuously, as providers count), and a pause for everyone when the
 // endpoint says to wait. Plus the estimate of a request's tokens that the
-// budget is charged with, learnt from the replies' usage, and the jittered
-// backoff for retries.
+// budget is charged with, learnt from the replies' usage. The waits between
+// retries are util/backoff.h's.
 #pragma once
 
 #include "util/clock.h"
