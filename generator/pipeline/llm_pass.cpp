@@ -149,13 +149,19 @@ Cost cost_of_calls(const std::string& model, const Tokens& tokens, const LlmScor
 
 // "3 of 28 candidates unscored by the LLM (HTTP 429 ...), ..."; empty when
 // none is. It holds no ';': the day's reason joins its parts with "; ", and
-// resume_day replaces this part, found by "candidates unscored".
+// resume_day replaces this part (is_unscored_summary).
+constexpr std::string_view unscored_words = " candidates unscored by the LLM (";
+
 std::string unscored_summary(const std::map<std::string, std::string>& unscored, size_t asked) {
     if (unscored.empty()) return {};
     std::string why = excerpt(unscored.begin()->second, 300);
     std::ranges::replace(why, ';', ',');
-    return std::to_string(unscored.size()) + " of " + std::to_string(asked) + " candidates unscored by the LLM (" +
-           why + "), the embedded scorer's picks shown for them until the LLM scores them";
+    return std::to_string(unscored.size()) + " of " + std::to_string(asked) + std::string(unscored_words) + why +
+           "), the embedded scorer's picks shown for them until the LLM scores them";
+}
+
+bool is_unscored_summary(std::string_view reason_part) {
+    return reason_part.find(unscored_words) != std::string_view::npos;
 }
 
 // The embedded scorer's verdicts; returns the prompt record.

@@ -55,8 +55,7 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
     // Problems other than unscored papers (missing API pages) stay until the day is redone.
     std::vector<std::string> others;
     for (auto part : split(day.reason, ';'))
-        if (part = trim(part); !part.empty() && part.find("candidates unscored") == std::string_view::npos)
-            others.emplace_back(part);
+        if (part = trim(part); !part.empty() && !is_unscored_summary(part)) others.emplace_back(part);
     others.push_back(unscored_summary(verdicts.unscored, to_score.size()));
     settle_status(day, {}, others);
     if (day.status != DayStatus::announced)

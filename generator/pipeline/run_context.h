@@ -100,6 +100,8 @@ void stand_in_for_llm(const Context& ctx, const Date& date, const std::vector<Pa
 Cost cost_of_calls(const std::string& model, const Tokens& tokens, const LlmScoring& scoring, const LlmSettings& llm);
 // "3 of 28 candidates unscored by the LLM (...), ..."; empty when none is.
 std::string unscored_summary(const std::map<std::string, std::string>& unscored, size_t asked);
+// A part of a day's reason that unscored_summary wrote (resume_day writes it anew).
+bool is_unscored_summary(std::string_view reason_part);
 // One warning a paper the LLM left unscored, or one for them all when many are.
 void warn_unscored(const Date& date, const std::map<std::string, std::string>& unscored, RunResult& result);
 
