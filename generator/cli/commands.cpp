@@ -36,6 +36,15 @@ void add_archive_commands(CLI::App& app, Commands& p) {
     p.check = app.add_subcommand("check", "Validate the whole content tree");
 }
 
+// --jobs, as build, run and serve take it.
+void add_jobs_option(CLI::App& command, unsigned& jobs) {
+    command
+        .add_option("--jobs,-j", jobs,
+                    "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask "
+                    "and cgroup CPU quota)")
+        ->check(CLI::Range(1, 256));
+}
+
 void add_build_command(CLI::App& app, Commands& p) {
     p.build = app.add_subcommand(
         "build", "Render the content tree into a static site: day, month, year and archive pages, Atom feed, "
@@ -48,11 +57,7 @@ void add_build_command(CLI::App& app, Commands& p) {
     p.build->add_flag("--force", p.build_args.force,
                       "Build even when that removes more than half of the pages the last build made (a content tree "
                       "that shrank on purpose)");
-    p.build
-        ->add_option("--jobs,-j", p.build_args.jobs,
-                     "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask "
-                     "and cgroup CPU quota)")
-        ->check(CLI::Range(1, 256));
+    add_jobs_option(*p.build, p.build_args.jobs);
 }
 
 void add_run_command(CLI::App& app, Commands& p) {
@@ -78,11 +83,7 @@ void add_run_command(CLI::App& app, Commands& p) {
                      "With publish.commit_content: build, commit and push the site after every N days written "
                      "(overrides publish.push_every_days; 0: only at the end)")
         ->check(CLI::Range(0, 366));
-    p.run
-        ->add_option("--jobs,-j", p.run_args.jobs,
-                     "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask "
-                     "and cgroup CPU quota)")
-        ->check(CLI::Range(1, 256));
+    add_jobs_option(*p.run, p.run_args.jobs);
 }
 
 void add_publish_commands(CLI::App& app, Commands& p) {
@@ -125,11 +126,7 @@ void add_serve_command(CLI::App& app, Commands& p) {
                      "Poll for edits every MS milliseconds instead of watching by inotify (which falls back to 300 ms "
                      "polling where it is unavailable); for network file systems")
         ->check(CLI::Range(10, 60000));
-    p.serve
-        ->add_option("--jobs,-j", p.serve_args.jobs,
-                     "Build threads (default: $PAPERPRESS_JOBS, else the CPUs this process may use: its affinity mask "
-                     "and cgroup CPU quota)")
-        ->check(CLI::Range(1, 256));
+    add_jobs_option(*p.serve, p.serve_args.jobs);
 }
 
 void add_theme_command(CLI::App& app, Commands& p) {
