@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -120,11 +119,6 @@ void register_secret(std::string_view value, std::string_view name) {
     // Longest first, so a secret that contains another is replaced whole.
     std::sort(all.values.begin(), all.values.end(),
               [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
-}
-
-void register_secret_variable(const std::string& name) {
-    if (name.empty()) return;
-    if (const char* value = std::getenv(name.c_str()); value && *value) register_secret(value, name);
 }
 
 } // namespace pp

@@ -22,7 +22,4 @@ std::string redact(std::string_view text);
 // too short to search for without hiding ordinary text.
 void register_secret(std::string_view value, std::string_view name);
 
-// Registers the value of the environment variable `name`, when set.
-void register_secret_variable(const std::string& name);
-
 } // namespace pp
