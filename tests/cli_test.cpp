@@ -16,6 +16,22 @@
 using namespace pp;
 using namespace pp::test;
 
+namespace {
+
+// 2025-05-20 with one paper, 2505.00001.
+Day day_of_one_paper(const std::string& title, const std::string& abstract = "") {
+    Day day;
+    day.date = *parse_iso_date("2025-05-20");
+    Paper paper;
+    paper.id = "2505.00001";
+    paper.title = title;
+    paper.abstract = abstract;
+    day.papers = {paper};
+    return day;
+}
+
+} // namespace
+
 TEST_CASE("every command has --help") {
     TempDir dir;
     for (const char* command : {"", "import", "ls", "check", "build", "run", "publish", "notify", "serve", "theme"}) {
@@ -151,12 +167,8 @@ TEST_CASE("check passes on the sample archive") {
 
 TEST_CASE("check fails on bad content, naming file and line") {
     TempDir dir;
-    Day day;
-    day.date = *parse_iso_date("2025-05-20");
-    Paper paper;
-    paper.id = "2505.00001";
-    paper.title = "T";
-    day.papers = {paper, paper};
+    Day day = day_of_one_paper("T");
+    day.papers.push_back(day.papers.front());
     REQUIRE(save_day(dir / "content", day).has_value());
     write_text(dir / "content/2025/05/2025-05-21.md", "---\ndate: 2025-05-22\n---\n");
     write_text(dir / "content/2025/05/2025-05-23.md", "---\ndate: 2025-05-23\nstatus: sunny\n---\n");
@@ -231,12 +243,7 @@ TEST_CASE("run: URL userinfo, query tokens and a key echoed by a peer reach no l
 
 TEST_CASE("check refuses what build refuses: a prompt path out of the tree, with file and line, quoted once") {
     TempDir dir;
-    Day day;
-    day.date = *parse_iso_date("2025-05-20");
-    Paper paper;
-    paper.id = "2505.00001";
-    paper.title = "T";
-    day.papers = {paper};
+    Day day = day_of_one_paper("T");
     day.prompt = "../outside.md";
     REQUIRE(save_day(dir / "content", day).has_value());
     day.date = *parse_iso_date("2025-05-21");
@@ -282,13 +289,7 @@ TEST_CASE("check names a folder called like a day file, and bounds its line of r
 
 TEST_CASE("a control character or invalid UTF-8 in a day file: check names file and line, build keeps feed.xml XML") {
     TempDir dir;
-    Day day;
-    day.date = *parse_iso_date("2025-05-20");
-    Paper paper;
-    paper.id = "2505.00001";
-    paper.title = "Clean title";
-    paper.abstract = "Clean abstract.";
-    day.papers = {paper};
+    Day day = day_of_one_paper("Clean title", "Clean abstract.");
     REQUIRE(save_day(dir / "content", day).has_value());
     const fs::path file = dir / "content/2025/05/2025-05-20.md";
     std::string text = read_text(file);

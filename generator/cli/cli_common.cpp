@@ -13,12 +13,16 @@ void print_warning(const std::string& warning) { std::cerr << "warning: " << red
 
 namespace {
 
-// The value of the variable `name` (empty when unset), registered as a secret.
+// The value of the variable `name`; empty when unset (or no name).
+std::string variable(const std::string& name) {
+    const char* value = name.empty() ? nullptr : std::getenv(name.c_str());
+    return value ? std::string(value) : std::string();
+}
+
+// The same, registered as a secret for redact().
 std::string secret_variable(const std::string& name) {
-    if (name.empty()) return {};
-    const char* value = std::getenv(name.c_str());
-    if (!value || !*value) return {};
-    register_secret(value, name);
+    std::string value = variable(name);
+    if (!value.empty()) register_secret(value, name);
     return value;
 }
 
@@ -32,8 +36,8 @@ Secrets read_secrets(const Config& config) {
          {&notify.slack.webhook_env, &notify.slack.token_env, &notify.webhook.url_env, &notify.email.password_env})
         if (auto value = secret_variable(*name); !value.empty()) secrets.notify[*name] = value;
     // The SMTP login name is no secret (it is shown), but it is read here too.
-    if (const std::string& name = notify.email.username_env; !name.empty())
-        if (const char* value = std::getenv(name.c_str()); value && *value) secrets.notify[name] = value;
+    if (auto login = variable(notify.email.username_env); !login.empty())
+        secrets.notify[notify.email.username_env] = login;
     return secrets;
 }
 
