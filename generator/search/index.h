@@ -23,14 +23,9 @@
 
 #include "core/paper.h"
 #include "util/error.h"
-#include "util/memory.h"
 
 #include <cstdint>
-#include <functional>
-#include <map>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace pp::search {
@@ -46,38 +41,11 @@ std::vector<std::size_t> rank_order(const Day& day);
 // search/days/DATE.json.gz's JSON: {"date":…,"papers":[[id,title,authors,score,topic],…]} in number order.
 std::string day_meta_json(const Day& day);
 
+// The same, gzip'd: the file at day_meta_path().
+std::string day_meta_file(const Day& day);
 std::string day_meta_path(const Date& date);
 std::string chunk_path(const std::string& period, std::size_t chunk);
 inline constexpr const char* manifest_path = "search/index.json.gz";
-
-// One period's words, added a day at a time from any thread.
-class PeriodWords {
-public:
-    // Adds the day's words, once per date (a day added again is skipped).
-    void add(const Day& day);
-    bool has(const Date& date);
-    std::size_t day_count();
-    // Lets go of the words (once their chunks are written).
-    void clear();
-
-    struct Chunks {
-        std::string days;                     // "MMDD:papers,…" in date order
-        std::vector<std::string> first_words; // of each chunk
-    };
-    using WriteChunk = std::function<void(std::size_t chunk, std::string_view gzipped)>;
-    // The period's chunks, of about `chunk_bytes` of text each, handed to
-    // `write` one at a time. Not thread-safe.
-    Chunks finish(std::size_t chunk_bytes, const WriteChunk& write);
-
-private:
-    std::mutex mutex_;
-    std::map<Date, int> days_; // papers a day
-    // word -> (day key << 16 | rank << 2 | class), unordered until finish()
-    struct Hash : std::hash<std::string_view> {
-        using is_transparent = void;
-    };
-    std::unordered_map<std::string, std::vector<std::uint64_t>, Hash, std::equal_to<>> words_;
-};
 
 struct PeriodHead {
     std::string name;

@@ -33,19 +33,21 @@ void split_folded(std::string_view folded, const std::function<void(std::string_
 
 } // namespace
 
+// Sorted, for binary_search.
+constexpr std::string_view stop_list[] = {
+    "also", "an",   "and",  "are", "as",    "at",    "be",   "been", "both", "but", "by",   "can",   "for",
+    "from", "has",  "have", "in",  "into",  "is",    "it",   "its",  "not",  "of",  "on",   "or",    "our",
+    "such", "than", "that", "the", "their", "these", "this", "to",   "was",  "we",  "were", "which", "with"};
+
 bool is_stop_word(std::string_view word) {
-    static constexpr std::string_view stop[] = {
-        "also", "an",   "and",  "are", "as",    "at",    "be",   "been", "both", "but", "by",   "can",   "for",
-        "from", "has",  "have", "in",  "into",  "is",    "it",   "its",  "not",  "of",  "on",   "or",    "our",
-        "such", "than", "that", "the", "their", "these", "this", "to",   "was",  "we",  "were", "which", "with"};
     if (word.size() > 5) return false;
-    return std::binary_search(std::begin(stop), std::end(stop), word);
+    return std::binary_search(std::begin(stop_list), std::end(stop_list), word);
 }
 
+std::vector<std::string_view> stop_words() { return {std::begin(stop_list), std::end(stop_list)}; }
+
 void for_each_folded_word(std::string_view run, const std::function<void(std::string_view)>& word) {
-    split_folded(fold_for_matching(run), [&](std::string_view w) {
-        if (!is_stop_word(w)) word(w);
-    });
+    split_folded(fold_for_matching(run), word);
 }
 
 std::vector<std::string> words_of(std::string_view text) {

@@ -7,6 +7,7 @@
 // "scholkopf" are one word. Words of one byte are not indexed.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -19,42 +20,57 @@ namespace pp::search {
 // an abstract's words and match nearly every paper.
 bool is_stop_word(std::string_view word);
 
-// The words of a run of text that holds bytes beyond ASCII, folded by utf8proc.
+// The words of a run of text that holds bytes beyond ASCII, folded by
+// utf8proc, stop words included.
 void for_each_folded_word(std::string_view run, const std::function<void(std::string_view)>& word);
 
-// Calls `word` with each word of `text` of two bytes or more that is not a
-// stop word, in order. ASCII letters and digits are lower-cased here; a run
+namespace detail {
+// A byte's part in a word: 0 none, 1 an ASCII letter or digit, 2 beyond ASCII.
+inline constexpr auto byte_kind = [] {
+    std::array<unsigned char, 256> kind{};
+    for (int c = 0; c < 256; ++c)
+        kind[c] = c >= 0x80 ? 2 : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? 1 : 0;
+    return kind;
+}();
+} // namespace detail
+
+// Calls `word` with each word of `text` of two bytes or more, stop words
+// included, in order. ASCII letters and digits are lower-cased here; a run
 // that holds other bytes goes through utf8proc (most of an archive's text is
 // ASCII, and this is the build's inner loop: a template, so it inlines).
 template <class Word>
-void for_each_word(std::string_view text, Word&& word) {
-    auto word_byte = [](unsigned char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || c >= 0x80;
-    };
+void for_each_indexed_word(std::string_view text, Word&& word) {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const auto* const end = p + text.size();
     char lower[64];
-    std::size_t i = 0;
-    while (i < text.size()) {
-        if (!word_byte(static_cast<unsigned char>(text[i]))) {
-            ++i;
+    while (p < end) {
+        while (p < end && detail::byte_kind[*p] == 0) ++p;
+        const auto* start = p;
+        unsigned char kinds = 0;
+        for (; p < end && detail::byte_kind[*p] != 0; ++p) kinds |= detail::byte_kind[*p];
+        const auto size = static_cast<std::size_t>(p - start);
+        if ((kinds & 2) != 0 || size > sizeof lower) {
+            for_each_folded_word(std::string_view(reinterpret_cast<const char*>(start), size),
+                                 [&](std::string_view w) { word(w); });
             continue;
         }
-        std::size_t end = i;
-        bool plain = true;
-        for (; end < text.size() && word_byte(static_cast<unsigned char>(text[end])); ++end)
-            plain = plain && static_cast<unsigned char>(text[end]) < 0x80;
-        const std::string_view run = text.substr(i, end - i);
-        i = end;
-        if (!plain || run.size() > sizeof lower) {
-            for_each_folded_word(run, [&](std::string_view w) { word(w); });
-            continue;
-        }
-        if (run.size() < 2) continue;
-        for (std::size_t k = 0; k < run.size(); ++k)
-            lower[k] = run[k] >= 'A' && run[k] <= 'Z' ? static_cast<char>(run[k] - 'A' + 'a') : run[k];
-        const std::string_view w(lower, run.size());
-        if (!is_stop_word(w)) word(w);
+        if (size < 2) continue;
+        for (std::size_t k = 0; k < size; ++k)
+            lower[k] = static_cast<char>(start[k] >= 'A' && start[k] <= 'Z' ? start[k] - 'A' + 'a' : start[k]);
+        word(std::string_view(lower, size));
     }
 }
+
+// The same without the stop words.
+template <class Word>
+void for_each_word(std::string_view text, Word&& word) {
+    for_each_indexed_word(text, [&](std::string_view w) {
+        if (!is_stop_word(w)) word(w);
+    });
+}
+
+// The stop words, in byte order.
+std::vector<std::string_view> stop_words();
 
 // The words of `text`, in order, repeats included.
 std::vector<std::string> words_of(std::string_view text);

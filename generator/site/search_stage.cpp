@@ -29,6 +29,18 @@ SearchStage::SearchStage(BuildContext& build, std::vector<DayTask>& tasks) : bui
     if (!enabled_) return;
     newest_ = tasks.back().file.date;
     for (auto& task : tasks) parts_[search::period_of(task.file.date, newest_)].tasks.push_back(&task);
+    for (auto& [name, part] : parts_) {
+        std::vector<Date> dates;
+        for (const DayTask* task : part.tasks) dates.push_back(task->file.date);
+        part.words = std::make_unique<search::PeriodWords>(std::move(dates));
+    }
+}
+
+std::optional<std::size_t> SearchStage::index_of(const Part& part, const Date& date) {
+    auto task = std::lower_bound(part.tasks.begin(), part.tasks.end(), date,
+                                 [](const DayTask* t, const Date& d) { return t->file.date < d; });
+    if (task == part.tasks.end() || (*task)->file.date != date) return std::nullopt;
+    return static_cast<std::size_t>(task - part.tasks.begin());
 }
 
 // The day's result file now; its period once every day of it has come.
@@ -37,12 +49,10 @@ void SearchStage::add(const Day& day) {
     auto it = parts_.find(search::period_of(day.date, newest_));
     if (it == parts_.end() || it->second.done) return;
     Part& part = it->second;
-    auto task = std::lower_bound(part.tasks.begin(), part.tasks.end(), day.date,
-                                 [](const DayTask* t, const Date& date) { return t->file.date < date; });
-    if (task == part.tasks.end() || (*task)->file.date != day.date) return;
-    write_day_meta(**task, day);
-    part.words.add(day);
-    if (part.words.day_count() == part.tasks.size() && !part.done.exchange(true)) finish_early(it->first, part);
+    const auto index = index_of(part, day.date);
+    if (!index) return;
+    write_day_meta(*part.tasks[*index], day);
+    if (part.words->add(day, *index) && !part.done.exchange(true)) finish_early(it->first, part);
 }
 
 void SearchStage::finish_early(const std::string& name, Part& part) {
@@ -50,7 +60,7 @@ void SearchStage::finish_early(const std::string& name, Part& part) {
     period.key = period_key(period);
     if (check_period(period)) return; // its words stay, should the last list of periods not read back
     part.head = rebuild(period);
-    part.words.clear();
+    part.words->clear();
 }
 
 std::uint64_t SearchStage::period_key(const Period& period) const {
@@ -109,8 +119,10 @@ std::map<std::string, search::PeriodHead> SearchStage::last_heads(std::uint64_t 
 void SearchStage::add_missing(const std::vector<Period*>& stale) {
     std::vector<const DayTask*> missing;
     for (const Period* period : stale)
-        for (const DayTask* task : period->days)
-            if (!parts_.at(period->name).words.has(task->file.date)) missing.push_back(task);
+        for (const DayTask* task : period->days) {
+            const Part& part = parts_.at(period->name);
+            if (!part.words->has(index_of(part, task->file.date).value_or(part.tasks.size()))) missing.push_back(task);
+        }
     build_.workers->parallel_for(missing.size(), [&](std::size_t i) {
         auto day = load_day(missing[i]->file.path);
         if (day) add(*day);
@@ -120,7 +132,7 @@ void SearchStage::add_missing(const std::vector<Period*>& stale) {
 
 // The period's chunks from its days' words.
 search::PeriodHead SearchStage::rebuild(const Period& period) {
-    auto chunks = parts_.at(period.name).words.finish(chunk_bytes, [&](std::size_t c, std::string_view gzipped) {
+    auto chunks = parts_.at(period.name).words->finish(chunk_bytes, [&](std::size_t c, std::string_view gzipped) {
         build_.store.write(search::chunk_path(period.name, c), period.key, gzipped);
     });
     return {period.name, std::move(chunks.days), std::move(chunks.first_words)};
@@ -173,7 +185,7 @@ void SearchStage::write_periods(std::vector<Period>& periods, std::uint64_t last
 
 void SearchStage::write_day_meta(const DayTask& task, const Day& day) {
     build_.store.produce(search::day_meta_path(day.date), day_meta_key(build_, task),
-                         [&] { return std::optional(gzip_small(search::day_meta_json(day))); });
+                         [&] { return std::optional(search::day_meta_file(day)); });
     std::lock_guard lock(metas_mutex_);
     metas_done_.insert(day.date);
 }
@@ -193,7 +205,7 @@ void SearchStage::write_day_metas(const std::vector<DayTask*>& live) {
                                      build_.error(day.error());
                                      return std::nullopt;
                                  }
-                                 return gzip_small(search::day_meta_json(*day));
+                                 return search::day_meta_file(*day);
                              });
     });
 }

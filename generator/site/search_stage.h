@@ -8,11 +8,13 @@
 #pragma once
 
 #include "search/index.h"
+#include "search/period_words.h"
 #include "site/build_context.h"
 #include "site/day_stage.h"
 
 #include <atomic>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -41,12 +43,14 @@ private:
     };
     // What the build gathers of a period while the days come.
     struct Part {
-        search::PeriodWords words;
-        std::vector<DayTask*> tasks; // in date order
+        std::vector<DayTask*> tasks;                // in date order
+        std::unique_ptr<search::PeriodWords> words; // of the tasks' days
         std::atomic<bool> done{false};
         std::optional<search::PeriodHead> head; // written while the days came
     };
 
+    // The day's place in its period's tasks, or none.
+    static std::optional<std::size_t> index_of(const Part& part, const Date& date);
     std::uint64_t period_key(const Period& period) const;
     std::vector<Period> periods_of(const std::vector<DayTask*>& live);
     void finish_early(const std::string& name, Part& part);

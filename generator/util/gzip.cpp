@@ -21,12 +21,12 @@ struct DecompressorFree {
 
 using Compressor = std::unique_ptr<libdeflate_compressor, CompressorFree>;
 
-constexpr int level = 4; // why: gzip.h
-
 // Compressors (a few hundred KB each) are lent out rather than kept by every
 // thread: only as many exist as have compressed at once.
 class CompressorPool {
 public:
+    explicit CompressorPool(int level) : level_(level) {}
+
     Compressor take() {
         {
             std::lock_guard lock(mutex_);
@@ -36,7 +36,7 @@ public:
                 return c;
             }
         }
-        Compressor c(libdeflate_alloc_compressor(level));
+        Compressor c(libdeflate_alloc_compressor(level_));
         if (!c) throw std::bad_alloc();
         return c;
     }
@@ -46,13 +46,15 @@ public:
     }
 
 private:
+    const int level_;
     std::mutex mutex_;
     std::vector<Compressor> idle_;
 };
 
-CompressorPool& compressors() {
-    static CompressorPool pool;
-    return pool;
+// Level 4 usually, 1 when fast (why: gzip.h).
+CompressorPool& compressors(Effort effort = Effort::usual) {
+    static CompressorPool usual(4), fast(1);
+    return effort == Effort::fast ? fast : usual;
 }
 
 } // namespace
@@ -65,11 +67,12 @@ PageBuffer gzip(std::string_view bytes) {
     return out;
 }
 
-std::string gzip_small(std::string_view bytes) {
-    Compressor c = compressors().take();
+std::string gzip_small(std::string_view bytes, Effort effort) {
+    CompressorPool& pool = compressors(effort);
+    Compressor c = pool.take();
     std::string out(libdeflate_gzip_compress_bound(c.get(), bytes.size()), '\0');
     out.resize(libdeflate_gzip_compress(c.get(), bytes.data(), bytes.size(), out.data(), out.size()));
-    compressors().give_back(std::move(c));
+    pool.give_back(std::move(c));
     return out;
 }
 

@@ -1,0 +1,320 @@
+#include "search/period_words.h"
+
+#include "core/tex.h"
+#include "search/index.h"
+#include "search/words.h"
+#include "util/gzip.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <unordered_map>
+
+namespace pp::search {
+
+namespace {
+
+// Eight bytes at a time, then mixed so that the low bits (a slot) depend on
+// every byte: words are short, and this runs for each of them.
+std::uint64_t hash_word(std::string_view word) {
+    std::uint64_t h = word.size() * 0x9e3779b97f4a7c15ull;
+    const char* p = word.data();
+    std::size_t n = word.size();
+    for (; n >= 8; p += 8, n -= 8) {
+        std::uint64_t v;
+        std::memcpy(&v, p, 8);
+        h = (h ^ v) * 0xbf58476d1ce4e5b9ull;
+    }
+    std::uint64_t tail = 0;
+    for (std::size_t i = 0; i < n; ++i) tail |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
+    h ^= tail;
+    h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdull; // MurmurHash3's finalizer
+    h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
+}
+
+// The same bytes; inline, where memcmp() would be a call for a few bytes.
+bool same_word(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+const std::uint32_t stop_word_count = static_cast<std::uint32_t>(stop_words().size());
+
+// A posting as gathered: the paper's day in the period, its rank in the day
+// (rank_order) and the class of the word's best place in it (index.h).
+constexpr int rank_bits = 21;
+std::uint32_t posting_of(std::size_t day, std::size_t rank, int cls) {
+    return static_cast<std::uint32_t>(day << (rank_bits + 2) | rank << 2 | static_cast<std::size_t>(cls));
+}
+std::uint32_t paper_of(std::uint32_t posting) { return posting >> 2; }
+
+// The text a paper is found by, with its class (index.h), as a reader sees
+// it (TeX accents as letters, as the month data's `unicode`).
+template <class Add>
+void paper_fields(const Paper& paper, Add&& add) {
+    add(tex_to_unicode(paper.title), 3);
+    for (const auto& author : paper.authors) add(tex_to_unicode(author), 2);
+    add(paper.topic, 2);
+    for (const auto& topic : paper.also_topics) add(topic, 2);
+    add(paper.id, 2);
+    add(paper.abstract, 1);
+    add(paper.comment, 1);
+    add(paper.topic_note, 1);
+}
+
+// Appends base 36 of n.
+void append_base36(std::string& text, std::uint64_t n) {
+    char digits[16];
+    int i = 16;
+    do {
+        digits[--i] = "0123456789abcdefghijklmnopqrstuvwxyz"[n % 36];
+        n /= 36;
+    } while (n);
+    text.append(digits + i, digits + 16);
+}
+
+} // namespace
+
+WordTable::WordTable() : slots_(1 << 12) { clear(); }
+
+void WordTable::clear() {
+    std::fill(slots_.begin(), slots_.end(), 0);
+    starts_.assign(1, 0);
+    text_.clear();
+    for (auto word : stop_words()) intern(word);
+}
+
+bool WordTable::is_stop(std::uint32_t id) { return id < stop_word_count; }
+
+std::uint32_t WordTable::intern(std::string_view word) {
+    const std::uint64_t h = hash_word(word);
+    const std::uint64_t tag = h >> 32 << 32;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+        const std::uint64_t slot = slots_[i];
+        if (slot == 0) {
+            const std::uint32_t id = size();
+            slots_[i] = tag | (id + 1);
+            text_ += word;
+            starts_.push_back(static_cast<std::uint32_t>(text_.size()));
+            if (starts_.size() * 2 > slots_.size()) grow();
+            return id;
+        }
+        if ((slot & ~0xffffffffull) == tag && same_word(this->word(static_cast<std::uint32_t>(slot) - 1), word))
+            return static_cast<std::uint32_t>(slot) - 1;
+    }
+}
+
+void WordTable::grow() {
+    std::vector<std::uint64_t> old(slots_.size() * 2);
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::uint64_t slot : old) {
+        if (slot == 0) continue;
+        std::size_t i = hash_word(word(static_cast<std::uint32_t>(slot) - 1)) & mask;
+        while (slots_[i] != 0) i = (i + 1) & mask;
+        slots_[i] = slot;
+    }
+}
+
+// A list that grows by blocks, never copying what it holds (a year's pairs
+// are megabytes: a vector's doubling would hold them twice while it grows).
+class PairList {
+public:
+    std::size_t size() const { return size_; }
+    std::uint64_t& operator[](std::size_t i) { return blocks_[i >> block_bits][i & (block_size - 1)]; }
+    std::uint64_t operator[](std::size_t i) const { return blocks_[i >> block_bits][i & (block_size - 1)]; }
+    void push_back(std::uint64_t pair) {
+        if ((size_ & (block_size - 1)) == 0) blocks_.push_back(std::make_unique<std::uint64_t[]>(block_size));
+        blocks_.back()[size_++ & (block_size - 1)] = pair;
+    }
+
+private:
+    static constexpr int block_bits = 15; // 256 KB
+    static constexpr std::size_t block_size = std::size_t(1) << block_bits;
+    std::vector<std::unique_ptr<std::uint64_t[]>> blocks_;
+    std::size_t size_ = 0;
+};
+
+// A shard's words, and for each paper a word is in, one pair of
+// (word id << 32 | posting), its class the best of the word's places there.
+// A day's words first go to a table of the day's own: small enough to stay
+// in the core's cache, where the shard's table of a year's words is not
+// (its lookups were most of the index's time). Each of the day's words is
+// then looked up once in the shard's table, not once per time it is used.
+struct PeriodWords::Shard {
+    WordTable words;
+    PairList pairs;
+    WordTable day_words;                  // cleared for each day
+    std::vector<std::uint64_t> day_pairs; // (day's word id << 32 | posting)
+    std::vector<std::uint32_t> day_last;  // by day's word id: 1 + the index of its last pair; 0: none
+    std::vector<std::uint32_t> ids;       // day's word id -> shard's
+
+    void start_day() {
+        day_words.clear();
+        day_pairs.clear();
+        day_last.clear();
+    }
+
+    void add(std::string_view word, std::uint32_t posting) {
+        const std::uint32_t id = day_words.intern(word);
+        if (WordTable::is_stop(id)) return;
+        if (id >= day_last.size()) day_last.resize(std::max<std::size_t>(1024, 2 * std::size_t(id)));
+        std::uint32_t& at = day_last[id];
+        if (at != 0 && paper_of(static_cast<std::uint32_t>(day_pairs[at - 1])) == paper_of(posting)) {
+            std::uint64_t& pair = day_pairs[at - 1];
+            if ((pair & 3) < (posting & 3)) pair = (pair & ~std::uint64_t(3)) | (posting & 3);
+            return;
+        }
+        day_pairs.push_back(std::uint64_t(id) << 32 | posting);
+        at = static_cast<std::uint32_t>(day_pairs.size());
+    }
+
+    void end_day() {
+        ids.resize(day_words.size());
+        for (std::uint32_t id = 0; id < day_words.size(); ++id) ids[id] = words.intern(day_words.word(id));
+        for (std::uint64_t pair : day_pairs)
+            pairs.push_back(std::uint64_t(ids[pair >> 32]) << 32 | (pair & 0xffffffffu));
+    }
+};
+
+PeriodWords::PeriodWords(std::vector<Date> dates)
+    : dates_(std::move(dates)), papers_(new std::atomic<int>[dates_.size()]), spans_(dates_.size()) {
+    for (std::size_t i = 0; i < dates_.size(); ++i) papers_[i] = -1;
+}
+
+PeriodWords::~PeriodWords() = default;
+
+std::unique_ptr<PeriodWords::Shard> PeriodWords::take_shard() {
+    std::lock_guard lock(shards_mutex_);
+    if (idle_.empty()) return std::make_unique<Shard>();
+    auto shard = std::move(idle_.back());
+    idle_.pop_back();
+    return shard;
+}
+
+void PeriodWords::give_back(std::unique_ptr<Shard> shard) {
+    std::lock_guard lock(shards_mutex_);
+    idle_.push_back(std::move(shard));
+}
+
+bool PeriodWords::has(std::size_t index) const { return index < dates_.size() && papers_[index] >= 0; }
+
+bool PeriodWords::add(const Day& day, std::size_t index) {
+    int unset = -1;
+    if (index >= dates_.size() || dates_[index] != day.date || (std::size_t(1) << rank_bits) <= day.papers.size() ||
+        !papers_[index].compare_exchange_strong(unset, static_cast<int>(day.papers.size())))
+        return false;
+    auto shard = take_shard();
+    Span& span = spans_[index];
+    span = {shard.get(), shard->pairs.size(), 0};
+    shard->start_day();
+    const auto order = rank_order(day);
+    for (std::size_t rank = 0; rank < order.size(); ++rank)
+        paper_fields(day.papers[order[rank]], [&](std::string_view field, int cls) {
+            const std::uint32_t posting = posting_of(index, rank, cls);
+            for_each_indexed_word(field, [&](std::string_view word) { shard->add(word, posting); });
+        });
+    shard->end_day();
+    span.end = shard->pairs.size();
+    give_back(std::move(shard));
+    return added_.fetch_add(1, std::memory_order_acq_rel) + 1 == dates_.size();
+}
+
+void PeriodWords::clear() {
+    std::lock_guard lock(shards_mutex_);
+    decltype(idle_)().swap(idle_);
+    std::fill(spans_.begin(), spans_.end(), Span());
+}
+
+namespace {
+
+// Every shard's pairs as one list of postings a word. The days' pairs are
+// taken in date order, and a day's come in rank order: each list is in
+// number order as it is made.
+struct Postings {
+    WordTable words;
+    std::vector<std::uint32_t> starts; // by word id, into list; starts[id + 1] ends it
+    std::vector<std::uint32_t> list;
+};
+
+template <class Shards, class Spans>
+Postings join(const Shards& shards, const Spans& spans) {
+    Postings out;
+    std::unordered_map<const void*, std::vector<std::uint32_t>> ids; // a shard's word id -> out's
+    for (const auto& shard : shards) {
+        auto& map = ids[shard.get()];
+        map.resize(shard->words.size());
+        for (std::uint32_t id = 0; id < shard->words.size(); ++id) map[id] = out.words.intern(shard->words.word(id));
+    }
+    out.starts.assign(out.words.size() + 1, 0);
+    for (const auto& shard : shards)
+        for (std::size_t i = 0; i < shard->pairs.size(); ++i) ++out.starts[ids[shard.get()][shard->pairs[i] >> 32] + 1];
+    for (std::size_t id = 1; id < out.starts.size(); ++id) out.starts[id] += out.starts[id - 1];
+    out.list.resize(out.starts.back());
+    std::vector<std::uint32_t> next(out.starts.begin(), out.starts.end() - 1);
+    for (const auto& span : spans) {
+        if (!span.shard) continue;
+        const auto& map = ids[span.shard];
+        for (std::size_t i = span.begin; i < span.end; ++i) {
+            const std::uint64_t pair = span.shard->pairs[i];
+            out.list[next[map[pair >> 32]]++] = static_cast<std::uint32_t>(pair);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+PeriodWords::Chunks PeriodWords::finish(std::size_t chunk_bytes, const WriteChunk& write) {
+    Chunks out;
+    std::vector<std::uint64_t> first_number(dates_.size()); // a day's first paper's number
+    std::uint64_t number = 0;
+    for (std::size_t i = 0; i < dates_.size(); ++i) {
+        const int papers = papers_[i];
+        if (papers < 0) continue;
+        if (!out.days.empty()) out.days += ',';
+        char entry[24];
+        std::snprintf(entry, sizeof entry, "%02d%02d:%d", dates_[i].month, dates_[i].day, papers);
+        out.days += entry;
+        first_number[i] = number;
+        number += static_cast<std::uint64_t>(papers);
+    }
+    const Postings postings = join(idle_, spans_);
+    clear(); // the shards are in `postings` now: let them go before the text is made
+    std::vector<std::uint32_t> sorted;
+    for (std::uint32_t id = 0; id < postings.words.size(); ++id)
+        if (postings.starts[id] != postings.starts[id + 1]) sorted.push_back(id);
+    std::sort(sorted.begin(), sorted.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return postings.words.word(a) < postings.words.word(b); });
+    std::string text;
+    auto flush = [&] {
+        if (text.empty()) return;
+        write(out.first_words.size() - 1, gzip_small(text, Effort::fast));
+        text.clear();
+    };
+    for (std::uint32_t id : sorted) {
+        const std::string_view word = postings.words.word(id);
+        if (text.empty()) out.first_words.emplace_back(word);
+        text += word;
+        text += '\t';
+        std::uint64_t previous = 0;
+        for (std::uint32_t i = postings.starts[id]; i < postings.starts[id + 1]; ++i) {
+            const std::uint32_t posting = postings.list[i];
+            const std::uint64_t n =
+                first_number[posting >> (rank_bits + 2)] + (paper_of(posting) & ((1u << rank_bits) - 1));
+            if (i > postings.starts[id]) text += ',';
+            append_base36(text, (i == postings.starts[id] ? n + 1 : n - previous) * 4 + (posting & 3));
+            previous = n;
+        }
+        text += '\n';
+        if (text.size() >= chunk_bytes) flush();
+    }
+    flush();
+    return out;
+}
+
+} // namespace pp::search

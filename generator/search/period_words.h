@@ -1,0 +1,87 @@
+// One period's words (search/index.h), gathered a day at a time from any
+// thread, then written as the period's chunks.
+//
+// This is the build's inner loop: every word of every paper passes through
+// it (29 million on the 10-year bench archive). So a day's words go to a
+// shard that no other thread holds (as many shards as threads add at once),
+// each word once into a table of the shard's words and once as an 8-byte
+// (word, posting) pair in one flat array; no lock per word, no list per word.
+// finish() joins the shards, counting-sorts the pairs by word and writes.
+#pragma once
+
+#include "core/paper.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pp::search {
+
+// Words, each with a number (its id) in the order they came; the stop words
+// (words.h) come first, so a word's id says whether it is one.
+class WordTable {
+public:
+    WordTable();
+    // Back to the stop words alone (keeping the room it has grown to).
+    void clear();
+    // The word's id, adding it when it is new.
+    std::uint32_t intern(std::string_view word);
+    std::string_view word(std::uint32_t id) const {
+        return std::string_view(text_).substr(starts_[id], starts_[id + 1] - starts_[id]);
+    }
+    std::uint32_t size() const { return static_cast<std::uint32_t>(starts_.size() - 1); }
+    static bool is_stop(std::uint32_t id);
+
+private:
+    void grow();
+
+    std::vector<std::uint64_t> slots_; // hash's high 32 bits << 32 | id + 1; 0: empty
+    std::vector<std::uint32_t> starts_;
+    std::string text_;
+};
+
+class PeriodWords {
+public:
+    // A period of these days, in date order (the dates of a year at most).
+    explicit PeriodWords(std::vector<Date> dates);
+    ~PeriodWords();
+
+    // Adds the day's words as the period's day number `index`; a day added
+    // again is skipped. True when this call added the period's last day.
+    bool add(const Day& day, std::size_t index);
+    bool has(std::size_t index) const;
+    // Lets go of the words (once their chunks are written).
+    void clear();
+
+    struct Chunks {
+        std::string days;                     // "MMDD:papers,…" in date order
+        std::vector<std::string> first_words; // of each chunk
+    };
+    using WriteChunk = std::function<void(std::size_t chunk, std::string_view gzipped)>;
+    // The period's chunks, of about `chunk_bytes` of text each, handed to
+    // `write` one at a time. Not thread-safe, and only once every add() has returned.
+    Chunks finish(std::size_t chunk_bytes, const WriteChunk& write);
+
+private:
+    struct Shard;
+    std::unique_ptr<Shard> take_shard();
+    void give_back(std::unique_ptr<Shard> shard);
+
+    std::vector<Date> dates_;
+    std::unique_ptr<std::atomic<int>[]> papers_; // a day's papers; -1 until added
+    std::atomic<std::size_t> added_{0};
+    std::mutex shards_mutex_;
+    std::vector<std::unique_ptr<Shard>> idle_; // every shard, once no add() runs
+    struct Span {                              // where a day's pairs are
+        const Shard* shard = nullptr;
+        std::size_t begin = 0, end = 0;
+    };
+    std::vector<Span> spans_; // by day
+};
+
+} // namespace pp::search

@@ -1,0 +1,164 @@
+// One period's words (search/period_words.h): the table of words, and the
+// chunks a period's days give, whatever the order and the threads they came
+// from.
+#include "search/period_words.h"
+#include "search/words.h"
+#include "util/gzip.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <thread>
+
+using namespace pp;
+using namespace pp::search;
+
+namespace {
+
+Date day_of(int month, int day) { return Date{2023, month, day}; }
+
+// A day of `papers` papers whose words overlap with other days'.
+Day make_day(const Date& date, int papers) {
+    Day day;
+    day.date = date;
+    for (int p = 0; p < papers; ++p) {
+        Paper paper;
+        paper.id = "2301." + std::to_string(10000 + date.month * 1000 + date.day * 20 + p);
+        paper.title = "Widget " + std::to_string(p % 3) + " flows of the sprocket";
+        paper.authors = {"Ada Lovelace", "Grace Hopper " + std::to_string(p % 4)};
+        paper.abstract = "We study sprocket flows; widgets under load " + std::to_string(date.day % 5) +
+                         " and Schölkopf's kernels. The widget is the sprocket.";
+        paper.relevance = 1 + (p * 7 + date.day) % 10;
+        paper.novelty = 1 + (p * 3) % 10;
+        day.papers.push_back(std::move(paper));
+    }
+    return day;
+}
+
+std::vector<Day> month_of_days() {
+    std::vector<Day> days;
+    for (int d = 1; d <= 28; d += 1 + d % 3) days.push_back(make_day(day_of(3, d), 1 + d % 7));
+    return days;
+}
+
+std::vector<Date> dates_of(const std::vector<Day>& days) {
+    std::vector<Date> dates;
+    for (const auto& day : days) dates.push_back(day.date);
+    return dates;
+}
+
+// The chunks' text, and the list of days, as finish() writes them.
+std::string finished(PeriodWords& words, std::size_t chunk_bytes = 256) {
+    std::string text;
+    auto chunks = words.finish(chunk_bytes, [&](std::size_t chunk, std::string_view gzipped) {
+        auto plain = gunzip(gzipped, 1 << 20);
+        REQUIRE(plain);
+        text += "#" + std::to_string(chunk) + "\n" + *plain;
+    });
+    std::string firsts;
+    for (const auto& word : chunks.first_words) firsts += word + " ";
+    return chunks.days + "\n" + firsts + "\n" + text;
+}
+
+// word -> its postings, decoded: (paper number, class).
+std::map<std::string, std::vector<std::pair<long, int>>> postings_of(const std::string& text) {
+    std::map<std::string, std::vector<std::pair<long, int>>> out;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find('\n', at);
+        const std::string line = text.substr(at, end - at);
+        at = end + 1;
+        const auto tab = line.find('\t');
+        if (tab == std::string::npos) continue;
+        auto& list = out[line.substr(0, tab)];
+        long number = -1;
+        std::size_t from = tab + 1;
+        while (from <= line.size()) {
+            std::size_t comma = line.find(',', from);
+            if (comma == std::string::npos) comma = line.size();
+            const long value = std::stol(line.substr(from, comma - from), nullptr, 36);
+            number += value / 4;
+            list.emplace_back(number, static_cast<int>(value % 4));
+            from = comma + 1;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("words: the table gives each word one id, the stop words first, through growth and clear()") {
+    WordTable table;
+    CHECK(WordTable::is_stop(table.intern("the")));
+    CHECK(WordTable::is_stop(table.intern("which")));
+    CHECK_FALSE(WordTable::is_stop(table.intern("sprocket")));
+    std::vector<std::uint32_t> ids;
+    for (int i = 0; i < 20000; ++i) ids.push_back(table.intern("w" + std::to_string(i * 7919)));
+    for (int i = 0; i < 20000; ++i) {
+        CHECK(table.intern("w" + std::to_string(i * 7919)) == ids[static_cast<std::size_t>(i)]);
+        CHECK(table.word(ids[static_cast<std::size_t>(i)]) == "w" + std::to_string(i * 7919));
+    }
+    CHECK(table.size() == stop_words().size() + 20001);
+    table.clear();
+    CHECK(table.size() == stop_words().size());
+    CHECK(WordTable::is_stop(table.intern("the")));
+    CHECK_FALSE(WordTable::is_stop(table.intern("w0")));
+}
+
+TEST_CASE("words: a period's chunks are the same whatever order and threads its days come in") {
+    const auto days = month_of_days();
+    PeriodWords in_order(dates_of(days));
+    for (std::size_t i = 0; i < days.size(); ++i) CHECK(in_order.add(days[i], i) == (i + 1 == days.size()));
+    const std::string expected = finished(in_order);
+
+    std::vector<std::size_t> order(days.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), std::mt19937(7));
+    PeriodWords shuffled(dates_of(days));
+    std::atomic<std::size_t> next{0}, last_days{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; ++t)
+        threads.emplace_back([&] {
+            for (std::size_t i; (i = next++) < order.size();)
+                if (shuffled.add(days[order[i]], order[i])) ++last_days;
+        });
+    for (auto& thread : threads) thread.join();
+    CHECK(last_days == 1); // exactly one add() says the period is complete
+    CHECK(finished(shuffled) == expected);
+}
+
+TEST_CASE("words: each paper is listed once a word, with the word's best place, numbered in day then rank order") {
+    std::vector<Day> days = {make_day(day_of(3, 1), 3), make_day(day_of(3, 2), 2)};
+    PeriodWords words(dates_of(days));
+    words.add(days[1], 1);
+    words.add(days[0], 0);
+    CHECK_FALSE(words.add(days[0], 0)); // a day added again is skipped
+    CHECK_FALSE(words.add(days[1], 0)); // and a day under another's number refused
+    const auto postings = postings_of(finished(words));
+    CHECK(postings.at("sprocket").size() == 5);                                // every paper, once
+    for (const auto& [number, cls] : postings.at("sprocket")) CHECK(cls == 3); // in the title and the abstract
+    const auto& widgets = postings.at("widgets");
+    CHECK(widgets.size() == 5);
+    for (std::size_t i = 0; i < widgets.size(); ++i) {
+        CHECK(widgets[i].first == static_cast<long>(i)); // numbers 0-2 the first day, 3-4 the second
+        CHECK(widgets[i].second == 1);                   // only in the abstract
+    }
+    CHECK(postings.at("scholkopf").size() == 5); // folded
+    CHECK(postings.at("lovelace").front().second == 2);
+    CHECK_FALSE(postings.contains("the"));
+    CHECK_FALSE(postings.contains("of"));
+}
+
+TEST_CASE("words: a day that never came is not listed, and its papers take no numbers") {
+    std::vector<Day> days = {make_day(day_of(3, 1), 2), make_day(day_of(3, 2), 4), make_day(day_of(3, 3), 1)};
+    PeriodWords words(dates_of(days));
+    words.add(days[0], 0);
+    words.add(days[2], 2);
+    const std::string text = finished(words);
+    CHECK(text.starts_with("0301:2,0303:1\n"));
+    const auto& lovelace = postings_of(text).at("lovelace");
+    REQUIRE(lovelace.size() == 3);
+    CHECK(lovelace.back().first == 2);
+}
