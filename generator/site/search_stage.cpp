@@ -143,10 +143,11 @@ void SearchStage::write(const std::vector<DayTask*>& live) {
     std::vector<Period> periods = periods_of(live);
     Hasher manifest_key;
     manifest_key.add(build_.data_key).add(std::string_view("search index"));
-    for (auto& period : periods) {
-        manifest_key.add(period.name).add(period.key);
-        period.up_to_date = parts_.at(period.name).head.has_value() || check_period(period);
-    }
+    for (const auto& period : periods) manifest_key.add(period.name).add(period.key);
+    // A period's chunks are checked on the workers: a no-change build stats thousands.
+    build_.workers->parallel_for(periods.size(), [&](std::size_t i) {
+        periods[i].up_to_date = parts_.at(periods[i].name).head.has_value() || check_period(periods[i]);
+    });
     const auto& outputs = build_.store.state().outputs;
     const auto last = outputs.find(search::manifest_path);
     const std::uint64_t last_bytes = last == outputs.end() ? 0 : last->second.bytes; // before produce() marks it

@@ -192,6 +192,22 @@ try {
       await context.close();
     });
 
+    await check(`${theme}: the month data's search runs as you type and finds accented names by accent-free spellings`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await open(context, problems);
+      await page.goto(base + "/search/");
+      await page.locator("#search-query").pressSequentially("scholkopf", { delay: 40 }); // no Enter
+      await page.locator('.search-result a[href$="#p-2503.04482"]').waitFor();
+      expect(new URL(page.url()).searchParams.get("q") === "scholkopf", "the query is in the address");
+      await page.fill("#search-query", "");
+      await page.locator("#search-query").pressSequentially("Schölkopf", { delay: 40 });
+      await page.waitForFunction(() => new URL(location.href).searchParams.get("q") === "Schölkopf");
+      await page.locator('.search-result a[href$="#p-2503.04482"]').waitFor();
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+
     await check(`${theme}: search loads the month data lazily, newest first, only as far as needed`, async () => {
       const problems = [];
       const context = await browser.newContext();

@@ -8,12 +8,14 @@
 // (2502.01234) searches only the months it can be in: the date's month, or
 // the ID's month and later, oldest first. A month (data/YYYY-MM.json.gz,
 // gzip'd JSON: docs/data.md) is fetched once and kept for later queries.
+// Both sides are folded as the word index folds them (search-index.js):
+// "Scholkopf" finds "Schölkopf". Results come as you type.
 (function () {
   "use strict";
   var script = document.currentScript;
   var indexUrl = new URL(script.getAttribute("data-index"), location.href);
   var base = script.getAttribute("data-base") || "/";
-  var PAGE = 50;
+  var PAGE = 50, WAIT = 250;
 
   var form = document.querySelector(".search-form");
   var input = document.getElementById("search-query");
@@ -26,6 +28,12 @@
   var months = {};        // name -> promise of prepared entries
   var run = 0;            // the current query; older ones stop
   var state = null;       // {words, next, found, shown, months}
+
+  // NFKD, marks stripped, lower case, ø ł đ ð þ æ ı to a base letter (search/words.h).
+  var BASE = { "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "t", "æ": "a", "ı": "i", "ß": "ss", "ς": "σ" };
+  function fold(s) {
+    return s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[øłđðþæıßς]/g, function (c) { return BASE[c]; });
+  }
 
   function loadIndex() {
     if (!index) index = fetch(indexUrl).then(function (r) {
@@ -59,9 +67,9 @@
             var shown = p.unicode || p; // TeX in names and titles decoded by the build
             var authors = (shown.authors || []).join(", ");
             entries.push({ date: day.date, id: p.id, title: shown.title, authors: authors,
-                           text: [day.date, p.id, p.title, authors, p.comment, p.topic, (p.also_topics || []).join("\n"),
-                                   p.topic_note, p.abstract]
-                             .join("\n").toLowerCase() });
+                           text: fold([day.date, p.id, p.title, authors, p.comment, p.topic, (p.also_topics || []).join("\n"),
+                                   p.topic_note, p.abstract, shown.title]
+                             .join("\n")) });
           });
         });
         return entries;
@@ -71,7 +79,7 @@
   }
 
   function queryWords(query) {
-    return query.toLowerCase().replace(/\barxiv:/g, " ").split(/\s+/).filter(function (w) { return w.length > 0; });
+    return fold(query).replace(/\barxiv:/g, " ").split(/\s+/).filter(function (w) { return w.length > 0; });
   }
 
   function matches(entry, words) {
@@ -173,13 +181,23 @@
 
   more.addEventListener("click", function () { if (state) proceed(run); });
 
-  form.addEventListener("submit", function (event) {
-    event.preventDefault();
+  // The query goes into the address (a result page can be shared or reloaded).
+  function searchNow() {
     var query = input.value.trim();
     var url = new URL(location.href);
     url.searchParams.set("q", query);
     history.replaceState(null, "", url);
     search(query);
+  }
+  var typing = 0;
+  input.addEventListener("input", function () {
+    clearTimeout(typing);
+    typing = setTimeout(searchNow, WAIT);
+  });
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    clearTimeout(typing);
+    searchNow();
   });
 
   var initial = new URLSearchParams(location.search).get("q");
