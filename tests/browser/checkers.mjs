@@ -7,6 +7,7 @@
 // themes, then on every page kind: axe-core in Debian's headless Chromium, in
 // the light and the dark scheme, must find no violation of impact serious or
 // critical (nor of the rules landmark-unique and region); the Nu Html Checker (vnu.jar, on Debian's Java) must find no error.
+// The same for the search page over the word index (search_index: true).
 //
 // Exit 0: all passed; 1: a check failed; 77: skipped (as run.mjs).
 import { spawnSync } from "node:child_process";
@@ -37,6 +38,10 @@ for (const theme of ["default", "classic"]) {
   run(["build", "--theme", theme, "--out", `out-${theme}/sub`]);
   sites[theme] = path.join(root, `out-${theme}`);
 }
+// The search page over the word index (search_index: true), in the default theme.
+fs.writeFileSync(path.join(root, "words.yaml"), "title: Checked digest\nbase_url: /sub/\nsearch_index: true\n");
+run(["build", "--config", "words.yaml", "--out", "out-words/sub"]);
+sites.words = path.join(root, "out-words");
 
 // Every page kind: a day with math and one with a failed run among them.
 const kinds = { home: "", day: "2026/04/30/", "day-math": "2025/02/25/", "day-failed": "2026/05/04/", month: "2026/04/",
@@ -45,6 +50,18 @@ const kinds = { home: "", day: "2026/04/30/", "day-math": "2025/02/25/", "day-fa
 const prompts = path.join(sites.default, "sub/prompts");
 if (fs.existsSync(prompts)) kinds.prompt = `prompts/${fs.readdirSync(prompts).sort()[0]}/`; // the selection prompt's page
 const file = (theme, where) => path.join(sites[theme], "sub", where.endsWith(".html") ? where : where + "index.html");
+
+// Serious and critical violations, and two moderate rules the issue names:
+// unique landmarks, all content in one.
+async function axeViolations(page) {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical" ||
+                                           v.id === "landmark-unique" || v.id === "region")
+      .map((v) => `${v.id} (${v.nodes.length}: ${v.nodes[0].target.join(" ")})`);
+  });
+}
 
 const { check, tally } = checks();
 const servers = {};
@@ -63,15 +80,7 @@ try {
         for (const [kind, where] of Object.entries(kinds)) {
           await page.goto(`${base}/sub/${where}${kind === "search" ? "?q=learning" : ""}`, { waitUntil: "load" });
           if (kind === "search") await page.locator(".search-result").first().waitFor();
-          await page.addScriptTag({ path: axePath });
-          const violations = await page.evaluate(async () => {
-            const result = await window.axe.run(document, { resultTypes: ["violations"] });
-            // Serious and critical, and two moderate rules the issue names: unique landmarks, all content in one.
-            return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical" ||
-                                                   v.id === "landmark-unique" || v.id === "region")
-              .map((v) => `${v.id} (${v.nodes.length}: ${v.nodes[0].target.join(" ")})`);
-          });
-          for (const v of violations) found.push(`${kind}: ${v}`);
+          for (const v of await axeViolations(page)) found.push(`${kind}: ${v}`);
         }
         expect(found.length === 0, found.join("; "));
         expect(problems.length === 0, problems.join("; "));
@@ -84,6 +93,24 @@ try {
       expect(result.status === 0, `vnu: ${(result.stderr + result.stdout).split("\n").slice(0, 20).join("\n")}`);
     });
   }
+  for (const scheme of ["light", "dark"]) {
+    await check(`word index, ${scheme}: axe-core finds no serious or critical violation on the search page`, async () => {
+      const problems = [];
+      const context = await browser.newContext({ colorScheme: scheme });
+      const page = await openPage(context, problems, { timeout: 30000 });
+      await page.goto(`${servers.words.url}/sub/search/?q=learning`, { waitUntil: "load" });
+      await page.locator(".search-result:not([hidden])").first().waitFor();
+      const found = await axeViolations(page);
+      expect(found.length === 0, found.join("; "));
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+  }
+  await check("word index: the Nu Html Checker finds no error on the search page", async () => {
+    const result = spawnSync("java", ["-jar", vnuPath, "--errors-only", "--format", "text", file("words", "search/")],
+                             { encoding: "utf8" });
+    expect(result.status === 0, `vnu: ${(result.stderr + result.stdout).split("\n").slice(0, 20).join("\n")}`);
+  });
 } finally {
   await tearDown({ browser, servers, tmp, keep: options.keep });
 }
