@@ -3,6 +3,7 @@
 // data/index.json, deterministic, escaped; the first month a browser loads
 // is small; an incremental build remakes only the months whose days changed.
 #include "content/content_tree.h"
+#include "search/index.h"
 #include "search/query.h"
 #include "site/builder.h"
 #include "site/feeds.h"
@@ -495,4 +496,26 @@ TEST_CASE("search: the first day of a new month folds the month before into its 
     auto tree = file_tree(archive.dir / "site/search");
     CHECK(tree.contains("2025/0.txt.gz"));
     CHECK(tree == file_tree(clean.dir / "site/search"));
+}
+
+TEST_CASE("search: an index whose list of days is not dates, or claims more papers than a day can have, is an error") {
+    auto query = [](const std::string& days, const std::string& text) {
+        const std::string manifest =
+            R"({"version":1,"periods":[{"name":"2024","days":")" + days + R"(","chunks":["a"]}]})";
+        return search::run_query(
+            [&](const std::string& path) -> Result<std::string> {
+                if (path == search::manifest_path) return gzip_small(manifest);
+                return gzip_small(R"({"date":"2024-02-30","papers":[["2402.00001","T","A",5,"x"]]})");
+            },
+            text, 20);
+    };
+    for (const char* days : {"0230:1", "1301:1", "0101:1x", "0101:-1", "01:1", "0101:2000000000"}) {
+        CAPTURE(days);
+        auto found = query(days, "2024");
+        REQUIRE_FALSE(found);
+        CHECK(found.error().message.find("expected days as MMDD:papers") != std::string::npos);
+    }
+    auto listed = query("0101:1,0102:3", "2024-01-01");
+    REQUIRE(listed);
+    CHECK(listed->total == 1); // a date lists its own day's papers only
 }

@@ -16,6 +16,8 @@ namespace pp::search {
 namespace {
 
 constexpr std::size_t max_unpacked = 64u << 20;
+// More than any feed lists (the index numbers a day's papers in 21 bits).
+constexpr int max_papers_a_day = 1 << 20;
 
 struct Query {
     std::vector<std::string> words;
@@ -45,12 +47,19 @@ struct Days {
 Result<Days> read_days(const PeriodHead& period) {
     Days days;
     for (auto entry : split(period.days, ',')) {
-        int papers = 0;
-        const auto colon = entry.find(':');
-        if (colon != 4 || std::from_chars(entry.data() + 5, entry.data() + entry.size(), papers).ec != std::errc())
+        auto wrong = [&] {
             return fail("expected days as MMDD:papers in the search index, got '" + std::string(entry) + "'");
-        days.dates.push_back(period.name.substr(0, 4) + "-" + std::string(entry.substr(0, 2)) + "-" +
-                             std::string(entry.substr(2, 2)));
+        };
+        int papers = 0;
+        const char* end = entry.data() + entry.size();
+        if (entry.size() < 6 || entry[4] != ':') return wrong();
+        if (auto [at, ec] = std::from_chars(entry.data() + 5, end, papers);
+            ec != std::errc() || at != end || papers < 0 || papers > max_papers_a_day)
+            return wrong();
+        std::string date =
+            period.name.substr(0, 4) + "-" + std::string(entry.substr(0, 2)) + "-" + std::string(entry.substr(2, 2));
+        if (!parse_iso_date(date)) return wrong();
+        days.dates.push_back(std::move(date));
         days.first.push_back(days.papers);
         days.papers += static_cast<std::uint64_t>(papers);
     }
@@ -142,9 +151,13 @@ Result<void> match_period(Reader& reader, const PeriodHead& period, std::size_t 
                                         days.first.begin()) -
                1;
     };
-    if (!all) { // a date alone: its papers
+    if (!all) { // a date alone: the papers of its days
         all.emplace();
-        for (std::uint64_t n = 0; n < days.papers; ++n) (*all)[n] = 0;
+        for (std::size_t d = 0; d < days.dates.size(); ++d)
+            if (days.dates[d].starts_with(query.date))
+                for (std::uint64_t n = days.first[d]; n < (d + 1 < days.first.size() ? days.first[d + 1] : days.papers);
+                     ++n)
+                    (*all)[n] = 0;
     }
     for (const auto& [number, weight] : *all)
         if (number < days.papers && days.dates[day_of(number)].starts_with(query.date))
