@@ -87,6 +87,6 @@ Result<ChannelSetup> read_slack(const ChannelSection& section) {
 
 } // namespace
 
-extern const ChannelKind slack_channel = {"slack", read_slack};
+extern constinit const ChannelKind slack_channel = {"slack", read_slack};
 
 } // namespace pp

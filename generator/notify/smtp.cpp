@@ -340,6 +340,6 @@ Result<ChannelSetup> read_email(const ChannelSection& section) {
 
 } // namespace
 
-extern const ChannelKind email_channel = {"email", read_email};
+extern constinit const ChannelKind email_channel = {"email", read_email};
 
 } // namespace pp

@@ -38,6 +38,6 @@ Result<ChannelSetup> read_webhook(const ChannelSection& section) {
 
 } // namespace
 
-extern const ChannelKind webhook_channel = {"webhook", read_webhook};
+extern constinit const ChannelKind webhook_channel = {"webhook", read_webhook};
 
 } // namespace pp
