@@ -166,8 +166,7 @@ fs::path installed_data_dir();
 // Reads `path`; a missing file gives the defaults unless `required`. The
 // notification channels' sections are kept unread (ChannelSection): the
 // commands load with notify/channel.h's load_checked_config, which reads
-// them too. Then
-// applies the environment's overrides (PAPERPRESS_ARXIV_RSS_URL,
+// them too. Then applies the environment's overrides (PAPERPRESS_ARXIV_RSS_URL,
 // PAPERPRESS_ARXIV_API_URL, OPENAI_BASE_URL, OPENAI_MODEL,
 // PAPERPRESS_COMMIT_CONTENT). Relative paths stay relative to the working
 // directory; a prompt or the offline sample left at its default and missing
