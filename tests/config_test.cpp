@@ -1,6 +1,7 @@
 // config/: paperpress.yaml, read once into one Config; every section
 // reports its mistakes with the file and line.
 #include "config/config.h"
+#include "notify/channel.h"
 #include "notify/notifier.h"
 #include "test_support.h"
 
@@ -92,40 +93,41 @@ TEST_CASE("config: the notify section; secrets are named, never written in") {
                                         "  email:\n    smtp_url: smtp://mail.example.org:587\n"
                                         "    from: bot@example.org\n    to: [a@example.org, b@example.org]\n"
                                         "    username_env: SMTP_USER\n    password_env: SMTP_PASSWORD\n");
-    auto loaded = load_config(dir / "paperpress.yaml", true);
+    auto loaded = load_checked_config(dir / "paperpress.yaml", true);
     REQUIRE_MESSAGE(loaded, loaded.error().to_string());
     auto config = &loaded->notify;
     CHECK(config->top_n == 5);
     CHECK(config->on_failure);
     CHECK(config->backoff == 0.5);
-    CHECK(config->slack.token_env == "SLACK_TOKEN");
-    CHECK(config->slack.channel == "C123");
-    CHECK(config->slack.api_url == "https://slack.com/api/");
-    CHECK(config->webhook.url_env == "HOOK_URL");
-    CHECK(config->email.to == std::vector<std::string>{"a@example.org", "b@example.org"});
-    CHECK(config->email.starttls);
+    auto channels = read_channels(*config); // each channel reads its own section
+    REQUIRE(channels);
+    REQUIRE(channels->size() == 3);
+    CHECK((*channels)[0].secret_variables == std::vector<std::string>{"SLACK_TOKEN"});
+    CHECK((*channels)[1].secret_variables == std::vector<std::string>{"HOOK_URL"});
+    CHECK((*channels)[2].secret_variables == std::vector<std::string>{"SMTP_PASSWORD"});
+    CHECK((*channels)[2].plain_variables == std::vector<std::string>{"SMTP_USER"});
     CHECK(any_channel(*config));
 
-    auto absent = load_config(dir / "missing.yaml", false);
+    auto absent = load_checked_config(dir / "missing.yaml", false);
     REQUIRE(absent);
     CHECK(!any_channel(absent->notify));
 
     write_text(dir / "secret.yaml", "notify:\n  slack:\n    webhook_env: https://hooks.slack.com/services/T0/B0/XYZ\n");
-    auto secret = load_config(dir / "secret.yaml", true);
+    auto secret = load_checked_config(dir / "secret.yaml", true);
     REQUIRE(!secret);
     CHECK(secret.error().line == 3);
     CHECK(text_contains(secret.error().message, "never the secret itself"));
     CHECK(!text_contains(secret.error().message, "XYZ"));
 
     write_text(dir / "unknown.yaml", "notify:\n  email:\n    password: hunter2\n");
-    auto unknown = load_config(dir / "unknown.yaml", true);
+    auto unknown = load_checked_config(dir / "unknown.yaml", true);
     REQUIRE(!unknown);
     CHECK(text_contains(unknown.error().message, "unknown key 'notify.email.password'"));
 
     write_text(dir / "no_to.yaml", "notify:\n  email:\n    smtp_url: smtp://x\n    from: a@b\n");
-    CHECK(!load_config(dir / "no_to.yaml", true));
+    CHECK(!load_checked_config(dir / "no_to.yaml", true));
     write_text(dir / "no_channel.yaml", "notify:\n  slack:\n    token_env: T\n");
-    CHECK(!load_config(dir / "no_channel.yaml", true));
+    CHECK(!load_checked_config(dir / "no_channel.yaml", true));
 }
 
 TEST_CASE("config: an unknown top-level key or section is an error naming the line and the likely key") {
@@ -149,8 +151,10 @@ TEST_CASE("config: a byte order mark is skipped; a file that is not a map of set
 
 TEST_CASE("config: rejected values are quoted as a short excerpt, never whole") {
     const std::string huge(200'000, 'x');
-    auto bad =
+    auto config =
         parse_config("notify:\n  email:\n    smtp_url: smtp://h\n    from: a@b\n    to: [" + huge + "]\n", "p.yaml");
+    REQUIRE(config);
+    auto bad = read_channels(config->notify); // the email channel reads its own section
     REQUIRE_FALSE(bad);
     CHECK(text_contains(bad.error().message, "an email address in 'email.to'"));
     CHECK(bad.error().message.size() < 300);
@@ -194,6 +198,16 @@ TEST_CASE("config: every command validates every section, and check still checks
         CHECK(r.exit_code == 1);
         CHECK(text_contains(r.err, "paperpress.yaml:3: expected 'llm.concurrency' to be a whole number from 1 to 64"));
     }
+    // A channel's section is read by its channel, yet still when the config is loaded.
+    write_text(dir / "paperpress.yaml", "title: T\nnotify:\n  email:\n    smtp_url: http://mail.example.org\n");
+    for (const std::string command : {"check", "build", "ls"}) {
+        auto r = run_paperpress(command, dir.path());
+        INFO(command << ": " << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK(text_contains(r.err, "paperpress.yaml:3: expected 'email.smtp_url' to start with smtp:// or smtps://, "
+                                   "got 'http://mail.example.org' in section 'notify'"));
+    }
+    write_text(dir / "paperpress.yaml", "title: T\nllm:\n  concurrency: 0\n");
     fs::create_directories(dir / "content/2025/05");
     write_text(dir / "content/2025/05/2025-05-20.md", "no front matter\n");
     auto check = run_paperpress("check", dir.path());

@@ -150,16 +150,19 @@ std::string member(const rapidjson::Value& v, const char* name) {
     return v[name].GetString();
 }
 
-NotifySettings email_config(const std::string& url) {
-    NotifySettings config;
-    config.top_n = 2;
-    config.backoff = 0.05;
-    config.timeout = 10;
-    config.email.smtp_url = url;
-    config.email.from = "Paper Press <digest@example.org>";
-    config.email.to = {"alice@example.org", "Bob <bob@example.net>"};
-    config.email.starttls = false;
-    return config;
+// The section notify: of `yaml` (its keys, indented by two), as the config reads it.
+NotifySettings notify_settings(const std::string& yaml) {
+    auto config = parse_config("notify:\n" + yaml, "paperpress.yaml");
+    REQUIRE_MESSAGE(config, config.error().to_string());
+    return config->notify;
+}
+
+// Email to two recipients; `tls` are the section's keys on TLS and the login.
+NotifySettings email_config(const std::string& url, const std::string& tls = "    starttls: false\n") {
+    return notify_settings("  top_n: 2\n  backoff: 0.05\n  timeout: 10\n  email:\n    smtp_url: " + url +
+                           "\n    from: Paper Press <digest@example.org>\n"
+                           "    to: [alice@example.org, Bob <bob@example.net>]\n" +
+                           tls);
 }
 
 // Sets an environment variable for the life of the object.
@@ -169,14 +172,13 @@ struct ScopedEnv {
     ~ScopedEnv() { unsetenv(name.c_str()); }
 };
 
-// The values of the variables the settings name, as the command line reads them (cli/read_secrets).
+// The values of the variables the channels read, as the command line reads them (cli/read_secrets).
 NotifySecrets secrets_of_env(const NotifySettings& settings) {
-    NotifySecrets secrets;
-    for (const std::string* name : {&settings.slack.webhook_env, &settings.slack.token_env, &settings.webhook.url_env,
-                                    &settings.email.username_env, &settings.email.password_env})
-        if (const char* value = name->empty() ? nullptr : std::getenv(name->c_str()); value && *value)
-            secrets[*name] = value;
-    return secrets;
+    REQUIRE_MESSAGE(read_channels(settings), read_channels(settings).error().to_string());
+    return read_notify_secrets(settings, [](const std::string& name, bool) {
+        const char* value = std::getenv(name.c_str());
+        return std::string(value ? value : "");
+    });
 }
 
 } // namespace
@@ -338,10 +340,7 @@ TEST_CASE("notify: Slack incoming webhook and bot token on a loopback receiver, 
     });
     http.start();
 
-    NotifySettings config;
-    config.top_n = 2;
-    config.backoff = 0.05;
-    config.slack.webhook_env = "PP_TEST_SLACK_WEBHOOK";
+    auto config = notify_settings("  top_n: 2\n  backoff: 0.05\n  slack:\n    webhook_env: PP_TEST_SLACK_WEBHOOK\n");
     ScopedEnv hook("PP_TEST_SLACK_WEBHOOK", http.url("/services/T0/B0/secret-hook-path"));
     Log log;
     auto report =
@@ -359,10 +358,9 @@ TEST_CASE("notify: Slack incoming webhook and bot token on a loopback receiver, 
     CHECK(contains(log.all(), "$PP_TEST_SLACK_WEBHOOK"));
     CHECK(!contains(log.all(), "secret-hook-path")); // the webhook URL is the secret
 
-    config.slack.webhook_env.clear();
-    config.slack.token_env = "PP_TEST_SLACK_TOKEN";
-    config.slack.channel = "C0123";
-    config.slack.api_url = http.url("/api/");
+    config = notify_settings("  top_n: 2\n  backoff: 0.05\n  slack:\n    token_env: PP_TEST_SLACK_TOKEN\n"
+                             "    channel: C0123\n    api_url: " +
+                             http.url("/api/") + "\n");
     {
         ScopedEnv token("PP_TEST_SLACK_TOKEN", "xoxb-test-token");
         auto bot =
@@ -403,11 +401,8 @@ TEST_CASE("notify: generic webhook gets the day's JSON; a dead endpoint is a red
     });
     http.start();
 
-    NotifySettings config;
-    config.top_n = 3;
-    config.backoff = 0.02;
-    config.attempts = 3;
-    config.webhook.url_env = "PP_TEST_HOOK";
+    auto config =
+        notify_settings("  top_n: 3\n  backoff: 0.02\n  attempts: 3\n  webhook:\n    url_env: PP_TEST_HOOK\n");
     Log log;
     {
         ScopedEnv url("PP_TEST_HOOK", http.url("/hook/s3cret-token?key=abc"));
@@ -470,11 +465,9 @@ TEST_CASE("notify: email reaches a real SMTP server: recipients, subject, both p
 
 TEST_CASE("notify: email with STARTTLS and AUTH; the password never shows") {
     SmtpSink sink({"--starttls", "--auth", "digest-bot:pw-Sup3r-s3cret"});
-    auto config = email_config(sink.url());
-    config.email.starttls = true;
-    config.email.insecure_tls_for_tests = true; // the sink's certificate is self-signed
-    config.email.username_env = "PP_TEST_SMTP_USER";
-    config.email.password_env = "PP_TEST_SMTP_PASSWORD";
+    const std::string login = "    username_env: PP_TEST_SMTP_USER\n    password_env: PP_TEST_SMTP_PASSWORD\n";
+    // The sink's certificate is self-signed.
+    auto config = email_config(sink.url(), "    starttls: true\n    insecure_tls_for_tests: true\n" + login);
     ScopedEnv user("PP_TEST_SMTP_USER", "digest-bot");
     ScopedEnv password("PP_TEST_SMTP_PASSWORD", "pw-Sup3r-s3cret");
     Log log;
@@ -492,7 +485,7 @@ TEST_CASE("notify: email with STARTTLS and AUTH; the password never shows") {
     CHECK(contains(log.all(), "insecure_tls_for_tests"));
 
     // Without the test-only switch, the self-signed certificate is refused at once (no retries).
-    config.email.insecure_tls_for_tests = false;
+    config = email_config(sink.url(), "    starttls: true\n" + login);
     Log strict_log;
     auto strict =
         notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, strict_log.sink());
@@ -637,8 +630,7 @@ TEST_CASE("notify: a failure notice and the log hide URL userinfo, query tokens 
 
 TEST_CASE(
     "notify: secrets come from the command line's reading, never from the environment; every channel is in the table") {
-    NotifySettings config;
-    config.webhook.url_env = "PP_TEST_HOOK_FROM_ENV";
+    auto config = notify_settings("  webhook:\n    url_env: PP_TEST_HOOK_FROM_ENV\n");
     ScopedEnv hook("PP_TEST_HOOK_FROM_ENV", "http://127.0.0.1:1/hook");
     Log log;
     auto report = notify_day(sample_day(), config, site_config(), repo_theme(), NotifySecrets{}, false, log.sink());
@@ -650,4 +642,96 @@ TEST_CASE(
     CHECK(names == std::vector<std::string>{"slack", "webhook", "email"});
     CHECK_FALSE(any_channel(NotifySettings{}));
     CHECK(any_channel(config));
+}
+
+namespace {
+
+// A channel only this test's table has: its own file would be all of it.
+Result<ChannelSetup> read_pager(const ChannelSection& section) {
+    std::string key_env, login_env;
+    auto ok = read_section(section, [&](const Section& r) -> std::map<std::string, Setter> {
+        return {{"key_env", r.env_name(key_env)}, {"login_env", r.env_name(login_env)}};
+    });
+    if (!ok) return std::unexpected(ok.error());
+    if (key_env.empty()) return section_problem(section, "'pager.key_env'");
+    ChannelSetup setup;
+    setup.enabled = true;
+    setup.secret_variables = {key_env};
+    if (!login_env.empty()) setup.plain_variables = {login_env};
+    setup.make = [key_env](const ChannelInputs& in) {
+        Channel c;
+        c.name = "pager";
+        c.use_secret(in, key_env);
+        c.preview = [] { return std::string("pager"); };
+        c.send = [](const SendOptions&) -> Result<void> { return {}; };
+        return c;
+    };
+    return setup;
+}
+
+// The variables `read_notify_secrets` asks for, each with whether it holds a secret.
+std::map<std::string, bool> variables_asked(const NotifySettings& notify,
+                                            const std::vector<ChannelKind>& kinds = notification_channels()) {
+    std::map<std::string, bool> asked;
+    auto secrets = read_notify_secrets(
+        notify,
+        [&](const std::string& name, bool secret) {
+            asked[name] = secret;
+            return "value of " + name;
+        },
+        kinds);
+    for (const auto& [name, secret] : asked) CHECK(secrets.at(name) == "value of " + name);
+    return asked;
+}
+
+} // namespace
+
+TEST_CASE("notify: each channel reads its own section and names its variables; the secrets are read through the "
+          "table") {
+    auto notify = notify_settings("  slack:\n    webhook_env: SLACK_HOOK\n  webhook:\n    url_env: HOOK_URL\n"
+                                  "  email:\n    smtp_url: smtp://mail.example.org\n    from: bot@example.org\n"
+                                  "    to: a@example.org\n    username_env: SMTP_USER\n    password_env: SMTP_PW\n");
+    CHECK(variables_asked(notify) == std::map<std::string, bool>{{"SLACK_HOOK", true},
+                                                                 {"HOOK_URL", true},
+                                                                 {"SMTP_PW", true},
+                                                                 {"SMTP_USER", false}}); // a login name: shown
+    CHECK(variables_asked(notify_settings("  top_n: 3\n")).empty());
+    auto bot = notify_settings("  slack:\n    token_env: SLACK_BOT\n    channel: C1\n");
+    CHECK(variables_asked(bot) == std::map<std::string, bool>{{"SLACK_BOT", true}});
+}
+
+TEST_CASE("notify: a new channel is its file plus a line in the table; config/ and the secrets need nothing more") {
+    // config/ knows no channel: it keeps the section for the table to read.
+    auto config = parse_config("notify:\n  top_n: 3\n  pager:\n    key_env: PAGER_KEY\n    login_env: PAGER_LOGIN\n"
+                               "  webhook:\n    url_env: HOOK_URL\n",
+                               "p.yaml");
+    REQUIRE_MESSAGE(config, config.error().to_string());
+    // Without its line in the table, its key is unknown: the file, the line and the channels there are.
+    auto unknown = read_channels(config->notify);
+    REQUIRE_FALSE(unknown);
+    CHECK(unknown.error().to_string() ==
+          "p.yaml:3: unknown key 'notify.pager' (the channels are slack, webhook, email; see docs/configuration.md)");
+    CHECK_FALSE(any_channel(config->notify));
+
+    std::vector<ChannelKind> kinds = notification_channels();
+    kinds.push_back({"pager", read_pager});
+    auto channels = read_channels(config->notify, kinds);
+    REQUIRE_MESSAGE(channels, channels.error().to_string());
+    REQUIRE(channels->size() == 2); // in the table's order
+    CHECK((*channels)[0].secret_variables == std::vector<std::string>{"HOOK_URL"});
+    CHECK((*channels)[1].secret_variables == std::vector<std::string>{"PAGER_KEY"});
+    CHECK(variables_asked(config->notify, kinds) ==
+          std::map<std::string, bool>{{"HOOK_URL", true}, {"PAGER_KEY", true}, {"PAGER_LOGIN", false}});
+
+    // Its own mistakes name the file and the line, as config/'s do.
+    auto typo = parse_config("notify:\n  pager:\n    key_env: K\n    kye_env: x\n", "p.yaml");
+    REQUIRE(typo);
+    auto bad = read_channels(typo->notify, kinds);
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().to_string() ==
+          "p.yaml:4: unknown key 'notify.pager.kye_env'; did you mean 'key_env'? (see docs/configuration.md)");
+    auto missing = parse_config("notify:\n  pager:\n    login_env: L\n", "p.yaml");
+    REQUIRE(missing);
+    CHECK(read_channels(missing->notify, kinds).error().to_string() ==
+          "p.yaml:2: expected 'pager.key_env' in section 'notify'");
 }

@@ -16,10 +16,12 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include <sched.h>
@@ -802,6 +804,48 @@ TEST_CASE("site: templates escape exactly as kainjow does, with and without part
     REQUIRE(theme.has_value());
     REQUIRE_FALSE(theme->expanded.contains("day"));
     CHECK(render_layout(*theme, "day", data).value() == expected);
+}
+
+TEST_CASE("site: a theme keeps its parsed layouts, rendered from many threads at once, each theme its own") {
+    TempDir dir;
+    for (const auto& layout : required_layouts())
+        write_text(dir / "themes/t/layouts" / (layout + ".mustache"), layout + ":{{#items}}{{> p}}{{/items}}");
+    write_text(dir / "themes/t/partials/p.mustache", "[{{name}}]");
+    write_text(dir / "themes/u/layouts/day.mustache", "other:{{#items}}<{{name}}>{{/items}}");
+    for (const auto& layout : required_layouts())
+        if (layout != "day") write_text(dir / "themes/u/layouts" / (layout + ".mustache"), "u");
+    auto theme = load_theme(dir / "themes", "t", dir.path());
+    auto other = load_theme(dir / "themes", "u", dir.path());
+    REQUIRE(theme);
+    REQUIRE(other);
+    REQUIRE(theme->parsed);
+    std::vector<TemplateData> items;
+    for (int i = 0; i < 50; ++i) {
+        TemplateData item;
+        item.set("name", "a&" + std::to_string(i));
+        items.push_back(item);
+    }
+    TemplateData data;
+    data.set("items", list_data(std::move(items)));
+    std::string expected = "day:", expected_other = "other:";
+    for (int i = 0; i < 50; ++i) {
+        expected += "[a&amp;" + std::to_string(i) + "]";
+        expected_other += "<a&amp;" + std::to_string(i) + ">";
+    }
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t)
+        threads.emplace_back([&] {
+            for (int i = 0; i < 40; ++i) {
+                if (render_layout(*theme, "day", data).value_or("") != expected) ++wrong;
+                if (render_layout(*other, "day", data).value_or("") != expected_other) ++wrong;
+            }
+        });
+    for (auto& thread : threads) thread.join();
+    CHECK(wrong == 0);
+    const Theme copy = *theme; // shares the parsed layouts
+    CHECK(render_layout(copy, "day", data).value() == expected);
+    CHECK(render_layout(*theme, "home", data).value() == "home:" + expected.substr(4));
 }
 
 TEST_CASE("site: a mustache syntax error names the theme file and line") {

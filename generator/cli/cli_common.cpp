@@ -29,16 +29,14 @@ std::string secret_variable(const std::string& name) {
 } // namespace
 
 Secrets read_secrets(const Config& config) {
-    Secrets secrets{.llm_api_key = secret_variable(config.llm.api_key_env),
-                    .push_token = secret_variable(config.publish.token_env)};
-    const auto& notify = config.notify;
-    for (const std::string* name :
-         {&notify.slack.webhook_env, &notify.slack.token_env, &notify.webhook.url_env, &notify.email.password_env})
-        if (auto value = secret_variable(*name); !value.empty()) secrets.notify[*name] = value;
-    // The SMTP login name is no secret (it is shown), but it is read here too.
-    if (auto login = variable(notify.email.username_env); !login.empty())
-        secrets.notify[notify.email.username_env] = login;
-    return secrets;
+    // Each channel names the variables it reads (notify/channel.h). A login
+    // name is no secret (it is shown), but it is read here too.
+    auto notify_variable = [](const std::string& name, bool secret) {
+        return secret ? secret_variable(name) : variable(name);
+    };
+    return {.llm_api_key = secret_variable(config.llm.api_key_env),
+            .push_token = secret_variable(config.publish.token_env),
+            .notify = read_notify_secrets(config.notify, notify_variable)};
 }
 
 std::optional<TreeLock> lock_content_tree(const GlobalOptions& global) {

@@ -145,7 +145,7 @@ int dispatch(const Commands& p, bool config_given) {
     // Every command validates the whole config, so a mistake in any section
     // shows the day it is made, not at night. `check` goes on to check the
     // content too.
-    auto config = load_config(global.config, config_given);
+    auto config = load_checked_config(global.config, config_given);
     if (!config) {
         print_error(config.error());
         if (p.check->parsed()) cmd_check(global, Config{});

@@ -11,10 +11,15 @@
 #include "util/error.h"
 #include "util/files.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace YAML {
+class Node;
+}
 
 namespace pp {
 
@@ -90,31 +95,17 @@ struct PublishSettings {
     int push_every_days = 0;                // `run` with commit_content: publish and push after every N days (0: never)
 };
 
-// Secrets (webhook URLs, tokens, the SMTP password) are never in the file:
-// the config names the environment variables that hold them.
-struct SlackSettings {
-    std::string webhook_env;                        // variable holding an incoming-webhook URL
-    std::string token_env;                          // variable holding a bot token (xoxb-...), with `channel`
-    std::string channel;                            // channel ID or #name for the bot token
-    std::string api_url = "https://slack.com/api/"; // chat.postMessage is appended
-    bool enabled() const { return !webhook_env.empty() || !token_env.empty(); }
-};
-
-struct WebhookSettings {
-    std::string url_env; // variable holding the URL the JSON is POSTed to
-    bool enabled() const { return !url_env.empty(); }
-};
-
-struct EmailSettings {
-    std::string smtp_url; // smtp://host:587 (STARTTLS) or smtps://host:465
-    std::string from;     // "paperpress <bot@example.org>" or "bot@example.org"
-    std::vector<std::string> to;
-    std::string username_env; // variables holding the SMTP login; empty: no AUTH
-    std::string password_env;
-    bool starttls = true; // true: TLS required (STARTTLS); false: used when offered
-    std::string subject = "{{title}}: {{count}} {{paper_word}} for {{date}}"; // mustache
-    bool insecure_tls_for_tests = false; // TEST ONLY: do not verify the server's certificate
-    bool enabled() const { return !smtp_url.empty(); }
+// A notification channel's section of notify: (slack:, webhook:, email:),
+// kept as written: config/ knows no channel, and each reads and checks its
+// own section (notify/channel.h). The command line has every section read
+// right after loading the file, so a mistake in one still names the file
+// and the line the day it is made.
+struct ChannelSection {
+    std::string name;                       // its key under notify: ("slack")
+    std::shared_ptr<const YAML::Node> node; // its value
+    std::string file;                       // the config file, for errors
+    int line = 0;                           // the key's line
+    int notify_line = 0;                    // notify:'s line, where a mistake across keys is reported
 };
 
 struct NotifySettings {
@@ -123,9 +114,10 @@ struct NotifySettings {
     int attempts = 4;        // per channel: first try + retries
     double backoff = 2.0;    // seconds before the first retry; doubles
     double timeout = 30;     // seconds per attempt
-    SlackSettings slack;
-    WebhookSettings webhook;
-    EmailSettings email;
+    // Every other key of notify: is a channel's section, in the file's order.
+    // Secrets (webhook URLs, tokens, the SMTP password) are never in the
+    // file: a channel's section names the environment variables that hold them.
+    std::vector<ChannelSection> channels;
 };
 
 struct Config {
@@ -171,8 +163,10 @@ fs::path themes_dir(const fs::path& config_path);
 // Empty when neither exists (a binary run from its build folder).
 fs::path installed_data_dir();
 
-// Reads `path`; a missing file gives the defaults unless `required`. Then
-// applies the environment's overrides (PAPERPRESS_ARXIV_RSS_URL,
+// Reads `path`; a missing file gives the defaults unless `required`. The
+// notification channels' sections are kept unread (ChannelSection): the
+// commands load with notify/channel.h's load_checked_config, which reads
+// them too. Then applies the environment's overrides (PAPERPRESS_ARXIV_RSS_URL,
 // PAPERPRESS_ARXIV_API_URL, OPENAI_BASE_URL, OPENAI_MODEL,
 // PAPERPRESS_COMMIT_CONTENT). Relative paths stay relative to the working
 // directory; a prompt or the offline sample left at its default and missing

@@ -17,7 +17,6 @@ namespace {
 
 bool one_line(const std::string& s) { return s.find_first_of("\n\r<>") == std::string::npos; }
 bool non_empty(const std::string& s) { return !s.empty(); }
-bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
 // A name git accepts for a branch or remote; libgit2 checks the details
 // again when it is used.
@@ -29,26 +28,6 @@ bool ref_name(const std::string& s) {
         if (c <= ' ' || c == 0x7f || c == '~' || c == '^' || c == ':' || c == '?' || c == '*' || c == '[' || c == '\\')
             return false;
     return true;
-}
-
-// Settings that depend on each other, checked once the section is read.
-Result<void> check_notify(const NotifySettings& c, const Section& section, int line) {
-    if (!c.slack.webhook_env.empty() && !c.slack.token_env.empty())
-        return section.problem(line, "either 'slack.webhook_env' or 'slack.token_env', not both");
-    if (!c.slack.token_env.empty() && c.slack.channel.empty())
-        return section.problem(line, "'slack.channel' (a channel ID or #name) with 'slack.token_env'");
-    const auto& e = c.email;
-    if (!e.enabled()) return {};
-    if (!starts_with(e.smtp_url, "smtp://") && !starts_with(e.smtp_url, "smtps://"))
-        return section.problem(line, "'email.smtp_url' to start with smtp:// or smtps://, got " + excerpt(e.smtp_url));
-    if (e.from.find('@') == std::string::npos) return section.problem(line, "'email.from' to be an email address");
-    if (e.to.empty()) return section.problem(line, "at least one recipient in 'email.to'");
-    for (const auto& to : e.to)
-        if (to.find('@') == std::string::npos)
-            return section.problem(line, "an email address in 'email.to', got " + excerpt(to));
-    if (e.username_env.empty() != e.password_env.empty())
-        return section.problem(line, "both 'email.username_env' and 'email.password_env', or neither");
-    return {};
 }
 
 } // namespace
@@ -157,41 +136,20 @@ Result<void> read_publish(const Section& s, const YAML::Node& node, PublishSetti
 }
 
 Result<void> read_notify(const Section& s, const YAML::Node& node, NotifySettings& c) {
-    auto ok = s.read(
-        node, {
-                  {"top_n", s.number(c.top_n, 1, 1000)},
-                  {"on_failure", s.flag(c.on_failure)},
-                  {"attempts", s.number(c.attempts, 1, 20)},
-                  {"backoff", s.real(c.backoff, 0)},
-                  {"timeout", s.real(c.timeout, 1)},
-                  {"slack", s.sub("slack",
-                                  [&](const Section& r, const YAML::Node& v) {
-                                      auto& sl = c.slack;
-                                      return r.read(v, {{"webhook_env", r.env_name(sl.webhook_env)},
-                                                        {"token_env", r.env_name(sl.token_env)},
-                                                        {"channel", r.text(sl.channel)},
-                                                        {"api_url", r.text(sl.api_url)}});
-                                  })},
-                  {"webhook", s.sub("webhook",
-                                    [&](const Section& r, const YAML::Node& v) {
-                                        return r.read(v, {{"url_env", r.env_name(c.webhook.url_env)}});
-                                    })},
-                  {"email", s.sub("email",
-                                  [&](const Section& r, const YAML::Node& v) {
-                                      auto& e = c.email;
-                                      return r.read(v, {{"smtp_url", r.text(e.smtp_url)},
-                                                        {"from", r.text(e.from)},
-                                                        {"to", r.list(e.to)},
-                                                        {"username_env", r.env_name(e.username_env)},
-                                                        {"password_env", r.env_name(e.password_env)},
-                                                        {"starttls", r.flag(e.starttls)},
-                                                        {"subject", r.text(e.subject)},
-                                                        {"insecure_tls_for_tests", r.flag(e.insecure_tls_for_tests)}});
-                                  })},
-              });
-    if (!ok) return ok;
-    if (!c.slack.api_url.empty() && c.slack.api_url.back() != '/') c.slack.api_url += '/';
-    return check_notify(c, s, node.Mark().line + 1);
+    c.channels.clear();
+    return s.read(node,
+                  {
+                      {"top_n", s.number(c.top_n, 1, 1000)},
+                      {"on_failure", s.flag(c.on_failure)},
+                      {"attempts", s.number(c.attempts, 1, 20)},
+                      {"backoff", s.real(c.backoff, 0)},
+                      {"timeout", s.real(c.timeout, 1)},
+                  },
+                  [&](const std::string& key, const YAML::Node& value, int line) -> Result<void> {
+                      c.channels.push_back(
+                          {key, std::make_shared<const YAML::Node>(value), s.file(), line, node.Mark().line + 1});
+                      return {};
+                  });
 }
 
 Result<void> read_prices(const Section& s, const YAML::Node& node, PriceTable& prices) {

@@ -35,10 +35,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     return row[b.size()];
 }
 
-std::string suggestion(const std::string& key, const std::map<std::string, Setter>& keys) {
+std::string suggestion(const std::string& key, const std::vector<std::string>& known) {
     std::string best;
     std::size_t best_distance = 3; // more than two edits is not a typo
-    for (const auto& [name, setter] : keys) {
+    for (const auto& name : known) {
         std::size_t d = edit_distance(key, name);
         if (d < best_distance) best = name, best_distance = d;
     }
@@ -54,7 +54,8 @@ bool is_env_name(const std::string& name) {
     return true;
 }
 
-Result<void> Section::read(const YAML::Node& node, const std::map<std::string, Setter>& keys) const {
+Result<void> Section::read(const YAML::Node& node, const std::map<std::string, Setter>& keys,
+                           const OtherKey& other) const {
     if (!node.IsDefined() || node.IsNull()) return {}; // an absent section: its defaults
     if (!node.IsMap())
         return fail(name_.empty() ? "expected a map of settings" : "expected '" + name_ + "' to be a map of settings",
@@ -64,13 +65,23 @@ Result<void> Section::read(const YAML::Node& node, const std::map<std::string, S
         int line = it->first.Mark().line + 1;
         auto setter = keys.find(key);
         key_ = key;
-        if (setter == keys.end())
-            return fail("unknown key " + excerpt(qualified(key)) + suggestion(key, keys) +
-                            " (see docs/configuration.md)",
-                        file_, line);
-        if (auto ok = setter->second(it->second, line); !ok) return ok;
+        if (setter != keys.end()) {
+            if (auto ok = setter->second(it->second, line); !ok) return ok;
+            continue;
+        }
+        std::vector<std::string> known;
+        for (const auto& entry : keys) known.push_back(entry.first);
+        if (!other || !suggestion(key, known).empty()) return unknown_key(key, line, known);
+        if (auto ok = other(key, it->second, line); !ok) return ok;
     }
     return {};
+}
+
+Result<void> Section::unknown_key(const std::string& key, int line, const std::vector<std::string>& known,
+                                  const std::string& note) const {
+    return fail("unknown key " + excerpt(qualified(key)) + suggestion(key, known) + " (" + note +
+                    "see docs/configuration.md)",
+                file_, line);
 }
 
 Result<void> Section::wrong_value(int line, const std::string& expected) const {

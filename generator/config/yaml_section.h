@@ -21,14 +21,19 @@ namespace pp {
 Result<YAML::Node> parse_yaml(std::string_view text, const std::string& file);
 
 using Setter = std::function<Result<void>(const YAML::Node& value, int line)>;
+// Takes a key a section's table has no setter for.
+using OtherKey = std::function<Result<void>(const std::string& key, const YAML::Node& value, int line)>;
 
 class Section {
 public:
     // `name` is the section's dotted path ("notify.email"); empty for the top level.
     Section(std::string file, std::string name) : file_(std::move(file)), name_(std::move(name)) {}
 
-    // Applies the setter of each key; unknown keys are errors.
-    Result<void> read(const YAML::Node& node, const std::map<std::string, Setter>& keys) const;
+    // Applies the setter of each key; unknown keys are errors. With `other`,
+    // a key not in `keys` goes to it instead, unless it is a typo of one
+    // that is (notify: keeps its channels' sections so).
+    Result<void> read(const YAML::Node& node, const std::map<std::string, Setter>& keys,
+                      const OtherKey& other = {}) const;
 
     Setter text(std::string& target) const; // a single line
     // Text that passes `valid`; `expected` says what it should look like.
@@ -44,6 +49,10 @@ public:
     // A nested section, read by `body` with its own Section.
     Setter sub(const std::string& name, std::function<Result<void>(const Section&, const YAML::Node&)> body) const;
 
+    // "unknown key 'notify.x'; did you mean 'y'? (see docs/configuration.md)":
+    // `key` is none of `known`; `note` goes before the pointer to the docs.
+    Result<void> unknown_key(const std::string& key, int line, const std::vector<std::string>& known,
+                             const std::string& note = "") const;
     // A mistake in the section as a whole: "expected X in section 'llm'".
     Result<void> problem(int line, const std::string& expected) const;
     // A wrong value of the key being read: "expected 'llm.timeout' to be X".

@@ -78,6 +78,9 @@ struct Message {
     std::string json;    // the generic webhook's body: the day's data and `text`
 };
 
+// notify.email.subject's default.
+inline constexpr const char* default_subject = "{{title}}: {{count}} {{paper_word}} for {{date}}";
+
 // `subject_template` is mustache (notify.email.subject), rendered as plain text.
 Result<Message> render_message(const DayMessage& summary, const NotifyTemplates& templates,
                                const std::string& subject_template);

@@ -4,6 +4,7 @@
 #include "util/redact.h"
 #include "util/text.h"
 
+#include <algorithm>
 #include <exception>
 
 namespace pp {
@@ -57,14 +58,24 @@ void send_on(const Channel& channel, const NotifySettings& config, const DayMess
     }
 }
 
+bool any_enabled(const std::vector<ChannelSetup>& setups) {
+    return std::any_of(setups.begin(), setups.end(), [](const ChannelSetup& setup) { return setup.enabled; });
+}
+
 NotifyReport notify(const DayMessage& summary, const NotifySettings& config, const NotifyPaths& paths,
                     const std::string& theme, const NotifySecrets& secrets, bool dry_run, const NotifyLog& log_line) {
     NotifyReport report;
-    report.configured = any_channel(config);
     Redactor redact;
     auto log = [&](const std::string& line) {
         if (log_line) log_line(redact(line));
     };
+    auto setups = read_channels(config);
+    if (!setups) { // the command line checks them when it loads the config: only from another caller
+        report.configured = true;
+        report.warnings.push_back("notify: " + setups.error().to_string());
+        return report;
+    }
+    report.configured = any_enabled(*setups);
     if (!report.configured) return report;
     try {
         auto templates = load_notify_templates(paths.themes_dir, theme, paths.site_dir);
@@ -72,15 +83,18 @@ NotifyReport notify(const DayMessage& summary, const NotifySettings& config, con
             report.warnings.push_back("notify: " + templates.error().to_string());
             return report;
         }
-        auto message = render_message(summary, *templates, config.email.subject);
+        std::string subject = default_subject;
+        for (const ChannelSetup& setup : *setups)
+            if (!setup.subject.empty()) subject = setup.subject;
+        auto message = render_message(summary, *templates, subject);
         if (!message) {
             report.warnings.push_back("notify: " + message.error().to_string());
             return report;
         }
-        const ChannelInputs inputs{config, *message, summary, secrets};
+        const ChannelInputs inputs{*message, summary, secrets};
         std::vector<Channel> channels;
-        for (const ChannelKind& kind : notification_channels())
-            if (kind.configured(config)) channels.push_back(kind.make(inputs));
+        for (const ChannelSetup& setup : *setups)
+            if (setup.enabled) channels.push_back(setup.make(inputs));
         for (const Channel& channel : channels)
             for (const auto& [value, variable] : channel.secrets) redact.add(value, variable);
         for (const Channel& channel : channels) send_on(channel, config, summary, dry_run, redact, log, report);
@@ -95,9 +109,8 @@ NotifyReport notify(const DayMessage& summary, const NotifySettings& config, con
 } // namespace
 
 bool any_channel(const NotifySettings& config) {
-    for (const ChannelKind& kind : notification_channels())
-        if (kind.configured(config)) return true;
-    return false;
+    auto setups = read_channels(config);
+    return setups && any_enabled(*setups);
 }
 
 NotifyReport notify_day(const Day& day, const NotifySettings& config, const Config& site, const NotifyPaths& paths,

@@ -32,9 +32,19 @@ Result<void> send_slack_bot(const std::string& api_url, const std::string& token
     return {};
 }
 
+namespace {
+
+// notify.slack. Secrets are never in the file: the section names the
+// variables that hold them.
+struct SlackSettings {
+    std::string webhook_env;                        // variable holding an incoming-webhook URL
+    std::string token_env;                          // variable holding a bot token (xoxb-...), with `channel`
+    std::string channel;                            // channel ID or #name for the bot token
+    std::string api_url = "https://slack.com/api/"; // chat.postMessage is appended
+};
+
 // An incoming webhook (the URL is the secret), else a bot token with a channel.
-Channel slack_channel(const ChannelInputs& in) {
-    const SlackSettings& s = in.settings.slack;
+Channel make_slack(const SlackSettings& s, const ChannelInputs& in) {
     Channel c;
     c.name = "slack";
     if (!s.webhook_env.empty()) {
@@ -52,5 +62,31 @@ Channel slack_channel(const ChannelInputs& in) {
     c.send = [api = s.api_url, token, payload](const SendOptions& o) { return send_slack_bot(api, token, payload, o); };
     return c;
 }
+
+Result<ChannelSetup> read_slack(const ChannelSection& section) {
+    SlackSettings s;
+    auto ok = read_section(section, [&](const Section& r) -> std::map<std::string, Setter> {
+        return {{"webhook_env", r.env_name(s.webhook_env)},
+                {"token_env", r.env_name(s.token_env)},
+                {"channel", r.text(s.channel)},
+                {"api_url", r.text(s.api_url)}};
+    });
+    if (!ok) return std::unexpected(ok.error());
+    if (!s.api_url.empty() && s.api_url.back() != '/') s.api_url += '/';
+    if (!s.webhook_env.empty() && !s.token_env.empty())
+        return section_problem(section, "either 'slack.webhook_env' or 'slack.token_env', not both");
+    if (!s.token_env.empty() && s.channel.empty())
+        return section_problem(section, "'slack.channel' (a channel ID or #name) with 'slack.token_env'");
+    ChannelSetup setup;
+    setup.enabled = !s.webhook_env.empty() || !s.token_env.empty();
+    for (const std::string* name : {&s.webhook_env, &s.token_env})
+        if (!name->empty()) setup.secret_variables.push_back(*name);
+    setup.make = [s](const ChannelInputs& in) { return make_slack(s, in); };
+    return setup;
+}
+
+} // namespace
+
+extern constinit const ChannelKind slack_channel = {"slack", read_slack};
 
 } // namespace pp

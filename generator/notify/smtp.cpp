@@ -264,9 +264,23 @@ Result<void> send_smtp(const SmtpRequest& request, const std::string& mime, cons
     }
 }
 
+namespace {
+
+// notify.email. The login is never in the file: the section names the
+// variables that hold it.
+struct EmailSettings {
+    std::string smtp_url; // smtp://host:587 (STARTTLS) or smtps://host:465
+    std::string from;     // "paperpress <bot@example.org>" or "bot@example.org"
+    std::vector<std::string> to;
+    std::string username_env; // variables holding the SMTP login; empty: no AUTH
+    std::string password_env;
+    bool starttls = true;                  // true: TLS required (STARTTLS); false: used when offered
+    std::string subject = default_subject; // mustache
+    bool insecure_tls_for_tests = false;   // TEST ONLY: do not verify the server's certificate
+};
+
 // The message as e-mail, to every recipient, through the configured server.
-Channel email_channel(const ChannelInputs& in) {
-    const EmailSettings& e = in.settings.email;
+Channel make_email(const EmailSettings& e, const ChannelInputs& in) {
     Channel c;
     c.name = "email (" + std::to_string(e.to.size()) + (e.to.size() == 1 ? " recipient)" : " recipients)");
     SmtpRequest request{e.smtp_url, e.from, e.to, {}, {}, e.starttls, e.insecure_tls_for_tests};
@@ -284,5 +298,48 @@ Channel email_channel(const ChannelInputs& in) {
         c.warning = "notify: warning: email.insecure_tls_for_tests is on: the SMTP server's certificate is not checked";
     return c;
 }
+
+// Settings that depend on each other, checked once the section is read.
+Result<void> check_email(const EmailSettings& e, const ChannelSection& section) {
+    if (!e.smtp_url.starts_with("smtp://") && !e.smtp_url.starts_with("smtps://"))
+        return section_problem(section,
+                               "'email.smtp_url' to start with smtp:// or smtps://, got " + excerpt(e.smtp_url));
+    if (e.from.find('@') == std::string::npos) return section_problem(section, "'email.from' to be an email address");
+    if (e.to.empty()) return section_problem(section, "at least one recipient in 'email.to'");
+    for (const auto& to : e.to)
+        if (to.find('@') == std::string::npos)
+            return section_problem(section, "an email address in 'email.to', got " + excerpt(to));
+    if (e.username_env.empty() != e.password_env.empty())
+        return section_problem(section, "both 'email.username_env' and 'email.password_env', or neither");
+    return {};
+}
+
+Result<ChannelSetup> read_email(const ChannelSection& section) {
+    EmailSettings e;
+    auto ok = read_section(section, [&](const Section& r) -> std::map<std::string, Setter> {
+        return {{"smtp_url", r.text(e.smtp_url)},
+                {"from", r.text(e.from)},
+                {"to", r.list(e.to)},
+                {"username_env", r.env_name(e.username_env)},
+                {"password_env", r.env_name(e.password_env)},
+                {"starttls", r.flag(e.starttls)},
+                {"subject", r.text(e.subject)},
+                {"insecure_tls_for_tests", r.flag(e.insecure_tls_for_tests)}};
+    });
+    if (!ok) return std::unexpected(ok.error());
+    ChannelSetup setup;
+    setup.enabled = !e.smtp_url.empty();
+    if (setup.enabled)
+        if (auto checked = check_email(e, section); !checked) return std::unexpected(checked.error());
+    if (!e.password_env.empty()) setup.secret_variables.push_back(e.password_env);
+    if (!e.username_env.empty()) setup.plain_variables.push_back(e.username_env);
+    setup.subject = e.subject;
+    setup.make = [e](const ChannelInputs& in) { return make_email(e, in); };
+    return setup;
+}
+
+} // namespace
+
+extern constinit const ChannelKind email_channel = {"email", read_email};
 
 } // namespace pp

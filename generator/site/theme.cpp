@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 
 namespace pp {
@@ -320,7 +321,49 @@ std::string render_with(mustache::mustache& tmpl, mustache::basic_context<std::s
     return out;
 }
 
+std::unique_ptr<mustache::mustache> parse_template(const std::string& text) {
+    auto tmpl = std::make_unique<mustache::mustache>(text);
+    tmpl->set_custom_escape(escape_like_kainjow);
+    return tmpl;
+}
+
 } // namespace
+
+// A pool of parsed templates for each expanded layout: a render takes one
+// out (a new one is parsed when none is free) and puts it back when it
+// rendered well, so each is rendered by one thread at a time.
+class ParsedLayouts {
+public:
+    explicit ParsedLayouts(const std::map<std::string, std::string>& expanded) {
+        for (const auto& entry : expanded) pools_[entry.first]; // fixed from here on: found without a lock
+    }
+
+    std::unique_ptr<mustache::mustache> take(const std::string& layout, const std::string& text) {
+        if (auto pool = pools_.find(layout); pool != pools_.end()) {
+            std::lock_guard lock(pool->second.mutex);
+            if (!pool->second.idle.empty()) {
+                auto tmpl = std::move(pool->second.idle.back());
+                pool->second.idle.pop_back();
+                return tmpl;
+            }
+        }
+        return parse_template(text);
+    }
+
+    void put_back(const std::string& layout, std::unique_ptr<mustache::mustache> tmpl) {
+        if (auto pool = pools_.find(layout); pool != pools_.end()) {
+            std::lock_guard lock(pool->second.mutex);
+            pool->second.idle.push_back(std::move(tmpl));
+        }
+    }
+
+private:
+    struct Pool {
+        std::mutex mutex;
+        std::vector<std::unique_ptr<mustache::mustache>> idle;
+    };
+    std::map<std::string, Pool> pools_;
+};
 
 Result<void> prepare_templates(Theme& theme) {
     // Bounds first: kainjow's parser and renderer recurse over what they are given.
@@ -346,6 +389,7 @@ Result<void> prepare_templates(Theme& theme) {
         expand_partials(file.text, theme.partials, out);
         theme.expanded.emplace(layout, std::move(out));
     }
+    theme.parsed = std::make_shared<ParsedLayouts>(theme.expanded);
     return {};
 }
 
@@ -454,21 +498,12 @@ Result<std::string> render_checked(const Theme& theme, const std::string& layout
     auto it = theme.layouts.find(layout);
     if (it == theme.layouts.end()) return fail("theme " + excerpt(theme.name) + " has no layout " + excerpt(layout));
     if (auto expanded = theme.expanded.find(layout); expanded != theme.expanded.end()) {
-        // Parsed once per thread and text: kainjow's render is not meant to be shared across threads.
-        thread_local std::map<std::string, std::unique_ptr<mustache::mustache>, std::less<>> parsed;
-        auto& tmpl = parsed[expanded->second];
-        if (!tmpl) {
-            if (parsed.size() > 64) {
-                parsed.clear(); // themes come and go (tests); keep the cache small
-                return render_checked(theme, layout, data);
-            }
-            tmpl = std::make_unique<mustache::mustache>(expanded->second);
-            tmpl->set_custom_escape(escape_like_kainjow);
-        }
+        auto tmpl = theme.parsed ? theme.parsed->take(layout, expanded->second) : parse_template(expanded->second);
         const std::map<std::string, TemplateData> no_partials;
         ThemeContext context(&data, &no_partials, work_budget(expanded->second.size()));
         std::string out = render_with(*tmpl, context);
         if (!tmpl->is_valid()) return fail("mustache error: " + tmpl->error_message(), it->second.source.string());
+        if (theme.parsed) theme.parsed->put_back(layout, std::move(tmpl));
         return out;
     }
     std::map<std::string, TemplateData> partials;
@@ -477,11 +512,10 @@ Result<std::string> render_checked(const Theme& theme, const std::string& layout
         partials.emplace(name, TemplateData(file.text));
         template_bytes += file.text.size();
     }
-    mustache::mustache tmpl(it->second.text);
-    tmpl.set_custom_escape(escape_like_kainjow);
+    auto tmpl = parse_template(it->second.text);
     ThemeContext context(&data, &partials, work_budget(template_bytes));
-    std::string out = render_with(tmpl, context);
-    if (!tmpl.is_valid()) return fail("mustache error: " + tmpl.error_message(), it->second.source.string());
+    std::string out = render_with(*tmpl, context);
+    if (!tmpl->is_valid()) return fail("mustache error: " + tmpl->error_message(), it->second.source.string());
     return out;
 }
 

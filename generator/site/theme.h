@@ -13,6 +13,7 @@
 #include <kainjow/mustache.hpp>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ using TemplateData = kainjow::mustache::data;
 void set_moved(TemplateData& object, const std::string& key, TemplateData&& value);
 TemplateData text_data(std::string&& text);
 TemplateData list_data(std::vector<TemplateData>&& items);
+
+class ParsedLayouts; // theme.cpp
 
 struct ThemeFile {
     std::string text;
@@ -48,9 +51,14 @@ struct Theme {
     // Each layout with its {{> partials}} written in place, recursively
     // (absent for a theme that sets delimiters, {{=<% %>=}}). kainjow
     // renders a partial as if its text stood where the tag is, so this gives
-    // the same bytes, and the template is parsed once per thread instead of
-    // once per inclusion (a day page includes `paper` once per paper).
+    // the same bytes, and the template is parsed once instead of once per
+    // inclusion (a day page includes `paper` once per paper).
     std::map<std::string, std::string> expanded;
+    // Each of `expanded` parsed, kept for every render to come: a small pool
+    // of parsed copies a layout, as many as threads render it at once (one
+    // parsed template is not safe to render from two threads at once).
+    // prepare_templates makes it; copies of the theme share it.
+    std::shared_ptr<ParsedLayouts> parsed;
 };
 
 // The layouts every theme must have.
