@@ -17,7 +17,7 @@ PAPERPRESS_FUZZ_TARGET(search_index) {
         at = end + (end < input.size() ? 1 : 0);
     }
     auto read = [&](const std::string& path) -> pp::Result<std::string> {
-        const std::string_view part = path == "search/index.json.gz" ? parts[0]
+        const std::string_view part = path == "search/index.json.gz"     ? parts[0]
                                       : path.starts_with("search/days/") ? parts[2]
                                                                          : parts[1];
         return pp::gzip_small(part);
