@@ -178,8 +178,11 @@ def main():
     if not os.path.isdir(os.path.join(PP_SITE, "content")):
         sh(f"python3 {HERE}/gen_archive.py --out {ARCHIVE}")
     os.makedirs(PP_SITE, exist_ok=True)
-    if not os.path.exists(os.path.join(PP_SITE, "themes")):
-        os.symlink(os.path.join(ROOT, "themes"), os.path.join(PP_SITE, "themes"))
+    themes = os.path.join(PP_SITE, "themes")  # this checkout's (a link left by another checkout is replaced)
+    if os.path.islink(themes) and os.readlink(themes) != os.path.join(ROOT, "themes"):
+        os.remove(themes)
+    if not os.path.lexists(themes):
+        os.symlink(os.path.join(ROOT, "themes"), themes)
     with open(os.path.join(PP_SITE, "paperpress.yaml"), "w") as f:
         f.write("title: Bench digest\nbase_url: https://example.github.io/arxiv-digest/\nmath: false\n" +  # no KaTeX beside it
                  a.config.replace("\\n", "\n") + "\n")

@@ -43,7 +43,7 @@ const archive = path.join(here, "out/archive/paperpress");
 if (!fs.existsSync(path.join(archive, "content")))
   spawnSync("python3", [path.join(here, "gen_archive.py"), "--out", path.join(here, "out/archive")], { stdio: "inherit" });
 if (!fs.existsSync(path.join(archive, "themes"))) fs.symlinkSync(path.join(root, "themes"), path.join(archive, "themes"));
-fs.writeFileSync(path.join(archive, "paperpress.yaml"), "title: Bench digest\nbase_url: /\nmath: false\n");
+fs.writeFileSync(path.join(archive, "paperpress.yaml"), "title: Bench digest\nbase_url: /\nmath: false\nsearch_index: true\n");
 fs.mkdirSync(args.out, { recursive: true });
 
 function timed(command, argv, cwd) {
@@ -128,6 +128,13 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || 
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"] });
 const server = await throttledServer();
 
+// A page's work, or an error after a minute (a query whose results never show would hang the bench).
+function withinAMinute(promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no results after 60 s`)), 60000); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 // One query in a fresh, throttled context: {first, all, results, files, bytes}.
 async function measure(tool, query) {
   const context = await browser.newContext();
@@ -138,7 +145,7 @@ async function measure(tool, query) {
   if (tool === "paperpress") {
     await page.goto(server.url + "/search/", { waitUntil: "networkidle" });
     log.on = true;
-    times = await page.evaluate((q) => new Promise((done) => {
+    times = await withinAMinute(page.evaluate((q) => new Promise((done) => {
       const list = document.getElementById("search-results"), status = document.getElementById("search-status");
       const t0 = performance.now();
       let first = 0;
@@ -156,12 +163,12 @@ async function measure(tool, query) {
       const input = document.getElementById("search-query");
       input.value = q;
       input.dispatchEvent(new Event("input", { bubbles: true }));
-    }), query);
+    }), query), `paperpress "${query}" (is the site built with search_index: true?)`);
   } else {
     await page.goto(server.url + "/pagefind-bench.html", { waitUntil: "networkidle" });
     await page.waitForFunction(() => window.ready === true);
     log.on = true;
-    times = await page.evaluate(async (q) => {
+    times = await withinAMinute(page.evaluate(async (q) => {
       const t0 = performance.now();
       const search = await window.pagefind.search(q);
       if (!search.results.length) return { first: 0, all: performance.now() - t0, results: 0 };
@@ -169,7 +176,7 @@ async function measure(tool, query) {
       const first = performance.now() - t0;
       await Promise.all(search.results.slice(0, 20).map((r) => r.data()));
       return { first, all: performance.now() - t0, results: search.results.length };
-    }, query);
+    }, query), `pagefind "${query}"`);
   }
   log.on = false;
   await context.close();

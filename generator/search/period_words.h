@@ -52,7 +52,8 @@ public:
     ~PeriodWords();
 
     // Adds the day's words as the period's day number `index`; a day added
-    // again is skipped. True when this call added the period's last day.
+    // again is skipped, and so is one past the 512th or with 2^21 papers or
+    // more (the postings' bits). True when this call added the period's last day.
     bool add(const Day& day, std::size_t index);
     bool has(std::size_t index) const;
     // Lets go of the words (once their chunks are written).
