@@ -158,7 +158,8 @@ TEST_CASE("words: a day that never came is not listed, and its papers take no nu
     words.add(days[2], 2);
     const std::string text = finished(words);
     CHECK(text.starts_with("0301:2,0303:1\n"));
-    const auto& lovelace = postings_of(text).at("lovelace");
+    const auto postings = postings_of(text);
+    const auto& lovelace = postings.at("lovelace");
     REQUIRE(lovelace.size() == 3);
     CHECK(lovelace.back().first == 2);
 }
