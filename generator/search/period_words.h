@@ -2,11 +2,13 @@
 // thread, then written as the period's chunks.
 //
 // This is the build's inner loop: every word of every paper passes through
-// it (29 million on the 10-year bench archive). So a day's words go to a
-// shard that no other thread holds (as many shards as threads add at once),
-// each word once into a table of the shard's words and once as an 8-byte
-// (word, posting) pair in one flat array; no lock per word, no list per word.
-// finish() joins the shards, counting-sorts the pairs by word and writes.
+// it (about 30 million on the 10-year bench archive). So a day's words go to
+// a shard that no other thread holds (as many shards as threads add at
+// once): first into a small table of the day's own words, then each of them
+// once into the shard's table, with one 8-byte (word, posting) pair for each
+// paper a word is in, in one flat list; no lock per word, no list per word.
+// finish() joins the shards by a counting sort, taking the days in date
+// order (so each word's postings come out in order), and writes the chunks.
 #pragma once
 
 #include "core/paper.h"
