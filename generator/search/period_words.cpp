@@ -46,6 +46,7 @@ const std::uint32_t stop_word_count = static_cast<std::uint32_t>(stop_words().si
 // A posting as gathered: the paper's day in the period, its rank in the day
 // (rank_order) and the class of the word's best place in it (index.h).
 constexpr int rank_bits = 21;
+static_assert(max_papers_per_day < (std::size_t(1) << rank_bits), "a day's ranks fit the postings");
 constexpr std::size_t most_days = std::size_t(1) << (32 - rank_bits - 2); // 512: a year's fit
 std::uint32_t posting_of(std::size_t day, std::size_t rank, int cls) {
     return static_cast<std::uint32_t>(day << (rank_bits + 2) | rank << 2 | static_cast<std::size_t>(cls));
@@ -207,7 +208,7 @@ bool PeriodWords::has(std::size_t index) const { return index < dates_.size() &&
 bool PeriodWords::add(const Day& day, std::size_t index) {
     int unset = -1;
     if (index >= dates_.size() || index >= most_days || dates_[index] != day.date ||
-        (std::size_t(1) << rank_bits) <= day.papers.size() ||
+        day.papers.size() > max_papers_per_day ||
         !papers_[index].compare_exchange_strong(unset, static_cast<int>(day.papers.size())))
         return false;
     auto shard = take_shard();

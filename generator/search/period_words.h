@@ -54,8 +54,9 @@ public:
     ~PeriodWords();
 
     // Adds the day's words as the period's day number `index`; a day added
-    // again is skipped, and so is one past the 512th or with 2^21 papers or
-    // more (the postings' bits). True when this call added the period's last day.
+    // again is skipped, and so is one past the 512th or with more than
+    // max_papers_per_day papers (core/paper.h), as the postings' bits hold.
+    // True when this call added the period's last day.
     bool add(const Day& day, std::size_t index);
     bool has(std::size_t index) const;
     // Lets go of the words (once their chunks are written).

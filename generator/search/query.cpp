@@ -16,8 +16,6 @@ namespace pp::search {
 namespace {
 
 constexpr std::size_t max_unpacked = 64u << 20;
-// More than any feed lists (the index numbers a day's papers in 21 bits).
-constexpr int max_papers_a_day = 1 << 20;
 
 struct Query {
     std::vector<std::string> words;
@@ -54,7 +52,7 @@ Result<Days> read_days(const PeriodHead& period) {
         const char* end = entry.data() + entry.size();
         if (entry.size() < 6 || entry[4] != ':') return wrong();
         if (auto [at, ec] = std::from_chars(entry.data() + 5, end, papers);
-            ec != std::errc() || at != end || papers < 0 || papers > max_papers_a_day)
+            ec != std::errc() || at != end || papers < 0 || static_cast<std::size_t>(papers) > max_papers_per_day)
             return wrong();
         std::string date =
             period.name.substr(0, 4) + "-" + std::string(entry.substr(0, 2)) + "-" + std::string(entry.substr(2, 2));
