@@ -203,7 +203,7 @@ Result<Found> run_query(const ReadFile& read, std::string_view text, std::size_t
     for (std::size_t i = 0; i < periods->size(); ++i) {
         const PeriodHead& period = (*periods)[i];
         auto d = read_days(period);
-        if (!d) return std::unexpected(d.error());
+        if (!d) return std::unexpected(in_file(d.error(), manifest_path));
         days.push_back(std::move(*d));
         if (!query.date.starts_with(period.name) && !period.name.starts_with(query.date)) continue;
         if (auto matched = match_period(reader, period, i, query, days.back(), matches); !matched)
