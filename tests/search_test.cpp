@@ -398,11 +398,13 @@ TEST_CASE("search: a word of a paper's abstract finds it, with its day, score an
     CHECK(found.hits[0].date == "2025-02-03");
     CHECK(found.hits[0].score == 13);
     CHECK(found.hits[0].title == "Quantum <b>widgets</b> & \"gadgets\"");
-    // The list of periods, one chunk per period (the newest month 2025-02, 2025 before it, 2024), and the one day's results.
+    // The list of periods, one chunk per period (the newest week, from Monday 2025-02-03, 2025 before it, 2024),
+    // and the one day's results.
     std::vector<std::string> paths;
     for (const auto& read : found.reads) paths.push_back(read.path);
-    CHECK(paths == std::vector<std::string>{"search/index.json.gz", "search/2025-02/0.txt.gz", "search/2025/0.txt.gz",
-                                            "search/2024/0.txt.gz", "search/days/2025-02-03.json.gz"});
+    CHECK(paths == std::vector<std::string>{"search/index.json.gz", "search/2025-02-03/0.txt.gz",
+                                            "search/2025/0.txt.gz", "search/2024/0.txt.gz",
+                                            "search/days/2025-02-03.json.gz"});
     // A word of the scorer's comment, as you type (a prefix), and a word nowhere.
     CHECK(ids_of(find(archive, "criter")) == std::vector<std::string>{"2502.00001"});
     CHECK(find(archive, "zebra").total == 0);
@@ -433,7 +435,7 @@ TEST_CASE("search: accents and case fold on both sides; a word in the title rank
     CHECK(find(archive, "filler", 5).hits.size() == 5);
 }
 
-TEST_CASE("search: an append rewrites only its month's part of the index; the result equals a clean build's") {
+TEST_CASE("search: an append rewrites only its week's part of the index; the result equals a clean build's") {
     Archive archive;
     archive.build();
     add_ranked_papers(archive);
@@ -441,7 +443,7 @@ TEST_CASE("search: an append rewrites only its month's part of the index; the re
     std::set<std::string> written;
     for (const auto& path : report.written_files)
         if (path.starts_with("search/")) written.insert(path);
-    CHECK(written == std::set<std::string>{"search/index.json.gz", "search/2025-02/0.txt.gz",
+    CHECK(written == std::set<std::string>{"search/index.json.gz", "search/2025-02-03/0.txt.gz",
                                            "search/days/2025-02-04.json.gz", "search/days/2025-02-05.json.gz"});
     CHECK(ids_of(find(archive, "grokking")) == std::vector<std::string>{"2502.00100", "2502.00101", "2502.00050"});
 
@@ -484,9 +486,9 @@ TEST_CASE("search: the first day of a new month folds the month before into its 
     archive.save(make_day("2025-03-03", {paper("2503.00001", "March widgets", "Springtime grokking.")}));
     auto report = archive.build();
     std::set<std::string> written(report.written_files.begin(), report.written_files.end());
-    CHECK(written.contains("search/2025-03/0.txt.gz"));
+    CHECK(written.contains("search/2025-03-03/0.txt.gz"));
     CHECK(written.contains("search/2025/0.txt.gz")); // now January and February
-    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "search/2025-02/0.txt.gz") !=
+    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "search/2025-02-03/0.txt.gz") !=
           report.removed_files.end());
     CHECK(ids_of(find(archive, "widgets")) == std::vector<std::string>{"2503.00001", "2502.00001"});
 
@@ -518,4 +520,59 @@ TEST_CASE("search: an index whose list of days is not dates, or claims more pape
     auto listed = query("0101:1,0102:3", "2024-01-01");
     REQUIRE(listed);
     CHECK(listed->total == 1); // a date lists its own day's papers only
+}
+
+TEST_CASE("search: the newest month's newest week is a period of its own, from its Monday or from the 1st") {
+    const Date wednesday = date("2025-02-05");
+    CHECK(search::period_of(date("2025-02-05"), wednesday) == "2025-02-03");
+    CHECK(search::period_of(date("2025-02-03"), wednesday) == "2025-02-03");
+    CHECK(search::period_of(date("2025-02-02"), wednesday) == "2025-02");
+    CHECK(search::period_of(date("2025-01-31"), wednesday) == "2025");
+    CHECK(search::period_of(date("2024-12-31"), wednesday) == "2024");
+    const Date saturday = date("2025-03-01"); // its week began in February
+    CHECK(search::period_of(date("2025-03-01"), saturday) == "2025-03-01");
+    CHECK(search::period_of(date("2025-02-28"), saturday) == "2025");
+    const Date monday = date("2025-02-10");
+    CHECK(search::period_of(date("2025-02-10"), monday) == "2025-02-10");
+    CHECK(search::period_of(date("2025-02-07"), monday) == "2025-02");
+}
+
+TEST_CASE("search: the first day of a new week folds the week before into its month, as a clean build has it; a "
+          "date finds its days in either") {
+    Archive archive;
+    archive.save(make_day("2025-02-04", {paper("2502.00002", "Tuesday widgets", "Grokking on a Tuesday.")}));
+    archive.build();
+    const Day monday = make_day("2025-02-10", {paper("2502.00003", "Monday widgets", "Grokking on a Monday.")});
+    archive.save(monday);
+    auto report = archive.build();
+    std::set<std::string> written;
+    for (const auto& path : report.written_files)
+        if (path.starts_with("search/")) written.insert(path);
+    CHECK(written == std::set<std::string>{"search/index.json.gz", "search/2025-02-10/0.txt.gz",
+                                           "search/2025-02/0.txt.gz", "search/days/2025-02-10.json.gz"});
+    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "search/2025-02-03/0.txt.gz") !=
+          report.removed_files.end());
+    CHECK(ids_of(find(archive, "grokking")) == std::vector<std::string>{"2502.00003", "2502.00002"});
+    CHECK(ids_of(find(archive, "grokking 2025-02-04")) == std::vector<std::string>{"2502.00002"});
+    CHECK(ids_of(find(archive, "widgets 2025-02")) ==
+          std::vector<std::string>{"2502.00003", "2502.00002", "2502.00001"});
+    CHECK(find(archive, "2025-02-10").total == 1);
+
+    // Another day of the same week rewrites only the week's chunks.
+    archive.save(make_day("2025-02-11", {paper("2502.00004", "Tuesday again", "More grokking.")}));
+    written.clear();
+    for (const auto& path : archive.build().written_files)
+        if (path.starts_with("search/")) written.insert(path);
+    CHECK(written == std::set<std::string>{"search/index.json.gz", "search/2025-02-10/0.txt.gz",
+                                           "search/days/2025-02-11.json.gz"});
+    CHECK(ids_of(find(archive, "grokking 2025-02-11")) == std::vector<std::string>{"2502.00004"}); // in 2025-02-10
+
+    Archive clean;
+    clean.save(make_day("2025-02-04", {paper("2502.00002", "Tuesday widgets", "Grokking on a Tuesday.")}));
+    clean.save(monday);
+    clean.save(make_day("2025-02-11", {paper("2502.00004", "Tuesday again", "More grokking.")}));
+    clean.build();
+    auto tree = file_tree(archive.dir / "site/search");
+    CHECK(tree.contains("2025-02/0.txt.gz"));
+    CHECK(tree == file_tree(clean.dir / "site/search"));
 }

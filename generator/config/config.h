@@ -140,7 +140,7 @@ struct Config {
     // The word index of the whole archive (search/, docs/data.md): the search page finds any word of a
     // title, author, abstract, topic or comment as you type, reading only its words' chunks. Off: the
     // search page reads the month data (titles, authors, IDs, topics). Off by default while it costs a
-    // full build 3-4 times its time (docs/performance.md, "Search").
+    // full build 2.5 times its time (docs/performance.md, "Search").
     bool search_index = false;
     bool data_has_full_text() const { return data == "full" || data == "day"; }
 

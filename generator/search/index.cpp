@@ -23,9 +23,14 @@ void json_text(JsonWriter& json, const std::string& text) {
 
 std::string period_of(const Date& date, const Date& newest) {
     char name[16];
-    if (date.year == newest.year && date.month == newest.month)
-        std::snprintf(name, sizeof name, "%04d-%02d", date.year, date.month);
-    else std::snprintf(name, sizeof name, "%04d", date.year);
+    if (date.year != newest.year || date.month != newest.month) {
+        std::snprintf(name, sizeof name, "%04d", date.year);
+        return name;
+    }
+    // The newest week: from its Monday, or from the 1st when the month began since.
+    const int week = std::max(1, newest.day - (newest.weekday() + 6) % 7);
+    if (date.day >= week) return Date{date.year, date.month, week}.iso();
+    std::snprintf(name, sizeof name, "%04d-%02d", date.year, date.month);
     return name;
 }
 

@@ -9,10 +9,13 @@
 //                              in byte order of the words
 //   search/days/DATE.json.gz   what a result shows of each of the day's papers
 //
-// A period is a year, except that the archive's newest month is a period of
-// its own: a nightly append rewrites only that month's chunks (and a query
-// reads a chunk or two from each year and one from the month). The first
-// append of a month folds the month before into its year, once. A paper's
+// A period is a year, except for the archive's newest month: its newest
+// week (from the Monday, or from the 1st) is a period of its own, and its
+// days before that week another. So a nightly append rewrites only its
+// week's chunks (a query reads a chunk or two from each year and one from
+// the month and the week); the first append of a week folds the week before
+// into its month, and the first append of a month folds the month before
+// (both its periods) into its year, once. A paper's
 // number in its period counts its days' papers before it, then its rank in
 // its day: the highest score gets the day's highest number, so "newer, then
 // higher-scored" is "higher number first". A posting is base 36 of
@@ -32,7 +35,11 @@ namespace pp::search {
 
 inline constexpr int format_version = 1;
 
-// "2024", or "2024-12" for the archive's newest month.
+// Text per chunk: a rare word's query reads one chunk a period (about 4 KB
+// gzip'd at this size; docs/performance.md).
+inline constexpr std::size_t chunk_text_bytes = 8 << 10;
+
+// "2024"; in the archive's newest month "2024-12", or "2024-12-23" for its newest week.
 std::string period_of(const Date& date, const Date& newest);
 
 // The day's papers in number order (lowest score first): indices into day.papers.

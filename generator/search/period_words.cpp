@@ -1,6 +1,5 @@
 #include "search/period_words.h"
 
-#include "core/tex.h"
 #include "search/index.h"
 #include "search/words.h"
 #include "util/gzip.h"
@@ -52,20 +51,6 @@ std::uint32_t posting_of(std::size_t day, std::size_t rank, int cls) {
     return static_cast<std::uint32_t>(day << (rank_bits + 2) | rank << 2 | static_cast<std::size_t>(cls));
 }
 std::uint32_t paper_of(std::uint32_t posting) { return posting >> 2; }
-
-// The text a paper is found by, with its class (index.h), as a reader sees
-// it (TeX accents as letters, as the month data's `unicode`).
-template <class Add>
-void paper_fields(const Paper& paper, Add&& add) {
-    add(tex_to_unicode(paper.title), 3);
-    for (const auto& author : paper.authors) add(tex_to_unicode(author), 2);
-    add(paper.topic, 2);
-    for (const auto& topic : paper.also_topics) add(topic, 2);
-    add(paper.id, 2);
-    add(paper.abstract, 1);
-    add(paper.comment, 1);
-    add(paper.topic_note, 1);
-}
 
 // Appends base 36 of n.
 void append_base36(std::string& text, std::uint64_t n) {
@@ -217,7 +202,7 @@ bool PeriodWords::add(const Day& day, std::size_t index) {
     shard->start_day();
     const auto order = rank_order(day);
     for (std::size_t rank = 0; rank < order.size(); ++rank)
-        paper_fields(day.papers[order[rank]], [&](std::string_view field, int cls) {
+        for_each_indexed_field(day.papers[order[rank]], [&](std::string_view field, int cls) {
             const std::uint32_t posting = posting_of(index, rank, cls);
             for_each_indexed_word(field, [&](std::string_view word) { shard->add(word, posting); });
         });

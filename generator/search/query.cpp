@@ -64,6 +64,11 @@ Result<Days> read_days(const PeriodHead& period) {
     return days;
 }
 
+// Whether one of the days is the date or in the month ("" for any).
+bool holds(const Days& days, const std::string& date) {
+    return std::any_of(days.dates.begin(), days.dates.end(), [&](const std::string& d) { return d.starts_with(date); });
+}
+
 // The chunks of `period` that can hold `word` (or, as a prefix, words it starts).
 std::pair<std::size_t, std::size_t> chunk_range(const PeriodHead& period, const std::string& word, bool prefix) {
     const auto& first = period.first_words;
@@ -205,7 +210,7 @@ Result<Found> run_query(const ReadFile& read, std::string_view text, std::size_t
         auto d = read_days(period);
         if (!d) return std::unexpected(in_file(d.error(), manifest_path));
         days.push_back(std::move(*d));
-        if (!query.date.starts_with(period.name) && !period.name.starts_with(query.date)) continue;
+        if (!holds(days.back(), query.date)) continue;
         if (auto matched = match_period(reader, period, i, query, days.back(), matches); !matched)
             return std::unexpected(matched.error());
     }

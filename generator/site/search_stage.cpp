@@ -9,10 +9,6 @@ namespace pp {
 
 namespace {
 
-// Text per chunk: a rare word's query reads one chunk a period (about 4 KB
-// gzip'd at this size; docs/performance.md).
-constexpr std::size_t chunk_bytes = 8 << 10;
-
 std::uint64_t day_meta_key(const BuildContext& build, const DayTask& task) {
     return Hasher()
         .add(build.data_key)
@@ -132,9 +128,10 @@ void SearchStage::add_missing(const std::vector<Period*>& stale) {
 
 // The period's chunks from its days' words.
 search::PeriodHead SearchStage::rebuild(const Period& period) {
-    auto chunks = parts_.at(period.name).words->finish(chunk_bytes, [&](std::size_t c, std::string_view gzipped) {
-        build_.store.write(search::chunk_path(period.name, c), period.key, gzipped);
-    });
+    auto chunks =
+        parts_.at(period.name).words->finish(search::chunk_text_bytes, [&](std::size_t c, std::string_view gzipped) {
+            build_.store.write(search::chunk_path(period.name, c), period.key, gzipped);
+        });
     return {period.name, std::move(chunks.days), std::move(chunks.first_words)};
 }
 

@@ -107,6 +107,12 @@ for (const theme of Object.keys(sites)) {
            `a date lists its day: ${await page.locator("#search-status").textContent()}`);
     await page.click("#search-more");
     await page.waitForFunction(() => document.querySelectorAll(".search-result:not([hidden])").length === 34);
+    // A day of the newest week, a period of its own (search/2026-04-27/).
+    await type(page, "2026-04-29");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("q") === "2026-04-29");
+    const week = await pageIds(page);
+    expect(week.length > 0 && JSON.stringify(week) === JSON.stringify(cliIds(theme, "2026-04-29")),
+           `a day of the newest week lists its papers as paperpress search does: ${week.join(", ")}`);
     // A result opens its paper on its day page.
     await type(page, "Thomaszewski");
     await page.waitForFunction(() => new URL(location.href).searchParams.get("q") === "Thomaszewski");

@@ -1,6 +1,6 @@
 // paperpress search: client-side, over the archive's word index (docs/data.md,
-// "The search index"). search/index.json.gz lists the periods (years; months
-// of the newest year), each with its days and the first word of each of its
+// "The search index"). search/index.json.gz lists the periods (years; the
+// newest month and its newest week), each with its days and the first word of each of its
 // chunks; a query fetches, in parallel, only the chunks that can hold its
 // words, then the day files (search/days/DATE.json.gz) of the results shown.
 // `paperpress search` reads the same files the same way (search/query.cpp).
@@ -206,7 +206,7 @@
     say("Searching…");
     return periods().then(function (all) {
       var todo = all.map(function (period, i) {
-        var wanted = q.date.indexOf(period.name) === 0 || period.name.indexOf(q.date) === 0;
+        var wanted = period.days.some(function (d) { return d.indexOf(q.date) === 0; });
         return wanted ? matchPeriod(period, i, q) : Promise.resolve([]);
       });
       return Promise.all(todo).then(function (parts) {
