@@ -502,8 +502,8 @@ TEST_CASE("search: the first day of a new month folds the month before into its 
 
 TEST_CASE("search: an index whose list of days is not dates, or claims more papers than a day can have, is an error") {
     auto query = [](const std::string& days, const std::string& text) {
-        const std::string manifest =
-            R"({"version":1,"periods":[{"name":"2024","days":")" + days + R"(","chunks":["a"]}]})";
+        const std::string manifest = R"({"version":)" + std::to_string(search::format_version) +
+                                     R"(,"periods":[{"name":"2024","days":")" + days + R"(","chunks":["a"]}]})";
         return search::run_query(
             [&](const std::string& path) -> Result<std::string> {
                 if (path == search::manifest_path) return gzip_small(manifest);
@@ -535,6 +535,12 @@ TEST_CASE("search: the newest month's newest week is a period of its own, from i
     const Date monday = date("2025-02-10");
     CHECK(search::period_of(date("2025-02-10"), monday) == "2025-02-10");
     CHECK(search::period_of(date("2025-02-07"), monday) == "2025-02");
+    const Date sunday = date("2025-02-16"); // the last day of its week
+    CHECK(search::period_of(date("2025-02-10"), sunday) == "2025-02-10");
+    CHECK(search::period_of(date("2025-02-09"), sunday) == "2025-02");
+    const Date new_year = date("2025-01-01"); // a Wednesday: its Monday was in 2024
+    CHECK(search::period_of(date("2025-01-01"), new_year) == "2025-01-01");
+    CHECK(search::period_of(date("2024-12-30"), new_year) == "2024");
 }
 
 TEST_CASE("search: the first day of a new week folds the week before into its month, as a clean build has it; a "
@@ -575,4 +581,29 @@ TEST_CASE("search: the first day of a new week folds the week before into its mo
     auto tree = file_tree(archive.dir / "site/search");
     CHECK(tree.contains("2025-02/0.txt.gz"));
     CHECK(tree == file_tree(clean.dir / "site/search"));
+
+    // The week's days removed by hand: the week before is the newest again, as a clean build has it.
+    fs::remove(day_path(archive.dir / "content", date("2025-02-10")));
+    fs::remove(day_path(archive.dir / "content", date("2025-02-11")));
+    archive.build();
+    Archive fresh;
+    fresh.save(make_day("2025-02-04", {paper("2502.00002", "Tuesday widgets", "Grokking on a Tuesday.")}));
+    fresh.build();
+    tree = file_tree(archive.dir / "site/search");
+    CHECK(tree.contains("2025-02-03/0.txt.gz"));
+    CHECK_FALSE(tree.contains("2025-02-10/0.txt.gz"));
+    CHECK(tree == file_tree(fresh.dir / "site/search"));
+    CHECK(ids_of(find(archive, "grokking")) == std::vector<std::string>{"2502.00002"});
+}
+
+TEST_CASE("search: a period without a paper (a quiet Monday) is up to date like any other: a no-change build redoes "
+          "nothing") {
+    Archive archive;
+    archive.save(make_day("2025-02-10", {}));
+    archive.build();
+    const auto again = archive.build();
+    CHECK(again.rendered == 0);
+    CHECK(again.written_files.empty());
+    CHECK(ids_of(find(archive, "widgets")) == std::vector<std::string>{"2502.00001"});
+    CHECK(find(archive, "2025-02-10").total == 0);
 }

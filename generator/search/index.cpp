@@ -28,8 +28,8 @@ std::string period_of(const Date& date, const Date& newest) {
         return name;
     }
     // The newest week: from its Monday, or from the 1st when the month began since.
-    const int week = std::max(1, newest.day - (newest.weekday() + 6) % 7);
-    if (date.day >= week) return Date{date.year, date.month, week}.iso();
+    const int week_start = std::max(1, newest.day - (newest.weekday() + 6) % 7);
+    if (date.day >= week_start) return Date{date.year, date.month, week_start}.iso();
     std::snprintf(name, sizeof name, "%04d-%02d", date.year, date.month);
     return name;
 }

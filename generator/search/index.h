@@ -25,6 +25,7 @@
 #pragma once
 
 #include "core/paper.h"
+#include "core/tex.h"
 #include "util/error.h"
 
 #include <cstdint>
@@ -33,7 +34,9 @@
 
 namespace pp::search {
 
-inline constexpr int format_version = 1;
+// 2: period names are not prefixes of their days' dates (the newest week's), so
+// a reader finds a date's periods by their days.
+inline constexpr int format_version = 2;
 
 // Text per chunk: a rare word's query reads one chunk a period (about 4 KB
 // gzip'd at this size; docs/performance.md).
@@ -41,6 +44,22 @@ inline constexpr std::size_t chunk_text_bytes = 8 << 10;
 
 // "2024"; in the archive's newest month "2024-12", or "2024-12-23" for its newest week.
 std::string period_of(const Date& date, const Date& newest);
+
+// Calls `add(text, class)` with each field of the paper that the index
+// holds, as a reader sees it (TeX accents as letters, as the month data's
+// `unicode`); the class says where a word is (above): 3 the title, 2 the
+// authors, topics and ID, 1 the abstract, comment and topic note.
+template <class Add>
+void for_each_indexed_field(const Paper& paper, Add&& add) {
+    add(tex_to_unicode(paper.title), 3);
+    for (const auto& author : paper.authors) add(tex_to_unicode(author), 2);
+    add(paper.topic, 2);
+    for (const auto& topic : paper.also_topics) add(topic, 2);
+    add(paper.id, 2);
+    add(paper.abstract, 1);
+    add(paper.comment, 1);
+    add(paper.topic_note, 1);
+}
 
 // The day's papers in number order (lowest score first): indices into day.papers.
 std::vector<std::size_t> rank_order(const Day& day);

@@ -7,9 +7,6 @@
 // "scholkopf" are one word. Words of one byte are not indexed.
 #pragma once
 
-#include "core/paper.h"
-#include "core/tex.h"
-
 #include <array>
 #include <functional>
 #include <string>
@@ -62,22 +59,6 @@ void for_each_indexed_word(std::string_view text, Word&& word) {
             lower[k] = static_cast<char>(start[k] >= 'A' && start[k] <= 'Z' ? start[k] - 'A' + 'a' : start[k]);
         word(std::string_view(lower, size));
     }
-}
-
-// Calls `add(text, class)` with each field of the paper that the index
-// holds, as a reader sees it (TeX accents as letters, as the month data's
-// `unicode`); the class says where a word is (index.h): 3 the title, 2 the
-// authors, topics and ID, 1 the abstract, comment and topic note.
-template <class Add>
-void for_each_indexed_field(const Paper& paper, Add&& add) {
-    add(tex_to_unicode(paper.title), 3);
-    for (const auto& author : paper.authors) add(tex_to_unicode(author), 2);
-    add(paper.topic, 2);
-    for (const auto& topic : paper.also_topics) add(topic, 2);
-    add(paper.id, 2);
-    add(paper.abstract, 1);
-    add(paper.comment, 1);
-    add(paper.topic_note, 1);
 }
 
 // The same without the stop words.

@@ -54,7 +54,7 @@ void SearchStage::add(const Day& day) {
 void SearchStage::finish_early(const std::string& name, Part& part) {
     Period period{name, part.tasks, 0, 0, false};
     period.key = period_key(period);
-    if (check_period(period)) return; // its words stay, should the last list of periods not read back
+    if (check_period(period, false)) return; // its words stay, should the last list of periods not read back
     part.head = rebuild(period);
     part.words->clear();
 }
@@ -80,13 +80,15 @@ std::vector<SearchStage::Period> SearchStage::periods_of(const std::vector<DayTa
 }
 
 // Whether the last build made the period's chunks from the same days, and
-// they are all still there (which marks them as made by this build).
-bool SearchStage::check_period(Period& period) {
+// they are all still there (which marks them as made by this build). A
+// period of days without papers has no chunks: it is up to date when the
+// last list of periods, made from the same periods' days, is (`listed`).
+bool SearchStage::check_period(Period& period, bool listed) {
     const std::string prefix = "search/" + period.name + "/";
     const auto& outputs = build_.store.state().outputs;
     for (auto it = outputs.lower_bound(prefix); it != outputs.end() && it->first.starts_with(prefix); ++it)
         if (it->second.key == period.key) ++period.chunks;
-    if (period.chunks == 0) return false;
+    if (period.chunks == 0) return listed;
     bool missing = false;
     for (std::size_t c = 0; c < period.chunks; ++c)
         build_.store.produce(search::chunk_path(period.name, c), period.key, [&] {
@@ -141,10 +143,6 @@ void SearchStage::write(const std::vector<DayTask*>& live) {
     Hasher manifest_key;
     manifest_key.add(build_.data_key).add(std::string_view("search index"));
     for (const auto& period : periods) manifest_key.add(period.name).add(period.key);
-    // A period's chunks are checked on the workers: a no-change build stats thousands.
-    build_.workers->parallel_for(periods.size(), [&](std::size_t i) {
-        periods[i].up_to_date = parts_.at(periods[i].name).head.has_value() || check_period(periods[i]);
-    });
     const auto& outputs = build_.store.state().outputs;
     const auto last = outputs.find(search::manifest_path);
     const std::uint64_t last_bytes = last == outputs.end() ? 0 : last->second.bytes; // before produce() marks it
@@ -156,6 +154,11 @@ void SearchStage::write(const std::vector<DayTask*>& live) {
             return std::optional<std::string>();
         },
         OutputStore::Kept::key_and_bytes);
+    // A period's chunks are checked on the workers: a no-change build stats thousands.
+    build_.workers->parallel_for(periods.size(), [&](std::size_t i) {
+        periods[i].up_to_date =
+            parts_.at(periods[i].name).head.has_value() || check_period(periods[i], !stale_manifest);
+    });
     if (stale_manifest || !std::all_of(periods.begin(), periods.end(), [](const Period& p) { return p.up_to_date; }))
         write_periods(periods, last_bytes, manifest_key.value());
     write_day_metas(live);

@@ -4,7 +4,8 @@
 // full build holds a period or two, not the archive). After the days, it
 // writes the periods whose days changed that are still to do (parsing the
 // days no one parsed), and the list of periods. A nightly append changes the
-// newest month's period only. Written when the site has a search page.
+// newest week's period only (and, the first night of a week or a month, the
+// period it folds into). Written when the site has a search page.
 #pragma once
 
 #include "search/index.h"
@@ -54,7 +55,7 @@ private:
     std::uint64_t period_key(const Period& period) const;
     std::vector<Period> periods_of(const std::vector<DayTask*>& live);
     void finish_early(const std::string& name, Part& part);
-    bool check_period(Period& period);
+    bool check_period(Period& period, bool listed);
     std::map<std::string, search::PeriodHead> last_heads(std::uint64_t recorded);
     void write_periods(std::vector<Period>& periods, std::uint64_t last_bytes, std::uint64_t key);
     void add_missing(const std::vector<Period*>& stale);
@@ -64,7 +65,7 @@ private:
 
     BuildContext& build_;
     bool enabled_ = false;
-    Date newest_;                       // the newest day: its month is a period of its own
+    Date newest_;                       // the newest day: it decides the periods (search::period_of)
     std::map<std::string, Part> parts_; // by period; made up front, so no node moves
     std::mutex metas_mutex_;
     std::set<Date> metas_done_; // the days whose result file add() wrote

@@ -17,6 +17,7 @@
   var indexUrl = new URL(script.getAttribute("data-index"), location.href);
   var base = script.getAttribute("data-base") || "/";
   var PAGE = 20, WAIT = 150, MIN_PREFIX = 3;
+  var VERSION = 2; // of the index's format: search/index.h's format_version
 
   var form = document.querySelector(".search-form");
   var input = document.getElementById("search-query");
@@ -46,6 +47,7 @@
   function periods() {
     if (!manifest) manifest = text("index.json.gz").then(function (t) {
       var index = JSON.parse(t);
+      if (index.version !== VERSION) throw new Error("the search index is of another version: reload the page");
       return index.periods.map(function (p) {
         var days = [], first = [], n = 0;
         (p.days ? p.days.split(",") : []).forEach(function (entry) {
