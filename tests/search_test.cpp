@@ -367,6 +367,14 @@ std::vector<std::string> ids_of(const search::Found& found) {
     return ids;
 }
 
+// The files of the word index that a build wrote.
+std::set<std::string> search_files_written(const BuildReport& report) {
+    std::set<std::string> written;
+    for (const auto& path : report.written_files)
+        if (path.starts_with("search/")) written.insert(path);
+    return written;
+}
+
 search::Found find(const Archive& archive, const std::string& query, std::size_t limit = 20) {
     auto found = search::search_site(archive.dir / "site", query, limit);
     REQUIRE_MESSAGE(found.has_value(), found.error().to_string());
@@ -439,12 +447,9 @@ TEST_CASE("search: an append rewrites only its week's part of the index; the res
     Archive archive;
     archive.build();
     add_ranked_papers(archive);
-    auto report = archive.build();
-    std::set<std::string> written;
-    for (const auto& path : report.written_files)
-        if (path.starts_with("search/")) written.insert(path);
-    CHECK(written == std::set<std::string>{"search/index.json.gz", "search/2025-02-03/0.txt.gz",
-                                           "search/days/2025-02-04.json.gz", "search/days/2025-02-05.json.gz"});
+    CHECK(search_files_written(archive.build()) ==
+          std::set<std::string>{"search/index.json.gz", "search/2025-02-03/0.txt.gz", "search/days/2025-02-04.json.gz",
+                                "search/days/2025-02-05.json.gz"});
     CHECK(ids_of(find(archive, "grokking")) == std::vector<std::string>{"2502.00100", "2502.00101", "2502.00050"});
 
     Archive clean;
@@ -551,11 +556,9 @@ TEST_CASE("search: the first day of a new week folds the week before into its mo
     const Day monday = make_day("2025-02-10", {paper("2502.00003", "Monday widgets", "Grokking on a Monday.")});
     archive.save(monday);
     auto report = archive.build();
-    std::set<std::string> written;
-    for (const auto& path : report.written_files)
-        if (path.starts_with("search/")) written.insert(path);
-    CHECK(written == std::set<std::string>{"search/index.json.gz", "search/2025-02-10/0.txt.gz",
-                                           "search/2025-02/0.txt.gz", "search/days/2025-02-10.json.gz"});
+    CHECK(search_files_written(report) == std::set<std::string>{"search/index.json.gz", "search/2025-02-10/0.txt.gz",
+                                                                "search/2025-02/0.txt.gz",
+                                                                "search/days/2025-02-10.json.gz"});
     CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "search/2025-02-03/0.txt.gz") !=
           report.removed_files.end());
     CHECK(ids_of(find(archive, "grokking")) == std::vector<std::string>{"2502.00003", "2502.00002"});
@@ -566,11 +569,9 @@ TEST_CASE("search: the first day of a new week folds the week before into its mo
 
     // Another day of the same week rewrites only the week's chunks.
     archive.save(make_day("2025-02-11", {paper("2502.00004", "Tuesday again", "More grokking.")}));
-    written.clear();
-    for (const auto& path : archive.build().written_files)
-        if (path.starts_with("search/")) written.insert(path);
-    CHECK(written == std::set<std::string>{"search/index.json.gz", "search/2025-02-10/0.txt.gz",
-                                           "search/days/2025-02-11.json.gz"});
+    CHECK(search_files_written(archive.build()) == std::set<std::string>{"search/index.json.gz",
+                                                                         "search/2025-02-10/0.txt.gz",
+                                                                         "search/days/2025-02-11.json.gz"});
     CHECK(ids_of(find(archive, "grokking 2025-02-11")) == std::vector<std::string>{"2502.00004"}); // in 2025-02-10
 
     Archive clean;
