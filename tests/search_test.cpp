@@ -608,3 +608,13 @@ TEST_CASE("search: a period without a paper (a quiet Monday) is up to date like 
     CHECK(ids_of(find(archive, "widgets")) == std::vector<std::string>{"2502.00001"});
     CHECK(find(archive, "2025-02-10").total == 0);
 }
+
+TEST_CASE("search: an index of another format version is refused, saying which it is and what to do") {
+    const auto found = search::run_query(
+        [](const std::string&) -> Result<std::string> { return gzip_small(R"({"version":1,"periods":[]})"); },
+        "grokking", 20);
+    REQUIRE_FALSE(found);
+    CHECK(found.error().message.find("version " + std::to_string(search::format_version) + ", got 1") !=
+          std::string::npos);
+    CHECK(found.error().message.find("build it again") != std::string::npos);
+}

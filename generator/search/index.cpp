@@ -104,8 +104,13 @@ Result<std::vector<PeriodHead>> read_manifest(std::string_view text) {
     rapidjson::Document doc;
     auto wrong = [](std::string what) { return fail("expected a search index (search/index.json.gz): " + what); };
     if (!parse_json(doc, text) || !doc.IsObject()) return wrong("it is not a JSON object");
-    if (!doc.HasMember("version") || !doc["version"].IsInt() || doc["version"].GetInt() != format_version)
-        return wrong("version " + std::to_string(format_version));
+    if (!doc.HasMember("version") || !doc["version"].IsInt() || doc["version"].GetInt() != format_version) {
+        const bool numbered = doc.HasMember("version") && doc["version"].IsInt();
+        return wrong("version " + std::to_string(format_version) +
+                     (numbered ? ", got " + std::to_string(doc["version"].GetInt()) +
+                                     " (a site built by another paperpress: build it again)"
+                               : ""));
+    }
     if (!doc.HasMember("periods") || !doc["periods"].IsArray()) return wrong("a list of periods");
     std::vector<PeriodHead> periods;
     for (const auto& item : doc["periods"].GetArray()) {
