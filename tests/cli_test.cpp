@@ -347,3 +347,105 @@ TEST_CASE(
     CHECK(built.err.find("sections repeat") == std::string::npos);
     CHECK(fs::exists(dir / "site/2025/05/27/index.html"));
 }
+
+namespace {
+
+// A project that `run --offline` can run in: prompts, themes and the sample announcement.
+void offline_project(const fs::path& dir) {
+    fs::copy(source_dir() / "prompts", dir / "prompts");
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    fs::create_directories(dir / "samples");
+    fs::copy_file(source_dir() / "samples/arxiv-feed.xml", dir / "samples/arxiv-feed.xml");
+}
+
+// Whether any file under `root` holds `secret`.
+bool published(const fs::path& root, const std::string& secret) {
+    for (const auto& [path, bytes] : file_tree(root))
+        if (bytes.find(secret) != std::string::npos) return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("run: a prompt file that is a link to the environment or out of prompts/ publishes no secret") {
+    // Issue 41: prompts/topics.md -> /proc/self/environ copied OPENAI_API_KEY and GITHUB_TOKEN into
+    // content/prompts/<hash>.md and the published site/prompts/<hash>/index.html.
+    TempDir dir;
+    offline_project(dir.path());
+    const std::string secret = "ghs_environ_secret_7c1d9e";
+    fs::remove(dir / "prompts/topics.md");
+    SUBCASE("a link to /proc/self/environ") { fs::create_symlink("/proc/self/environ", dir / "prompts/topics.md"); }
+    SUBCASE("a link out of prompts/ to a file of the project") {
+        write_text(dir / ".git/config", "[http]\n\textraheader = AUTHORIZATION: basic " + secret + "\n");
+        fs::create_symlink("../.git/config", dir / "prompts/topics.md");
+    }
+    auto result =
+        run_paperpress_env("GITHUB_TOKEN=" + secret + " OPENAI_API_KEY=" + secret, "run --offline", dir.path());
+    const std::string shown = result.out + result.err;
+    INFO(shown);
+    CHECK(result.exit_code != 0);
+    CHECK(result.err.find("prompts/topics.md") != std::string::npos);
+    CHECK(result.err.find("expected a file inside") != std::string::npos);
+    CHECK_FALSE(published(dir / "content", secret));
+    CHECK_FALSE(published(dir / "site", secret));
+    CHECK((result.out + result.err).find(secret) == std::string::npos);
+}
+
+TEST_CASE("check and build refuse a config path out of the project, naming the key, the file and the line") {
+    TempDir dir;
+    offline_project(dir.path());
+    write_text(dir / "paperpress.yaml", "title: T\nscoring:\n  topics: /proc/self/environ\n");
+    for (const char* command : {"check", "build", "run --offline"}) {
+        auto result = run_paperpress(command, dir.path());
+        INFO(command);
+        INFO(result.err);
+        CHECK(result.exit_code != 0);
+        CHECK(
+            result.err.find("paperpress.yaml:3: expected 'scoring.topics' to be a relative path inside the project") !=
+            std::string::npos);
+    }
+}
+
+TEST_CASE("run never writes a day, a prompt or a raw response through a folder that links out; check names it") {
+    // Issue 41: with content/2025/05 a link to another folder, run wrote the day there and check skipped the
+    // folder in silence; .cache/arxiv as a link got the raw responses.
+    TempDir dir;
+    offline_project(dir.path());
+    fs::create_directories(dir / "elsewhere/month");
+    fs::create_directories(dir / "content/2025");
+    fs::create_directory_symlink(dir / "elsewhere/month", dir / "content/2025/05");
+    auto result = run_paperpress("run --offline --no-build", dir.path());
+    const std::string shown = result.out + result.err;
+    INFO(shown);
+    CHECK(result.exit_code != 0);
+    CHECK(result.err.find("content/2025/05") != std::string::npos);
+    CHECK(file_tree(dir / "elsewhere").size() == 1); // the folder itself, still empty
+
+    auto check = run_paperpress("check", dir.path());
+    INFO(check.err);
+    CHECK(check.exit_code == 1);
+    CHECK(check.err.find("content/2025/05: a symbolic link to a folder") != std::string::npos);
+}
+
+TEST_CASE("run keeps no raw response through a cache folder that is a link out of the project") {
+    TempDir dir;
+    offline_project(dir.path());
+    fs::create_directories(dir / "elsewhere");
+    fs::create_directories(dir / ".cache");
+    fs::create_directory_symlink(dir / "elsewhere", dir / ".cache/arxiv");
+    const std::string feed = read_text(dir / "samples/arxiv-feed.xml");
+    LoopbackServer arxiv;
+    arxiv.server.Get("/rss/.*", [&](const httplib::Request&, httplib::Response& res) {
+        res.set_content(feed, "application/rss+xml");
+    });
+    arxiv.start();
+    write_text(dir / "paperpress.yaml",
+               "arxiv:\n  request_interval: 0\n  catch_up_days: 0\n  wait_for_feed_minutes: 0\n");
+    auto result = run_paperpress_env("OPENAI_API_KEY= OPENAI_BASE_URL= PAPERPRESS_ARXIV_RSS_URL=" + arxiv.url("/rss/"),
+                                     "run --no-build --date 2025-05-28", dir.path());
+    const std::string shown = result.out + result.err;
+    INFO(shown);
+    CHECK(shown.find("warning: cannot keep the raw response: .cache/arxiv/rss: expected a file inside") !=
+          std::string::npos);
+    CHECK(file_tree(dir / "elsewhere").empty());
+}

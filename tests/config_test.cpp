@@ -287,3 +287,44 @@ TEST_CASE(
               "https://user.github.io/repo/ or /");
     }
 }
+
+TEST_CASE(
+    "config: a file the config names is a relative path inside the project; prompts beneath prompts/ or content/") {
+    // Issue 41: scoring.topics: /proc/self/environ was accepted, and the run published the environment.
+    struct Case {
+        std::string yaml;
+        std::string key;
+    };
+    for (const Case& bad : {Case{"scoring:\n  topics: /proc/self/environ\n", "scoring.topics"},
+                            Case{"scoring:\n  system_prompt: ../elsewhere/system.md\n", "scoring.system_prompt"},
+                            Case{"scoring:\n  criteria: prompts/../../x.md\n", "scoring.criteria"},
+                            Case{"scoring:\n  postfix: .git/config\n", "scoring.postfix"},
+                            Case{"scoring:\n  title_postfix: prompts\n", "scoring.title_postfix"},
+                            Case{"scoring:\n  authors_file: /home/me/authors.txt\n", "scoring.authors_file"},
+                            Case{"scoring:\n  cache_dir: /tmp/scores\n", "scoring.cache_dir"},
+                            Case{"arxiv:\n  cache_dir: ../cache\n", "arxiv.cache_dir"},
+                            Case{"arxiv:\n  offline_feed: /etc/passwd\n", "arxiv.offline_feed"}}) {
+        auto config = parse_config(bad.yaml, "paperpress.yaml");
+        INFO(bad.yaml);
+        REQUIRE_FALSE(config.has_value());
+        const std::string error = config.error().to_string();
+        CHECK(text_contains(error, "paperpress.yaml:2: expected '" + bad.key +
+                                       "' to be a relative path inside the "
+                                       "project, without '..'"));
+    }
+    for (const char* not_a_prompt : {"notes/topics.md", "prompts/topics.txt", "content/2025/05/x"}) {
+        auto outside_prompts =
+            parse_config(std::string("scoring:\n  topics: ") + not_a_prompt + "\n", "paperpress.yaml");
+        INFO(not_a_prompt);
+        REQUIRE_FALSE(outside_prompts.has_value());
+        CHECK(text_contains(outside_prompts.error().to_string(),
+                            "to a Markdown file (.md) beneath prompts/ or content/"));
+    }
+
+    auto good =
+        parse_config("scoring:\n  topics: prompts/mine/topics.md\n  criteria: content/prompts/c.md\n"
+                     "  authors_file: authors.txt\n  cache_dir: .cache/s\narxiv:\n  offline_feed: samples/f.xml\n",
+                     "paperpress.yaml");
+    REQUIRE_MESSAGE(good.has_value(), good.error().to_string());
+    CHECK(good->scoring.topics == "prompts/mine/topics.md");
+}

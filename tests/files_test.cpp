@@ -195,6 +195,36 @@ TEST_CASE("read_file_inside follows links inside the tree and refuses links out 
     }
 }
 
+TEST_CASE("write_file_inside writes beneath its root, never through a link that leads out, and makes folders") {
+    // Issue 41: with content/2025/05 a link to another folder, run wrote the day there.
+    TempDir dir;
+    fs::create_directories(dir / "tree/2025");
+    fs::create_directories(dir / "elsewhere");
+    fs::create_directory_symlink(dir / "elsewhere", dir / "tree/2025/05");
+    auto through_link = write_file_inside(dir / "tree", dir / "tree/2025/05/2025-05-28.md", "day\n");
+    REQUIRE_FALSE(through_link.has_value());
+    CHECK(through_link.error().to_string().find("expected a file inside") != std::string::npos);
+    CHECK(file_tree(dir / "elsewhere").empty());
+
+    auto escaping = write_file_inside(dir / "tree", dir / "tree/../elsewhere/x", "x");
+    CHECK_FALSE(escaping.has_value());
+    CHECK(file_tree(dir / "elsewhere").empty());
+
+    // A link to a file outside is replaced by the new file, never written through.
+    write_text(dir / "elsewhere-file", "keep\n");
+    fs::create_symlink(dir / "elsewhere-file", dir / "tree/note.md");
+    REQUIRE(write_file_inside(dir / "tree", dir / "tree/note.md", "new\n").has_value());
+    CHECK(read_text(dir / "elsewhere-file") == "keep\n");
+    CHECK_FALSE(fs::is_symlink(dir / "tree/note.md"));
+
+    CHECK(*write_file_inside(dir / "tree", dir / "tree/2026/01/a.md", "a\n") == WriteOutcome::written);
+    CHECK(*write_file_inside(dir / "tree", dir / "tree/2026/01/a.md", "a\n") == WriteOutcome::unchanged);
+    CHECK(read_text(dir / "tree/2026/01/a.md") == "a\n");
+    fs::create_directory_symlink("2026", dir / "tree/inner"); // a (relative) link inside the tree is followed
+    CHECK(write_file_inside(dir / "tree", dir / "tree/inner/01/b.md", "b\n").has_value());
+    CHECK(read_text(dir / "tree/2026/01/b.md") == "b\n");
+}
+
 TEST_CASE("remove_file_inside removes only inside the folder, never through a link, and prunes empty folders") {
     TempDir dir;
     write_text(dir / "out/a/b/page.html", "page\n");

@@ -289,13 +289,14 @@ struct Fixture {
         config.arxiv.api_url = arxiv.url("/api/query");
         config.arxiv.request_interval = 0;
         config.arxiv.cache_dir = (dir / "cache/arxiv").string();
+        fs::create_directories(dir / "prompts"); // prompts are read beneath a prompts/ folder
         for (const char* part : {"system.md", "topics.md", "score_criteria.md", "postfix.md", "title_postfix.md"})
-            fs::copy_file(source_dir() / "prompts" / part, dir / part);
-        config.scoring.system_prompt = (dir / "system.md").string();
-        config.scoring.topics = (dir / "topics.md").string();
-        config.scoring.criteria = (dir / "score_criteria.md").string();
-        config.scoring.postfix = (dir / "postfix.md").string();
-        config.scoring.title_postfix = (dir / "title_postfix.md").string();
+            fs::copy_file(source_dir() / "prompts" / part, dir / "prompts" / part);
+        config.scoring.system_prompt = (dir / "prompts/system.md").string();
+        config.scoring.topics = (dir / "prompts/topics.md").string();
+        config.scoring.criteria = (dir / "prompts/score_criteria.md").string();
+        config.scoring.postfix = (dir / "prompts/postfix.md").string();
+        config.scoring.title_postfix = (dir / "prompts/title_postfix.md").string();
         config.scoring.authors = {"Lenka Zdeborová"};
         config.scoring.cache_dir = (dir / "cache/scores").string();
         config.scoring.relevance_cutoff = 6;

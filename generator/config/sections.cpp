@@ -41,8 +41,8 @@ Result<void> read_arxiv(const Section& s, const YAML::Node& node, ArxivSettings&
                                {"api_url", s.text(a.api_url)},
                                {"contact", s.text(a.contact)},
                                {"request_interval", s.real(a.request_interval, 0)},
-                               {"cache_dir", s.text(a.cache_dir)},
-                               {"offline_feed", s.text(a.offline_feed)},
+                               {"cache_dir", s.project_path(a.cache_dir)},
+                               {"offline_feed", s.project_path(a.offline_feed)},
                                {"api_page_size", s.number(a.api_page_size, 1, 2000)},
                                {"catch_up_days", s.number(a.catch_up_days, 0, 30)},
                                {"wait_for_feed_minutes", s.number(a.wait_for_feed_minutes, 0, 600)},
@@ -64,20 +64,20 @@ Result<void> read_scoring(const Section& s, const YAML::Node& node, ScoringSetti
                                                                      : "none";
     bool embedded_prefilter = false;
     auto read = s.read(node, {
-                                 {"system_prompt", s.text(c.system_prompt)},
-                                 {"topics", s.text(c.topics)},
-                                 {"criteria", s.text(c.criteria)},
-                                 {"postfix", s.text(c.postfix)},
-                                 {"title_postfix", s.text(c.title_postfix)},
+                                 {"system_prompt", s.prompt_path(c.system_prompt)},
+                                 {"topics", s.prompt_path(c.topics)},
+                                 {"criteria", s.prompt_path(c.criteria)},
+                                 {"postfix", s.prompt_path(c.postfix)},
+                                 {"title_postfix", s.prompt_path(c.title_postfix)},
                                  {"authors", s.list(c.authors)},
-                                 {"authors_file", s.text(c.authors_file)},
+                                 {"authors_file", s.project_path(c.authors_file)},
                                  {"relevance_cutoff", s.number(c.relevance_cutoff, 0, 10)},
                                  {"novelty_cutoff", s.number(c.novelty_cutoff, 0, 10)},
                                  {"embedded", s.text(embedded, "learned or keywords", one_of({"learned", "keywords"}))},
                                  {"prefilter", s.text(prefilter, "none, keywords or learned",
                                                       one_of({"none", "keywords", "learned"}))},
                                  {"embedded_prefilter", s.flag(embedded_prefilter)},
-                                 {"cache_dir", s.text(c.cache_dir)},
+                                 {"cache_dir", s.project_path(c.cache_dir)},
                              });
     if (!read) return read;
     c.embedded = embedded == "keywords" ? EmbeddedScorerKind::keywords : EmbeddedScorerKind::learned;

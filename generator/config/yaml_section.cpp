@@ -109,6 +109,20 @@ Setter Section::text(std::string& target, std::string expected, std::function<bo
     };
 }
 
+Setter Section::project_path(std::string& target) const {
+    return text(target, "a relative path inside the project, without '..'", is_plain_relative_path);
+}
+
+Setter Section::prompt_path(std::string& target) const {
+    return text(target,
+                "a relative path inside the project, without '..', to a Markdown file (.md) beneath prompts/ "
+                "or content/",
+                [](const std::string& path) {
+                    return is_plain_relative_path(path) && path.ends_with(".md") &&
+                           (path.starts_with("prompts/") || path.starts_with("content/"));
+                });
+}
+
 Setter Section::env_name(std::string& target) const {
     return [this, &target](const YAML::Node& v, int line) -> Result<void> {
         if (!v.IsScalar() || !is_env_name(v.Scalar()))

@@ -38,6 +38,14 @@ public:
     Setter text(std::string& target) const; // a single line
     // Text that passes `valid`; `expected` says what it should look like.
     Setter text(std::string& target, std::string expected, std::function<bool(const std::string&)> valid) const;
+    // A path of the project's: relative, without '..' (util/files.h's
+    // is_plain_relative_path). What it names is read beneath the project, so
+    // no path or link of the config can put a file from elsewhere
+    // (/proc/self/environ, .git/config) into the site.
+    Setter project_path(std::string& target) const;
+    // A prompt file: a project path to a Markdown file (.md) beneath prompts/
+    // or content/, the folders score/prompt.h reads prompts beneath.
+    Setter prompt_path(std::string& target) const;
     // The name of an environment variable: a secret pasted in by mistake is
     // refused (and not echoed in the error).
     Setter env_name(std::string& target) const;

@@ -80,7 +80,7 @@ CheckReport check_content(const fs::path& root, const ArxivCalendar& calendar) {
                                       calendar.why_no_announcement(file.date) +
                                       "): its papers are likely another day's announcement");
         // The raw text, which load_day has mended: for the lines of what it holds.
-        const std::string raw = read_file(file.path).value_or(std::string());
+        const std::string raw = read_file_inside(root, file.path).value_or(std::string());
         if (auto invalid = invalid_text(raw, name)) report.errors.push_back(std::move(*invalid));
         if (day->status == DayStatus::partial || day->status == DayStatus::stale) // a run that did not finish the day
             report.warnings.push_back(file.date.iso() + " is " + to_string(day->status) + ": " + day->reason);

@@ -24,8 +24,8 @@ namespace {
 
 // Collects the day files a walk of the content tree meets: every *.md
 // outside dot folders and the top-level prompts/ folder. Links are followed
-// to files, not into folders; load_day refuses the ones that lead out of
-// the tree.
+// to files, not into folders (a link to a folder is reported); load_day
+// refuses the ones that lead out of the tree.
 class ContentWalk {
 public:
     explicit ContentWalk(const fs::path& root) : root_(root) {}
@@ -40,6 +40,13 @@ public:
                 return false;
             }
             return true;
+        }
+        if (entry.kind == TreeEntry::Kind::link && !entry.name.starts_with(".") && !entry.links_to_file()) {
+            // Days are never read or written through a linked folder: said, never skipped in silence.
+            scan_.misplaced.push_back({(root_ / entry.relative).string(), 0,
+                                       "a symbolic link to a folder or to nothing: expected a folder or a day file "
+                                       "(days are never read or written through a link to a folder)"});
+            return false;
         }
         if (entry.name.size() <= 3 || !entry.name.ends_with(".md")) return false;
         if (entry.depth == 2 && entry.name == "summary.md")
@@ -98,8 +105,8 @@ std::optional<Error> misdated(const Day& day, const DayFile& file) {
 
 Result<WriteOutcome> save_day(const fs::path& root, const Day& day) {
     const fs::path path = day_path(root, day.date);
-    remove_dead_temp_files_of(path); // left by a run or import that was killed
-    return write_file_if_changed(path, write_day(day));
+    remove_dead_temp_files_of(path);                      // left by a run or import that was killed
+    return write_file_inside(root, path, write_day(day)); // never through a linked folder
 }
 
 Result<TreeLock> lock_content(const fs::path& root, const std::function<void(long pid)>& on_wait) {

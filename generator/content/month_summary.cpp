@@ -67,10 +67,9 @@ Result<std::optional<MonthSummary>> load_month_summary(const fs::path& root, int
 
 Result<void> save_month_summary(const fs::path& root, int year, int month, const MonthSummary& summary) {
     const fs::path path = month_summary_path(root, year, month);
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    if (ec) return std::unexpected(Error{path.parent_path().string(), 0, "cannot create the folder: " + ec.message()});
-    return write_file_atomic(path, write_month_summary_text(summary));
+    auto written = write_file_inside(root, path, write_month_summary_text(summary));
+    if (!written) return std::unexpected(written.error());
+    return {};
 }
 
 } // namespace pp

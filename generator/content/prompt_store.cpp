@@ -10,7 +10,7 @@ Result<std::string> store_prompt(const fs::path& root, std::string_view text) {
     if (!body.ends_with('\n')) body += '\n';
     std::string reference = "prompts/" + hash_hex(body) + ".md";
     remove_dead_temp_files_of(root / reference); // left by a run or import that was killed
-    auto written = write_file_if_changed(root / reference, body);
+    auto written = write_file_inside(root, root / reference, body);
     if (!written) return std::unexpected(written.error());
     return reference;
 }

@@ -36,7 +36,9 @@ std::string ArxivSource::feed_url() const {
 
 void ArxivSource::keep_raw(const std::string& name, const std::string& body) {
     if (settings_.cache_dir.empty()) return;
-    if (auto kept = write_file_atomic(fs::path(settings_.cache_dir) / name, body); !kept)
+    if (auto kept =
+            write_file_inside(config_path_root(settings_.cache_dir), fs::path(settings_.cache_dir) / name, body);
+        !kept)
         log_("warning: cannot keep the raw response: " + kept.error().to_string());
 }
 
@@ -112,7 +114,7 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const UtcMinute& fro
 }
 
 Result<Announcement> ArxivSource::read_feed_file(const fs::path& path) {
-    auto text = read_file(path);
+    auto text = read_file_inside(config_path_root(path.parent_path()), path); // no link out of the project
     if (!text) return std::unexpected(text.error());
     return parse_rss_feed(*text, path.string());
 }

@@ -237,15 +237,16 @@ Result<NotifyTemplates> load_notify_templates(const fs::path& themes_dir, const 
     for (const auto& name : notify_template_names()) {
         const std::string file = name + ".mustache";
         std::error_code ec;
-        fs::path path = site_dir / "layouts" / "notify" / file;
-        if (!fs::is_regular_file(path, ec)) path = themes_dir / theme / "notify" / file;
-        // A theme made before notifications existed borrows the default theme's.
-        if (!fs::is_regular_file(path, ec)) path = themes_dir / "default" / "notify" / file;
+        // The site's own layouts, then the theme's; a theme made before notifications existed borrows the
+        // default theme's. Each is read beneath its folder (no link out).
+        fs::path root = site_dir / "layouts", path = root / "notify" / file;
+        if (!fs::is_regular_file(path, ec)) root = themes_dir / theme, path = root / "notify" / file;
+        if (!fs::is_regular_file(path, ec)) root = themes_dir / "default", path = root / "notify" / file;
         if (!fs::is_regular_file(path, ec))
             return fail("theme '" + theme + "' has no notification template '" + name + "' (expected notify/" + file +
                             ")",
                         (themes_dir / theme).string());
-        auto text = read_file(path);
+        auto text = read_file_inside(root, path);
         if (!text) return std::unexpected(text.error());
         mustache::mustache tmpl(*text);
         if (!tmpl.is_valid()) return fail("mustache syntax error: " + tmpl.error_message(), path.string());

@@ -20,7 +20,8 @@ namespace {
 std::vector<std::string> followed_authors(const ScoringSettings& scoring, std::vector<std::string>& warnings) {
     std::vector<std::string> names = scoring.authors;
     if (!scoring.authors_file.empty()) {
-        auto text = read_file(scoring.authors_file);
+        auto text =
+            read_file_inside(config_path_root(fs::path(scoring.authors_file).parent_path()), scoring.authors_file);
         if (!text) {
             warnings.push_back("cannot read the authors file: " + text.error().to_string());
         } else {

@@ -217,7 +217,7 @@ Result<git_oid> write_blob(git_repository* repo, const fs::path& site, const Sit
         bytes = fs::read_symlink(path, ec).string();
         if (ec) return fail("cannot read this link: " + ec.message(), path.string());
     } else {
-        auto text = read_file(path);
+        auto text = read_file_inside(site, path); // a file swapped for a link since the listing is not followed out
         if (!text) return std::unexpected(text.error());
         bytes = std::move(*text);
     }

@@ -2,6 +2,7 @@
 
 #include "util/bom.h"
 
+#include "util/files.h"
 #include "util/text.h"
 
 namespace pp {
@@ -37,6 +38,23 @@ std::string paper_item(const Paper& paper, const PaperLayout& layout) {
 
 } // namespace
 
+Result<std::string> read_prompt_file(const fs::path& path) {
+    // The nearest folder of the path named prompts/ or content/ is the root it is read beneath.
+    fs::path root;
+    for (fs::path folder = path.parent_path(); !folder.empty(); folder = folder.parent_path()) {
+        if (folder.filename() == "prompts" || folder.filename() == "content") {
+            root = folder;
+            break;
+        }
+        if (folder == folder.parent_path()) break; // "/"
+    }
+    if (root.empty())
+        return fail("expected a prompt file beneath a prompts/ or content/ folder: prompts are published with the "
+                    "days they scored, so they are never read from elsewhere",
+                    path.string());
+    return read_file_inside(root, path); // a link that leads out of that folder is refused
+}
+
 Result<PromptSet> load_prompts(const ScoringSettings& settings) {
     PromptSet prompts;
     struct Part {
@@ -46,7 +64,7 @@ Result<PromptSet> load_prompts(const ScoringSettings& settings) {
     for (Part part : {Part{settings.system_prompt, prompts.system}, Part{settings.topics, prompts.topics},
                       Part{settings.criteria, prompts.criteria}, Part{settings.postfix, prompts.postfix},
                       Part{settings.title_postfix, prompts.title_postfix}}) {
-        auto text = read_file(part.path);
+        auto text = read_prompt_file(part.path);
         if (!text)
             return std::unexpected(Error{part.path, 0,
                                          "cannot read this prompt file (" + text.error().message +

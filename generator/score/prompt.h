@@ -21,7 +21,14 @@ struct PromptSet {
     std::string title_postfix; // instructions for the title pre-filter reply
 };
 
+// Reads the prompt files the settings name (read_prompt_file).
 Result<PromptSet> load_prompts(const ScoringSettings& settings);
+
+// A prompt file's text, read beneath the nearest folder of its path named
+// prompts/ or content/, with no link leading out of it: a prompt is
+// published with the days it scored, so /proc/self/environ, .git/config or
+// a link to them is refused (issue 41).
+Result<std::string> read_prompt_file(const fs::path& path);
 
 // How a paper is laid out in a request. The scoring criteria never ask
 // about authors (followed authors are matched here, not by the LLM), so a

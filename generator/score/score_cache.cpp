@@ -47,8 +47,8 @@ std::optional<ScoreReply> read_entry(std::string_view id, const rapidjson::Value
 ScoreCache::ScoreCache(const fs::path& dir, const std::string& model, const std::string& prompt_text)
     : path_(dir / (hash_hex(model + "\n" + prompt_text) + ".json")), model_(model) {
     std::error_code missing;
-    if (!fs::exists(path_, missing)) return; // no cache yet
-    auto text = read_file(path_);
+    if (!fs::exists(path_, missing)) return;                                    // no cache yet
+    auto text = read_file_inside(config_path_root(path_.parent_path()), path_); // no link out of the project
     rapidjson::Document doc;
     if (!text || !parse_json(doc, *text) || !doc.IsObject() || !doc.HasMember("scores") || !doc["scores"].IsObject()) {
         warnings_.push_back(path_.string() + ": not a score cache (expected an object with 'scores'); ignored");
@@ -105,7 +105,10 @@ Result<void> ScoreCache::save() const {
         json.EndObject();
         json.EndObject();
     }
-    return write_file_atomic(path_, escape_control_bytes({buffer.GetString(), buffer.GetSize()}) + "\n");
+    auto written = write_file_inside(config_path_root(path_.parent_path()), path_,
+                                     escape_control_bytes({buffer.GetString(), buffer.GetSize()}) + "\n");
+    if (!written) return std::unexpected(written.error());
+    return {};
 }
 
 } // namespace pp

@@ -157,7 +157,8 @@ Sources read_cache(const TasteSources& where) {
         keep_freed_memory();
         populate_heap(size * 2, true); // the index takes about twice the file's size
     }
-    auto bytes = read_file(where.index_cache, cache_read_limit);
+    auto bytes =
+        read_file_inside(config_path_root(where.index_cache.parent_path()), where.index_cache, cache_read_limit);
     std::string why;
     std::optional<Sources> sources;
     if (bytes) sources = deserialize(*bytes, where.index_cache.string(), why);
@@ -232,7 +233,7 @@ TasteIndex load_taste_index(const TasteSources& where, const Date& before, std::
             current.insert(cached.extract(key));
             continue;
         }
-        auto text = read_file(path);
+        auto text = read_file_inside(config_path_root(where.feed_cache_dir), path);
         auto feed = text ? parse_rss_feed(*text, path.string()) : Result<Announcement>(std::unexpected(text.error()));
         if (!feed) {
             warnings.push_back("learned scorer: skipped a past feed it cannot read: " + feed.error().to_string());
@@ -252,7 +253,9 @@ TasteIndex load_taste_index(const TasteSources& where, const Date& before, std::
 
     bool changed = reread > 0 || !cached.empty(); // read afresh, or files gone
     if (changed && !where.index_cache.empty()) {
-        if (auto saved = write_file_atomic(where.index_cache, serialize(current)); !saved)
+        if (auto saved = write_file_inside(config_path_root(where.index_cache.parent_path()), where.index_cache,
+                                           serialize(current));
+            !saved)
             warnings.push_back("learned scorer: index cache not saved: " + saved.error().to_string());
     }
     say(where, "learned scorer: " + std::to_string(current.size()) + " archive files indexed, " +

@@ -345,7 +345,7 @@ Result<Day> DayStage::rendered_day(const DayTask& task) {
 Result<Day> DayStage::read_back(const DayTask& task) {
     const std::string site_path = day_data_path(task.file.date);
     const std::uint64_t recorded = build_.store.recorded_bytes(site_path);
-    auto json = recorded != 0 ? read_file(build_.store.file_of(site_path)) : fail("no JSON data recorded");
+    auto json = recorded != 0 ? build_.store.read(site_path) : fail("no JSON data recorded");
     if (json && hash_bytes(*json) != recorded) {
         tampered_ = true;
     } else if (json) {

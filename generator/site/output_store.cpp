@@ -64,9 +64,13 @@ void OutputStore::load_state(bool distrust_outputs) {
 
 std::string OutputStore::file_of(const std::string& site_path) const { return out_prefix_ + output_file_of(site_path); }
 
+Result<std::string> OutputStore::read(const std::string& site_path) const {
+    return read_file_inside(options_.out_dir, file_of(site_path));
+}
+
 void OutputStore::write(const std::string& site_path, std::uint64_t key, std::string_view bytes, bool rendered,
                         Kept kept) {
-    auto outcome = write_file_if_changed(file_of(site_path), bytes);
+    auto outcome = write_file_inside(options_.out_dir, file_of(site_path), bytes);
     if (!outcome) {
         keep_previous(site_path);
         return report_.error(outcome.error());

@@ -74,6 +74,8 @@ public:
     // The hash of the bytes recorded for an output made or kept by this build; 0 if none.
     std::uint64_t recorded_bytes(const std::string& site_path);
     std::string file_of(const std::string& site_path) const;
+    // An output's bytes as the last build wrote them, read beneath the output folder.
+    Result<std::string> read(const std::string& site_path) const;
 
     // Removes the stale outputs (unless `may_remove` is false: some content
     // could not be listed) and saves the state, stamped with the build's start.

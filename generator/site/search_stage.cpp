@@ -103,7 +103,7 @@ bool SearchStage::check_period(Period& period, bool listed) {
 std::map<std::string, search::PeriodHead> SearchStage::last_heads(std::uint64_t recorded) {
     std::map<std::string, search::PeriodHead> heads;
     if (recorded == 0) return heads;
-    auto bytes = read_file(build_.store.file_of(search::manifest_path));
+    auto bytes = build_.store.read(search::manifest_path);
     if (!bytes || hash_bytes(*bytes) != recorded) return heads;
     auto json = gunzip(*bytes, 64u << 20);
     if (!json) return heads;

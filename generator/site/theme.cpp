@@ -404,7 +404,7 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
 
     std::string static_from; // another theme whose static files this one shares
     if (auto yaml_path = theme.dir / "theme.yaml"; fs::exists(yaml_path, ec)) {
-        auto yaml = read_file(yaml_path); // capped, and never a pipe or a device
+        auto yaml = read_file_inside(theme.dir, yaml_path); // capped, never a device, no link out
         if (!yaml) return std::unexpected(yaml.error());
         try {
             YAML::Node node = YAML::Load(std::string(without_bom(*yaml)));
@@ -461,14 +461,14 @@ Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, 
     // Name the copy in its theme.yaml; the rest (math: ...) stays.
     std::string yaml =
         "name: " + name + "\ndescription: A copy of the " + from + " theme; edit layouts/, partials/ and static/.\n";
-    if (auto old = read_file(source / "theme.yaml")) {
+    if (auto old = read_file_inside(source, source / "theme.yaml")) {
         for (auto line : split(*old, '\n'))
             if (!line.empty() && !line.starts_with("name:") && !line.starts_with("description:")) {
                 yaml += line;
                 yaml += '\n';
             }
     }
-    if (auto written = write_file_if_changed(target / "theme.yaml", yaml); !written)
+    if (auto written = write_file_inside(target, target / "theme.yaml", yaml); !written)
         return std::unexpected(written.error());
     return target;
 }

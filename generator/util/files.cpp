@@ -159,6 +159,8 @@ Result<std::string> read_file_inside(const fs::path& root, const fs::path& path,
     return read_opened(fd, path, limit);
 }
 
+fs::path config_path_root(const fs::path& path) { return path.is_absolute() ? path.parent_path() : fs::path(); }
+
 bool is_plain_relative_path(std::string_view path) {
     if (path.empty() || path.find('\0') != std::string_view::npos || path.find('\\') != std::string_view::npos)
         return false;
@@ -353,65 +355,77 @@ std::vector<std::string> remove_temp_files(const fs::path& root) {
 // killed while writing it leaves nothing behind; it gets its name
 // "<name>.tmp.<pid>" only for the instant between linking and renaming it
 // (and for the whole write where O_TMPFILE is not supported). Removed if
-// never committed.
+// never committed. Every step is relative to the target's open folder, so a
+// folder reached beneath a root (open_folder_inside) stays the one written.
 class AtomicFile {
 public:
-    static Result<std::unique_ptr<AtomicFile>> create(const fs::path& path) {
-        fs::path temp = path;
-        temp += ".tmp." + std::to_string(::getpid());
-        const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    // Replaces `name` in the open `folder`; `shown` names the target in errors.
+    static Result<std::unique_ptr<AtomicFile>> create(Fd folder, std::string name, fs::path shown) {
+        std::string temp = name + ".tmp." + std::to_string(::getpid());
         bool unnamed = false;
         int raw = open_temp(folder, temp, unnamed);
-        if (raw < 0 && errno == ENOENT && path.has_parent_path()) {
-            // The folder is missing: create it (most writes go to folders that exist).
-            std::error_code ec;
-            fs::create_directories(path.parent_path(), ec);
-            if (ec) return fail("cannot create folder: " + ec.message(), path.parent_path().string());
-            raw = open_temp(folder, temp, unnamed);
-        }
-        if (raw < 0)
-            return fail(errno_text(("cannot write its temporary file " + temp.filename().string()).c_str()),
-                        path.string());
-        return std::unique_ptr<AtomicFile>(new AtomicFile(path, std::move(temp), raw, unnamed));
+        if (raw < 0) return fail(errno_text(("cannot write its temporary file " + temp).c_str()), shown.string());
+        return std::unique_ptr<AtomicFile>(
+            new AtomicFile(std::move(folder), std::move(name), std::move(temp), std::move(shown), raw, unnamed));
     }
+
+    // Replaces the file `path`, creating its folder when missing.
+    static Result<std::unique_ptr<AtomicFile>> create(const fs::path& path) {
+        const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+        Fd dir(::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+        if (dir.get() < 0 && errno == ENOENT) { // most writes go to folders that exist
+            std::error_code ec;
+            fs::create_directories(folder, ec);
+            if (ec) return fail("cannot create folder: " + ec.message(), folder.string());
+            dir = Fd(::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+        }
+        if (dir.get() < 0)
+            return fail(errno_text(("cannot write its temporary file " + path.filename().string() + ".tmp." +
+                                    std::to_string(::getpid()))
+                                       .c_str()),
+                        path.string());
+        return create(std::move(dir), path.filename().string(), path);
+    }
+
     ~AtomicFile() {
-        if (fd_.get() >= 0 && !unnamed_) ::unlink(temp_.c_str());
+        if (fd_.get() >= 0 && !unnamed_) ::unlinkat(folder_.get(), temp_.c_str(), 0);
     }
 
     Result<void> write(std::string_view bytes) {
         if (write_all(fd_.get(), bytes)) return {};
-        return fail(errno_text("write failed (disk full?)"), target_.string());
+        return fail(errno_text("write failed (disk full?)"), shown_.string());
     }
 
     Result<void> commit() {
         if (unnamed_ && !link_name()) {
             std::string reason = errno_text("cannot name its temporary file");
-            return fail(reason, target_.string());
+            return fail(reason, shown_.string());
         }
         unnamed_ = false; // from here on it has a name to remove on failure
         if (!fd_.close()) {
             std::string reason = errno_text("write failed (disk full?)");
-            ::unlink(temp_.c_str());
-            return fail(reason, target_.string());
+            ::unlinkat(folder_.get(), temp_.c_str(), 0);
+            return fail(reason, shown_.string());
         }
-        if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+        if (::renameat(folder_.get(), temp_.c_str(), folder_.get(), name_.c_str()) != 0) {
             std::string reason = errno_text("cannot replace file");
-            ::unlink(temp_.c_str());
-            return fail(reason, target_.string());
+            ::unlinkat(folder_.get(), temp_.c_str(), 0);
+            return fail(reason, shown_.string());
         }
         return {};
     }
 
 private:
-    AtomicFile(fs::path target, fs::path temp, int fd, bool unnamed)
-        : target_(std::move(target)), temp_(std::move(temp)), fd_(fd), unnamed_(unnamed) {}
+    AtomicFile(Fd folder, std::string name, std::string temp, fs::path shown, int fd, bool unnamed)
+        : folder_(std::move(folder)), name_(std::move(name)), temp_(std::move(temp)), shown_(std::move(shown)), fd_(fd),
+          unnamed_(unnamed) {}
 
-    // An unnamed file in `folder`, else the named `temp`.
-    static int open_temp(const fs::path& folder, const fs::path& temp, bool& unnamed) {
-        int fd = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    // An unnamed file in `folder`, else the named `temp` (never through a link).
+    static int open_temp(const Fd& folder, const std::string& temp, bool& unnamed) {
+        int fd = ::openat(folder.get(), ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
         unnamed = fd >= 0;
-        if (fd >= 0 || errno == ENOENT) return fd;
-        return ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd >= 0) return fd;
+        return ::openat(folder.get(), temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     }
 
     // Gives the unnamed file its temporary name (a leftover of a killed
@@ -419,26 +433,27 @@ private:
     bool link_name() {
         const std::string self = "/proc/self/fd/" + std::to_string(fd_.get());
         for (int attempt = 0; attempt < 2; ++attempt) {
-            if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW) == 0) return true;
+            if (::linkat(AT_FDCWD, self.c_str(), folder_.get(), temp_.c_str(), AT_SYMLINK_FOLLOW) == 0) return true;
             if (errno != EEXIST) return false;
-            ::unlink(temp_.c_str());
+            ::unlinkat(folder_.get(), temp_.c_str(), 0);
         }
         return false;
     }
 
-    fs::path target_, temp_;
+    Fd folder_;
+    std::string name_, temp_;
+    fs::path shown_;
     Fd fd_;
     bool unnamed_;
 };
 
-Result<void> write_file_atomic(const fs::path& path, std::string_view bytes) {
-    auto file = AtomicFile::create(path);
+namespace {
+
+Result<void> write_into(Result<std::unique_ptr<AtomicFile>> file, std::string_view bytes) {
     if (!file) return std::unexpected(file.error());
     if (auto written = (*file)->write(bytes); !written) return written;
     return (*file)->commit();
 }
-
-namespace {
 
 // Whether the open file holds exactly `bytes`, read in chunks into a buffer
 // on the stack (pages are compared on every rebuild).
@@ -454,7 +469,49 @@ bool holds(int fd, std::string_view bytes) {
     return ::read(fd, &probe, 1) == 0; // and no more
 }
 
+// Whether `name` in the open `folder` is a regular file (not a link) holding exactly `bytes`.
+bool already_holds(int folder, const std::string& name, std::string_view bytes) {
+    struct stat info {};
+    if (::fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode) ||
+        static_cast<std::size_t>(info.st_size) != bytes.size())
+        return false;
+    Fd fd(::openat(folder, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    return fd.get() >= 0 && holds(fd.get(), bytes);
+}
+
+// The folder `relative` ("" for `root` itself) beneath the open `base`
+// (`root`), reached with no link leading out of it; missing folders are
+// made, each beneath its parent.
+Result<Fd> folder_inside(const Fd& base, const fs::path& root, const std::string& relative) {
+    const fs::path shown = relative.empty() ? root : root / relative;
+    constexpr int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+    Fd dir(open_beneath(base.get(), relative, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS));
+    if (dir.get() < 0 && errno == ENOSYS) { // older kernels: resolve the links, then compare
+        std::error_code ec;
+        fs::create_directories(shown, ec);
+        const fs::path real = fs::canonical(shown, ec);
+        if (ec || !relative_inside(fs::canonical(root.empty() ? fs::path(".") : root, ec), real) || ec)
+            return std::unexpected(outside(root, shown));
+        dir = Fd(::open(real.c_str(), flags));
+    } else if (dir.get() < 0 && errno == ENOENT && !relative.empty()) {
+        const auto slash = relative.rfind('/');
+        auto parent = folder_inside(base, root, slash == std::string::npos ? "" : relative.substr(0, slash));
+        if (!parent) return parent;
+        const std::string name = slash == std::string::npos ? relative : relative.substr(slash + 1);
+        if (::mkdirat(parent->get(), name.c_str(), 0755) != 0 && errno != EEXIST)
+            return fail(errno_text("cannot create folder"), shown.string());
+        dir = Fd(::openat(parent->get(), name.c_str(), flags | O_NOFOLLOW));
+    }
+    if (dir.get() < 0 && (errno == EXDEV || errno == ELOOP)) return std::unexpected(outside(root, shown));
+    if (dir.get() < 0) return fail(errno_text("cannot open the folder"), shown.string());
+    return dir;
+}
+
 } // namespace
+
+Result<void> write_file_atomic(const fs::path& path, std::string_view bytes) {
+    return write_into(AtomicFile::create(path), bytes);
+}
 
 Result<WriteOutcome> write_file_if_changed(const fs::path& path, std::string_view bytes) {
     struct stat info {};
@@ -464,6 +521,26 @@ Result<WriteOutcome> write_file_if_changed(const fs::path& path, std::string_vie
         if (fd.get() >= 0 && holds(fd.get(), bytes)) return WriteOutcome::unchanged;
     }
     auto written = write_file_atomic(path, bytes);
+    if (!written) return std::unexpected(written.error());
+    return WriteOutcome::written;
+}
+
+Result<WriteOutcome> write_file_inside(const fs::path& root, const fs::path& path, std::string_view bytes) {
+    auto relative = relative_inside(root, path);
+    if (!relative || !is_plain_relative_path(*relative)) return std::unexpected(outside(root, path));
+    Fd base(::open(root.empty() ? "." : root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (base.get() < 0 && errno == ENOENT) {
+        std::error_code ec;
+        fs::create_directories(root, ec); // the root itself is the caller's choice
+        base = Fd(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    }
+    if (base.get() < 0) return fail(errno_text("cannot open the folder"), root.string());
+    const auto slash = relative->rfind('/');
+    auto folder = folder_inside(base, root, slash == std::string::npos ? "" : relative->substr(0, slash));
+    if (!folder) return std::unexpected(folder.error());
+    const std::string name = slash == std::string::npos ? *relative : relative->substr(slash + 1);
+    if (already_holds(folder->get(), name, bytes)) return WriteOutcome::unchanged;
+    auto written = write_into(AtomicFile::create(std::move(*folder), name, path), bytes);
     if (!written) return std::unexpected(written.error());
     return WriteOutcome::written;
 }

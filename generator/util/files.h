@@ -112,6 +112,13 @@ Result<std::string> read_file(const fs::path& path, std::size_t limit = default_
 Result<std::string> read_file_inside(const fs::path& root, const fs::path& path,
                                      std::size_t limit = default_read_limit);
 
+// The folder that a file or folder the config names (`path`) is read and
+// written beneath: the working folder for a relative path (config/ refuses
+// absolute paths and '..' in paperpress.yaml), so neither a path nor a link
+// (.cache/arxiv -> elsewhere) leads out of the project; for an absolute path
+// (the installed data, a test's folder), its parent.
+fs::path config_path_root(const fs::path& path);
+
 // A path as written into a state file or taken from one: relative, in
 // '/'-separated parts, none empty, "." or "..", without NUL or backslash.
 bool is_plain_relative_path(std::string_view path);
@@ -147,6 +154,14 @@ enum class WriteOutcome { unchanged, written };
 // Like write_file_atomic, but leaves the file untouched (same mtime) when it
 // already holds exactly these bytes, so reruns and rebuilds change nothing.
 Result<WriteOutcome> write_file_if_changed(const fs::path& path, std::string_view bytes);
+
+// write_file_if_changed for a file of a tree paperpress writes on behalf of
+// the content or the config (content/, caches, the site): `path` must lie
+// inside the folder `root`, and so must every link on its way (the kernel
+// resolves them beneath `root`, as read_file_inside does), so a folder that is
+// a link to elsewhere is never written through. Missing folders are made
+// beneath `root`; the file itself is replaced, never written through a link.
+Result<WriteOutcome> write_file_inside(const fs::path& root, const fs::path& path, std::string_view bytes);
 
 // A file's bytes mapped read-only. For large files read once: it neither
 // copies them nor faults in fresh memory for them, which on small virtual
