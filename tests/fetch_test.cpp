@@ -493,6 +493,29 @@ TEST_CASE("arXiv's calendar: the published no-mailing evenings take away the nex
     CHECK(extended.knows_year(2027));
 }
 
+// arXiv's 2023 list, read from the page's history (github.com/arXiv/arxiv-docs,
+// source/help/availability.md as of commit f5ae15ba, 19 December 2023, "2023 Holidays";
+// commit 13add154 removed it on 2 January 2024): Mon 16 January, Wed 14 June, Mon 19 June,
+// Tues 4 July, Thrs 17 August, Mon 4 September, Thrs 23 November, Mon 25 December, Wed 27 December.
+TEST_CASE("arXiv's calendar: 2023's no-mailing evenings are known, so a back-fill into 2023 writes no phantom day") {
+    const ArxivCalendar calendar = arxiv_calendar(ArxivSettings{});
+    CHECK(calendar.knows_year(2023));
+    // The weekday after each listed evening has no announcement.
+    for (const char* day : {"2023-01-17", "2023-06-15", "2023-06-20", "2023-07-05", "2023-08-18", "2023-09-05",
+                            "2023-11-24", "2023-12-26", "2023-12-28"})
+        CHECK_MESSAGE(!calendar.is_announcement_day(*parse_iso_date(day)), day);
+    // Late 2023 around Thanksgiving and Christmas: these feeds did exist.
+    for (const char* day :
+         {"2023-11-22", "2023-11-23", "2023-11-27", "2023-12-22", "2023-12-25", "2023-12-27", "2023-12-29"})
+        CHECK_MESSAGE(calendar.is_announcement_day(*parse_iso_date(day)), day);
+    CHECK(calendar.why_no_announcement(*parse_iso_date("2023-11-24")) ==
+          "no mailing on the evening of Thursday 2023-11-23 (arXiv's holidays)");
+    // Monday 27 November 2023 holds Wednesday 22 November 14:00 EST to Friday 24 November 14:00 EST.
+    auto window = calendar.submission_window(*parse_iso_date("2023-11-27"));
+    CHECK(window.from.iso() == "2023-11-22T19:00Z");
+    CHECK(window.to.iso() == "2023-11-24T19:00Z");
+}
+
 TEST_CASE("arXiv's calendar: the announcement days' windows tile 2024-2026, each holiday folded into the next") {
     const ArxivCalendar calendar = arxiv_calendar(ArxivSettings{});
     std::optional<SubmissionWindow> last;
