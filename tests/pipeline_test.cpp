@@ -411,6 +411,24 @@ TEST_CASE("run: the announcement is fetched, scored by the LLM and written; noth
     for (const auto& line : f.log) CHECK(line.find("SECRET") == std::string::npos);
 }
 
+// DeepSeek's V4 release note (api-docs.deepseek.com/news/news260424): deepseek-chat is
+// "fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)".
+TEST_CASE("run: a model its provider retired is named in a warning with the source; its cost is unknown") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.api_key = "sk-test";
+    f.config.llm.model = "deepseek-chat";
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    int warned = 0;
+    for (const auto& w : result.warnings)
+        warned += w.find("llm.model deepseek-chat was retired by DeepSeek on 2026-07-24") != std::string::npos &&
+                  w.find("(source: https://api-docs.deepseek.com/") != std::string::npos;
+    CHECK(warned == 1);
+    CHECK_FALSE(f.day("2025-05-28").cost.total.has_value());
+}
+
 TEST_CASE("run: papers missing from replies are asked again in smaller batches, then recorded as unscored") {
     Fixture f;
     FakeLlm llm;
