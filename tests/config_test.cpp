@@ -1,6 +1,7 @@
 // config/: paperpress.yaml, read once into one Config; every section
 // reports its mistakes with the file and line.
 #include "config/config.h"
+#include "config/prices.h"
 #include "notify/channel.h"
 #include "notify/notifier.h"
 #include "test_support.h"
@@ -187,6 +188,49 @@ TEST_CASE("config: the built-in price table reads, is dated, and llm.prices adds
     auto typo = parse_config("llm:\n  prices:\n    m: {prompt: 1, completoin: 2}\n", "p.yaml");
     REQUIRE_FALSE(typo);
     CHECK(text_contains(typo.error().message, "llm.prices.m.completoin"));
+}
+
+// 2026's models, each from its provider's pricing page (generator/config/prices.yaml names the page
+// and the date read): OpenAI's developers.openai.com/api/docs/pricing (standard tier), DeepSeek's
+// api-docs.deepseek.com/quick_start/pricing (peak rates) and Google's ai.google.dev/gemini-api/docs/pricing.
+TEST_CASE("config: the built-in price table has 2026's OpenAI, DeepSeek and Gemini models") {
+    auto price = [](const char* model) {
+        const Price& p = default_prices().at(model);
+        return std::to_string(p.prompt) + " " + std::to_string(p.completion) + " " +
+               std::to_string(p.cached.value_or(-1));
+    };
+    CHECK(price("gpt-5.5") == "5.000000 30.000000 0.500000");
+    CHECK(price("gpt-5.4") == "2.500000 15.000000 0.250000");
+    CHECK(price("gpt-5.4-mini") == "0.750000 4.500000 0.075000");
+    CHECK(price("gpt-5.4-nano") == "0.200000 1.250000 0.020000");
+    CHECK(price("gpt-5.2") == "1.750000 14.000000 0.175000");
+    CHECK(price("gpt-5.1") == "1.250000 10.000000 0.125000");
+    CHECK(price("deepseek-flash") == "0.300000 1.200000 0.006000");
+    CHECK(price("deepseek-v4-flash") == price("deepseek-flash")); // billed as deepseek-flash
+    CHECK(price("deepseek-v4-pro") == "1.320000 3.960000 0.044000");
+    CHECK(price("gemini-3-flash-preview") == "0.500000 3.000000 0.050000");
+    CHECK(default_prices_date() == "2026-11-28");
+}
+
+// DeepSeek's V4 release note (api-docs.deepseek.com/news/news260424): deepseek-chat and
+// deepseek-reasoner "will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)".
+TEST_CASE("config: a model its provider retired has no price and a warning naming the retirement and its source") {
+    for (const char* model : {"deepseek-chat", "deepseek-reasoner"}) {
+        CHECK_MESSAGE(!default_prices().contains(model), model); // its old rate no longer bills anything
+        const std::string warning = retirement_warning(model);
+        CHECK_MESSAGE(
+            text_contains(warning, std::string("llm.model ") + model + " was retired by DeepSeek on 2026-07-24"),
+            warning);
+        CHECK_MESSAGE(text_contains(warning, "(source: https://api-docs.deepseek.com/news/news260424"), warning);
+        CHECK_MESSAGE(text_contains(warning, "use deepseek-flash"), warning);
+    }
+    CHECK(text_contains(retirement_warning("deepseek-v4-flash"), "retired by DeepSeek: the name is still accepted"));
+    CHECK(retirement_warning("deepseek-flash").empty());
+    CHECK(retirement_warning("gpt-5.5").empty());
+    for (const auto& [model, retirement] : retired_models()) {
+        CHECK_MESSAGE(retirement.source.starts_with("https://"), model);
+        CHECK_MESSAGE((retirement.date.empty() || retirement.date.size() == 10), model);
+    }
 }
 
 TEST_CASE("config: every command validates every section, and check still checks the content") {

@@ -6,6 +6,7 @@
 #include "fetch/arxiv_source.h"
 #include "fetch/curl_library.h"
 #include "fetch/http_client.h"
+#include "score/author_match.h"
 #include "test_support.h"
 #include "util/redact.h"
 #include "util/text.h"
@@ -134,6 +135,68 @@ TEST_CASE("API pages: IDs lose versions, titles are tidied, errors are reported"
                        "api");
     REQUIRE_FALSE(error.has_value());
     CHECK(error.error().message.find("start must be an integer") != std::string::npos);
+}
+
+// arXiv's feed writes each author in dc:creator as "Name (Affiliation, Affiliation)" and joins
+// the authors with ", " (github.com/arXiv/arxiv-feed, feed/serializers/extensions.py,
+// ArxivEntryExtension.__add_authors); the export API gives <name> and one <arxiv:affiliation> each.
+TEST_CASE("a paper has the same authors from the feed and the API, and a followed author matches by name") {
+    const std::string creator = "Kaiming He (MIT, CSAIL), Ross Girshick, Wei (David) Zhang, "
+                                "A. Smith (Inst. of Tech. (IIT) Delhi), Yixuan Zhang (Lucy)";
+    std::string item = rss_item("2505.21073", "new", "cs.LG");
+    item.replace(item.find("Lenka"), std::string("Lenka Zdeborov\\'a, Ann Other").size(), creator);
+    auto feed = parse_rss_feed(rss(item), "feed");
+    REQUIRE_MESSAGE(feed.has_value(), feed.error().to_string());
+
+    auto author = [](const std::string& name, const std::vector<std::string>& affiliations) {
+        std::string xml = "<author><name>" + name + "</name>";
+        for (const auto& a : affiliations) xml += "<arxiv:affiliation>" + a + "</arxiv:affiliation>";
+        return xml + "</author>";
+    };
+    std::string entry = api_entry("2505.21073");
+    const std::string api_authors = "<author><name>A. Author</name></author><author><name>B. Author</name></author>";
+    entry.replace(entry.find(api_authors), api_authors.size(),
+                  author("Kaiming He", {"MIT", "CSAIL"}) + author("Ross Girshick", {}) +
+                      author("Wei (David) Zhang", {}) + author("A. Smith", {"Inst. of Tech. (IIT) Delhi"}) +
+                      author("Yixuan Zhang (Lucy)", {}));
+    std::string xml = api_page(1, {});
+    xml.insert(xml.find("</feed>"), entry);
+    auto page = parse_api_page(xml, "api");
+    REQUIRE_MESSAGE(page.has_value(), page.error().to_string());
+    REQUIRE(page->entries.size() == 1);
+
+    const Paper& from_feed = feed->entries[0].paper;
+    const Paper& from_api = page->entries[0].paper;
+    CHECK(from_feed.authors == std::vector<std::string>{"Kaiming He (MIT, CSAIL)", "Ross Girshick", "Wei (David) Zhang",
+                                                        "A. Smith (Inst. of Tech. (IIT) Delhi)",
+                                                        "Yixuan Zhang (Lucy)"});
+    CHECK(from_api.authors == from_feed.authors);
+
+    // The name is what a follow list holds; parentheses inside a name stay in it.
+    const AuthorMatcher followed({"Kaiming He", "A. Smith", "Wei (David) Zhang", "Yixuan Zhang"});
+    const std::vector<std::string> names{"Kaiming He", "Wei (David) Zhang", "A. Smith", "Yixuan Zhang"};
+    CHECK(followed.matches(from_feed) == names);
+    CHECK(followed.matches(from_api) == names);
+    CHECK(AuthorMatcher({"Ross Girshick (FAIR)"}).matches(from_feed) == std::vector<std::string>{"Ross Girshick"});
+    CHECK(AuthorMatcher({"MIT"}).matches(from_feed).empty());
+}
+
+TEST_CASE("an author splits into the name and the parenthesized affiliations that end it") {
+    auto parts = [](const char* author) {
+        AuthorParts p = split_author(author);
+        return p.name + "|" + p.affiliations;
+    };
+    CHECK(parts("Kaiming He (MIT, CSAIL)") == "Kaiming He|MIT, CSAIL");
+    CHECK(parts("  Kaiming He  ") == "Kaiming He|");
+    CHECK(parts("A. Smith (Inst. (IIT) Delhi)") == "A. Smith|Inst. (IIT) Delhi");
+    CHECK(parts("Wei (David) Zhang") == "Wei (David) Zhang|");
+    CHECK(parts("Wei (David) Zhang (MIT)") == "Wei (David) Zhang|MIT");
+    CHECK(parts("(Anonymous)") == "(Anonymous)|");
+    CHECK(parts("Smith (MIT") == "Smith (MIT|");
+    CHECK(parts("Smith MIT)") == "Smith MIT)|");
+    CHECK(parts("") == "|");
+    CHECK(feed_author("Kaiming He", {"MIT", " ", "CSAIL"}) == "Kaiming He (MIT, CSAIL)");
+    CHECK(feed_author("Ross Girshick", {}) == "Ross Girshick");
 }
 
 TEST_CASE("libcurl loads on first use, once, with every function the client calls") {
@@ -491,6 +554,29 @@ TEST_CASE("arXiv's calendar: the published no-mailing evenings take away the nex
     const ArxivCalendar extended = arxiv_calendar(settings);
     CHECK_FALSE(extended.is_announcement_day(*parse_iso_date("2027-11-26")));
     CHECK(extended.knows_year(2027));
+}
+
+// arXiv's 2023 list, read from the page's history (github.com/arXiv/arxiv-docs,
+// source/help/availability.md as of commit f5ae15ba, 19 December 2023, "2023 Holidays";
+// commit 13add154 removed it on 2 January 2024): Mon 16 January, Wed 14 June, Mon 19 June,
+// Tues 4 July, Thrs 17 August, Mon 4 September, Thrs 23 November, Mon 25 December, Wed 27 December.
+TEST_CASE("arXiv's calendar: 2023's no-mailing evenings are known, so a back-fill into 2023 writes no phantom day") {
+    const ArxivCalendar calendar = arxiv_calendar(ArxivSettings{});
+    CHECK(calendar.knows_year(2023));
+    // The weekday after each listed evening has no announcement.
+    for (const char* day : {"2023-01-17", "2023-06-15", "2023-06-20", "2023-07-05", "2023-08-18", "2023-09-05",
+                            "2023-11-24", "2023-12-26", "2023-12-28"})
+        CHECK_MESSAGE(!calendar.is_announcement_day(*parse_iso_date(day)), day);
+    // Late 2023 around Thanksgiving and Christmas: these feeds did exist.
+    for (const char* day :
+         {"2023-11-22", "2023-11-23", "2023-11-27", "2023-12-22", "2023-12-25", "2023-12-27", "2023-12-29"})
+        CHECK_MESSAGE(calendar.is_announcement_day(*parse_iso_date(day)), day);
+    CHECK(calendar.why_no_announcement(*parse_iso_date("2023-11-24")) ==
+          "no mailing on the evening of Thursday 2023-11-23 (arXiv's holidays)");
+    // Monday 27 November 2023 holds Wednesday 22 November 14:00 EST to Friday 24 November 14:00 EST.
+    auto window = calendar.submission_window(*parse_iso_date("2023-11-27"));
+    CHECK(window.from.iso() == "2023-11-22T19:00Z");
+    CHECK(window.to.iso() == "2023-11-24T19:00Z");
 }
 
 TEST_CASE("arXiv's calendar: the announcement days' windows tile 2024-2026, each holiday folded into the next") {

@@ -412,6 +412,24 @@ TEST_CASE("run: the announcement is fetched, scored by the LLM and written; noth
     for (const auto& line : f.log) CHECK(line.find("SECRET") == std::string::npos);
 }
 
+// DeepSeek's V4 release note (api-docs.deepseek.com/news/news260424): deepseek-chat is
+// "fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)".
+TEST_CASE("run: a model its provider retired is named in a warning with the source; its cost is unknown") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.api_key = "sk-test";
+    f.config.llm.model = "deepseek-chat";
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    int warned = 0;
+    for (const auto& w : result.warnings)
+        warned += w.find("llm.model deepseek-chat was retired by DeepSeek on 2026-07-24") != std::string::npos &&
+                  w.find("(source: https://api-docs.deepseek.com/") != std::string::npos;
+    CHECK(warned == 1);
+    CHECK_FALSE(f.day("2025-05-28").cost.total.has_value());
+}
+
 TEST_CASE("run: papers missing from replies are asked again in smaller batches, then recorded as unscored") {
     Fixture f;
     FakeLlm llm;
@@ -1603,6 +1621,27 @@ TEST_CASE("run: the night after a holiday writes no phantom day, and the catch-u
         CHECK(api.windows.empty());
         CHECK(run_exit_code(result) == 0);
     }
+}
+
+// arXiv's 2023 list (github.com/arXiv/arxiv-docs, source/help/availability.md before commit 13add154):
+// no mailing on Thursday 23 November 2023, so no announcement is dated Friday 24 November.
+TEST_CASE("run: a back-fill over Thanksgiving 2023 writes no phantom day and knows 2023's holidays") {
+    Fixture f;
+    WindowApi api(f.arxiv);
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+    f.today = *parse_iso_date("2024-01-10");
+    RunRequest request;
+    request.from = parse_iso_date("2023-11-20");
+    request.to = parse_iso_date("2023-11-28");
+    request.today = f.today;
+    request.clock = &f.clock;
+    request.content_dir = f.dir / "content";
+    RunResult result = run_nightly(request, f.config);
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(written_days(result) ==
+          std::vector<std::string>{"2023-11-20", "2023-11-21", "2023-11-22", "2023-11-23", "2023-11-27", "2023-11-28"});
+    CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2023-11-24"))));
+    for (const auto& w : result.warnings) CHECK_MESSAGE(w.find("holidays here") == std::string::npos, w);
 }
 
 TEST_CASE("run: a stale day is fetched again through the API by the next night's catch-up; ls says it waits") {

@@ -51,6 +51,17 @@ TEST_CASE("author names match through case, accents and TeX accents") {
     CHECK(matcher.matches(paper).empty());
 }
 
+// arXiv's feed writes an author with affiliations as "Name (Affiliation, Affiliation)"
+// (github.com/arXiv/arxiv-feed, feed/serializers/extensions.py): the name is what matches.
+TEST_CASE("a followed author matches on a feed day, where the feed adds affiliations to the name") {
+    AuthorMatcher matcher({"Kaiming He", "Lenka Zdeborová"});
+    Paper paper;
+    paper.authors = {"Ross Girshick (FAIR)", "Kaiming He (MIT, CSAIL)", "Lenka Zdeborov\\'a (EPFL (SPOC lab))"};
+    CHECK(matcher.matches(paper) == std::vector<std::string>{"Kaiming He", "Lenka Zdeborov\\'a"});
+    paper.authors = {"Kaiming Hex (MIT)", "MIT (Kaiming He)"};
+    CHECK(matcher.matches(paper).empty());
+}
+
 TEST_CASE("the embedded scorer rates relevance from the topics' keywords and names what matched") {
     auto keywords =
         parse_topic_keywords("1. Model Architecture\n   - Relevant: Mixture of Experts (MoE), Transformers\n"

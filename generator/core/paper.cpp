@@ -31,6 +31,31 @@ std::optional<DayStatus> parse_day_status(std::string_view text) {
     return std::nullopt;
 }
 
+AuthorParts split_author(std::string_view author) {
+    author = trim(author);
+    if (!author.ends_with(')')) return {std::string(author), {}};
+    // Walk back from the last ')' to the '(' that opens it.
+    int depth = 0;
+    for (size_t i = author.size(); i-- > 0;) {
+        if (author[i] == ')') ++depth;
+        if (author[i] == '(' && --depth == 0) {
+            std::string_view name = trim(author.substr(0, i));
+            if (name.empty()) break; // "(Anonymous)": no name before the group
+            return {std::string(name), std::string(trim(author.substr(i + 1, author.size() - i - 2)))};
+        }
+    }
+    return {std::string(author), {}}; // unbalanced: all of it is the name
+}
+
+std::string feed_author(std::string_view name, const std::vector<std::string>& affiliations) {
+    std::vector<std::string> kept;
+    for (const auto& affiliation : affiliations)
+        if (!trim(affiliation).empty()) kept.emplace_back(trim(affiliation));
+    std::string out(trim(name));
+    if (!kept.empty()) out += " (" + join(kept, ", ") + ")";
+    return out;
+}
+
 std::string tidy_line(std::string_view raw) {
     const std::string valid = valid_xml_text(raw);
     std::string out;

@@ -13,6 +13,7 @@ namespace pp {
 struct Paper {
     std::string id; // arXiv ID without version
     std::string title;
+    // As arXiv's feed writes them: "Name" or "Name (Affiliation, Affiliation)" (split_author).
     std::vector<std::string> authors;
     std::string abstract;         // paragraphs separated by a blank line
     std::string comment;          // the scorer's reason, or empty
@@ -94,6 +95,21 @@ struct Day {
 
     bool operator==(const Day&) const = default;
 };
+
+// An author as arXiv's feed writes one in dc:creator: the name, then the
+// affiliations joined by ", " in parentheses, "Kaiming He (MIT, CSAIL)"
+// (github.com/arXiv/arxiv-feed, feed/serializers/extensions.py,
+// ArxivEntryExtension.__add_authors). Only a balanced group that ends the text
+// and follows a name is taken: "Wei (David) Zhang" is a name, and nested
+// parentheses stay in the affiliation ("A. Smith (Inst. (IIT) Delhi)").
+struct AuthorParts {
+    std::string name;
+    std::string affiliations; // as written inside the parentheses; empty when none
+};
+AuthorParts split_author(std::string_view author);
+// The feed's form from a name and its affiliations (the export API's <name>
+// and <arxiv:affiliation> elements), so both sources give the same author.
+std::string feed_author(std::string_view name, const std::vector<std::string>& affiliations);
 
 // Puts text from outside into the form the model keeps: no trailing spaces on
 // lines, no "\r", at most one blank line in a row, no blanks before the

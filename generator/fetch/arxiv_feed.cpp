@@ -25,6 +25,8 @@ Result<pugi::xml_document*> load_xml(pugi::xml_document& doc, std::string_view x
 
 std::string text_of(const pugi::xml_node& node) { return node.text().get(); }
 
+// arXiv's feed joins the authors with ", ", each "Name (Affiliation, ...)"
+// (core/paper.h, split_author): commas inside parentheses are not separators.
 std::vector<std::string> authors_from_creator(std::string_view creator) {
     std::vector<std::string> authors = split_top_level_commas(creator);
     // Some feeds end the list with "and Last Author".
@@ -119,8 +121,13 @@ Result<ApiPage> parse_api_page(std::string_view xml, const std::string& source) 
         entry.paper.id = id->id;
         entry.paper.title = title;
         entry.paper.abstract = text_of(node.child("summary"));
-        for (pugi::xml_node author : node.children("author"))
-            entry.paper.authors.push_back(text_of(author.child("name")));
+        for (pugi::xml_node author : node.children("author")) {
+            // In the feed's form, so a paper has the same authors from either source.
+            std::vector<std::string> affiliations;
+            for (pugi::xml_node affiliation : author.children("arxiv:affiliation"))
+                affiliations.push_back(tidy_line(text_of(affiliation)));
+            entry.paper.authors.push_back(feed_author(tidy_line(text_of(author.child("name"))), affiliations));
+        }
         std::string primary = node.child("arxiv:primary_category").attribute("term").value();
         if (!primary.empty()) entry.categories.push_back(primary);
         for (pugi::xml_node category : node.children("category")) {

@@ -4,6 +4,7 @@
 #include "pipeline/nightly.h"
 
 #include "config/arxiv_dates.h"
+#include "config/prices.h"
 #include "pipeline/run_context.h"
 #include "util/text.h"
 
@@ -70,6 +71,9 @@ bool prepare(Context& ctx, RunResult& result) {
                        config.llm.api_key_env + " or llm.base_url, or set llm.required to false";
         return false;
     }
+    // A model its provider retired: say so before its first request fails or is answered by another model.
+    if (const std::string retired = retirement_warning(config.llm.model); ctx.use_llm && !retired.empty())
+        result.warnings.push_back(retired);
     ctx.log(ctx.use_llm
                 ? "scorer: LLM " + config.llm.model + " at " + config.llm.base_url + " (" + ctx.scorer_reason + ")" +
                       (config.scoring.prefilter == PrefilterKind::none

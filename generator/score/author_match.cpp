@@ -44,15 +44,18 @@ std::string normalize_name(std::string_view name) {
 
 AuthorMatcher::AuthorMatcher(const std::vector<std::string>& followed) {
     for (const auto& name : followed) {
-        std::string key = normalize_name(name);
+        std::string key = normalize_name(split_author(name).name);
         if (!key.empty()) followed_.insert(key);
     }
 }
 
 std::vector<std::string> AuthorMatcher::matches(const Paper& paper) const {
     std::vector<std::string> found;
-    for (const auto& author : paper.authors)
-        if (followed_.contains(normalize_name(author))) found.push_back(author);
+    // The name alone: the feed adds affiliations ("Kaiming He (MIT, CSAIL)").
+    for (const auto& author : paper.authors) {
+        std::string name = split_author(author).name;
+        if (followed_.contains(normalize_name(name))) found.push_back(std::move(name));
+    }
     return found;
 }
 
