@@ -288,10 +288,20 @@ try {
         return typeset;
       });
       expect(tilde, "\\Tilde typesets");
+      // A feed day's authors carry affiliations: BibTeX gets the names alone (issue 42, item 1).
+      await page.evaluate(() => {
+        const key = "paperpress-starred:/sub/";
+        const kept = JSON.parse(localStorage.getItem(key));
+        kept.push({ id: "2505.00001", title: "Affiliated", date: "2025-05-01",
+                    authors: "Kaiming He (MIT, CSAIL), Wei (David) Zhang (ETH), A. Smith (Inst. (IIT) Delhi)" });
+        localStorage.setItem(key, JSON.stringify(kept));
+      });
       await page.goto(base + "/sub/starred/");
       const [bib2] = await Promise.all([page.waitForEvent("download"), page.click("#starred-bibtex")]);
       const bibtex2 = fs.readFileSync(await bib2.path(), "utf8");
       expect(bibtex2.includes("title = {R$^3$Mem: Bridging"), `the BibTeX title as written: ${bibtex2}`);
+      expect(bibtex2.includes("author = {Kaiming He and Wei (David) Zhang and A. Smith}"),
+             `the BibTeX authors without affiliations: ${bibtex2}`);
       await items.first().locator("a").click();
       await page.waitForURL((url) => url.pathname === dayPath(latest) && url.hash === `#p-${id}`);
       expect(outside.length === 0, `requests outside the site: ${outside.join(", ")}`);

@@ -272,6 +272,30 @@
     a.click();
     a.remove();
   }
+  // "Kaiming He (MIT, CSAIL), Lenka Zdeborová" -> ["Kaiming He", "Lenka Zdeborová"]: arXiv's feed
+  // writes each author's affiliations in parentheses (core/paper.h, split_author), which BibTeX
+  // must not take for names; commas inside them do not separate authors.
+  function authorNames(text) {
+    var names = [], depth = 0, start = 0;
+    text = String(text);
+    for (var i = 0; i <= text.length; i++) {
+      var c = text.charAt(i);
+      if (c === "(") depth++;
+      else if (c === ")") depth = Math.max(0, depth - 1);
+      else if (i === text.length || (c === "," && depth === 0)) {
+        var name = text.slice(start, i).trim();
+        if (name.charAt(name.length - 1) === ")") { // the group that ends it, back to its own "("
+          for (var j = name.length - 1, level = 0; j > 0; j--) {
+            level += name.charAt(j) === ")" ? 1 : name.charAt(j) === "(" ? -1 : 0;
+            if (level === 0) { name = name.slice(0, j).trim(); break; }
+          }
+        }
+        if (name) names.push(name);
+        start = i + 1;
+      }
+    }
+    return names;
+  }
   function bibtex(p) {
     // TeX stays (a title's $\ell_1$); braces only when they pair up, as BibTeX needs.
     var clean = function (s) {
@@ -281,7 +305,7 @@
       return depth === 0 ? s : s.replace(/[{}]/g, "");
     };
     return "@misc{arxiv:" + p.id.replace(/[^\w.:-]/g, "_") + ",\n  title = {" + clean(p.title) + "},\n  author = {" +
-      clean(p.authors).split(/,\s*/).join(" and ") + "},\n  year = {" + String(p.date).slice(0, 4) +
+      clean(authorNames(p.authors).join(" and ")) + "},\n  year = {" + String(p.date).slice(0, 4) +
       "},\n  eprint = {" + p.id + "},\n  archivePrefix = {arXiv},\n  url = {https://arxiv.org/abs/" + p.id + "}\n}\n";
   }
   function render() {
