@@ -317,8 +317,9 @@ struct Fixture {
         config.llm.model = "gpt-4o";
     }
 
-    std::string api_key;                        // what the CLI read from llm.api_key_env
-    Date today = *parse_iso_date("2025-05-28"); // the feed's day: the nightly run is on time
+    std::string api_key;                         // what the CLI read from llm.api_key_env
+    Date today = *parse_iso_date("2025-05-28");  // the feed's day: the nightly run is on time
+    std::optional<std::chrono::sys_seconds> now; // when set, the wall clock instead of `today`
 
     RunResult run(std::optional<Date> date = std::nullopt, bool offline = false, bool resume = false) {
         RunRequest request;
@@ -326,7 +327,8 @@ struct Fixture {
         request.date = date;
         request.offline = offline;
         request.resume = resume;
-        request.today = today;
+        if (now) request.now = now;
+        else request.today = today;
         request.clock = &clock;
         request.content_dir = dir / "content";
         request.log = [this](const std::string& line) { log.push_back(line); };
@@ -1921,4 +1923,268 @@ TEST_CASE("run: the LLM's budget counts from its first call, not from the wait f
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
     CHECK(f.day("2025-05-27").status == DayStatus::announced); // 15 min of feed waits, then 7 of outage: within 15
     CHECK(run_exit_code(result) == 0);
+}
+
+// ------------------------------------------- issue 42: arXiv's clock, empty API answers, half-stale feeds --
+
+namespace {
+
+// "YYYY-MM-DDTHH:MM" in UTC.
+std::chrono::sys_seconds utc(const std::string& text) {
+    using namespace std::chrono;
+    const Date date = *parse_iso_date(text.substr(0, 10));
+    const year_month_day ymd{year{date.year}, month{static_cast<unsigned>(date.month)},
+                             day{static_cast<unsigned>(date.day)}};
+    return sys_days(ymd) + hours(std::stoi(text.substr(11, 2))) + minutes(std::stoi(text.substr(14, 2)));
+}
+
+// An item in the RSS feed's published shape (arXiv/arxiv-docs,
+// source/help/rss_specifications.md): every category of the paper, primary first.
+std::string spec_item(const std::string& id, const std::string& type, const std::vector<std::string>& categories,
+                      const std::string& date) {
+    std::string out =
+        "<item><title>Sparse paper " + id + "</title><link>https://arxiv.org/abs/" + id +
+        "</link><description>arXiv:" + id + "v1 Announce Type: " + type +
+        " \nAbstract: We study sparse models.</description><guid isPermaLink=\"false\">oai:arXiv.org:" + id +
+        "v1</guid>";
+    for (const auto& category : categories) out += "<category>" + category + "</category>";
+    return out + "<pubDate>" + date + "</pubDate><arxiv:announce_type>" + type +
+           "</arxiv:announce_type><dc:rights>http://creativecommons.org/licenses/by/4.0/</dc:rights>"
+           "<dc:creator>Ann Author, Bob Author</dc:creator></item>";
+}
+
+// The channel in the same shape, built at midnight US Eastern of `date`.
+std::string spec_feed(const std::string& items, const std::string& date, const std::string& built) {
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss xmlns:arxiv=\"http://arxiv.org/schemas/atom\" "
+           "xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:atom=\"http://www.w3.org/2005/Atom\" "
+           "xmlns:content=\"http://purl.org/rss/1.0/modules/content/\" version=\"2.0\"><channel>"
+           "<title>cs.LG, cs.AI updates on arXiv.org</title><link>http://rss.arxiv.org/rss/cs.LG+cs.AI</link>"
+           "<description>cs.LG, cs.AI updates on the arXiv.org e-print archive.</description>"
+           "<atom:link href=\"https://rss.arxiv.org/rss/cs.LG+cs.AI\" rel=\"self\" type=\"application/rss+xml\"/>"
+           "<docs>http://www.rssboard.org/rss-specification</docs><language>en-us</language><lastBuildDate>" +
+           built + "</lastBuildDate><managingEditor>rss-help@arxiv.org</managingEditor><pubDate>" + date +
+           "</pubDate><skipDays><day>Saturday</day><day>Sunday</day></skipDays>" + items + "</channel></rss>";
+}
+
+// An export API entry and page in their published shape (arXiv/arxiv-docs,
+// source/help/api/user-manual.md, section 3.3: the feed's metadata, the
+// OpenSearch elements, one <entry> a paper).
+std::string spec_entry(const std::string& id, const std::vector<std::string>& categories) {
+    std::string out = "<entry><id>http://arxiv.org/abs/" + id +
+                      "v1</id><updated>2025-05-23T19:00:00Z</updated><published>2025-05-23T19:00:00Z</published>"
+                      "<title>Sparse paper " +
+                      id +
+                      "</title><summary>We study sparse models.</summary><author><name>Ann Author</name></author>"
+                      "<link href=\"http://arxiv.org/abs/" +
+                      id + "v1\" rel=\"alternate\" type=\"text/html\"/><arxiv:primary_category term=\"" +
+                      categories.front() + "\" scheme=\"http://arxiv.org/schemas/atom\"/>";
+    for (const auto& category : categories)
+        out += "<category term=\"" + category + "\" scheme=\"http://arxiv.org/schemas/atom\"/>";
+    return out + "</entry>";
+}
+
+std::string spec_api_page(size_t total, const std::string& start, const std::string& entries) {
+    const std::string opensearch = " xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\"";
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"" + opensearch +
+           " xmlns:arxiv=\"http://arxiv.org/schemas/atom\"><link href=\"http://arxiv.org/api/query?search_query="
+           "&amp;id_list=&amp;start=" +
+           start +
+           "\" rel=\"self\" type=\"application/atom+xml\"/><title type=\"html\">ArXiv Query: search_query=&amp;"
+           "id_list=&amp;start=" +
+           start +
+           "</title><id>http://arxiv.org/api/cHxbiOdZaP56ODnBPIenZhzg5f8</id>"
+           "<updated>2025-05-28T00:00:00-04:00</updated><opensearch:totalResults" +
+           opensearch + ">" + std::to_string(total) + "</opensearch:totalResults><opensearch:startIndex" + opensearch +
+           ">" + start + "</opensearch:startIndex><opensearch:itemsPerPage" + opensearch +
+           ">100</opensearch:itemsPerPage>" + entries + "</feed>";
+}
+
+} // namespace
+
+TEST_CASE("arxiv_date: the day on arXiv's clock, US Eastern, around midnight there and the daylight-time switches") {
+    const std::vector<std::pair<const char*, const char*>> cases = {
+        {"2025-05-29T00:30", "2025-05-28"}, // 20:30 EDT: still Wednesday on arXiv's clock
+        {"2025-05-29T03:59", "2025-05-28"}, // 23:59 EDT
+        {"2025-05-29T04:00", "2025-05-29"}, // midnight EDT: the feed flips
+        {"2025-12-02T04:59", "2025-12-01"}, // 23:59 EST
+        {"2025-12-02T05:00", "2025-12-02"}, // midnight EST
+        {"2026-01-01T04:59", "2025-12-31"}, // the new year comes five hours later there
+        {"2026-01-01T05:00", "2026-01-01"},
+        // Daylight time begins at 02:00 EST on the second Sunday of March (9 March 2025).
+        {"2025-03-09T04:59", "2025-03-08"}, // 23:59 EST
+        {"2025-03-09T05:00", "2025-03-09"}, // midnight EST
+        {"2025-03-10T03:59", "2025-03-09"}, // 23:59 EDT
+        {"2025-03-10T04:00", "2025-03-10"}, // midnight EDT
+        // It ends at 02:00 EDT on the first Sunday of November (2 November 2025; 1 November 2026).
+        {"2025-11-02T03:59", "2025-11-01"}, // 23:59 EDT
+        {"2025-11-02T04:00", "2025-11-02"}, // midnight EDT
+        {"2025-11-03T04:59", "2025-11-02"}, // 23:59 EST
+        {"2025-11-03T05:00", "2025-11-03"}, // midnight EST
+        {"2026-11-02T04:30", "2026-11-01"}, // 23:30 EST
+        {"2026-03-09T03:30", "2026-03-08"}, // 23:30 EDT, the day daylight time began (8 March 2026)
+    };
+    for (const auto& [instant, date] : cases) {
+        CAPTURE(instant);
+        CHECK(arxiv_date(utc(instant)).iso() == date);
+    }
+}
+
+TEST_CASE("run: a run at 20:30 US Eastern expects the day arXiv's feed holds there: no wait, exit 0") {
+    // The feed flips at midnight Eastern (arxiv-docs help/rss.md); at 20:30 the UTC date is already the next day.
+    const std::vector<std::array<const char*, 4>> runs = {
+        {"2025-05-29T00:30", "2025-05-28", "Wed, 28 May 2025 00:00:00 -0400", "Wed, 28 May 2025 04:00:27 +0000"},
+        {"2025-12-04T01:30", "2025-12-03", "Wed, 03 Dec 2025 00:00:00 -0500", "Wed, 03 Dec 2025 05:00:11 +0000"},
+    };
+    for (const auto& [now, day, date, built] : runs) {
+        CAPTURE(now);
+        Fixture f;
+        f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+        f.config.arxiv.wait_for_feed_minutes = 30; // the shipped paperpress.yaml's
+        f.feed_body = spec_feed(spec_item("2505.61001", "new", {"cs.LG"}, date) +
+                                    spec_item("2505.61002", "cross", {"stat.ML", "cs.LG"}, date),
+                                date, built);
+        f.now = utc(now);
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(written_days(result) == std::vector<std::string>{day});
+        CHECK(run_exit_code(result) == 0);
+        CHECK(result.incomplete.empty());
+        CHECK(f.feed_requests == 1); // not polled for a day the feed cannot hold yet
+        CHECK(f.clock.slept() < std::chrono::minutes(5));
+    }
+}
+
+TEST_CASE("run: an API window answered with no papers on an announcement day is asked again, then partial; the "
+          "catch-up heals it") {
+    // The API sometimes answers a query that has results with a valid, empty
+    // feed (totalResults 0): lukasschwab/arxiv.py#43 and #129, ropensci/aRxiv#66.
+    Fixture f;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+    f.config.arxiv.request_interval = 3;
+    f.config.arxiv.api_page_size = 100;
+    int empty_answers = 0;
+    std::vector<Clock::time_point> asked;
+    f.arxiv.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+        asked.push_back(f.clock.now());
+        const std::string start = req.get_param_value("start");
+        if (empty_answers > 0) {
+            --empty_answers;
+            return res.set_content(spec_api_page(0, start, ""), "application/atom+xml");
+        }
+        res.set_content(spec_api_page(2, start,
+                                      start == "0" ? spec_entry("2505.14001", {"cs.LG"}) +
+                                                         spec_entry("2505.14002", {"cs.AI", "cs.LG"})
+                                                   : ""),
+                        "application/atom+xml");
+    });
+    const Date tuesday = *parse_iso_date("2025-05-20");
+    SUBCASE("empty once: asked again after arXiv's interval, and the day is whole") {
+        empty_answers = 1;
+        RunResult result = f.run(tuesday);
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        Day day = f.day("2025-05-20");
+        CHECK(day.counts.arxiv == 2);
+        CHECK(day.status == DayStatus::announced);
+        CHECK(run_exit_code(result) == 0);
+        REQUIRE(asked.size() == 2);
+        CHECK(asked[1] - asked[0] >= std::chrono::seconds(3));
+    }
+    SUBCASE("empty twice: partial with the reason, and the next night's catch-up fetches it again") {
+        empty_answers = 2;
+        RunResult result = f.run(tuesday);
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        Day day = f.day("2025-05-20");
+        CHECK(day.counts.arxiv == 0);
+        CHECK(day.status == DayStatus::partial);
+        CHECK(day.reason.find("the arXiv API answered no papers twice") != std::string::npos);
+        CHECK(run_exit_code(result) == 3);
+        CHECK(asked.size() == 2);
+        CHECK(waiting_for(day) == CatchUp::fetch);
+        // Wednesday night: the catch-up asks for Tuesday again, and the API answers.
+        archive_days(f.dir / "content", "2025-05-13", "2025-05-19");
+        f.config.arxiv.catch_up_days = 5;
+        f.today = *parse_iso_date("2025-05-21");
+        const std::string date = "Wed, 21 May 2025 00:00:00 -0400";
+        f.feed_body =
+            spec_feed(spec_item("2505.15001", "new", {"cs.LG"}, date), date, "Wed, 21 May 2025 04:00:27 +0000");
+        RunResult next = f.run();
+        REQUIRE_MESSAGE(next.outcome == RunOutcome::written, next.error);
+        CHECK(written_days(next) == std::vector<std::string>{"2025-05-20", "2025-05-21"});
+        CHECK(f.day("2025-05-20").status == DayStatus::announced);
+        CHECK(f.day("2025-05-20").counts.arxiv == 2);
+        CHECK(run_exit_code(next) == 0);
+    }
+    SUBCASE("a day without an announcement is not asked again") {
+        empty_answers = 1;
+        RunResult result = f.run(*parse_iso_date("2025-05-24")); // a Saturday, asked by --date
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(f.day("2025-05-24").status == DayStatus::announced);
+        CHECK(asked.size() == 1);
+    }
+}
+
+TEST_CASE("run: a feed whose cs.AI part still serves yesterday is partial, naming cs.AI; the catch-up heals it") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.scoring.authors.clear();
+    f.config.scoring.relevance_cutoff = 1; // every scored paper is kept: the day lists them all
+    f.config.scoring.novelty_cutoff = 1;
+    f.config.arxiv.catch_up_days = 5;
+    f.config.arxiv.api_page_size = 100;
+    archive_days(f.dir / "content", "2025-05-19", "2025-05-23");
+    auto papers = [](int first, int count, const std::vector<std::string>& categories, const std::string& date) {
+        std::string items;
+        for (int i = first; i < first + count; ++i)
+            items += spec_item("2505." + std::to_string(i), "new", categories, date);
+        return items;
+    };
+    const std::string monday = "Mon, 26 May 2025 00:00:00 -0400", tuesday = "Tue, 27 May 2025 00:00:00 -0400";
+    f.today = *parse_iso_date("2025-05-26");
+    f.feed_body = spec_feed(papers(30000, 10, {"cs.LG"}, monday) + papers(31000, 10, {"cs.AI", "cs.LG"}, monday),
+                            monday, "Mon, 26 May 2025 04:00:27 +0000");
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    // Tuesday: cs.LG's part is Tuesday's; cs.AI's is still Monday's, re-dated (cs.AI's real papers are 32000-32009).
+    f.today = *parse_iso_date("2025-05-27");
+    f.feed_body = spec_feed(papers(40000, 10, {"cs.LG"}, tuesday) + papers(31000, 10, {"cs.AI", "cs.LG"}, tuesday),
+                            tuesday, "Tue, 27 May 2025 04:00:27 +0000");
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    Day day = f.day("2025-05-27");
+    CHECK(day.status == DayStatus::partial);
+    CHECK(day.reason.find("cs.AI (10 of its 10)") != std::string::npos);
+    CHECK(day.reason.find("cs.LG") == std::string::npos);
+    CHECK(run_exit_code(result) == 3);
+    REQUIRE(result.incomplete.size() == 1);
+    CHECK(result.incomplete[0].find("fetches it again through the API") != std::string::npos);
+    CHECK(waiting_for(day) == CatchUp::fetch);
+    // Wednesday: the catch-up asks the API for Tuesday's window, which holds cs.AI's real papers.
+    std::vector<std::string> windows;
+    f.arxiv.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+        const std::string query = req.get_param_value("search_query");
+        windows.push_back(query.substr(query.find("submittedDate:[") + 15, 12));
+        std::string entries;
+        for (int i = 0; i < 10; ++i)
+            entries += spec_entry("2505." + std::to_string(40000 + i), {"cs.LG"}) +
+                       spec_entry("2505." + std::to_string(32000 + i), {"cs.AI"});
+        res.set_content(
+            spec_api_page(20, req.get_param_value("start"), req.get_param_value("start") == "0" ? entries : ""),
+            "application/atom+xml");
+    });
+    const std::string wednesday = "Wed, 28 May 2025 00:00:00 -0400";
+    // A fresh feed may list a paper of an earlier day again (a late cross-list): one is not a stale part.
+    f.today = *parse_iso_date("2025-05-28");
+    f.feed_body = spec_feed(papers(50000, 5, {"cs.LG"}, wednesday) +
+                                spec_item("2505.31000", "cross", {"stat.ML", "cs.AI"}, wednesday),
+                            wednesday, "Wed, 28 May 2025 04:00:27 +0000");
+    RunResult next = f.run();
+    REQUIRE_MESSAGE(next.outcome == RunOutcome::written, next.error);
+    CHECK(written_days(next) == std::vector<std::string>{"2025-05-27", "2025-05-28"});
+    CHECK(windows == std::vector<std::string>{"202505231800"}); // Friday 14:00 EDT to Monday 14:00
+    Day healed = f.day("2025-05-27");
+    CHECK(healed.status == DayStatus::announced);
+    const auto ids = ids_of(healed);
+    for (int i = 0; i < 10; ++i) CHECK(std::ranges::find(ids, "2505." + std::to_string(32000 + i)) != ids.end());
+    CHECK(f.day("2025-05-28").status == DayStatus::announced);
+    CHECK(run_exit_code(next) == 0);
 }

@@ -23,6 +23,21 @@ bool us_eastern_daylight_time(const Date& day) {
     return false;
 }
 
+Date arxiv_date(std::chrono::sys_seconds utc) {
+    using namespace std::chrono;
+    const sys_seconds standard = utc - hours(5); // the wall clock under EST (UTC-5)
+    const int y = static_cast<int>(year_month_day(floor<days>(standard)).year());
+    // In EST: daylight time begins at 02:00 and ends at 02:00 EDT, which is 01:00 EST.
+    const sys_seconds begins = sys_days(year(y) / March / Sunday[2]) + hours(2);
+    const sys_seconds ends = sys_days(year(y) / November / Sunday[1]) + hours(1);
+    const sys_seconds local = standard >= begins && standard < ends ? standard + hours(1) : standard;
+    const year_month_day date(floor<days>(local));
+    return {static_cast<int>(date.year()), static_cast<int>(static_cast<unsigned>(date.month())),
+            static_cast<int>(static_cast<unsigned>(date.day()))};
+}
+
+Date arxiv_today() { return arxiv_date(std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now())); }
+
 std::string UtcMinute::stamp() const {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%04d%02d%02d%02d%02d", date.year, date.month, date.day, hour, minute);

@@ -10,6 +10,7 @@
 
 #include "core/date.h"
 
+#include <chrono>
 #include <compare>
 #include <map>
 #include <set>
@@ -21,6 +22,18 @@ namespace pp {
 // True when US daylight-saving time is in force at 14:00 on `day` (from the
 // second Sunday of March to the first Sunday of November, the rule since 2007).
 bool us_eastern_daylight_time(const Date& day);
+
+// The date on arXiv's clock, US Eastern (America/New_York), at the instant
+// `utc`: the day a run is on, as the feed flips to the next announcement at
+// midnight Eastern (arXiv/arxiv-docs source/help/rss.md, "updated daily at
+// midnight Eastern Standard Time"; rss_specifications.md's examples: built
+// 05:00 UTC on 23 Feb 2024, and dated "00:00:00 -0400" in August, so local
+// time, daylight time included). Daylight time by the US rule since 2007
+// (15 U.S.C. 260a): from 02:00 EST on the second Sunday of March to 02:00
+// EDT on the first Sunday of November; computed, no tz database needed.
+Date arxiv_date(std::chrono::sys_seconds utc);
+// Today on arXiv's clock (reads the system clock).
+Date arxiv_today();
 
 struct UtcMinute {
     Date date;

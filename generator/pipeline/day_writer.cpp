@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace pp::nightly {
 
@@ -57,6 +58,31 @@ bool repeats_last_day(const std::set<std::string>& last_day, const std::set<std:
     return !last_day.empty() && std::ranges::all_of(last_day, [&](const std::string& id) { return ids.contains(id); });
 }
 
+std::string stale_categories(const std::vector<FeedEntry>& entries, const std::set<std::string>& earlier,
+                             const ArxivSettings& settings) {
+    std::map<std::string, std::pair<size_t, size_t>> counts; // category -> (papers, listed before)
+    std::set<std::string> seen;
+    for (const auto& entry : entries) {
+        if (!wanted(entry, settings) || !seen.insert(entry.paper.id).second) continue;
+        // A paper counts for its first configured category: its primary, else the one it is cross-listed to.
+        auto category = std::ranges::find_if(entry.categories, [&](const std::string& c) {
+            return std::ranges::find(settings.categories, c) != settings.categories.end();
+        });
+        if (category == entry.categories.end()) continue;
+        auto& [papers, repeated] = counts[*category];
+        ++papers;
+        if (earlier.contains(entry.paper.id)) ++repeated;
+    }
+    std::vector<std::string> stale;
+    for (const auto& [category, count] : counts)
+        if (count.second >= stale_share_min_papers && 2 * count.second >= count.first)
+            stale.push_back(category + " (" + std::to_string(count.second) + " of its " + std::to_string(count.first) +
+                            ")");
+    if (stale.empty()) return {};
+    return "the feed repeats papers of earlier days for " + join(stale, ", ") +
+           ": that part of the feed still served an earlier announcement, and its papers of this day are missing";
+}
+
 long long count_selected(const Day& day) {
     return std::ranges::count_if(day.papers, [](const Paper& p) { return p.unscored.empty() || p.relevance; });
 }
@@ -78,6 +104,7 @@ struct Candidates {
     Verdicts verdicts;           // author matches so far
     size_t listed_before = 0;    // dropped: an earlier day listed them
     std::string repeated;        // non-empty when the feed repeats the last archived day
+    std::string stale_parts;     // non-empty when some categories' part of the feed does (stale_categories)
 };
 
 Candidates gather_candidates(const Context& ctx, DayInput& input, Day& day, RunResult& result) {
@@ -89,6 +116,8 @@ Candidates gather_candidates(const Context& ctx, DayInput& input, Day& day, RunR
     std::pair<Date, std::set<std::string>> last_day;
     auto earlier = ids_listed_before(ctx.request.content_dir, input.date, result.warnings, last_day);
     const bool repeats = repeats_last_day(last_day.second, seen);
+    // A feed's day (an API window holds no announcement to repeat): one category's stale part.
+    if (!repeats && !input.remedial) out.stale_parts = stale_categories(input.entries, earlier, ctx.config.arxiv);
     const size_t before = out.all.size();
     std::erase_if(out.all, [&](const Paper& p) { return earlier.contains(p.id); });
     out.listed_before = before - out.all.size();
@@ -155,7 +184,7 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
                   TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates.all));
     day.counts.relevant = count_selected(day);
 
-    settle_status(day, {candidates.repeated}, {input.partial_reason, unscored_reason});
+    settle_status(day, {candidates.repeated}, {input.partial_reason, candidates.stale_parts, unscored_reason});
     if (day.status != DayStatus::announced)
         result.incomplete.push_back(input.date.iso() + " is " + to_string(day.status) + " (" + day.reason +
                                     "); it is written and published as such, and " + retry_note(ctx, day));

@@ -55,6 +55,18 @@ Result<DayInput> backfill_input(const Context& ctx, ArxivSource& source, const D
             last.iso() + " (between the 14:00 US-Eastern deadlines)");
     std::string gap;
     auto entries = source.fetch_submitted(window.from, last, &gap);
+    if (entries && entries->empty() && gap.empty() && ctx.calendar.is_announcement_day(day)) {
+        // An announcement day has papers: an empty answer (totalResults 0) is
+        // likelier the API's known fault, a valid empty feed for a query that
+        // has results (lukasschwab/arxiv.py#43 and #129, ropensci/aRxiv#66),
+        // than an empty day. Asked again once (the client keeps the polite
+        // interval), then the day is partial, so the catch-up asks later.
+        ctx.log(day.iso() + ": the arXiv API answered no papers for an announcement day; asking again once");
+        entries = source.fetch_submitted(window.from, last, &gap);
+        if (entries && entries->empty() && gap.empty())
+            gap = "the arXiv API answered no papers twice for the submission window " + window.from.iso() + " to " +
+                  last.iso() + ", where an announcement day has some (its known empty answer, totalResults 0)";
+    }
     if (!entries) return std::unexpected(entries.error());
     return DayInput{day, std::move(*entries), Remedial{window.from.date, last.date, generated}, gap};
 }

@@ -181,7 +181,8 @@ RunResult run_nightly(const RunRequest& request, const Config& config) {
     RunResult result;
     Context ctx{request, config, {}, {}, false, {}, {}, arxiv_calendar(config.arxiv), {}, {}, {}};
     if (!prepare(ctx, result)) return result;
-    const Date today = request.today.value_or(today_utc());
+    // arXiv's day, not the UTC one: a run at 20:30 Eastern is still on the day the feed holds.
+    const Date today = request.today.value_or(request.now ? arxiv_date(*request.now) : arxiv_today());
     ArxivSource source(
         config.arxiv, [&](const std::string& line) { ctx.log(line); }, request.clock ? *request.clock : real_clock());
     if (request.resume) {

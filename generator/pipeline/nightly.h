@@ -11,6 +11,7 @@
 #include "util/clock.h"
 #include "util/files.h"
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,8 +24,10 @@ struct RunRequest {
     std::optional<Date> from, to; // back-fill every missing weekday in [from, to]; to defaults to today
     bool offline = false;         // the saved sample feed and the embedded scorer
     bool resume = false;          // with `date`: score only the unscored papers of that (partial) day
-    std::optional<Date> today;    // the clock (UTC day); today_utc() when absent
-    Clock* clock = nullptr;       // times waits (backoff, rate limits, arXiv's interval); nullptr: real_clock()
+    std::optional<Date> today;    // the day on arXiv's clock (US Eastern); from `now` when absent
+    // The wall clock (UTC) that names `today` (arxiv_date); the system's when absent.
+    std::optional<std::chrono::sys_seconds> now;
+    Clock* clock = nullptr; // times waits (backoff, rate limits, arXiv's interval); nullptr: real_clock()
     fs::path content_dir = "content";
     // The LLM's key (the variable llm.api_key_env names), read by the CLI once: the
     // pipeline never reads the environment. Empty: no key (an LLM at llm.base_url may need none).
@@ -56,8 +59,9 @@ struct RunResult {
 // stale day (the workflow still publishes, and goes red), 1 for a failure.
 int run_exit_code(const RunResult& result);
 
-// The announcement a run on `today` should find in the feed: the latest
-// announcement day of arXiv's calendar up to `today`.
+// The announcement a run on `today` (arXiv's day, US Eastern: the feed flips
+// at midnight there) should find in the feed: the latest announcement day of
+// arXiv's calendar up to `today`.
 Date expected_announcement(const ArxivCalendar& calendar, const Date& today);
 
 RunResult run_nightly(const RunRequest& request, const Config& config);

@@ -72,6 +72,15 @@ bool wanted(const FeedEntry& entry, const ArxivSettings& settings);
 // A new announcement never lists again every paper the last day kept: a
 // feed (its papers' `ids`) that does repeats that day's.
 bool repeats_last_day(const std::set<std::string>& last_day, const std::set<std::string>& ids);
+// A new announcement lists a few papers of earlier days at most (late
+// cross-lists: 2 of a category's 36 in arXiv's real listings of March-April
+// 2025 and April 2026, 5.6%, the most on any fresh day), a re-served one
+// all of them. A category whose share of the feed's papers listed on earlier
+// days (`earlier`) is at least half, and at least this many papers, still
+// served an earlier announcement: the reason naming those categories, or "".
+constexpr size_t stale_share_min_papers = 2;
+std::string stale_categories(const std::vector<FeedEntry>& entries, const std::set<std::string>& earlier,
+                             const ArxivSettings& settings);
 // A day's status from what went wrong; the reason names each problem.
 void settle_status(Day& day, std::vector<std::string> stale, const std::vector<std::string>& partial);
 // The day's picks: followed authors' papers and those whose score passed.
