@@ -188,7 +188,7 @@ bool DeadlineStream::is_readable() const {
     return wait.count() > 0 && wait_for(socket_, POLLIN, wait);
 }
 
-bool DeadlineStream::wait_writable() const {
+bool DeadlineStream::is_writable() const {
     if (wait_for(socket_, POLLOUT, std::chrono::milliseconds(0))) return true;
     // The client reads nothing for now: while the write waits, a newcomer may take this thread.
     if (stalled_) stalled_(true);
@@ -196,8 +196,6 @@ bool DeadlineStream::wait_writable() const {
     if (stalled_) stalled_(false);
     return ready;
 }
-
-bool DeadlineStream::is_writable() const { return wait_writable(); }
 
 ssize_t DeadlineStream::read(char* ptr, std::size_t size) {
     if (begin_ == end_) {
@@ -223,9 +221,9 @@ ssize_t DeadlineStream::read(char* ptr, std::size_t size) {
 }
 
 ssize_t DeadlineStream::write(const char* ptr, std::size_t size) {
-    // Not blocking in send(): a client that stops reading is seen by wait_writable (httplib sends the rest).
+    // Not blocking in send(): a client that stops reading is seen by is_writable (httplib sends the rest).
     for (;;) {
-        if (!wait_writable()) return -1;
+        if (!is_writable()) return -1;
         const ssize_t sent = ::send(socket_, ptr, size, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (sent >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return sent;
     }

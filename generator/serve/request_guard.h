@@ -122,7 +122,7 @@ public:
     void on_stall(std::function<void(bool stalled)> stalled) { stalled_ = std::move(stalled); }
 
     bool is_readable() const override;
-    bool is_writable() const override;
+    bool is_writable() const override; // waits up to the io timeout, telling on_stall
     ssize_t read(char* ptr, std::size_t size) override;
     ssize_t write(const char* ptr, std::size_t size) override;
     void get_remote_ip_and_port(std::string& ip, int& port) const override;
@@ -134,7 +134,6 @@ public:
 
 private:
     std::chrono::milliseconds read_wait() const; // the io timeout, cut at the deadline
-    bool wait_writable() const;                  // up to the io timeout, telling on_stall
     int socket_;
     Clock& clock_;
     std::chrono::milliseconds io_timeout_;
