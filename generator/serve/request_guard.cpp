@@ -26,8 +26,9 @@ bool wait_for(int socket, short events, std::chrono::milliseconds limit) {
     }
 }
 
-// The accept time of the connection this worker thread serves.
+// The accept time and the socket of the connection this worker thread serves.
 thread_local Clock::time_point serving_since;
+thread_local int serving_fd = -1;
 
 void address_text(const sockaddr_storage& address, std::string& ip, int& port) {
     char text[INET6_ADDRSTRLEN] = {};
@@ -47,7 +48,7 @@ void address_text(const sockaddr_storage& address, std::string& ip, int& port) {
 
 void ConnectionTable::add(int socket, Clock::time_point since) {
     std::lock_guard lock(mutex_);
-    entries_[socket] = Entry{since, State::waiting};
+    entries_[socket] = Entry{since, State::waiting, {}};
 }
 
 void ConnectionTable::set_waiting(int socket, Clock::time_point since) { add(socket, since); }
@@ -56,12 +57,21 @@ void ConnectionTable::set_replying(int socket, Clock::time_point since, bool str
     std::lock_guard lock(mutex_);
     auto it = entries_.find(socket);
     if (it != entries_.end() && it->second.state != State::evicted)
-        it->second = Entry{since, stream ? State::streaming : State::replying};
+        it->second = Entry{since, stream ? State::streaming : State::replying, {}};
 }
 
 void ConnectionTable::remove(int socket) {
     std::lock_guard lock(mutex_);
     entries_.erase(socket);
+}
+
+void ConnectionTable::set_stalled(int socket, bool stalled, Clock::time_point now) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(socket);
+    if (it == entries_.end()) return;
+    Entry& entry = it->second;
+    if (stalled && entry.state == State::replying) entry = Entry{now, State::stalled, entry.since};
+    else if (!stalled && entry.state == State::stalled) entry = Entry{entry.replying_since, State::replying, {}};
 }
 
 bool ConnectionTable::evict_oldest(State state, Clock::time_point before) {
@@ -79,7 +89,8 @@ bool ConnectionTable::evict_oldest(State state, Clock::time_point before) {
 
 bool ConnectionTable::evict_for_newcomer(Clock::time_point now, Clock::duration slow) {
     std::lock_guard lock(mutex_);
-    return evict_oldest(State::waiting, Clock::time_point::max()) || evict_oldest(State::replying, now - slow);
+    return evict_oldest(State::waiting, Clock::time_point::max()) ||
+           evict_oldest(State::stalled, Clock::time_point::max()) || evict_oldest(State::replying, now - slow);
 }
 
 void ConnectionTable::evict_all() {
@@ -109,6 +120,11 @@ void GuardedPool::enqueue(std::function<void()> job) {
 bool GuardedPool::has_queued() const {
     std::lock_guard lock(mutex_);
     return jobs_.size() > idle_ + freeing_;
+}
+
+void GuardedPool::make_room() {
+    std::lock_guard lock(mutex_);
+    make_room_if_starved();
 }
 
 void GuardedPool::shutdown() {
@@ -172,7 +188,14 @@ bool DeadlineStream::is_readable() const {
     return wait.count() > 0 && wait_for(socket_, POLLIN, wait);
 }
 
-bool DeadlineStream::is_writable() const { return wait_for(socket_, POLLOUT, io_timeout_); }
+bool DeadlineStream::is_writable() const {
+    if (wait_for(socket_, POLLOUT, std::chrono::milliseconds(0))) return true;
+    // The client reads nothing for now: while the write waits, a newcomer may take this thread.
+    if (stalled_) stalled_(true);
+    const bool ready = wait_for(socket_, POLLOUT, io_timeout_);
+    if (stalled_) stalled_(false);
+    return ready;
+}
 
 ssize_t DeadlineStream::read(char* ptr, std::size_t size) {
     if (begin_ == end_) {
@@ -198,8 +221,12 @@ ssize_t DeadlineStream::read(char* ptr, std::size_t size) {
 }
 
 ssize_t DeadlineStream::write(const char* ptr, std::size_t size) {
-    if (!is_writable()) return -1;
-    return ::send(socket_, ptr, size, MSG_NOSIGNAL);
+    // Not blocking in send(): a client that stops reading is seen by is_writable (httplib sends the rest).
+    for (;;) {
+        if (!is_writable()) return -1;
+        const ssize_t sent = ::send(socket_, ptr, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (sent >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return sent;
+    }
 }
 
 void DeadlineStream::get_remote_ip_and_port(std::string& ip, int& port) const {
@@ -252,11 +279,20 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
     const auto io_timeout = std::chrono::seconds(read_timeout_sec_) + std::chrono::microseconds(read_timeout_usec_);
     DeadlineStream stream(sock, clock_, std::chrono::duration_cast<std::chrono::milliseconds>(io_timeout));
     table_.add(sock, GuardedPool::accepted());
+    stream.on_stall([this, sock](bool stalled) {
+        table_.set_stalled(sock, stalled, clock_.now());
+        GuardedPool* pool = pool_;
+        if (stalled && pool) pool->make_room(); // a newcomer queued before this stall gets its thread
+    });
+    serving_fd = sock;
     const bool ok = serve_requests(stream, sock);
+    serving_fd = -1;
     table_.remove(sock);
     ::shutdown(sock, SHUT_RDWR);
     ::close(sock);
     return ok;
 }
+
+int serving_socket() { return serving_fd; }
 
 } // namespace pp

@@ -7,13 +7,16 @@
 //   line, headers and body, and a size cap (max_request_bytes); past either,
 //   the connection is closed. cpp-httplib 0.11 bounds each read (5 s) but not
 //   their sum, nor the length of one line.
-// - A connection is "waiting" until its whole request is in. When a new
-//   connection finds no idle thread, the connection that has waited longest
-//   is closed, so its thread takes the newcomer; if none waits, the one
-//   that has been sending its reply longest, if for more than the deadline
-//   (an event stream never: those are capped apart). So a slow client never
-//   keeps the last worker from a new connection. A kept-alive connection
-//   gives its thread up when others are queued.
+// - A connection is "waiting" until its whole request is in, and "stalled"
+//   while its reply cannot be written because its client reads nothing.
+//   When a new connection finds no idle thread, the connection that has
+//   waited longest is closed, so its thread takes the newcomer; if none
+//   waits, the one stalled longest; else the one that has been sending its
+//   reply longest, if for more than the deadline (an event stream never:
+//   those are capped apart). A connection that stalls while others wait for
+//   a thread looks again. So a slow client never keeps the last worker from
+//   a new connection. A kept-alive connection gives its thread up when
+//   others are queued.
 //
 // GuardedServer is an httplib::Server whose connections are read through
 // DeadlineStream; it needs its task queue to be a GuardedPool.
@@ -50,19 +53,22 @@ public:
     void set_waiting(int socket, Clock::time_point since);
     // Its request is in: a reply from `since` on, or a stream (meant to last).
     void set_replying(int socket, Clock::time_point since, bool stream);
+    // A reply's write waits for its client to read (from `now` on), or no longer.
+    void set_stalled(int socket, bool stalled, Clock::time_point now);
     void remove(int socket); // before the socket is closed
     // Makes room for a new connection: shuts down the socket (its read or
     // write fails at once) of the connection waiting longest for its request,
-    // else of the one replying longest if for more than `slow` (a client that
-    // reads its reply slowly). False when there was none.
+    // else of the one stalled longest, else of the one replying longest if
+    // for more than `slow`. False when there was none.
     bool evict_for_newcomer(Clock::time_point now, Clock::duration slow);
     void evict_all(); // the server stops
 
 private:
-    enum class State { waiting, replying, streaming, evicted };
+    enum class State { waiting, replying, stalled, streaming, evicted };
     struct Entry {
-        Clock::time_point since;
+        Clock::time_point since; // waiting or replying since; stalled: since the stall
         State state = State::waiting;
+        Clock::time_point replying_since; // stalled: when its reply started
     };
     bool evict_oldest(State state, Clock::time_point before);
     mutable std::mutex mutex_;
@@ -78,6 +84,7 @@ public:
     void enqueue(std::function<void()> job) override; // httplib's accept loop calls it at once
     void shutdown() override;                         // closes the waiting connections, then joins
     bool has_queued() const;                          // connections wait for a thread
+    void make_room();                                 // a connection may be closed now: one waits?
     // When the connection the calling worker serves was accepted.
     static Clock::time_point accepted();
 
@@ -111,9 +118,11 @@ public:
     void start_request(Clock::time_point deadline);
     // Waits up to `limit` for the next request's first byte (or a close).
     bool wait_readable(std::chrono::milliseconds limit) const;
+    // Told when a write starts waiting for the client to read (true), and when it ends (false).
+    void on_stall(std::function<void(bool stalled)> stalled) { stalled_ = std::move(stalled); }
 
     bool is_readable() const override;
-    bool is_writable() const override;
+    bool is_writable() const override; // waits up to the io timeout, telling on_stall
     ssize_t read(char* ptr, std::size_t size) override;
     ssize_t write(const char* ptr, std::size_t size) override;
     void get_remote_ip_and_port(std::string& ip, int& port) const override;
@@ -133,7 +142,11 @@ private:
     bool cut_ = false;
     std::vector<char> buffer_;
     std::size_t begin_ = 0, end_ = 0;
+    std::function<void(bool)> stalled_;
 };
+
+// The socket of the connection the calling worker thread serves (-1 outside one).
+int serving_socket();
 
 class GuardedServer final : public httplib::Server {
 public:

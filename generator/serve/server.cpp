@@ -5,6 +5,8 @@
 
 #include <fcntl.h>
 #include <httplib.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,8 +16,8 @@
 #include <cctype>
 #include <charconv>
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
+#include <set>
 #include <thread>
 
 namespace pp {
@@ -52,13 +54,30 @@ std::optional<std::uint64_t> range_number(std::string_view text) {
     return value;
 }
 
-// A file open for reading, closed with its last owner.
+// A file open for reading (or an eventfd), closed with its last owner.
 struct OpenFile {
     int fd = -1;
     ~OpenFile() {
         if (fd >= 0) ::close(fd);
     }
 };
+
+// How an event stream's wait ended.
+enum class StreamWake { news, quiet, page_gone };
+
+// Waits up to `limit` for `wake` (an eventfd: the token changed, or the
+// server stops) or for the page's side to close `socket`. POLLRDHUP: "stream
+// socket peer closed connection, or shut down writing half" (poll(2), Linux
+// 2.6.17); the page sends nothing after its request, so that is its close.
+StreamWake wait_for_stream(int socket, int wake, std::chrono::milliseconds limit) {
+    pollfd fds[2] = {{wake, POLLIN, 0}, {socket, POLLRDHUP, 0}};
+    const int ready = ::poll(fds, socket >= 0 ? 2 : 1, static_cast<int>(limit.count()));
+    if (ready <= 0) return ready < 0 && errno == EINTR ? StreamWake::news : StreamWake::quiet;
+    if (socket >= 0 && fds[1].revents != 0) return StreamWake::page_gone;
+    eventfd_t count = 0;
+    ::eventfd_read(wake, &count); // resets it
+    return StreamWake::news;
+}
 
 } // namespace
 
@@ -121,10 +140,19 @@ std::string live_reload_snippet(const std::string& token, const std::string& bui
                    "<strong>paperpress serve: the build failed; this page is from the last good build.</strong>\n" +
                    html_escape(build_error) + "</div>\n";
     }
-    // The token is made of digits and '-' only, so it needs no escaping.
+    // The token is made of digits and '-' only, so it needs no escaping. A
+    // refused stream (503: too many open pages) is failed for good, not
+    // retried, by EventSource ("Once the user agent has failed the
+    // connection, it does not attempt to reconnect", WHATWG HTML, Server-sent
+    // events; readyState CLOSED, web-platform-tests eventsource/
+    // request-status-error): the script opens it again, 1 s later, then 2, 4
+    // ... up to 30 s. A lost connection EventSource retries by itself.
     snippet += "<script>/* paperpress serve: live reload */(function(){var t=\"" + token +
-               "\";if(!window.EventSource)return;var s=new EventSource(\"" + std::string(events_path) +
-               "\");s.onmessage=function(e){if(e.data!==t){s.close();location.reload();}};})();</script>\n";
+               "\",w=1000;if(!window.EventSource)return;(function c(){var s=new EventSource(\"" +
+               std::string(events_path) +
+               "\");s.onopen=function(){w=1000;};s.onmessage=function(e){if(e.data!==t){s.close();location.reload();"
+               "}};s.onerror=function(){if(s.readyState===2){setTimeout(c,w);w=Math.min(2*w,30000);}};})();})();"
+               "</script>\n";
     return snippet;
 }
 
@@ -210,7 +238,7 @@ ByteRange byte_range_for(std::string_view header, std::uint64_t size) {
 
 struct PreviewServer::Impl {
     Impl(Clock& time, Clock::duration deadline)
-        : clock(time), server(time, deadline, max_event_streams + 16, [](httplib::Request& request) {
+        : clock(time), server(time, deadline, server_threads, [](httplib::Request& request) {
               // Ranges are cut here from the file (send_file), never by httplib from a
               // body in memory: its cut trusts the header's numbers.
               request.ranges.clear();
@@ -224,7 +252,7 @@ struct PreviewServer::Impl {
     std::thread thread;
 
     mutable std::mutex mutex;
-    std::condition_variable changed;
+    std::set<int> stream_wakes; // an eventfd per open event stream, written when the token changes or at stop
     std::string session;
     long long generation = 0;
     std::string token;
@@ -236,6 +264,8 @@ struct PreviewServer::Impl {
 
     void handle_file(const httplib::Request& request, httplib::Response& response);
     void handle_events(httplib::Response& response);
+    bool send_event(std::string& sent, int wake, int socket, httplib::DataSink& sink);
+    void wake_streams(); // under mutex
 };
 
 namespace {
@@ -355,8 +385,8 @@ void PreviewServer::stop() {
     {
         std::lock_guard lock(impl_->mutex);
         impl_->stopping = true;
+        impl_->wake_streams();
     }
-    impl_->changed.notify_all();
     impl_->server.stop();
     if (impl_->thread.joinable()) impl_->thread.join();
 }
@@ -367,8 +397,8 @@ void PreviewServer::build_finished(const std::string& error) {
         ++impl_->generation;
         impl_->token = impl_->session + "-" + std::to_string(impl_->generation);
         impl_->build_error = error;
+        impl_->wake_streams();
     }
-    impl_->changed.notify_all();
 }
 
 std::string PreviewServer::token() const {
@@ -376,41 +406,67 @@ std::string PreviewServer::token() const {
     return impl_->token;
 }
 
+void PreviewServer::Impl::wake_streams() {
+    for (int wake : stream_wakes) ::eventfd_write(wake, 1);
+}
+
 void PreviewServer::Impl::handle_events(httplib::Response& response) {
     response.set_header("Cache-Control", "no-store");
-    if (event_streams.fetch_add(1) >= max_event_streams) {
-        // EventSource gives up on a 503: that page loses live reload, the
-        // preview keeps serving.
+    auto wake = std::make_shared<OpenFile>();
+    if (event_streams.fetch_add(1) >= max_event_streams || (wake->fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+        // EventSource gives up on a 503 (the page's script opens it again later):
+        // that page waits for live reload, the preview keeps serving.
         event_streams.fetch_sub(1);
         response.status = 503;
         response.set_content("too many open pages for live reload (" + std::to_string(max_event_streams) + ")\n",
                              "text/plain; charset=utf-8");
         return;
     }
+    {
+        std::lock_guard lock(mutex);
+        stream_wakes.insert(wake->fd);
+    }
     auto sent = std::make_shared<std::string>(); // the token this stream last sent
+    const int socket = serving_socket();
     response.set_chunked_content_provider(
         "text/event-stream",
-        [this, sent](std::size_t, httplib::DataSink& sink) {
-            std::string message;
-            {
-                std::unique_lock lock(mutex);
-                // A comment every 15 s finds streams whose page has gone.
-                changed.wait_for(lock, std::chrono::seconds(15), [&] { return stopping || token != *sent; });
-                if (stopping) {
-                    lock.unlock();
-                    sink.done();
-                    return true;
-                }
-                if (token != *sent) {
-                    message = (sent->empty() ? "retry: 1000\n" : "") + std::string("data: ") + token + "\n\n";
-                    *sent = token;
-                } else {
-                    message = ": keep-alive\n\n";
-                }
-            }
-            return sink.write(message.data(), message.size());
+        [this, sent, wake, socket](std::size_t, httplib::DataSink& sink) {
+            return send_event(*sent, wake->fd, socket, sink);
         },
-        [this](bool) { event_streams.fetch_sub(1); });
+        [this, wake](bool) {
+            {
+                std::lock_guard lock(mutex);
+                stream_wakes.erase(wake->fd);
+            }
+            event_streams.fetch_sub(1); // the slot is free as soon as the page has gone
+        });
+}
+
+// Sends the stream's next event: the token when it changed, else a comment
+// after 15 s of quiet. False (the stream ends, its slot is free) when the
+// page has closed it.
+bool PreviewServer::Impl::send_event(std::string& sent, int wake, int socket, httplib::DataSink& sink) {
+    for (;;) {
+        std::string message;
+        {
+            std::lock_guard lock(mutex);
+            if (stopping) {
+                sink.done();
+                return true;
+            }
+            if (token != sent) {
+                message = (sent.empty() ? "retry: 1000\n" : "") + std::string("data: ") + token + "\n\n";
+                sent = token;
+            }
+        }
+        if (message.empty()) {
+            const StreamWake woke = wait_for_stream(socket, wake, std::chrono::seconds(15));
+            if (woke == StreamWake::page_gone) return false;
+            if (woke == StreamWake::news) continue;
+            message = ": keep-alive\n\n"; // a write also finds a page gone without a close (a lost network)
+        }
+        return sink.write(message.data(), message.size());
+    }
 }
 
 void PreviewServer::Impl::handle_file(const httplib::Request& request, httplib::Response& response) {
@@ -434,8 +490,9 @@ void PreviewServer::Impl::handle_file(const httplib::Request& request, httplib::
             response.set_redirect(found.location, 301);
             return;
         case SiteLookup::Kind::not_found:
+            // The site's 404 page, checked as any file is (a link out of the folder is not read).
             response.status = 404;
-            file = root / "404.html";
+            file = lookup_site_path(root, "/404.html").file; // empty unless Kind::file
             break;
         case SiteLookup::Kind::file:
             // A page gets the reload script, so it is sent whole whatever the Range.

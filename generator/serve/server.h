@@ -3,13 +3,14 @@
 //
 // - A directory URL serves its index.html; a directory without its trailing
 //   slash is redirected to it; a missing file gets the site's 404.html with
-//   status 404. Paths with "." or ".." segments (after URL decoding) are
+//   status 404 (looked up as any file is). Paths with "." or ".." segments (after URL decoding) are
 //   refused with 403, and so is anything that resolves outside the folder.
 // - Every HTML response gets a small script before </body>, added at serve
 //   time only (the files on disk are exactly what `paperpress build` makes):
 //   it listens on /__paperpress/events (Server-Sent Events) and reloads the
 //   page when the build token changes (at most max_event_streams pages at
-//   once; the server keeps threads for files). When the last build failed, an
+//   once, the server keeps threads for files; a closed page frees its stream
+//   at once, a refused one asks again later). When the last build failed, an
 //   overlay with the error is added too, over the last good page.
 // - Responses are not cached (Cache-Control: no-store), so a reload always
 //   shows the latest build.
@@ -20,7 +21,8 @@
 //   of one file would otherwise make a reply a thousand times its size. A
 //   file other than a page is sent from disk, only the range asked for.
 // - Slow clients are cut off (serve/request_guard.h): a whole request must
-//   come within request_deadline, and cannot keep a new connection waiting.
+//   come within request_deadline, and neither a slow request nor a reply its
+//   client does not read can keep a new connection waiting.
 #pragma once
 
 #include "serve/request_guard.h"
@@ -41,6 +43,8 @@ inline constexpr std::string_view events_path = "/__paperpress/events";
 // Open pages that get live reload at once; more get 503 on the event
 // stream (and still load), so they can never take every server thread.
 inline constexpr int max_event_streams = 32;
+// The server's threads: the event streams' and 16 more for files.
+inline constexpr int server_threads = max_event_streams + 16;
 
 // Is `host` a loopback name the preview binds (127.0.0.1, localhost, ::1)?
 bool is_loopback_host(std::string_view host);
