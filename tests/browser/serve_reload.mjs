@@ -8,12 +8,15 @@
 // file and waits for the page to reload by itself (no navigation by the
 // test) and show the new title, exactly once. Then breaks a layout override:
 // the page reloads with the build error over it; removing the override
-// reloads it clean. Finally SIGTERM must stop the server with status 0.
+// reloads it clean. With every live-reload stream taken, a page's stream is
+// refused (503): it asks again later and reloads after the next edit.
+// Finally SIGTERM must stop the server with status 0.
 //
 // Exit 0: passed; 1: failed; 77: skipped (Chromium or playwright-core
 // missing) - never under CI=true, where that is a failure.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { setUp } from "./harness.mjs";
@@ -143,6 +146,29 @@ try {
     fs.rmSync(override);
     await waitFor(async () => (await page.locator("#paperpress-build-error").count()) === 0 &&
                               (await bodyText()).includes(editedTitle), 15000, "the overlay to go");
+  });
+
+  // Issue 41: a page whose stream was refused (every stream slot taken) never asked again.
+  await step("a page refused a live-reload stream (503) asks again, and reloads after the next edit", async () => {
+    const open = () => new Promise((resolve, reject) => {
+      const request = http.get(`${base}__paperpress/events`, (response) => resolve({ request, status: response.statusCode }));
+      request.on("error", reject);
+    });
+    const held = [];
+    for (let i = 0; i < 64; i++) { // every free slot taken, then one more is refused
+      const stream = await open();
+      held.push(stream);
+      if (stream.status === 503) break;
+    }
+    if (held[held.length - 1].status !== 503) throw new Error(`no stream was refused after ${held.length}`);
+    await page.goto(dayUrl);
+    await page.evaluate(() => { window.paperpressTestMarker = true; });
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // its stream refused, its first retry too
+    for (const stream of held) stream.request.destroy(); // the slots free at once
+    fs.writeFileSync(dayFile, dayText(originalTitle));
+    await waitFor(async () => (await bodyText()).includes(originalTitle) &&
+                              !(await page.evaluate(() => window.paperpressTestMarker === true)),
+                  20000, "the page to reload with the title back");
   });
 
   if (problems.length) {
