@@ -427,6 +427,164 @@ TEST_CASE("API back-fill pages by what was actually received") {
     CHECK(query == "(cat:cs.LG OR cat:cs.AI) AND submittedDate:[202505190000 TO 202505192359]");
 }
 
+namespace {
+
+// An API entry submitted at `published` (the API's <published>), with an
+// abstract of `abstract_bytes`.
+std::string dated_entry(const std::string& id, const std::string& published, size_t abstract_bytes = 20) {
+    std::string entry = api_entry(id);
+    entry.insert(entry.find("<title>"), "<published>" + published + "</published>");
+    const std::string summary = "<summary>";
+    entry.insert(entry.find(summary) + summary.size(), std::string(abstract_bytes, 'a') + " ");
+    return entry;
+}
+
+std::string dated_page(long long total, const std::vector<std::string>& entries) {
+    std::string page = api_page(total, {});
+    std::string all;
+    for (const auto& entry : entries) all += entry;
+    return page.insert(page.find("</feed>"), all);
+}
+
+ArxivSettings api_settings(const LoopbackServer& server, const fs::path& cache) {
+    ArxivSettings settings;
+    settings.api_url = server.url("/api/query");
+    settings.request_interval = 0;
+    settings.api_page_size = 100;
+    settings.cache_dir = cache.string();
+    return settings;
+}
+
+// Every byte under `dir`.
+std::uintmax_t bytes_under(const fs::path& dir) {
+    std::uintmax_t bytes = 0;
+    if (fs::exists(dir))
+        for (const auto& entry : fs::recursive_directory_iterator(dir))
+            if (entry.is_regular_file()) bytes += entry.file_size();
+    return bytes;
+}
+
+// A broken API: 30,000 results (its cap) of ever new papers inside the
+// window, `abstract_bytes` each. After `guard` pages it answers 400, so a
+// back-fill without bounds ends too (with another error).
+struct EndlessApi {
+    LoopbackServer server;
+    std::atomic<int> pages{0};
+    size_t abstract_bytes;
+    int guard;
+    EndlessApi(size_t abstract_size, int last_page) : abstract_bytes(abstract_size), guard(last_page) {
+        server.server.Get("/api/query", [this](const httplib::Request& req, httplib::Response& res) {
+            if (++pages > guard) {
+                res.status = 400;
+                return;
+            }
+            const long long start = std::stoll(req.get_param_value("start"));
+            std::vector<std::string> entries;
+            for (long long i = start; i < start + 100; ++i)
+                entries.push_back(
+                    dated_entry("2505." + std::to_string(10000 + i), "2025-05-19T12:00:00Z", abstract_bytes));
+            res.set_content(dated_page(30000, entries), "application/atom+xml");
+        });
+        server.start();
+    }
+    ~EndlessApi() { server.stop(); }
+};
+
+} // namespace
+
+TEST_CASE("a back-fill from an API that never ends stops at its budget of pages: an error, and the cache bounded") {
+    EndlessApi api(10000, 40); // pages of about 1 MB
+    TempDir dir;
+    std::vector<std::string> log;
+    FakeClock clock;
+    ArxivSource source(
+        api_settings(api.server, dir / "cache"), [&](const std::string& line) { log.push_back(line); }, clock);
+    source.max_received_bytes = 4u << 20;
+    auto entries = source.fetch_submitted(*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"));
+    REQUIRE_FALSE(entries.has_value());
+    INFO(entries.error().to_string());
+    CHECK(entries.error().message.starts_with("the arXiv API sent more than 4 MiB of pages for papers submitted "
+                                              "2025-05-19T00:00Z to 2025-05-19T23:59Z (at 400 of 30000 results), "
+                                              "the back-fill's budget"));
+    CHECK(entries.error().message.find("likely broken") != std::string::npos);
+    CHECK(api.pages == 5);                         // four pages fit, the fifth is over
+    CHECK(bytes_under(dir / "cache") <= 4u << 20); // the page over the budget is not kept
+    CHECK(bytes_under(dir / "cache") > 3u << 20);
+    CHECK(source.max_received_bytes == 4u << 20);
+    CHECK(ArxivSource(ArxivSettings{}, [](const std::string&) {}).max_received_bytes == 128u << 20);
+}
+
+TEST_CASE("a back-fill holds at most its budget of papers, whatever the pages weigh") {
+    EndlessApi api(10000, 40);
+    TempDir dir;
+    FakeClock clock;
+    ArxivSource source(
+        api_settings(api.server, dir / "cache"), [](const std::string&) {}, clock);
+    source.max_held_bytes = 2u << 20;
+    auto entries = source.fetch_submitted(*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"));
+    REQUIRE_FALSE(entries.has_value());
+    INFO(entries.error().to_string());
+    CHECK(entries.error().message.starts_with("the arXiv API sent more than 2 MiB of papers submitted "
+                                              "2025-05-19T00:00Z to 2025-05-19T23:59Z ("));
+    CHECK(api.pages == 2); // about 1 MB of papers a page: the second goes over
+    CHECK(ArxivSource(ArxivSettings{}, [](const std::string&) {}).max_held_bytes == 64u << 20);
+}
+
+TEST_CASE("a back-fill keeps only the papers submitted inside its window, each once") {
+    LoopbackServer server;
+    // The window is 2025-05-19 18:00 to 2025-05-20 17:59 UTC; the pages hold
+    // papers from before and after it, and repeat some of its own.
+    const std::vector<std::vector<std::string>> pages = {
+        {dated_entry("2505.00001", "2025-05-19T17:59:59Z"), dated_entry("2505.00002", "2025-05-19T18:00:00Z"),
+         dated_entry("2505.00003", "2025-05-19T14:30:00-04:00"), dated_entry("2505.00004", "2025-05-20T12:00:00Z")},
+        {dated_entry("2505.00004", "2025-05-20T12:00:00Z"), dated_entry("2505.00005", "2025-05-20T17:59:30Z"),
+         dated_entry("2505.00006", "2025-05-20T18:00:00Z"), dated_entry("2505.00007", "2025-05-20T13:59:00-04:00")},
+        {dated_entry("2505.00002", "2025-05-19T18:00:00Z"), dated_entry("2505.00008", "2025-05-21T09:00:00+01:00")},
+    };
+    server.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+        const size_t page = std::stoul(req.get_param_value("start")) / 4;
+        res.set_content(dated_page(10, page < pages.size() ? pages[page] : std::vector<std::string>{}),
+                        "application/atom+xml");
+    });
+    server.start();
+    TempDir dir;
+    std::vector<std::string> log;
+    FakeClock clock;
+    auto settings = api_settings(server, dir / "cache");
+    settings.api_page_size = 4;
+    ArxivSource source(
+        settings, [&](const std::string& line) { log.push_back(line); }, clock);
+    auto entries = source.fetch_submitted(UtcMinute{*parse_iso_date("2025-05-19"), 18, 0},
+                                          UtcMinute{*parse_iso_date("2025-05-20"), 17, 59});
+    REQUIRE_MESSAGE(entries.has_value(), entries.error().to_string());
+    std::vector<std::string> ids;
+    for (const auto& entry : *entries) ids.push_back(entry.paper.id);
+    // 00003 is 18:30 UTC; 00007 is 17:59 UTC; 00008 is 08:00 UTC the next day.
+    CHECK(ids == std::vector<std::string>{"2505.00002", "2505.00003", "2505.00004", "2505.00005", "2505.00007"});
+    REQUIRE_FALSE(log.empty());
+    CHECK(log.back() == "warning: the arXiv API sent 3 papers submitted outside 2025-05-19T18:00Z to "
+                        "2025-05-20T17:59Z and 2 papers again; left out");
+}
+
+TEST_CASE("the API's <published> is read as a UTC minute, whatever its offset; a malformed one is an error") {
+    auto minute = [](const char* text) {
+        auto parsed = parse_atom_time(text);
+        return parsed ? parsed->iso() : std::string("none");
+    };
+    CHECK(minute("2025-05-19T17:59:59Z") == "2025-05-19T17:59Z");
+    CHECK(minute(" 2007-02-27T16:02:02-05:00\n") == "2007-02-27T21:02Z");
+    CHECK(minute("2025-12-31T22:30:00-04:00") == "2026-01-01T02:30Z");
+    CHECK(minute("2025-03-01T00:10:00.123+01:00") == "2025-02-28T23:10Z");
+    for (const char* bad :
+         {"", "2025-05-19", "2025-05-19T17:59Z", "2025-02-30T00:00:00Z", "2025-05-19T24:00:00Z", "2025-05-19T17:59:59",
+          "2025-05-19T17:59:59+0400", "2025-05-19 17:59:59Z", "9999999999-05-19T17:59:59Z"})
+        CHECK_MESSAGE(minute(bad) == "none", bad);
+    auto page = parse_api_page(dated_page(1, {dated_entry("2505.00001", std::string(500, '9'))}), "api");
+    REQUIRE_FALSE(page.has_value());
+    CHECK(page.error().message.starts_with("expected <published> to be a time such as 2025-05-19T17:59:59Z, got '999"));
+    CHECK(page.error().message.size() < 200);
+}
+
 TEST_CASE("hostile feed items are errors with a short excerpt, never an exception") {
     std::string short_guid = "<item><title>T</title><link>https://example.com/x</link><guid>oai:1</guid></item>";
     auto feed = parse_rss_feed(rss(short_guid), "feed");

@@ -735,3 +735,33 @@ TEST_CASE("notify: a new channel is its file plus a line in the table; config/ a
     CHECK(read_channels(missing->notify, kinds).error().to_string() ==
           "p.yaml:2: expected 'pager.key_env' in section 'notify'");
 }
+
+TEST_CASE("notify: a password inside email.smtp_url is refused by check, naming the key, never showing the password") {
+    const std::string yaml = "notify:\n  email:\n    smtp_url: smtp://bot:hunter2-secret@mail.example.org:587\n"
+                             "    from: bot@example.org\n    to: a@example.org\n";
+    auto config = parse_config(yaml, "paperpress.yaml");
+    REQUIRE_MESSAGE(config, config.error().to_string());
+    auto channels = read_channels(config->notify);
+    REQUIRE_FALSE(channels);
+    const std::string error = channels.error().to_string();
+    CHECK(error.starts_with("paperpress.yaml:2: expected 'email.smtp_url' without a password (got "
+                            "'smtp://***@mail.example.org:587'; "));
+    CHECK(error.find("email.password_env") != std::string::npos);
+    CHECK(error.find("hunter2") == std::string::npos);
+
+    TempDir dir;
+    write_text(dir / "paperpress.yaml", yaml);
+    auto checked = run_paperpress("check", dir.path());
+    CHECK(checked.exit_code != 0);
+    CHECK_MESSAGE(checked.err.find("'email.smtp_url' without a password") != std::string::npos, checked.err);
+    CHECK((checked.out + checked.err).find("hunter2") == std::string::npos);
+
+    // A user name alone, or an '@' only in the path, is no password.
+    for (const char* url : {"smtp://bot@mail.example.org:587", "smtps://mail.example.org/a:b@c"}) {
+        auto fine = parse_config("notify:\n  email:\n    smtp_url: " + std::string(url) +
+                                     "\n    from: bot@example.org\n    to: a@example.org\n",
+                                 "paperpress.yaml");
+        REQUIRE(fine);
+        CHECK_MESSAGE(read_channels(fine->notify), url);
+    }
+}

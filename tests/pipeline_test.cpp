@@ -845,6 +845,37 @@ TEST_CASE("run: yesterday's feed served again is stale (exit 3), not 'nothing ne
     CHECK(said);
 }
 
+TEST_CASE("run: a feed dated after arXiv's next announcement by the clock is no fresh day: nothing written, exit 3") {
+    Fixture f; // the embedded scorer
+    f.today = *parse_iso_date("2025-05-28");
+    f.feed_body = feed(thirty_papers(), "Fri, 01 Jan 2100 00:00:00 -0500");
+    RunResult result = f.run();
+    CHECK(result.outcome == RunOutcome::stale);
+    CHECK(run_exit_code(result) == 3);
+    CHECK(result.days.empty());
+    CHECK_FALSE(fs::exists(day_path(f.dir / "content", *parse_iso_date("2100-01-01"))));
+    REQUIRE(result.incomplete.size() == 1);
+    CHECK(result.incomplete[0].starts_with(
+        "the feed is dated 2100-01-01, after arXiv's next announcement (2025-05-29) by this machine's clock (today "
+        "is 2025-05-28 UTC): not a fresh announcement, nothing written"));
+
+    // A saved feed file so dated is refused too.
+    write_text(f.dir / "future.xml", f.feed_body);
+    f.config.arxiv.offline_feed = (f.dir / "future.xml").string();
+    RunResult offline = f.run(std::nullopt, true);
+    CHECK(offline.outcome == RunOutcome::failed);
+    CHECK(offline.error.find("the feed is dated 2100-01-01") != std::string::npos);
+    CHECK_FALSE(fs::exists(f.dir / "content"));
+
+    // The next announcement's feed, ahead of this clock's UTC date, is taken
+    // (a clock a little behind).
+    f.today = *parse_iso_date("2025-05-27");
+    f.feed_body = feed(thirty_papers());
+    RunResult next = f.run();
+    REQUIRE_MESSAGE(next.outcome == RunOutcome::written, next.error);
+    CHECK(next.days == std::vector<Date>{*parse_iso_date("2025-05-28")});
+}
+
 TEST_CASE("run: Monday's items re-dated to Tuesday make a stale day, not '0 selected'") {
     Fixture f;
     FakeLlm llm;

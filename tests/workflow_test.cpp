@@ -70,7 +70,6 @@ TEST_CASE("workflows: every workflow parses, and each script and paperpress subc
         REQUIRE(workflow["jobs"].IsMap());
         for (const auto& step : all_steps(workflow)) {
             CHECK((step["run"] || step["uses"]));
-            if (step["uses"]) CHECK(std::regex_search(step["uses"].Scalar(), std::regex("^[\\w.-]+/[\\w./-]+@v\\d")));
             if (!step["run"]) continue;
             const std::string run = step["run"].Scalar();
             for (std::sregex_iterator it(run.begin(), run.end(), script), end; it != end; ++it) {
@@ -149,7 +148,7 @@ TEST_CASE("workflows: nightly.yml runs on weekday mornings; a queued night never
     CHECK(group.find("github.event_name == 'schedule'") != std::string::npos);
     CHECK(group.find("github.run_id") != std::string::npos);
     CHECK(nightly["concurrency"]["cancel-in-progress"].as<bool>() == false);
-    CHECK(nightly["permissions"]["contents"].Scalar() == "write");
+    CHECK(nightly_job(nightly)["permissions"]["contents"].Scalar() == "write");
 
     // The nightly job, in order: caches, install, build, run, build the site, publish and push, package.
     const YAML::Node job = nightly_job(nightly);
@@ -369,4 +368,97 @@ TEST_CASE("workflows: the night's summary lists each day written with its counts
                        "announcement") != std::string::npos);
     CHECK(summary.find("cost $0.0123") != std::string::npos);
     CHECK(summary.find("paperpress run: exit 3") != std::string::npos);
+}
+
+namespace {
+
+// Each workflow file, by name, as text and as YAML.
+std::vector<std::pair<std::string, std::string>> workflow_texts() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& entry : fs::directory_iterator(source_dir() / ".github/workflows"))
+        if (entry.path().extension() == ".yml" || entry.path().extension() == ".yaml")
+            out.emplace_back(entry.path().filename().string(), read_text(entry.path()));
+    return out;
+}
+
+// What a permissions block grants that is more than read: "contents" -> "write".
+std::map<std::string, std::string> writes(const YAML::Node& permissions) {
+    std::map<std::string, std::string> out;
+    if (permissions.IsScalar()) out["*"] = permissions.Scalar(); // read-all / write-all
+    if (permissions.IsMap())
+        for (const auto& grant : permissions)
+            if (grant.second.Scalar() != "read" && grant.second.Scalar() != "none")
+                out[grant.first.Scalar()] = grant.second.Scalar();
+    return out;
+}
+
+} // namespace
+
+// A tag can be moved to other code after review; a commit cannot. GitHub's
+// security hardening guide: pinning to a full length commit SHA "is currently
+// the only way to use an action as an immutable release"
+// (https://docs.github.com/en/actions/security-guides/security-hardening-for-github-actions).
+// The SHAs are the tags' commits in the actions' own repositories.
+TEST_CASE("workflows: every action is pinned by a full commit SHA with its tag in a comment") {
+    const std::regex uses_line(R"(^\s*(?:-\s+)?uses:\s*(\S+)(.*)$)");
+    const std::regex pinned(R"(^[\w.-]+/[\w./-]+@[0-9a-f]{40}$)");
+    const std::regex tag_comment(R"(^\s+# v\d+\.\d+\.\d+\s*$)");
+    for (const auto& [name, text] : workflow_texts()) {
+        INFO(name);
+        int lines = 0;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);) {
+            std::smatch m;
+            if (!std::regex_match(line, m, uses_line)) continue;
+            ++lines;
+            INFO(line);
+            CHECK(std::regex_match(m[1].str(), pinned));
+            CHECK(std::regex_match(m[2].str(), tag_comment));
+        }
+        int steps = 0;
+        for (const auto& step : all_steps(load_workflow(name))) steps += step["uses"] ? 1 : 0;
+        CHECK(lines == steps); // every uses: was seen on a line of its own
+        CHECK(steps > 0);
+    }
+}
+
+TEST_CASE("workflows: permissions are declared for each job, the least it needs; none for the whole workflow") {
+    // Only these jobs write, and only this: pushing the night, deploying Pages.
+    const std::map<std::string, std::map<std::string, std::string>> allowed = {
+        {"nightly.yml/nightly", {{"contents", "write"}}},
+        {"nightly.yml/deploy", {{"id-token", "write"}, {"pages", "write"}}},
+    };
+    for (const auto& [name, text] : workflow_texts()) {
+        INFO(name);
+        YAML::Node workflow = load_workflow(name);
+        REQUIRE(workflow["permissions"]); // else every job gets the repository's default token
+        CHECK(writes(workflow["permissions"]).empty());
+        for (const auto& job : workflow["jobs"]) {
+            const std::string id = name + "/" + job.first.Scalar();
+            INFO(id);
+            REQUIRE(job.second["permissions"]);
+            auto it = allowed.find(id);
+            CHECK(writes(job.second["permissions"]) ==
+                  (it == allowed.end() ? std::map<std::string, std::string>{} : it->second));
+        }
+    }
+}
+
+TEST_CASE("workflows: npm never runs a package's install scripts, in a workflow or in the scripts it calls") {
+    std::vector<std::pair<std::string, std::string>> sources = workflow_texts();
+    for (const auto& entry : fs::directory_iterator(source_dir() / "scripts"))
+        if (entry.is_regular_file()) sources.emplace_back(entry.path().string(), read_text(entry.path()));
+    const std::regex npm_install(R"((^|[\s;&|(])npm\s+(ci|install|i)(\s|$))");
+    int installs = 0;
+    for (const auto& [name, text] : sources) {
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);) {
+            const auto code = line.substr(0, line.find('#'));
+            if (!std::regex_search(code, npm_install) || code.find("echo ") != std::string::npos) continue;
+            ++installs;
+            INFO(name << ": " << line);
+            CHECK(code.find("--ignore-scripts") != std::string::npos);
+        }
+    }
+    CHECK(installs >= 3); // scripts/setup's three
 }

@@ -44,7 +44,48 @@ std::optional<ArxivId> item_id(const pugi::xml_node& item) {
     return parse_arxiv_id(id);
 }
 
+// `count` digits at `at` as a number; nothing when any is not a digit.
+std::optional<int> digits(std::string_view text, size_t at, size_t count) {
+    if (at + count > text.size()) return std::nullopt;
+    int value = 0;
+    for (char c : text.substr(at, count)) {
+        if (c < '0' || c > '9') return std::nullopt;
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
 } // namespace
+
+// RFC 3339 (Atom's date construct, RFC 4287 section 3.3): a full date, "T",
+// the time with seconds, an optional fraction, then "Z" or a +HH:MM offset.
+std::optional<UtcMinute> parse_atom_time(std::string_view text) {
+    text = trim(text);
+    auto year = digits(text, 0, 4), month = digits(text, 5, 2), day = digits(text, 8, 2);
+    auto hour = digits(text, 11, 2), minute = digits(text, 14, 2), second = digits(text, 17, 2);
+    if (!year || !month || !day || !hour || !minute || !second || text[4] != '-' || text[7] != '-' ||
+        (text[10] != 'T' && text[10] != 't') || text[13] != ':' || text[16] != ':' || *hour > 23 || *minute > 59 ||
+        *second > 60)
+        return std::nullopt;
+    size_t at = 19;
+    if (at < text.size() && text[at] == '.')
+        for (++at; at < text.size() && text[at] >= '0' && text[at] <= '9';) ++at;
+    std::string_view zone = text.substr(at);
+    int offset = 0; // minutes east of UTC
+    if (zone != "Z" && zone != "z") {
+        auto zone_hour = digits(zone, 1, 2), zone_minute = digits(zone, 4, 2);
+        if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':' || !zone_hour || !zone_minute ||
+            *zone_hour > 23 || *zone_minute > 59)
+            return std::nullopt;
+        offset = (zone[0] == '-' ? -1 : 1) * (*zone_hour * 60 + *zone_minute);
+    }
+    Date date{*year, *month, *day};
+    if (!date.valid()) return std::nullopt;
+    int minutes = *hour * 60 + *minute - offset; // within a day either side
+    if (minutes < 0) date = previous_day(date), minutes += 24 * 60;
+    if (minutes >= 24 * 60) date = next_day(date), minutes -= 24 * 60;
+    return UtcMinute{date, minutes / 60, minutes % 60};
+}
 
 std::optional<Date> parse_rfc822_date(std::string_view text) {
     static const std::array<const char*, 12> months = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -127,6 +168,12 @@ Result<ApiPage> parse_api_page(std::string_view xml, const std::string& source) 
             for (pugi::xml_node affiliation : author.children("arxiv:affiliation"))
                 affiliations.push_back(tidy_line(text_of(affiliation)));
             entry.paper.authors.push_back(feed_author(tidy_line(text_of(author.child("name"))), affiliations));
+        }
+        if (std::string published = text_of(node.child("published")); !trim(published).empty()) {
+            entry.submitted = parse_atom_time(published);
+            if (!entry.submitted)
+                return fail("expected <published> to be a time such as 2025-05-19T17:59:59Z, got " + excerpt(published),
+                            source, 0);
         }
         std::string primary = node.child("arxiv:primary_category").attribute("term").value();
         if (!primary.empty()) entry.categories.push_back(primary);

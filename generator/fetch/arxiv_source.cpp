@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_set>
 
 namespace pp {
 
@@ -66,6 +67,59 @@ void ArxivSource::name_announce_type(FeedEntry& entry) const {
     entry.announce_type = primary ? "new" : "cross";
 }
 
+// What a back-fill holds so far, and what it has let through.
+struct ArxivSource::Held {
+    UtcMinute from, to;
+    std::vector<FeedEntry> entries;
+    std::unordered_set<std::string> ids;
+    std::size_t bytes = 0;    // of the entries held
+    std::size_t received = 0; // of the pages received
+    long long outside = 0, repeated = 0;
+    std::string window() const { return from.iso() + " to " + to.iso(); }
+};
+
+namespace {
+
+// The memory an entry holds: its text, and a string's own size for each
+// piece in a list (and for its ID's copy in the set of IDs held).
+std::size_t entry_bytes(const FeedEntry& entry) {
+    const Paper& p = entry.paper;
+    std::size_t bytes = sizeof(FeedEntry) + sizeof(std::string) + 2 * p.id.size() + p.title.size() + p.abstract.size() +
+                        entry.announce_type.size();
+    for (const auto* list : {&p.authors, &entry.categories})
+        for (const auto& text : *list) bytes += sizeof(std::string) + text.size();
+    return bytes;
+}
+
+std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+const char* likely_broken = "a day is 10 MB at most: the arXiv API is likely broken; nothing written, try again later";
+
+} // namespace
+
+// Only entries of the window stay, each once: a broken API that sends other
+// days or repeats its pages fills no memory.
+Result<void> ArxivSource::hold_page(ApiPage& page, Held& held) const {
+    for (auto& entry : page.entries) {
+        if (entry.submitted && (*entry.submitted < held.from || *entry.submitted > held.to)) {
+            ++held.outside;
+            continue;
+        }
+        if (!held.ids.insert(entry.paper.id).second) {
+            ++held.repeated;
+            continue;
+        }
+        held.bytes += entry_bytes(entry);
+        if (held.bytes > max_held_bytes)
+            return fail("the arXiv API sent more than " + mib(max_held_bytes) + " of papers submitted " +
+                        held.window() + " (" + std::to_string(held.entries.size()) +
+                        " held), the back-fill's budget: " + likely_broken);
+        name_announce_type(entry);
+        held.entries.push_back(std::move(entry));
+    }
+    return {};
+}
+
 Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const UtcMinute& from, const UtcMinute& to,
                                                             std::string* gap) {
     std::string categories;
@@ -73,7 +127,7 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const UtcMinute& fro
         categories += (categories.empty() ? "" : "+OR+") + ("cat:" + category);
     const std::string query = "search_query=%28" + categories + "%29+AND+submittedDate:%5B" + from.stamp() + "+TO+" +
                               to.stamp() + "%5D&sortBy=submittedDate&sortOrder=ascending";
-    std::vector<FeedEntry> entries;
+    Held held{from, to, {}, {}, 0, 0, 0, 0};
     long long start = 0, total = -1;
     int empty_tries = 0;
     while (total < 0 || start < total) {
@@ -82,10 +136,19 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const UtcMinute& fro
         http_.set_peer(HttpPeer::api());
         auto response = http_.get(url);
         if (!response) return fail("cannot fetch from the arXiv API: " + response.error().message);
+        // Counted before the cache gets it: the cache holds at most the budget.
+        held.received += response->body.size();
+        if (held.received > max_received_bytes)
+            return fail("the arXiv API sent more than " + mib(max_received_bytes) + " of pages for papers submitted " +
+                        held.window() + " (" +
+                        (total < 0 ? std::string("its first page")
+                                   : "at " + std::to_string(start) + " of " + std::to_string(total) + " results") +
+                        "), the back-fill's budget: " + likely_broken);
         keep_raw("api/" + from.stamp() + "_" + to.stamp() + "_" + std::to_string(start) + ".xml", response->body);
         // A blank 200 body is the API's hiccup, not an answer: ask again like an empty page.
         const bool blank = trim(response->body).empty();
         auto page = blank ? Result<ApiPage>(ApiPage{}) : parse_api_page(response->body, settings_.api_url);
+        response->body = std::string(); // parsed: its memory goes now, not after the next page
         if (!page) return std::unexpected(page.error());
         if (!blank) total = std::min<long long>(page->total_results, 30000);
         if (page->entries.empty()) {
@@ -105,12 +168,12 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const UtcMinute& fro
         empty_tries = 0;
         // Advance by what actually arrived: pages can come back short.
         start += static_cast<long long>(page->entries.size());
-        for (auto& entry : page->entries) {
-            name_announce_type(entry);
-            entries.push_back(std::move(entry));
-        }
+        if (auto kept = hold_page(*page, held); !kept) return std::unexpected(kept.error());
     }
-    return entries;
+    if (held.outside + held.repeated > 0)
+        log_("warning: the arXiv API sent " + std::to_string(held.outside) + " papers submitted outside " +
+             held.window() + " and " + std::to_string(held.repeated) + " papers again; left out");
+    return std::move(held.entries);
 }
 
 Result<Announcement> ArxivSource::read_feed_file(const fs::path& path) {

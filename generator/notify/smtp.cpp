@@ -6,6 +6,7 @@
 #include "fetch/http_client.h"
 #include "util/backoff.h"
 #include "util/hash.h"
+#include "util/redact.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -299,11 +300,26 @@ Channel make_email(const EmailSettings& e, const ChannelInputs& in) {
     return c;
 }
 
+// Does `url` carry a password in its userinfo (scheme://user:password@host)?
+// libcurl would log in with it (CURLOPT_URL), but the file is committed.
+bool url_has_password(std::string_view url) {
+    const auto scheme = url.find("://");
+    if (scheme == std::string_view::npos) return false;
+    std::string_view authority = url.substr(scheme + 3);
+    authority = authority.substr(0, authority.find_first_of("/?#"));
+    const auto at = authority.rfind('@');
+    return at != std::string_view::npos && authority.substr(0, at).find(':') != std::string_view::npos;
+}
+
 // Settings that depend on each other, checked once the section is read.
 Result<void> check_email(const EmailSettings& e, const ChannelSection& section) {
     if (!e.smtp_url.starts_with("smtp://") && !e.smtp_url.starts_with("smtps://"))
-        return section_problem(section,
-                               "'email.smtp_url' to start with smtp:// or smtps://, got " + excerpt(e.smtp_url));
+        return section_problem(section, "'email.smtp_url' to start with smtp:// or smtps://, got " +
+                                            excerpt(redact_url(e.smtp_url)));
+    if (url_has_password(e.smtp_url))
+        return section_problem(section, "'email.smtp_url' without a password (got " + excerpt(redact_url(e.smtp_url)) +
+                                            "; the file is committed: the login goes in the variables "
+                                            "'email.username_env' and 'email.password_env' name)");
     if (e.from.find('@') == std::string::npos) return section_problem(section, "'email.from' to be an email address");
     if (e.to.empty()) return section_problem(section, "at least one recipient in 'email.to'");
     for (const auto& to : e.to)

@@ -16,6 +16,23 @@ SubmissionWindow backfill_window(const ArxivCalendar& calendar, const Date& day)
     return calendar.submission_window(day);
 }
 
+Date next_announcement(const ArxivCalendar& calendar, const Date& today) {
+    Date day = next_day(today);
+    while (!calendar.is_announcement_day(day)) day = next_day(day);
+    return day;
+}
+
+std::optional<std::string> future_feed(const ArxivCalendar& calendar, const Announcement& announcement,
+                                       const Date& today) {
+    if (!announcement.date) return std::nullopt;
+    const Date next = next_announcement(calendar, today);
+    if (*announcement.date <= next) return std::nullopt;
+    return "the feed is dated " + announcement.date->iso() + ", after arXiv's next announcement (" + next.iso() +
+           ") by this machine's clock (today is " + today.iso() +
+           " UTC): not a fresh announcement, nothing written "
+           "(the feed or the clock is wrong)";
+}
+
 const char* to_string(CatchUp action) { return action == CatchUp::fetch ? "fetch" : "resume"; }
 
 std::optional<CatchUp> waiting_for(const Day& day) {
@@ -188,6 +205,12 @@ void nightly_from_feed(const Context& ctx, ArxivSource& source, Announcement ann
                     "); nothing written");
         }
         return caught_up(RunOutcome::no_announcement);
+    }
+    if (auto future = future_feed(ctx.calendar, announcement, today)) {
+        ctx.log(*future);
+        result.incomplete.push_back(*future + "; the next run's catch-up fetches " + expected.iso() +
+                                    " through the API (or `paperpress run --date " + expected.iso() + "` later)");
+        return caught_up(RunOutcome::stale);
     }
     const Date date = *announcement.date;
     if (!ctx.calendar.is_announcement_day(date) && nothing_new(ctx, announcement.entries, date, result.warnings)) {

@@ -137,7 +137,11 @@ void run_date_from_api(const Context& ctx, ArxivSource& source, const Announceme
 }
 
 // --date or --offline with the feed holding the day asked for: the feed's day.
-void run_feed_day(const Context& ctx, Announcement announcement, RunResult& result) {
+void run_feed_day(const Context& ctx, Announcement announcement, const Date& today, RunResult& result) {
+    if (auto future = future_feed(ctx.calendar, announcement, today)) {
+        result.error = *future;
+        return;
+    }
     if (!announcement.date || announcement.entries.empty()) {
         ctx.log("no announcement: the feed is empty; nothing written");
         result.outcome = RunOutcome::no_announcement;
@@ -169,7 +173,7 @@ void run_feed(const Context& ctx, ArxivSource& source, const Date& today, RunRes
     }
     if (request.date && (!announcement->date || *announcement->date != *request.date))
         return run_date_from_api(ctx, source, *announcement, today, result);
-    if (request.date || request.offline) return run_feed_day(ctx, std::move(*announcement), result);
+    if (request.date || request.offline) return run_feed_day(ctx, std::move(*announcement), today, result);
     nightly_from_feed(ctx, source, std::move(*announcement), today, result);
 }
 

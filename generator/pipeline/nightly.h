@@ -7,6 +7,7 @@
 #include "config/config.h"
 #include "core/arxiv_calendar.h"
 #include "core/paper.h"
+#include "fetch/arxiv_feed.h"
 #include "score/learned_scorer.h"
 #include "util/clock.h"
 #include "util/files.h"
@@ -63,6 +64,17 @@ int run_exit_code(const RunResult& result);
 // at midnight there) should find in the feed: the latest announcement day of
 // arXiv's calendar up to `today`.
 Date expected_announcement(const ArxivCalendar& calendar, const Date& today);
+
+// The first announcement day of arXiv's calendar after `today`.
+Date next_announcement(const ArxivCalendar& calendar, const Date& today);
+
+// Why a feed dated after arXiv's next announcement by the clock (`today`)
+// is no fresh announcement; nothing for any other. arXiv dates a feed at
+// midnight US Eastern, so never after the UTC date; the next announcement
+// is allowed for a clock a little behind, anything later is a wrong feed
+// (or clock) and never becomes a day.
+std::optional<std::string> future_feed(const ArxivCalendar& calendar, const Announcement& announcement,
+                                       const Date& today);
 
 RunResult run_nightly(const RunRequest& request, const Config& config);
 
