@@ -530,6 +530,31 @@ TEST_CASE("a back-fill holds at most its budget of papers, whatever the pages we
     CHECK(ArxivSource(ArxivSettings{}, [](const std::string&) {}).max_held_bytes == 64u << 20);
 }
 
+TEST_CASE("a back-fill from an API whose pages come back with one paper each stops after twice the pages needed") {
+    // Bounded in time too (issue 41): 30,000 results one a page would take 25 hours at 3 s a request.
+    LoopbackServer server;
+    std::atomic<int> pages{0};
+    server.server.Get("/api/query", [&](const httplib::Request& req, httplib::Response& res) {
+        if (++pages > 200) return void(res.status = 400);
+        const long long start = std::stoll(req.get_param_value("start"));
+        res.set_content(dated_page(500, {dated_entry("2505." + std::to_string(10000 + start), "2025-05-19T12:00:00Z")}),
+                        "application/atom+xml");
+    });
+    server.start();
+    TempDir dir;
+    FakeClock clock;
+    ArxivSettings settings = api_settings(server, dir / "cache");
+    settings.api_page_size = 100;
+    ArxivSource source(settings, [](const std::string&) {}, clock);
+    auto entries = source.fetch_submitted(*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"));
+    REQUIRE_FALSE(entries.has_value());
+    INFO(entries.error().to_string());
+    CHECK(entries.error().message.find("of 500 results for papers submitted 2025-05-19T00:00Z to 2025-05-19T23:59Z "
+                                       "in 15 pages, twice the pages the total needs") != std::string::npos);
+    CHECK(pages == 15); // 5 pages of 100 needed: 10, the empty-page tries and 2 more
+    server.stop();
+}
+
 TEST_CASE("a back-fill keeps only the papers submitted inside its window, each once") {
     LoopbackServer server;
     // The window is 2025-05-19 18:00 to 2025-05-20 17:59 UTC; the pages hold

@@ -128,9 +128,16 @@ Result<std::vector<FeedEntry>> ArxivSource::fetch_submitted(const UtcMinute& fro
     const std::string query = "search_query=%28" + categories + "%29+AND+submittedDate:%5B" + from.stamp() + "+TO+" +
                               to.stamp() + "%5D&sortBy=submittedDate&sortOrder=ascending";
     Held held{from, to, {}, {}, 0, 0, 0, 0};
-    long long start = 0, total = -1;
+    long long start = 0, total = -1, requests = 0;
     int empty_tries = 0;
     while (total < 0 || start < total) {
+        // A bound in time too: pages that come back short (one entry each) would take a request each.
+        const long long page_size = std::max(1, settings_.api_page_size);
+        if (total >= 0 && requests >= 2 * ((total + page_size - 1) / page_size) + empty_page_tries + 2)
+            return fail("the arXiv API sent " + std::to_string(start) + " of " + std::to_string(total) +
+                        " results for papers submitted " + held.window() + " in " + std::to_string(requests) +
+                        " pages, twice the pages the total needs: " + likely_broken);
+        ++requests;
         std::string url = settings_.api_url + "?" + query + "&start=" + std::to_string(start) +
                           "&max_results=" + std::to_string(settings_.api_page_size);
         http_.set_peer(HttpPeer::api());
