@@ -247,12 +247,12 @@ public:
         found_.reads.push_back({path, bytes->size()});
         const std::size_t left = max_query_bytes - found_.unpacked;
         auto text = gunzip(*bytes, std::min(limit, left));
-        if (!text)
-            return fail("expected at most " + std::to_string(std::min(limit, left)) + " bytes unpacked (" +
-                            (left < limit ? "what is left of a query's " + std::to_string(max_query_bytes)
-                                          : std::string("this file's limit")) +
-                            "): " + text.error().message,
-                        path);
+        if (!text) {
+            std::string why = text.error().message;
+            if (left < limit && why.find("over the limit") != std::string::npos)
+                why += " (what is left of a query's " + std::to_string(max_query_bytes) + " bytes unpacked)";
+            return fail(why, path);
+        }
         found_.unpacked += text->size();
         return text;
     }
