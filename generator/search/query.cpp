@@ -15,8 +15,6 @@ namespace pp::search {
 
 namespace {
 
-constexpr std::size_t max_unpacked = 64u << 20;
-
 struct Query {
     std::vector<std::string> words;
     std::string date; // "2025-02-03", "2025-02" or ""
@@ -35,38 +33,142 @@ Query parse_query(std::string_view text) {
     return query;
 }
 
-// One period's days: their dates and first numbers, in number order.
-struct Days {
-    std::vector<std::string> dates;
-    std::vector<std::uint64_t> first;
-    std::uint64_t papers = 0;
-};
-
-Result<Days> read_days(const PeriodHead& period) {
-    Days days;
-    for (auto entry : split(period.days, ',')) {
-        auto wrong = [&] {
-            return fail("expected days as MMDD:papers in the search index, got '" + std::string(entry) + "'");
-        };
-        int papers = 0;
-        const char* end = entry.data() + entry.size();
-        if (entry.size() < 6 || entry[4] != ':') return wrong();
-        if (auto [at, ec] = std::from_chars(entry.data() + 5, end, papers);
-            ec != std::errc() || at != end || papers < 0 || static_cast<std::size_t>(papers) > max_papers_per_day)
-            return wrong();
-        std::string date =
-            period.name.substr(0, 4) + "-" + std::string(entry.substr(0, 2)) + "-" + std::string(entry.substr(2, 2));
-        if (!parse_iso_date(date)) return wrong();
-        days.dates.push_back(std::move(date));
-        days.first.push_back(days.papers);
-        days.papers += static_cast<std::uint64_t>(papers);
+// Calls `part` with each piece of `text` between `sep`s, with no list of them
+// all (a hostile list of days or chunk is megabytes of pieces), until an error.
+template <class Part>
+Result<void> for_each_part(std::string_view text, char sep, Part&& part) {
+    for (std::size_t at = 0; at <= text.size();) {
+        const std::size_t end = std::min(text.find(sep, at), text.size());
+        if (auto done = part(text.substr(at, end - at)); !done) return done;
+        at = end + 1;
     }
-    return days;
+    return {};
 }
 
-// Whether one of the days is the date or in the month ("" for any).
-bool holds(const Days& days, const std::string& date) {
-    return std::any_of(days.dates.begin(), days.dates.end(), [&](const std::string& d) { return d.starts_with(date); });
+// Whether JSON nests at most `depth` arrays and objects deep (outside
+// strings): the writer's files nest 3 or 4 deep, and rapidjson's iterative
+// parser holds a stack entry for each level of "[[[[…".
+bool nesting_within(std::string_view json, int depth) {
+    int level = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++level > depth) return false;
+        } else if (c == ']' || c == '}') {
+            --level;
+        }
+    }
+    return true;
+}
+
+// A period of the list, as the writer writes it (index.h).
+struct Period {
+    PeriodHead head;
+    std::vector<Date> dates;          // its days, in date order
+    std::vector<std::uint32_t> first; // each day's first paper number
+    std::uint32_t papers = 0;         // at most a year's days times max_papers_per_day
+};
+
+// The first and last day a period can hold, as period_of() names periods: a
+// year "2024", a month "2024-12", or a week "2024-12-23" (from its Monday or
+// the 1st, to its Sunday or the month's end); none for any other name.
+std::optional<std::pair<Date, Date>> period_span(const std::string& name) {
+    const bool year = name.size() == 4, month = name.size() == 7;
+    if (!year && !month && name.size() != 10) return std::nullopt;
+    const auto first = parse_iso_date(year ? name + "-01-01" : month ? name + "-01" : name);
+    if (!first) return std::nullopt;
+    const int month_end = Date::days_in_month(first->year, first->month);
+    if (year) return std::pair{*first, Date{first->year, 12, 31}};
+    if (month) return std::pair{*first, Date{first->year, first->month, month_end}};
+    const int since_monday = (first->weekday() + 6) % 7;
+    if (since_monday != 0 && first->day != 1) return std::nullopt;
+    return std::pair{*first, Date{first->year, first->month, std::min(month_end, first->day + 6 - since_monday)}};
+}
+
+// Adds one "MMDD:papers" of the period's days: a day of the period, after the one before.
+Result<void> add_day(Period& period, const std::pair<Date, Date>& span, std::string_view entry) {
+    auto wrong = [&] {
+        return fail("expected days as MMDD:papers in the search index, each a day of period '" + period.head.name +
+                    "', in date order, with at most " + std::to_string(max_papers_per_day) + " papers, got " +
+                    excerpt(entry));
+    };
+    unsigned papers = 0;
+    const char* end = entry.data() + entry.size();
+    if (entry.size() < 6 || entry[4] != ':') return wrong();
+    if (auto [at, ec] = std::from_chars(entry.data() + 5, end, papers);
+        ec != std::errc() || at != end || papers > max_papers_per_day)
+        return wrong();
+    const auto date = parse_iso_date(period.head.name.substr(0, 4) + "-" + std::string(entry.substr(0, 2)) + "-" +
+                                     std::string(entry.substr(2, 2)));
+    if (!date || *date < span.first || span.second < *date || (!period.dates.empty() && *date <= period.dates.back()))
+        return wrong();
+    period.dates.push_back(*date);
+    period.first.push_back(period.papers);
+    period.papers += papers;
+    return {};
+}
+
+// One period of the list, checked; `newer` is the oldest day of the periods before it (newer ones).
+Result<Period> read_period(PeriodHead head, const std::optional<Date>& newer) {
+    const auto span = period_span(head.name);
+    if (!span)
+        return fail("expected period names as the build writes them (a year 2024, a month 2024-12, a week "
+                    "2024-12-23 from its Monday or the 1st), got " +
+                    excerpt(head.name));
+    Period period{std::move(head), {}, {}, 0};
+    if (!period.head.days.empty())
+        if (auto days = for_each_part(period.head.days, ',', [&](auto entry) { return add_day(period, *span, entry); });
+            !days)
+            return std::unexpected(days.error());
+    if (newer && !period.dates.empty() && !(period.dates.back() < *newer))
+        return fail("expected each day in one period only, newest period first, got " + period.dates.back().iso() +
+                    " again in period '" + period.head.name + "'");
+    const auto& words = period.head.first_words;
+    for (std::size_t c = 0; c < words.size(); ++c)
+        if (words[c].empty() || (c > 0 && words[c] <= words[c - 1]))
+            return fail("expected the first words of period '" + period.head.name +
+                        "''s chunks in byte order, each once, got " + excerpt(words[c]));
+    return period;
+}
+
+// The list of periods, newest first, as the writer writes it.
+Result<std::vector<Period>> read_periods(std::string_view text) {
+    if (!nesting_within(text, 4))
+        return fail("expected a search index as the build writes it, JSON nested at most 4 deep", manifest_path);
+    auto heads = read_manifest(text);
+    if (!heads) return std::unexpected(in_file(heads.error(), manifest_path));
+    std::vector<Period> periods;
+    std::optional<Date> newer;
+    for (auto& head : *heads) {
+        if (!periods.empty() && !(head.name < periods.back().head.name))
+            return fail("expected each period once, newest first, got " + excerpt(head.name) + " after " +
+                            excerpt(periods.back().head.name),
+                        manifest_path);
+        auto period = read_period(std::move(head), newer);
+        if (!period) return std::unexpected(in_file(period.error(), manifest_path));
+        if (!period->dates.empty()) newer = period->dates.front();
+        periods.push_back(std::move(*period));
+    }
+    return periods;
+}
+
+// Whether one of the period's days is the date or in the month ("" for any).
+bool holds(const Period& period, const std::string& date) {
+    return std::any_of(period.dates.begin(), period.dates.end(),
+                       [&](const Date& d) { return d.iso().starts_with(date); });
+}
+
+// The day of paper `number` in its period.
+std::size_t day_of(const Period& period, std::uint64_t number) {
+    return static_cast<std::size_t>(std::upper_bound(period.first.begin(), period.first.end(), number) -
+                                    period.first.begin()) -
+           1;
 }
 
 // The chunks of `period` that can hold `word` (or, as a prefix, words it starts).
@@ -80,114 +182,217 @@ std::pair<std::size_t, std::size_t> chunk_range(const PeriodHead& period, const 
     return {from, prefix ? std::max(after(word + "\xff"), from + 1) : from + 1};
 }
 
-using Weights = std::map<std::uint64_t, int>; // paper number -> its best class for one word
+// One word's papers in a period: paper number << 2 | the class of its best place.
+using Postings = std::vector<std::uint32_t>;
 
-// Adds the postings of the chunk's words that match `word`.
-Result<void> scan_chunk(std::string_view text, const std::string& word, bool prefix, Weights& weights) {
-    for (auto line : split(text, '\n')) {
-        const auto tab = line.find('\t');
-        if (tab == std::string_view::npos) continue;
-        const auto w = line.substr(0, tab);
-        if (!(w == word || (prefix && w.starts_with(word)))) continue;
-        std::uint64_t number = 0;
-        bool first = true;
-        for (auto token : split(line.substr(tab + 1), ',')) {
-            std::uint64_t value = 0;
-            if (std::from_chars(token.data(), token.data() + token.size(), value, 36).ec != std::errc() || value < 4)
-                return fail("expected base-36 postings in the search index, got '" + std::string(token) + "'");
-            number = first ? value / 4 - 1 : number + value / 4;
-            first = false;
-            int& best = weights[number];
-            best = std::max(best, static_cast<int>(value % 4));
-        }
-    }
-    return {};
+// In number order, each paper once with its best class.
+void compact(Postings& postings) {
+    std::sort(postings.begin(), postings.end());
+    auto same_paper = [](std::uint32_t a, std::uint32_t b) { return a >> 2 == b >> 2; };
+    // Sorted, a paper's best class is its last entry: keep that one.
+    std::reverse(postings.begin(), postings.end());
+    postings.erase(std::unique(postings.begin(), postings.end(), same_paper), postings.end());
+    std::reverse(postings.begin(), postings.end());
 }
 
+// A line's postings: numbers rise (each gap at least 1) and stay below the period's papers.
+Result<void> read_postings(std::string_view list, std::uint32_t papers, Postings& out) {
+    std::uint64_t number = 0;
+    bool first = true;
+    return for_each_part(list, ',', [&](std::string_view token) -> Result<void> {
+        std::uint64_t value = 0;
+        const char* end = token.data() + token.size();
+        if (auto [at, ec] = std::from_chars(token.data(), end, value, 36); ec != std::errc() || at != end || value < 4)
+            return fail("expected base-36 postings in the search index, got " + excerpt(token));
+        number = first ? value / 4 - 1 : number + value / 4; // below 2^21 + 2^62: no overflow
+        first = false;
+        if (number >= papers)
+            return fail("expected postings below the period's " + std::to_string(papers) + " papers, got paper " +
+                        std::to_string(number));
+        out.push_back(static_cast<std::uint32_t>(number << 2 | value % 4));
+        return {};
+    });
+}
+
+// Adds the postings of the chunk's words that match `word`. A line holds each
+// paper once, so `out` stays within three times the period's papers.
+Result<void> scan_chunk(std::string_view text, const std::string& word, bool prefix, std::uint32_t papers,
+                        Postings& out) {
+    return for_each_part(text, '\n', [&](std::string_view line) -> Result<void> {
+        const auto tab = line.find('\t');
+        if (tab == std::string_view::npos) return {};
+        const auto w = line.substr(0, tab);
+        if (!(w == word || (prefix && w.starts_with(word)))) return {};
+        if (auto read = read_postings(line.substr(tab + 1), papers, out); !read) return read;
+        if (out.size() > 2 * std::size_t(papers)) compact(out);
+        return {};
+    });
+}
+
+// Reads the index's files, each once, within the query's budget of unpacked bytes.
 class Reader {
 public:
     Reader(const ReadFile& read, Found& found) : read_(read), found_(found) {}
-    // A gzip'd file's text, read once.
-    Result<std::string_view> text(const std::string& path) {
-        if (auto it = cache_.find(path); it != cache_.end()) return std::string_view(it->second);
+    // A chunk's text, kept for the query's other words.
+    Result<std::string_view> chunk(const std::string& path) {
+        if (auto it = chunks_.find(path); it != chunks_.end()) return std::string_view(it->second);
+        auto text = unpack(path, max_query_bytes);
+        if (!text) return std::unexpected(text.error());
+        return std::string_view(chunks_.emplace(path, std::move(*text)).first->second);
+    }
+    // A file read once (the list of periods, a day's results), of at most `limit` bytes unpacked.
+    Result<std::string> unpack(const std::string& path, std::size_t limit) {
         auto bytes = read_(path);
         if (!bytes) return std::unexpected(bytes.error());
         found_.reads.push_back({path, bytes->size()});
-        auto text = gunzip(*bytes, max_unpacked);
-        if (!text) return std::unexpected(in_file(text.error(), path));
-        return std::string_view(cache_.emplace(path, std::move(*text)).first->second);
+        const std::size_t left = max_query_bytes - found_.unpacked;
+        auto text = gunzip(*bytes, std::min(limit, left));
+        if (!text) {
+            std::string why = text.error().message;
+            if (left < limit && why.find("over the limit") != std::string::npos)
+                why += " (what is left of a query's " + std::to_string(max_query_bytes) + " bytes unpacked)";
+            return fail(why, path);
+        }
+        found_.unpacked += text->size();
+        return text;
     }
 
 private:
     const ReadFile& read_;
     Found& found_;
-    std::map<std::string, std::string> cache_;
+    std::map<std::string, std::string> chunks_;
 };
 
 struct Match {
-    std::size_t period = 0; // newest first
-    std::uint64_t number = 0;
+    std::uint32_t period = 0; // newest first
+    std::uint32_t number = 0;
     int weight = 0;
 };
 
-// The papers of one period that match every word (and the date).
-Result<void> match_period(Reader& reader, const PeriodHead& period, std::size_t index, const Query& query,
-                          const Days& days, std::vector<Match>& out) {
-    std::optional<Weights> all;
-    for (const auto& word : query.words) {
-        const bool prefix = word.size() >= min_prefix;
-        auto [from, to] = chunk_range(period, word, prefix);
-        Weights weights;
-        for (std::size_t c = from; c < to && c < period.first_words.size(); ++c) {
-            auto text = reader.text(chunk_path(period.name, c));
-            if (!text) return std::unexpected(text.error());
-            if (auto scanned = scan_chunk(*text, word, prefix, weights); !scanned) return scanned;
+// The best `limit` matches, and how many there were, holding at most about twice `limit`.
+class Ranking {
+public:
+    explicit Ranking(std::size_t limit) : limit_(limit) {}
+    void add(const Match& match) {
+        ++total_;
+        kept_.push_back(match);
+        if (kept_.size() >= 2 * limit_ + 64) trim();
+    }
+    std::size_t total() const { return total_; }
+    std::vector<Match> best() {
+        trim();
+        std::sort(kept_.begin(), kept_.end(), better);
+        return kept_;
+    }
+
+private:
+    static bool better(const Match& a, const Match& b) {
+        if (a.weight != b.weight) return a.weight > b.weight;
+        if (a.period != b.period) return a.period < b.period;
+        return a.number > b.number;
+    }
+    void trim() {
+        if (kept_.size() <= limit_) return;
+        std::nth_element(kept_.begin(), kept_.begin() + static_cast<std::ptrdiff_t>(limit_), kept_.end(), better);
+        kept_.resize(limit_);
+    }
+    std::size_t limit_, total_ = 0;
+    std::vector<Match> kept_;
+};
+
+// One word's postings in a period, from the chunks that can hold it.
+Result<Postings> word_postings(Reader& reader, const Period& period, const std::string& word) {
+    const bool prefix = word.size() >= min_prefix;
+    auto [from, to] = chunk_range(period.head, word, prefix);
+    Postings postings;
+    for (std::size_t c = from; c < to && c < period.head.first_words.size(); ++c) {
+        auto text = reader.chunk(chunk_path(period.head.name, c));
+        if (!text) return std::unexpected(text.error());
+        if (auto scanned = scan_chunk(*text, word, prefix, period.papers, postings); !scanned)
+            return std::unexpected(in_file(scanned.error(), chunk_path(period.head.name, c)));
+    }
+    compact(postings);
+    return postings;
+}
+
+// The papers of one period that match every word, with the sums of their classes.
+Result<std::vector<std::pair<std::uint32_t, int>>> match_words(Reader& reader, const Period& period,
+                                                               const Query& query) {
+    std::vector<std::pair<std::uint32_t, int>> all;
+    for (std::size_t w = 0; w < query.words.size(); ++w) {
+        auto postings = word_postings(reader, period, query.words[w]);
+        if (!postings) return std::unexpected(postings.error());
+        std::vector<std::pair<std::uint32_t, int>> both;
+        auto p = postings->begin();
+        if (w == 0)
+            for (std::uint32_t posting : *postings) both.emplace_back(posting >> 2, int(posting & 3));
+        for (const auto& [number, weight] : all) { // both in number order
+            while (p != postings->end() && (*p >> 2) < number) ++p;
+            if (p != postings->end() && (*p >> 2) == number) both.emplace_back(number, weight + int(*p & 3));
         }
-        if (!all) all = std::move(weights);
-        else
-            for (auto it = all->begin(); it != all->end();)
-                if (auto w = weights.find(it->first); w == weights.end()) it = all->erase(it);
-                else (it++)->second += w->second;
+        all = std::move(both);
     }
-    auto day_of = [&](std::uint64_t n) {
-        return static_cast<std::size_t>(std::upper_bound(days.first.begin(), days.first.end(), n) -
-                                        days.first.begin()) -
-               1;
-    };
-    if (!all) { // a date alone: the papers of its days
-        all.emplace();
-        for (std::size_t d = 0; d < days.dates.size(); ++d)
-            if (days.dates[d].starts_with(query.date))
-                for (std::uint64_t n = days.first[d]; n < (d + 1 < days.first.size() ? days.first[d + 1] : days.papers);
-                     ++n)
-                    (*all)[n] = 0;
+    return all;
+}
+
+// Adds the period's papers that match every word and the date.
+Result<void> match_period(Reader& reader, const Period& period, std::uint32_t index, const Query& query,
+                          Ranking& ranking) {
+    if (query.words.empty()) { // a date alone: the papers of its days
+        for (std::size_t d = 0; d < period.dates.size(); ++d)
+            if (period.dates[d].iso().starts_with(query.date))
+                for (std::uint32_t n = period.first[d];
+                     n < (d + 1 < period.first.size() ? period.first[d + 1] : period.papers); ++n)
+                    ranking.add({index, n, 0});
+        return {};
     }
-    for (const auto& [number, weight] : *all)
-        if (number < days.papers && days.dates[day_of(number)].starts_with(query.date))
-            out.push_back({index, number, weight});
+    auto matched = match_words(reader, period, query);
+    if (!matched) return std::unexpected(matched.error());
+    for (const auto& [number, weight] : *matched)
+        if (period.dates[day_of(period, number)].iso().starts_with(query.date)) ranking.add({index, number, weight});
     return {};
 }
 
-// What the results shown are: their days' files.
-Result<void> describe(Reader& reader, const std::vector<Days>& days, const std::vector<Match>& matches, Found& found) {
-    for (const auto& match : matches) {
-        const Days& d = days[match.period];
-        const auto day = static_cast<std::size_t>(std::upper_bound(d.first.begin(), d.first.end(), match.number) -
-                                                  d.first.begin() - 1);
-        const std::string path = day_meta_path(*parse_iso_date(d.dates[day]));
-        auto text = reader.text(path);
-        if (!text) return std::unexpected(text.error());
-        rapidjson::Document doc;
-        const auto rank = static_cast<rapidjson::SizeType>(match.number - d.first[day]);
-        if (!parse_json(doc, *text) || !doc.IsObject() || !doc.HasMember("papers") || !doc["papers"].IsArray() ||
-            doc["papers"].Size() <= rank || !doc["papers"][rank].IsArray() || doc["papers"][rank].Size() != 5)
-            return fail("expected the day's papers as [id, title, authors, score, topic]", path);
-        const auto& p = doc["papers"][rank];
-        if (!p[0].IsString() || !p[1].IsString() || !p[2].IsString() || !p[4].IsString())
-            return fail("expected the day's papers as [id, title, authors, score, topic]", path);
-        Hit hit{d.dates[day], p[0].GetString(), p[1].GetString(), p[2].GetString(), p[4].GetString(), {}, match.weight};
+// A day file's papers as [id, title, authors, score, topic]: the hits it gives.
+Result<void> fill_hits(std::string_view text, const std::string& path, const Date& date,
+                       const std::vector<std::pair<std::size_t, std::uint32_t>>& wanted,
+                       const std::vector<Match>& matches, Found& found) {
+    rapidjson::Document doc;
+    auto wrong = [&] { return fail("expected the day's papers as [id, title, authors, score, topic]", path); };
+    if (!nesting_within(text, 3) || !parse_json(doc, text) || !doc.IsObject() || !doc.HasMember("papers") ||
+        !doc["papers"].IsArray())
+        return wrong();
+    const auto& papers = doc["papers"];
+    for (const auto& [at, rank] : wanted) {
+        if (papers.Size() <= rank || !papers[rank].IsArray() || papers[rank].Size() != 5) return wrong();
+        const auto& p = papers[rank];
+        if (!p[0].IsString() || !p[1].IsString() || !p[2].IsString() || !p[4].IsString()) return wrong();
+        Hit& hit = found.hits[at];
+        hit = {date.iso(), p[0].GetString(),  p[1].GetString(), p[2].GetString(), p[4].GetString(),
+               {},         matches[at].weight};
         if (p[3].IsInt()) hit.score = p[3].GetInt();
-        found.hits.push_back(std::move(hit));
+    }
+    return {};
+}
+
+// What the results shown are: each day's file read and parsed once, for all its results.
+Result<void> describe(Reader& reader, const std::vector<Period>& periods, const std::vector<Match>& matches,
+                      Found& found) {
+    found.hits.resize(matches.size());
+    std::vector<std::pair<Date, std::vector<std::pair<std::size_t, std::uint32_t>>>> days; // first needed first
+    std::map<Date, std::size_t> listed;
+    for (std::size_t i = 0; i < matches.size(); ++i) {
+        const Period& period = periods[matches[i].period];
+        const std::size_t day = day_of(period, matches[i].number);
+        auto [it, added] = listed.try_emplace(period.dates[day], days.size());
+        if (added) days.emplace_back(period.dates[day], std::vector<std::pair<std::size_t, std::uint32_t>>{});
+        days[it->second].second.emplace_back(i, matches[i].number - period.first[day]);
+    }
+    for (const auto& [date, wanted] : days) {
+        const std::string path = day_meta_path(date);
+        auto text = reader.unpack(path, max_day_file_bytes);
+        if (!text) return std::unexpected(text.error());
+        if (auto filled = fill_hits(*text, path, date, wanted, matches, found); !filled) return filled;
     }
     return {};
 }
@@ -199,34 +404,38 @@ Result<Found> run_query(const ReadFile& read, std::string_view text, std::size_t
     const Query query = parse_query(text);
     if (query.words.empty() && query.date.empty()) return found;
     Reader reader(read, found);
-    auto manifest = reader.text(manifest_path);
+    auto manifest = reader.unpack(manifest_path, max_manifest_bytes);
     if (!manifest) return std::unexpected(manifest.error());
-    auto periods = read_manifest(*manifest);
+    auto periods = read_periods(*manifest);
     if (!periods) return std::unexpected(periods.error());
-    std::vector<Days> days;
-    std::vector<Match> matches;
-    for (std::size_t i = 0; i < periods->size(); ++i) {
-        const PeriodHead& period = (*periods)[i];
-        auto d = read_days(period);
-        if (!d) return std::unexpected(in_file(d.error(), manifest_path));
-        days.push_back(std::move(*d));
-        if (!holds(days.back(), query.date)) continue;
-        if (auto matched = match_period(reader, period, i, query, days.back(), matches); !matched)
-            return std::unexpected(matched.error());
-    }
-    std::sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) {
-        if (a.weight != b.weight) return a.weight > b.weight;
-        if (a.period != b.period) return a.period < b.period;
-        return a.number > b.number;
-    });
-    found.total = matches.size();
-    if (matches.size() > limit) matches.resize(limit);
-    if (auto described = describe(reader, days, matches, found); !described) return std::unexpected(described.error());
+    manifest->clear();
+    manifest->shrink_to_fit();
+    Ranking ranking(limit);
+    for (std::size_t i = 0; i < periods->size(); ++i)
+        if (holds((*periods)[i], query.date))
+            if (auto matched = match_period(reader, (*periods)[i], static_cast<std::uint32_t>(i), query, ranking);
+                !matched)
+                return std::unexpected(matched.error());
+    found.total = ranking.total();
+    if (auto described = describe(reader, *periods, ranking.best(), found); !described)
+        return std::unexpected(described.error());
     return found;
 }
 
 Result<Found> search_site(const fs::path& site, std::string_view query, std::size_t limit) {
-    return run_query([&](const std::string& path) { return read_file(site / path); }, query, limit);
+    // Inside the site's folder only, links included (read_file_inside): the index names no file outside it.
+    auto read = [&](const std::string& path) -> Result<std::string> {
+        auto bytes = read_file_inside(site, site / path, max_query_bytes);
+        if (!bytes) return fail(bytes.error().message, (site / path).string());
+        return bytes;
+    };
+    auto found = run_query(read, query, limit);
+    if (!found && found.error().file.starts_with("search/")) {
+        Error error = found.error();
+        error.file = (site / error.file).string();
+        return std::unexpected(std::move(error));
+    }
+    return found;
 }
 
 } // namespace pp::search

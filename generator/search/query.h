@@ -8,6 +8,13 @@
 // results to it; alone, it lists its papers. "arXiv:" before an ID is
 // ignored. Ranked by where the words are (the title above authors, topics
 // and ID, above the abstract and comment), then newer, then higher-scored.
+//
+// A site folder can come from anyone's fork, so the index is read as the
+// build writes it and nothing more (docs/security.md): period names in the
+// writer's form, each period's days within it, each once and in order, at
+// most max_papers_per_day papers a day (core/paper.h), postings in number
+// order below their period's papers, and the bytes below. Anything else is
+// an error naming the file.
 #pragma once
 
 #include "util/error.h"
@@ -19,6 +26,14 @@
 #include <vector>
 
 namespace pp::search {
+
+// What one query may unpack: far above what a real archive needs (on the
+// 10-year bench archive the list of periods is 14 KB gzip'd and a common
+// word's query reads 87 KB gzip'd, docs/performance.md), far below the
+// gigabytes a hostile few kilobytes asked for.
+inline constexpr std::size_t max_manifest_bytes = 8u << 20;  // search/index.json.gz
+inline constexpr std::size_t max_day_file_bytes = 16u << 20; // a day's results file
+inline constexpr std::size_t max_query_bytes = 128u << 20;   // every file of one query
 
 struct Hit {
     std::string date, id, title, authors, topic;
@@ -33,7 +48,8 @@ struct Found {
         std::string path; // site path
         std::size_t bytes = 0;
     };
-    std::vector<Read> reads; // in the order read
+    std::vector<Read> reads;  // in the order read
+    std::size_t unpacked = 0; // the text those files held: at most max_query_bytes
 };
 
 // A site file's bytes as served (gzip'd), by site path.

@@ -1,29 +1,38 @@
 // A query over a search index whose files hold any bytes (search/query.h):
 // the list of periods, every chunk and every day's result file are parts of
 // the input, split at NUL bytes and gzip'd as the build writes them. No
-// crash, no hang; a result lies within the days the index lists.
+// crash, no hang; at most the asked-for results; each file read once, only
+// files of the index's own names (no "..": a period's name comes from the
+// input), and at most max_query_bytes unpacked.
 #include "search/query.h"
 #include "target.h"
 #include "util/gzip.h"
 
 #include <cstdlib>
+#include <regex>
+#include <set>
 #include <vector>
 
 PAPERPRESS_FUZZ_TARGET(search_index) {
+    static const std::regex index_file(
+        R"(search/(index\.json|\d{4}(-\d{2}(-\d{2})?)?/\d+\.txt|days/\d{4}-\d{2}-\d{2}\.json)\.gz)");
     std::vector<std::string_view> parts;
     for (std::size_t at = 0; parts.size() < 3;) {
         const std::size_t end = std::min(input.find('\0', at), input.size());
         parts.push_back(input.substr(at, end - at));
         at = end + (end < input.size() ? 1 : 0);
     }
-    auto read = [&](const std::string& path) -> pp::Result<std::string> {
+    std::set<std::string> read;
+    auto read_file = [&](const std::string& path) -> pp::Result<std::string> {
+        if (!read.insert(path).second || !std::regex_match(path, index_file)) std::abort();
         const std::string_view part = path == "search/index.json.gz"     ? parts[0]
                                       : path.starts_with("search/days/") ? parts[2]
                                                                          : parts[1];
         return pp::gzip_small(part);
     };
     for (const char* query : {"widget", "wi", "2024-01", "2024", "a b", "2024-01-02 flow"}) {
-        auto found = pp::search::run_query(read, query, 20);
-        if (found && found->hits.size() > 20) std::abort();
+        read.clear();
+        auto found = pp::search::run_query(read_file, query, 20);
+        if (found && (found->hits.size() > 20 || found->unpacked > pp::search::max_query_bytes)) std::abort();
     }
 }

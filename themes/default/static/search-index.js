@@ -18,6 +18,10 @@
   var base = script.getAttribute("data-base") || "/";
   var PAGE = 20, WAIT = 150, MIN_PREFIX = 3;
   var VERSION = 2; // of the index's format: search/index.h's format_version
+  // A site can come from anyone's fork: the index is read as the build writes it (search/query.h's bounds).
+  var MAX_PAPERS = 5000;        // a day's, core/paper.h's max_papers_per_day
+  var MAX_FILE = 16 << 20;      // bytes unpacked of one file of the index
+  var PERIOD = /^\d{4}(-\d{2}(-\d{2})?)?$/, DAY = /^(\d{4}):(\d{1,4})$/;
 
   var form = document.querySelector(".search-form");
   var input = document.getElementById("search-query");
@@ -38,9 +42,24 @@
     }).then(function (bytes) {
       var head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
       if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return new TextDecoder().decode(bytes);
-      return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+      return unpack(path, new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")));
     });
     return files[path];
+  }
+
+  // A gzip stream's text, refused past MAX_FILE bytes (a small file can unpack to gigabytes).
+  function unpack(path, stream) {
+    var reader = stream.getReader(), parts = [], size = 0;
+    function next() {
+      return reader.read().then(function (step) {
+        if (step.done) return new Blob(parts).text();
+        size += step.value.length;
+        if (size > MAX_FILE) { reader.cancel(); throw new Error(path + " unpacks to more than " + MAX_FILE + " bytes"); }
+        parts.push(step.value);
+        return next();
+      });
+    }
+    return next();
   }
 
   var manifest = null;
@@ -49,11 +68,17 @@
       var index = JSON.parse(t);
       if (index.version !== VERSION) throw new Error("the search index is of another version: reload the page");
       return index.periods.map(function (p) {
-        var days = [], first = [], n = 0;
-        (p.days ? p.days.split(",") : []).forEach(function (entry) {
-          days.push(p.name.slice(0, 4) + "-" + entry.slice(0, 2) + "-" + entry.slice(2, 4));
+        // Names and days as the build writes them: a name with "../" would fetch outside the index.
+        if (typeof p.name !== "string" || !PERIOD.test(p.name) || typeof p.days !== "string" || !Array.isArray(p.chunks))
+          throw new Error("the search index lists a period the build does not write");
+        var days = [], first = [], n = 0, entries = p.days ? p.days.split(",", 367) : [];
+        if (entries.length > 366) throw new Error("the search index lists more days than period " + p.name + " has");
+        entries.forEach(function (entry) {
+          var day = DAY.exec(entry), papers = day ? parseInt(day[2], 10) : NaN;
+          if (!(papers <= MAX_PAPERS)) throw new Error("the search index lists a day as " + entry.slice(0, 20));
+          days.push(p.name.slice(0, 4) + "-" + day[1].slice(0, 2) + "-" + day[1].slice(2, 4));
           first.push(n);
-          n += parseInt(entry.slice(5), 10);
+          n += papers;
         });
         return { name: p.name, chunks: p.chunks, days: days, first: first, papers: n };
       });
@@ -100,7 +125,7 @@
   }
 
   // number -> best class of the word's postings in the chunk's text.
-  function scan(chunk, word, prefix, weights) {
+  function scan(chunk, word, prefix, papers, weights) {
     chunk.split("\n").forEach(function (line) {
       var tab = line.indexOf("\t");
       if (tab < 0) return;
@@ -109,7 +134,10 @@
       var n = -1;
       line.slice(tab + 1).split(",").forEach(function (token) {
         var v = parseInt(token, 36);
+        if (!(v >= 4)) throw new Error("the search index holds a posting " + token.slice(0, 20));
         n += Math.floor(v / 4);
+        // Numbers rise and stay below the period's papers: a map of at most that many.
+        if (n >= papers) throw new Error("the search index holds a paper number past its period's papers");
         var c = v % 4;
         if (!(weights.get(n) >= c)) weights.set(n, c);
       });
@@ -126,7 +154,7 @@
         return text(period.name + "/" + c + ".txt.gz");
       })).then(function (chunks) {
         var weights = new Map();
-        chunks.forEach(function (chunk) { scan(chunk, word, prefix, weights); });
+        chunks.forEach(function (chunk) { scan(chunk, word, prefix, period.papers, weights); });
         return weights;
       });
     });
