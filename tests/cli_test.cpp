@@ -241,6 +241,74 @@ TEST_CASE("run: URL userinfo, query tokens and a key echoed by a peer reach no l
         CHECK((shown + sent).find(secret) == std::string::npos);
 }
 
+// Every file under `root`, concatenated (the site as built, a content tree).
+std::string all_files(const fs::path& root) {
+    std::string all;
+    for (const auto& [path, bytes] : file_tree(root)) all += path + "\n" + bytes + "\n";
+    return all;
+}
+
+TEST_CASE("run: a 401 echoing the key, cut at 300 bytes anywhere, reaches no line printed, no day file, no page and no "
+          "job summary") {
+    TempDir dir;
+    fs::copy(source_dir() / "prompts", dir / "prompts");
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    const std::string key = "sk-LEAKED-7f3a9c2e41b8d605";
+    // OpenAI's 401 body quotes the key it got; here it quotes it again and again, so that each
+    // cut of the provider's words (300 bytes) falls inside one.
+    std::string said = "Incorrect API key provided:";
+    while (said.size() < 700) said += " " + key;
+    LoopbackServer peers;
+    const std::string feed = read_text(source_dir() / "samples/arxiv-feed.xml");
+    peers.server.Get("/rss/.*", [&](const httplib::Request&, httplib::Response& res) {
+        res.set_content(feed, "application/rss+xml");
+    });
+    peers.server.Post("/v1/chat/completions", [&](const httplib::Request&, httplib::Response& res) {
+        res.status = 401;
+        res.set_content("{\"error\":{\"message\":\"" + said +
+                            "\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}",
+                        "application/json");
+    });
+    peers.start();
+    write_text(dir / "paperpress.yaml", "arxiv:\n  request_interval: 0\n  catch_up_days: 0\n");
+    auto result = run_paperpress_env("OPENAI_API_KEY=" + key + " OPENAI_BASE_URL=" + peers.url("/v1") +
+                                         " PAPERPRESS_ARXIV_RSS_URL=" + peers.url("/rss/"),
+                                     "run --date 2025-05-28", dir.path());
+    const std::string shown = result.out + result.err;
+    INFO(shown);
+    CHECK(result.exit_code == 3); // partial: the embedded scorer stood in
+    CHECK(result.err.find("paperpress run: exit 3: 2025-05-28 is partial") != std::string::npos);
+    CHECK(result.err.find("[$OPENAI_API_KEY]") != std::string::npos);
+    const std::string day = read_text(dir / "content/2025/05/2025-05-28.md");
+    CHECK(day.find("the provider says") != std::string::npos);
+    write_text(dir / "run.log", shown);
+    const std::string command = "cd '" + dir.path().string() + "' && PAPERPRESS='" PAPERPRESS_BINARY "' bash '" +
+                                (source_dir() / "scripts/night-summary").string() + "' run.log > summary.md";
+    REQUIRE(std::system(command.c_str()) == 0);
+    const std::string summary = read_text(dir / "summary.md");
+    CHECK(summary.find("paperpress run: exit 3") != std::string::npos);
+    // Not the key, nor the start of it a cut left.
+    for (const auto& [sink, text] :
+         {std::pair{"output", shown}, {"day file", day}, {"site", all_files(dir / "site")}, {"job summary", summary}}) {
+        INFO(sink);
+        CHECK(text.find("LEAKED") == std::string::npos);
+    }
+}
+
+TEST_CASE("build alone registers the config's secrets from the environment: a key in a day file reaches no page") {
+    TempDir dir;
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    const std::string key = "sk-HANDEDIT-31c9e07d5b";
+    auto day = day_of_one_paper("A hand-edited day", "Pasted by mistake: " + key + ", and in the feed.");
+    write_text(dir / "content/2025/05/2025-05-20.md", write_day(day));
+    auto result = run_paperpress_env("OPENAI_API_KEY=" + key, "build", dir.path());
+    INFO(result.err);
+    CHECK(result.exit_code == 0);
+    const std::string site = all_files(dir / "site");
+    CHECK(site.find("Pasted by mistake: [$OPENAI_API_KEY]") != std::string::npos); // the page, the feed
+    CHECK(site.find("HANDEDIT") == std::string::npos);
+}
+
 TEST_CASE("check refuses what build refuses: a prompt path out of the tree, with file and line, quoted once") {
     TempDir dir;
     Day day = day_of_one_paper("T");

@@ -431,6 +431,38 @@ TEST_CASE("notify: generic webhook gets the day's JSON; a dead endpoint is a red
     }
 }
 
+TEST_CASE("notify: a receiver's error that echoes its secret path or query is shown without them") {
+    LoopbackServer http;
+    // A receiver that refuses, quoting the path and query it was sent to (no scheme, no host).
+    auto echo = [](const httplib::Request& req, httplib::Response& res) {
+        std::string query;
+        for (const auto& [name, value] : req.params) query += (query.empty() ? "?" : "&") + name + "=" + value;
+        res.status = 404;
+        res.set_content("no such hook: " + req.path + query + " (token " +
+                            (req.has_param("token") ? req.get_param_value("token") : "-") + ")",
+                        "text/plain");
+    };
+    http.server.Post("/services/.*", echo);
+    http.server.Post("/hook/.*", echo);
+    http.start();
+    auto config = notify_settings("  attempts: 1\n  slack:\n    webhook_env: PP_TEST_ECHO_SLACK\n"
+                                  "  webhook:\n    url_env: PP_TEST_ECHO_HOOK\n");
+    // Slack's format: .../services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX (api.slack.com/messaging/webhooks).
+    ScopedEnv slack("PP_TEST_ECHO_SLACK", http.url("/services/T7ECHO0AB/B7ECHO0CD9/Echo0Slack0Secret0Path0x"));
+    ScopedEnv hook("PP_TEST_ECHO_HOOK", http.url("/hook/echo4c2b9e7a?token=EchoQueryTok3n&lang=en"));
+    Log log;
+    auto report =
+        notify_day(sample_day(), config, site_config(), repo_theme(), secrets_of_env(config), false, log.sink());
+    const std::string shown = join_warnings(report) + "\n" + log.all();
+    INFO(shown);
+    REQUIRE(report.warnings.size() == 2);
+    CHECK(contains(shown, "HTTP 404"));
+    CHECK(contains(shown, "no such hook: /services/[$PP_TEST_ECHO_SLACK]/[$PP_TEST_ECHO_SLACK]/[$PP_TEST_ECHO_SLACK]"));
+    CHECK(contains(shown, "(token [$PP_TEST_ECHO_HOOK])"));
+    for (const char* secret : {"T7ECHO0AB", "B7ECHO0CD9", "Echo0Slack0Secret0Path0x", "echo4c2b9e7a", "EchoQueryTok3n"})
+        CHECK_FALSE(contains(shown, secret));
+}
+
 TEST_CASE("notify: email reaches a real SMTP server: recipients, subject, both parts, escaping") {
     SmtpSink sink;
     auto config = email_config(sink.url());

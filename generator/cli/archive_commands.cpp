@@ -76,12 +76,14 @@ int cmd_ls(const GlobalOptions& global, bool as_json) {
             json.EndObject();
         } else {
             const auto waiting = waiting_for(*day);
-            std::printf("%s  %-9s  %3zu papers%s%s%s\n", day->date.iso().c_str(), to_string(day->status),
-                        day->papers.size(), day->remedial ? "  (remedial)" : "",
-                        !waiting                      ? ""
-                        : *waiting == CatchUp::resume ? "  [waits: the LLM scores its unscored papers]"
-                                                      : "  [waits: fetched again through the API]",
-                        day->reason.empty() ? "" : ("  " + tidy_line(day->reason)).c_str());
+            char counts[64]; // std::cout, not printf: the reason is redacted on its way out (util/redact.h)
+            std::snprintf(counts, sizeof counts, "%s  %-9s  %3zu papers", day->date.iso().c_str(),
+                          to_string(day->status), day->papers.size());
+            std::cout << counts << (day->remedial ? "  (remedial)" : "")
+                      << (!waiting                      ? ""
+                          : *waiting == CatchUp::resume ? "  [waits: the LLM scores its unscored papers]"
+                                                        : "  [waits: fetched again through the API]")
+                      << (day->reason.empty() ? "" : "  " + tidy_line(day->reason)) << "\n";
         }
     }
     json.EndArray();

@@ -8,8 +8,8 @@
 
 namespace pp::cli {
 
-void print_error(const Error& error) { std::cerr << "error: " << redact(error.to_string()) << "\n"; }
-void print_warning(const std::string& warning) { std::cerr << "warning: " << redact(warning) << "\n"; }
+void print_error(const Error& error) { std::cerr << "error: " << error.to_string() << "\n"; }
+void print_warning(const std::string& warning) { std::cerr << "warning: " << warning << "\n"; }
 
 namespace {
 

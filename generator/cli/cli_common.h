@@ -30,7 +30,8 @@ struct GlobalOptions {
     std::string config = "paperpress.yaml";
 };
 
-// Both redacted (util/redact.h): an error may quote a URL or a reply.
+// On stderr, which run_cli redacts line by line (util/redact.h RedactedOutput),
+// as all the commands print: an error may quote a URL or a reply.
 void print_error(const Error& error);
 void print_warning(const std::string& warning);
 

@@ -1,9 +1,12 @@
 #include "cli/commands.h"
 
 #include "cli/cli_common.h"
+#include "util/redact.h"
 #include "util/thread_pool.h"
 
 #include <CLI/CLI.hpp>
+
+#include <iostream>
 
 namespace pp {
 
@@ -204,6 +207,8 @@ int run_cli(int argc, char** argv) {
 
     bool config_given = app.count("--config") > 0;
     for (auto* sub : app.get_subcommands({})) config_given = config_given || sub->count("--config") > 0;
+    // Every line the command prints passes here: the one redaction of stdout and stderr.
+    RedactedOutput out(std::cout), err(std::cerr);
     return dispatch(p, config_given);
 }
 

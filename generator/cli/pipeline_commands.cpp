@@ -7,7 +7,6 @@
 #include "pipeline/month_summary.h"
 #include "pipeline/nightly.h"
 #include "publish/publish.h"
-#include "util/redact.h"
 #include "util/text.h"
 
 #include <chrono>
@@ -194,7 +193,7 @@ std::optional<RunRequest> run_request(const GlobalOptions& global, const Secrets
     request.offline = args.offline;
     request.content_dir = global.content;
     request.llm_api_key = secrets.llm_api_key;
-    request.log = [](const std::string& line) { std::cout << redact(line) << std::endl; };
+    request.log = [](const std::string& line) { std::cout << line << std::endl; };
     return request;
 }
 
@@ -237,7 +236,7 @@ void print_notify(const NotifyReport& report) {
     for (const auto& warning : report.warnings) print_warning(warning); // each says "notify: ..."
 }
 
-void stdout_log(const std::string& line) { std::cout << redact(line) << "\n"; }
+void stdout_log(const std::string& line) { std::cout << line << "\n"; }
 
 // After the run's days: the months' overviews, the site, the notifications; the exit code.
 int after_run(const GlobalOptions& global, const Config& config, const Secrets& secrets, const RunArgs& args,

@@ -123,7 +123,7 @@ std::string front_matter(const Day& day) {
     out << YAML::Key << "status" << YAML::Value << to_string(day.status);
     // The reason may quote an endpoint's error (a URL, an echoed key): written redacted.
     if (!day.reason.empty()) out << YAML::Key << "reason" << YAML::Value << redact(day.reason);
-    if (!day.model.empty()) out << YAML::Key << "model" << YAML::Value << day.model;
+    if (!day.model.empty()) out << YAML::Key << "model" << YAML::Value << redact_secrets(day.model);
     if (day.temperature || day.seed || !day.reply_format.empty()) {
         out << YAML::Key << "sampling" << YAML::Value << YAML::BeginMap;
         emit_optional(out, "temperature", day.temperature);
@@ -159,19 +159,22 @@ std::string front_matter(const Day& day) {
         if (day.remedial->generated) out << YAML::Key << "generated" << YAML::Value << day.remedial->generated->iso();
         out << YAML::EndMap;
     }
-    if (!day.prompt.empty()) out << YAML::Key << "prompt" << YAML::Value << day.prompt;
+    if (!day.prompt.empty()) out << YAML::Key << "prompt" << YAML::Value << redact_secrets(day.prompt);
     out << YAML::EndMap;
     return std::string("---\n") + out.c_str() + "\n---\n";
 }
 
+// A paper's texts are cleaned of known secrets before they are escaped (an
+// escaped key would no longer read as the key; util/redact.h).
 std::string paper_section(const Paper& paper) {
-    std::string out = "## [" + escape_markdown_line(paper.title, false) + "](" + arxiv_abs_url(paper.id) + ")\n\n";
+    std::string out =
+        "## [" + escape_markdown_line(redact_secrets(paper.title), false) + "](" + arxiv_abs_url(paper.id) + ")\n\n";
     for (const auto& field : paper_fields()) {
-        std::string value = field.get(paper);
+        std::string value = redact_secrets(field.get(paper));
         if (value.empty()) continue;
         out += "- **" + std::string(field.label) + ":** " + escape_markdown_lines(value, "  ", false) + "\n";
     }
-    if (!paper.abstract.empty()) out += "\n" + escape_markdown_lines(paper.abstract, "", true) + "\n";
+    if (!paper.abstract.empty()) out += "\n" + escape_markdown_lines(redact_secrets(paper.abstract), "", true) + "\n";
     return out;
 }
 

@@ -14,6 +14,8 @@
 
 namespace pp {
 
+// A secret value the process knows (util/redact.h) is written as "[$NAME]"
+// wherever it stands, and the reason is redacted: the day file is published.
 std::string write_day(const Day& day);
 
 // `file_name` only labels errors ("content/2025/05/2025-05-20.md:14: ...").

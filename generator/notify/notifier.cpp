@@ -11,30 +11,9 @@ namespace pp {
 
 namespace {
 
-// The secrets in play and what stands in for them in any text shown.
-class Redactor {
-public:
-    void add(const std::string& secret, const std::string& env_name) {
-        if (secret.size() < 4) return; // too short to search for; never printed by us anyway
-        std::string label = "$" + env_name;
-        pairs_.emplace_back(secret, label);
-        auto query = secret.find('?');
-        if (query != std::string::npos) pairs_.emplace_back(secret.substr(0, query), label);
-    }
-    std::string operator()(std::string text) const {
-        for (const auto& [secret, label] : pairs_)
-            for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at + label.size()))
-                text.replace(at, secret.size(), label);
-        return pp::redact(text); // other URLs' userinfo and tokens, the other known secrets
-    }
-
-private:
-    std::vector<std::pair<std::string, std::string>> pairs_;
-};
-
 // Sends (or, dry, shows) the message on one channel; a failure is a warning.
 void send_on(const Channel& channel, const NotifySettings& config, const DayMessage& summary, bool dry_run,
-             const Redactor& redact, const std::function<void(const std::string&)>& log, NotifyReport& report) {
+             const std::function<void(const std::string&)>& log, NotifyReport& report) {
     if (dry_run) return log("--- " + channel.preview());
     if (!channel.missing_secret.empty()) {
         report.warnings.push_back(redact("notify: " + channel.name + ": environment variable " +
@@ -65,7 +44,6 @@ bool any_enabled(const std::vector<ChannelSetup>& setups) {
 NotifyReport notify(const DayMessage& summary, const NotifySettings& config, const NotifyPaths& paths,
                     const std::string& theme, const NotifySecrets& secrets, bool dry_run, const NotifyLog& log_line) {
     NotifyReport report;
-    Redactor redact;
     auto log = [&](const std::string& line) {
         if (log_line) log_line(redact(line));
     };
@@ -83,6 +61,12 @@ NotifyReport notify(const DayMessage& summary, const NotifySettings& config, con
             report.warnings.push_back("notify: " + templates.error().to_string());
             return report;
         }
+        // The channels' secrets (a webhook URL, a token) are hidden, as [$VARIABLE], in the message
+        // sent and in every line shown (util/redact.h).
+        for (const ChannelSetup& setup : *setups)
+            for (const auto& variable : setup.enabled ? setup.secret_variables : std::vector<std::string>{})
+                if (auto value = secrets.find(variable); value != secrets.end())
+                    register_secret(value->second, variable);
         std::string subject = default_subject;
         for (const ChannelSetup& setup : *setups)
             if (!setup.subject.empty()) subject = setup.subject;
@@ -91,13 +75,15 @@ NotifyReport notify(const DayMessage& summary, const NotifySettings& config, con
             report.warnings.push_back("notify: " + message.error().to_string());
             return report;
         }
+        for (std::string* part : {&message->subject, &message->text, &message->html, &message->slack, &message->json})
+            *part = redact_secrets(std::move(*part));
         const ChannelInputs inputs{*message, summary, secrets};
         std::vector<Channel> channels;
         for (const ChannelSetup& setup : *setups)
             if (setup.enabled) channels.push_back(setup.make(inputs));
         for (const Channel& channel : channels)
-            for (const auto& [value, variable] : channel.secrets) redact.add(value, variable);
-        for (const Channel& channel : channels) send_on(channel, config, summary, dry_run, redact, log, report);
+            for (const auto& [value, variable] : channel.secrets) register_secret(value, variable);
+        for (const Channel& channel : channels) send_on(channel, config, summary, dry_run, log, report);
     } catch (const std::exception& e) {
         report.warnings.push_back(redact(std::string("notify: unexpected error: ") + e.what()));
     } catch (...) {

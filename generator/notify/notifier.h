@@ -3,8 +3,9 @@
 // touches the content tree or the site: a failure is a warning in the
 // report, for the caller to print (and, in `paperpress notify`, to turn into
 // exit status 1). Secrets are the values of the environment variables the
-// config names, read once by the command line (NotifySecrets), and are
-// redacted from every line the report or the log carries. The channels are
+// config names, read once by the command line (NotifySecrets): registered
+// (util/redact.h), they are redacted from the message sent and from every
+// line the report or the log carries. The channels are
 // listed in notify/channel.h.
 #pragma once
 

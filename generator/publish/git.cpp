@@ -1,5 +1,6 @@
 #include "publish/git.h"
 #include "publish/publish.h"
+#include "util/redact.h"
 
 #include <cstdlib>
 #include <optional>
@@ -150,7 +151,7 @@ Result<git_oid> commit_and_move_ref(git_repository* repo, const NewCommit& commi
     if (!author) return std::unexpected(author.error());
     auto committer = signature(committer_id.name, committer_id.email);
     if (!committer) return std::unexpected(committer.error());
-    std::string message = commit.message;
+    std::string message = redact(commit.message); // every commit's message passes here (util/redact.h)
     if (message.empty() || message.back() != '\n') message += '\n';
     const git_commit* parents[1] = {parent.get()};
     git_oid id;

@@ -2,6 +2,7 @@
 
 #include "site/urls.h"
 #include "util/memory.h"
+#include "util/redact.h"
 
 #include <algorithm>
 #include <iostream>
@@ -70,6 +71,9 @@ Result<std::string> OutputStore::read(const std::string& site_path) const {
 
 void OutputStore::write(const std::string& site_path, std::uint64_t key, std::string_view bytes, bool rendered,
                         Kept kept) {
+    // The last pass over what is published: a known secret value never reaches the site (util/redact.h).
+    std::string cleaned;
+    if (holds_secret(bytes)) bytes = cleaned = redact_secrets(std::string(bytes));
     auto outcome = write_file_inside(options_.out_dir, file_of(site_path), bytes);
     if (!outcome) {
         keep_previous(site_path);

@@ -1,5 +1,7 @@
 #include "util/text.h"
 
+#include "util/redact.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -104,7 +106,10 @@ bool is_letter_or_digit(std::uint32_t c) {
     }
 }
 
-std::string excerpt(std::string_view text, std::size_t max_bytes) {
+std::string excerpt(std::string_view quoted, std::size_t max_bytes) {
+    // Redacted before the cut: a cut must not leave the start of a secret (an echoed key) behind.
+    const std::string redacted = redact(quoted);
+    const std::string_view text = redacted;
     std::size_t cut = std::min(text.size(), max_bytes);
     while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
     std::string out = "'";
@@ -115,7 +120,7 @@ std::string excerpt(std::string_view text, std::size_t max_bytes) {
         else if (u < 0x20 || u == 0x7f) out += '?';
         else out += c;
     }
-    out += cut < text.size() ? "\u2026' (" + std::to_string(text.size()) + " bytes)" : "'";
+    out += cut < text.size() ? "\u2026' (" + std::to_string(quoted.size()) + " bytes)" : "'";
     return out;
 }
 

@@ -56,7 +56,7 @@ std::optional<double> parse_double(std::string_view s);
 // At most `max_bytes` of `text` for an error message, on one line and cut at
 // a UTF-8 boundary, quoted, with the full length when it was cut:
 // '{"choices":[5]…' (1048576 bytes). Errors quote what they reject, never a
-// whole megabyte of it.
+// whole megabyte of it. The text is redacted (util/redact.h) before it is cut.
 std::string excerpt(std::string_view text, std::size_t max_bytes = 60);
 
 // Shortest text that reads back as the same double ("0.21", "1e-05").
