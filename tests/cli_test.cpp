@@ -2,6 +2,7 @@
 #include "content/content_tree.h"
 #include "content/day_file.h"
 #include "test_support.h"
+#include "util/gzip.h"
 #include "util/text.h"
 
 #include <doctest/doctest.h>
@@ -242,9 +243,11 @@ TEST_CASE("run: URL userinfo, query tokens and a key echoed by a peer reach no l
 }
 
 // Every file under `root`, concatenated (the site as built, a content tree).
+// Every file's bytes, gzip'd ones unpacked (the month data, the search index): what a reader can get.
 std::string all_files(const fs::path& root) {
     std::string all;
-    for (const auto& [path, bytes] : file_tree(root)) all += path + "\n" + bytes + "\n";
+    for (const auto& [path, bytes] : file_tree(root))
+        all += path + "\n" + (path.ends_with(".gz") ? gunzip(bytes, 64u << 20).value_or("(not gzip)") : bytes) + "\n";
     return all;
 }
 
@@ -301,12 +304,16 @@ TEST_CASE("build alone registers the config's secrets from the environment: a ke
     const std::string key = "sk-HANDEDIT-31c9e07d5b";
     auto day = day_of_one_paper("A hand-edited day", "Pasted by mistake: " + key + ", and in the feed.");
     write_text(dir / "content/2025/05/2025-05-20.md", write_day(day));
+    write_text(dir / "paperpress.yaml", "search_index: true\n"); // the index's gzip'd chunks too
     auto result = run_paperpress_env("OPENAI_API_KEY=" + key, "build", dir.path());
     INFO(result.err);
     CHECK(result.exit_code == 0);
     const std::string site = all_files(dir / "site");
     CHECK(site.find("Pasted by mistake: [$OPENAI_API_KEY]") != std::string::npos); // the page, the feed
     CHECK(site.find("HANDEDIT") == std::string::npos);
+    std::string folded = site; // the word index keeps words folded to lower case
+    std::transform(folded.begin(), folded.end(), folded.begin(), [](unsigned char c) { return std::tolower(c); });
+    CHECK(folded.find("handedit") == std::string::npos);
 }
 
 TEST_CASE("check refuses what build refuses: a prompt path out of the tree, with file and line, quoted once") {
