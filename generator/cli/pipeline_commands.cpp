@@ -2,6 +2,7 @@
 #include "cli/cli_common.h"
 
 #include "config/arxiv_dates.h"
+#include "core/arxiv_calendar.h"
 #include "content/content_tree.h"
 #include "notify/notifier.h"
 #include "pipeline/month_summary.h"
@@ -56,12 +57,13 @@ constexpr long max_backfill_days = 365; // --to minus --from: 366 days at most
 std::optional<std::string> refuse_run_dates(const RunRequest& request, const Date& today) {
     if (request.date && today < *request.date)
         return "--date " + request.date->iso() + " is in the future (today is " + today.iso() +
-               " UTC): there is no announcement for it yet";
+               " on arXiv's clock, US Eastern): there is no announcement for it yet";
     if (request.from && request.to && *request.to < *request.from)
         return "--from " + request.from->iso() + " is after --to " + request.to->iso() + "; swap them";
     Date to = request.to.value_or(today);
     if (request.from && to < *request.from)
-        return "--from " + request.from->iso() + " is in the future (today is " + today.iso() + " UTC)";
+        return "--from " + request.from->iso() + " is in the future (today is " + today.iso() +
+               " on arXiv's clock, US Eastern)";
     if (request.from && days_between(*request.from, to) > max_backfill_days)
         return "the back-fill window " + request.from->iso() + " to " + to.iso() + " is " +
                std::to_string(days_between(*request.from, to) + 1) + " days long; at most " +
@@ -182,7 +184,7 @@ std::optional<RunRequest> run_request(const GlobalOptions& global, const Secrets
     if (bad) return std::nullopt;
     std::optional<std::string> refused;
     if (request.date && (request.from || request.to)) refused = "use either --date or --from/--to";
-    else refused = refuse_run_dates(request, today_utc());
+    else refused = refuse_run_dates(request, arxiv_today()); // the day the run itself expects
     if (!refused && args.resume && !request.date)
         refused = "--resume completes one partial day: give it with --date YYYY-MM-DD";
     if (refused) {
@@ -244,7 +246,7 @@ int after_run(const GlobalOptions& global, const Config& config, const Secrets& 
     const NotifyPaths paths = notify_paths(global);
     if (result.outcome == RunOutcome::failed) {
         print_error({"", 0, result.error});
-        print_notify(notify_failure(request.date.value_or(request.to.value_or(today_utc())), result.error,
+        print_notify(notify_failure(request.date.value_or(request.to.value_or(arxiv_today())), result.error,
                                     config.notify, config, paths, secrets.notify, false, stdout_log));
         return exit_problems;
     }

@@ -100,13 +100,6 @@ Date next_day(const Date& date) {
 
 namespace pp {
 
-Date today_utc() {
-    std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    return Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
-}
-
 std::string month_name(int month) {
     static constexpr std::array<const char*, 12> names = {"January",   "February", "March",    "April",
                                                           "May",       "June",     "July",     "August",

@@ -41,7 +41,4 @@ std::string month_name(int month);       // 1 … 12
 std::string weekday_name(int weekday);   // 0 = Sunday … 6
 std::string long_date(const Date& date); // "Tuesday, 20 May 2025"
 
-// Today's date in UTC (reads the clock: keep it out of anything rendered).
-Date today_utc();
-
 } // namespace pp
