@@ -84,8 +84,10 @@ struct FakeLlm {
     double budget = -1;
     Clock::time_point budget_at{};
     int rate_limited = 0;
-    std::string topic;               // when set, every answer's TOPIC
-    std::vector<std::string> bodies; // every request's body
+    std::string topic;                                // when set, every answer's TOPIC
+    std::map<std::string, std::string> reply_headers; // sent with every answer (x-ratelimit-*, retry-after)
+    long long usage_tokens = -1;                      // when set, every reply's usage claims these prompt tokens
+    std::vector<std::string> bodies;                  // every request's body
     std::string seen_authorization;
     std::atomic<int> arrivals{0}; // requests received, counted before any latency
     std::atomic<int> in_flight{0};
@@ -115,6 +117,7 @@ struct FakeLlm {
         int n = ++requests;
         seen_authorization = req.get_header_value("Authorization");
         bodies.push_back(req.body);
+        for (const auto& [name, value] : reply_headers) res.set_header(name, value);
         if (outage_until && clock->now() < *outage_until) {
             res.status = 503;
             res.set_content("{\"error\":{\"message\":\"The server is overloaded\",\"type\":\"server_error\"}}",
@@ -199,7 +202,9 @@ struct FakeLlm {
             }
         }
         // About 4 bytes a token, as for English text.
-        const int64_t prompt_tokens = tokens_per_minute ? static_cast<int64_t>(req.body.size() / 4) : 1000;
+        const int64_t prompt_tokens = usage_tokens >= 0   ? usage_tokens
+                                      : tokens_per_minute ? static_cast<int64_t>(req.body.size() / 4)
+                                                          : 1000;
         const int64_t completion_tokens = tokens_per_minute ? static_cast<int64_t>(content.size() / 4) : 100;
         if (tokens_per_minute && !within_budget(prompt_tokens + completion_tokens, res)) return;
         batches.push_back(ids);
@@ -1881,4 +1886,68 @@ TEST_CASE("run: the LLM's budget counts from its first call, not from the wait f
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
     CHECK(f.day("2025-05-27").status == DayStatus::announced); // 15 min of feed waits, then 7 of outage: within 15
     CHECK(run_exit_code(result) == 0);
+}
+
+// ------------------------------------------------ issue 41 item 2: every wait has a deadline --
+
+// The day finished by the embedded scorer after the LLM stopped: partial, exit 3, the reason quoting `why`.
+void check_stopped_day(Fixture& f, const RunResult& result, const std::string& why) {
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 3);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::partial);
+    CHECK_MESSAGE(day.reason.find(why) != std::string::npos, day.reason);
+    CHECK(std::ranges::any_of(day.papers, [](const Paper& p) { return !p.unscored.empty(); }));
+    for (const auto& p : day.papers)
+        if (!p.unscored.empty() && p.relevance) CHECK(p.comment.find("embedded scorer") != std::string::npos);
+}
+
+TEST_CASE("run: a 200's x-ratelimit-limit-tokens: 1 or a usage of 10^12 tokens cannot hold the run past "
+          "llm.max_wait_minutes: the LLM stops, naming it, the embedded scorer finishes the day") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.llm.max_wait_minutes = 1;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+    std::string cause;
+    SUBCASE("a budget of 1 token a minute announced in a 200's headers") {
+        llm.reply_headers = {{"x-ratelimit-limit-tokens", "1"}, {"x-ratelimit-remaining-tokens", "0"}};
+        cause = "for the token budget of 1 a minute (the endpoint's x-ratelimit-limit-tokens header)";
+    }
+    SUBCASE("a reply's usage claiming 10^12 tokens against a budget of 15,000 a minute") {
+        f.config.llm.tokens_per_minute = 15000;
+        llm.usage_tokens = 1'000'000'000'000;
+        cause = "(replies' usage: up to 1000000000100 a reply)"; // and 100 completion tokens
+    }
+    const auto started = f.clock.now();
+    RunResult result = f.run();
+    MESSAGE("simulated time: " << std::chrono::duration_cast<std::chrono::seconds>(f.clock.now() - started).count()
+                               << " s");
+    CHECK(f.clock.now() - started <= std::chrono::minutes(1));
+    check_stopped_day(f, result,
+                      "the LLM endpoint's limits ask for more than what is left of "
+                      "llm.max_wait_minutes (1 min): the next request would wait ");
+    check_stopped_day(f, result, cause);
+}
+
+TEST_CASE("run: a 429 asking to wait longer than what is left of llm.max_wait_minutes stops the LLM at once, "
+          "saying so") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.llm.max_wait_minutes = 1;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+    llm.fail_status = 429;
+    // OpenAI's rate-limit error shape (platform.openai.com/docs/guides/error-codes), as within_budget sends it.
+    llm.fail_body = "{\"error\":{\"message\":\"Rate limit reached for gpt-4o in organization org-test on requests "
+                    "per day (RPD): Limit 10000, Used 10000, Requested 1.\",\"type\":\"requests\",\"param\":null,"
+                    "\"code\":\"rate_limit_exceeded\"}}";
+    SUBCASE("Retry-After: a day") { llm.reply_headers = {{"retry-after", "86400"}}; }
+    SUBCASE("retry-after-ms: a day") { llm.reply_headers = {{"retry-after-ms", "86400000"}}; }
+    RunResult result = f.run();
+    CHECK(f.clock.slept() == Clock::duration{}); // no wait at all
+    CHECK(llm.arrivals <= f.config.llm.concurrency);
+    check_stopped_day(f, result,
+                      "the LLM endpoint asked to wait 86400 s, more than what is left of llm.max_wait_minutes (1 "
+                      "min): the provider says 'Rate limit reached for gpt-4o");
 }

@@ -112,9 +112,8 @@ std::string milliseconds_text(Clock::duration length) {
 class Session {
 public:
     Session(const LlmScorerOptions& options, LlmScoring& into)
-        : result(into), options_(options), endpoint_(options.endpoint),
-          limiter_(options.settings.requests_per_minute, options.settings.tokens_per_minute, clock()),
-          deadline_(clock().now() + options.max_wait) {}
+        : result(into), options_(options), endpoint_(options.endpoint), deadline_(clock().now() + options.max_wait),
+          limiter_(options.settings.requests_per_minute, options.settings.tokens_per_minute, clock(), deadline_) {}
 
     Clock& clock() const { return options_.clock ? *options_.clock : real_clock(); }
     const LlmScorerOptions& options() const { return options_; }
@@ -139,16 +138,18 @@ private:
     void count_failure(bool possibly_billed);
     bool adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error, const std::string& said);
     void stop_with(const std::string& why);
+    std::string budget() const;
     std::string out_of_budget(const std::string& last_error) const;
+    std::string asked_too_long(std::chrono::milliseconds asked, const std::string& said) const;
     Result<ChatReply> account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers,
                                     long long charged);
 
     const LlmScorerOptions& options_;
     LlmEndpoint endpoint_;
+    Clock::time_point deadline_; // no wait for an outage, a rate limit or the limiter ends after this
     RateLimiter limiter_;
     TokenEstimate estimate_;
     std::mutex log_mutex_;
-    Clock::time_point deadline_; // no wait for an outage or a rate limit ends after this
 };
 
 LlmEndpoint Session::current_endpoint() {
@@ -257,10 +258,22 @@ Result<ChatReply> Session::account_reply(const HttpResponse& response, size_t pr
     return reply;
 }
 
+// "llm.max_wait_minutes (1 min)": as configured, not what was left of it
+// when this day's calls began (59.9 s printed "0 min").
+std::string Session::budget() const {
+    return "llm.max_wait_minutes (" + std::to_string(options_.settings.max_wait_minutes) + " min)";
+}
+
 std::string Session::out_of_budget(const std::string& last_error) const {
-    return "the LLM endpoint did not recover within llm.max_wait_minutes (" +
-           std::to_string(std::chrono::duration_cast<std::chrono::minutes>(options_.max_wait).count()) +
-           " min), the last answer: " + excerpt(last_error, 200) + "; no further calls";
+    return "the LLM endpoint did not recover within " + budget() + ", the last answer: " + excerpt(last_error, 200) +
+           "; no further calls";
+}
+
+// A wait the endpoint asked for (Retry-After and its kin) that the budget cannot hold.
+std::string Session::asked_too_long(std::chrono::milliseconds asked, const std::string& said) const {
+    return "the LLM endpoint asked to wait " + std::to_string((asked.count() + 999) / 1000) +
+           " s, more than what is left of " + budget() + ": the provider says " + excerpt(said, 200) +
+           "; stopped, no further calls";
 }
 
 // What the log and the day say when the provider refuses for good: the
@@ -309,7 +322,17 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         if (!scores) endpoint.format = ReplyFormat::text;
         const std::string url = chat_url(endpoint);
         const std::string body = chat_request_body(endpoint, with_format(messages, endpoint.format));
-        const long long charged = limiter_.acquire(estimate_.estimate(body.size(), papers));
+        const auto charged = limiter_.acquire(estimate_.estimate(body.size(), papers));
+        if (!charged) {
+            // The endpoint's announced budget, or its replies' usage, asks for a wait the budget cannot hold.
+            stop_with("the LLM endpoint's limits ask for more than what is left of " + budget() + ": " +
+                      charged.error().message + "; stopped, no further calls");
+            return std::unexpected(charged.error());
+        }
+        if (stop) { // stopped by another worker while this one waited
+            limiter_.settle(*charged, 0);
+            continue;
+        }
         auto response = http.send(url, &body, chat_headers(endpoint));
         {
             std::lock_guard lock(mutex);
@@ -317,12 +340,12 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         }
         if (response) learn_limits(*response);
         if (response && response->status >= 200 && response->status < 300)
-            return account_reply(*response, body.size(), papers, charged);
+            return account_reply(*response, body.size(), papers, *charged);
         const long status = response ? response->status : 0;
         const ProviderError said = response ? read_provider_error(response->body) : ProviderError{};
         Error error = response ? http_status_error(*response, url) : response.error();
         count_failure(error.kind == ErrorKind::timeout);
-        if (status != 0 && status < 500) limiter_.settle(charged, 0); // refused, not billed
+        if (status != 0 && status < 500) limiter_.settle(*charged, 0); // refused, not billed
         const std::string provider_text = !said.message.empty() ? said.message
                                           : response            ? response->body.substr(0, 4096)
                                                                 : std::string();
@@ -337,9 +360,12 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
                 std::lock_guard lock(mutex);
                 ++result.rate_limited;
             }
-            auto wait = throttled.next(clock(), server_retry_delay(*response));
+            const auto asked = server_retry_delay(*response);
+            auto wait = throttled.next(clock(), asked);
             if (!wait) {
-                stop_with(out_of_budget(said.message.empty() ? error.message : said.message));
+                const std::string words = said.message.empty() ? error.message : said.message;
+                const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - clock().now());
+                stop_with(asked && *asked >= left ? asked_too_long(*asked, words) : out_of_budget(words));
                 return std::unexpected(error);
             }
             limiter_.hold_off(*wait); // every worker waits: the limit is the endpoint's, not this request's
