@@ -47,3 +47,14 @@ TEST_CASE("backoff: no wait ends after the deadline, as the clock counts") {
     CHECK_FALSE(backoff.next(clock));                            // 2 s gone: a third second would end at 3 s
     CHECK(backoff.next(clock, 100ms) == Clock::duration(100ms)); // a short asked delay still fits
 }
+
+TEST_CASE("backoff: a delay asked for beyond what the clock can count is past any deadline, never a negative wait") {
+    FakeClock clock;
+    // Retry-After: 9300000000 (295 years): its nanoseconds overflow the clock's 64 bits.
+    const std::chrono::milliseconds asked(9'300'000'000'000);
+    Backoff bounded({1000ms, 1000ms, false}, clock.now() + 1h);
+    CHECK_FALSE(bounded.next(clock, asked));
+    Backoff unbounded({1000ms, 1000ms, false});
+    CHECK_FALSE(unbounded.next(clock, asked));
+    CHECK(unbounded.next(clock, 86'400'000ms) == Clock::duration(24h)); // a long wait that fits is kept
+}

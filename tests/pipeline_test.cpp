@@ -84,8 +84,11 @@ struct FakeLlm {
     double budget = -1;
     Clock::time_point budget_at{};
     int rate_limited = 0;
-    std::string topic;               // when set, every answer's TOPIC
-    std::vector<std::string> bodies; // every request's body
+    std::string topic;                                // when set, every answer's TOPIC
+    std::map<std::string, std::string> reply_headers; // sent with every answer (x-ratelimit-*, retry-after)
+    long long usage_tokens = -1;                      // when set, every reply's usage claims these prompt tokens
+    std::string first_fail_body;                      // when set, the very first request gets 429 with this body
+    std::vector<std::string> bodies;                  // every request's body
     std::string seen_authorization;
     std::atomic<int> arrivals{0}; // requests received, counted before any latency
     std::atomic<int> in_flight{0};
@@ -115,6 +118,7 @@ struct FakeLlm {
         int n = ++requests;
         seen_authorization = req.get_header_value("Authorization");
         bodies.push_back(req.body);
+        for (const auto& [name, value] : reply_headers) res.set_header(name, value);
         if (outage_until && clock->now() < *outage_until) {
             res.status = 503;
             res.set_content("{\"error\":{\"message\":\"The server is overloaded\",\"type\":\"server_error\"}}",
@@ -153,6 +157,11 @@ struct FakeLlm {
         }
         if (always_fail) {
             res.status = 500;
+            return;
+        }
+        if (!first_fail_body.empty() && n == 1) {
+            res.status = 429;
+            res.set_content(first_fail_body, "application/json");
             return;
         }
         if (rate_limit_first && n == 1) {
@@ -199,7 +208,9 @@ struct FakeLlm {
             }
         }
         // About 4 bytes a token, as for English text.
-        const int64_t prompt_tokens = tokens_per_minute ? static_cast<int64_t>(req.body.size() / 4) : 1000;
+        const int64_t prompt_tokens = usage_tokens >= 0   ? usage_tokens
+                                      : tokens_per_minute ? static_cast<int64_t>(req.body.size() / 4)
+                                                          : 1000;
         const int64_t completion_tokens = tokens_per_minute ? static_cast<int64_t>(content.size() / 4) : 100;
         if (tokens_per_minute && !within_budget(prompt_tokens + completion_tokens, res)) return;
         batches.push_back(ids);
@@ -2218,4 +2229,169 @@ TEST_CASE("run: a feed whose cs.AI part still serves yesterday is partial, namin
     for (int i = 0; i < 10; ++i) CHECK(std::ranges::find(ids, "2505." + std::to_string(32000 + i)) != ids.end());
     CHECK(f.day("2025-05-28").status == DayStatus::announced);
     CHECK(run_exit_code(next) == 0);
+}
+
+// ------------------------------------------------ issue 41 item 2: every wait has a deadline --
+
+// The day finished by the embedded scorer after the LLM stopped: partial, exit 3, the reason quoting `why`.
+void check_stopped_day(Fixture& f, const RunResult& result, const std::string& why) {
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 3);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::partial);
+    CHECK_MESSAGE(day.reason.find(why) != std::string::npos, day.reason);
+    CHECK(std::ranges::any_of(day.papers, [](const Paper& p) { return !p.unscored.empty(); }));
+    for (const auto& p : day.papers)
+        if (!p.unscored.empty() && p.relevance) CHECK(p.comment.find("embedded scorer") != std::string::npos);
+}
+
+TEST_CASE("run: a 200's x-ratelimit-limit-tokens: 1 or a usage of 10^12 tokens cannot hold the run past "
+          "llm.max_wait_minutes: the LLM stops, naming it, the embedded scorer finishes the day") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.llm.max_wait_minutes = 1;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+    std::string cause;
+    SUBCASE("a budget of 1 token a minute announced in a 200's headers") {
+        llm.reply_headers = {{"x-ratelimit-limit-tokens", "1"}, {"x-ratelimit-remaining-tokens", "0"}};
+        cause = "for the token budget of 1 a minute (the endpoint's x-ratelimit-limit-tokens header)";
+    }
+    SUBCASE("a reply's usage claiming 10^12 tokens against a budget of 15,000 a minute") {
+        f.config.llm.tokens_per_minute = 15000;
+        llm.usage_tokens = 1'000'000'000'000;
+        cause = "(replies' usage: up to 1000000000100 a reply)"; // and 100 completion tokens
+    }
+    const auto started = f.clock.now();
+    RunResult result = f.run();
+    MESSAGE("simulated time: " << std::chrono::duration_cast<std::chrono::seconds>(f.clock.now() - started).count()
+                               << " s");
+    CHECK(f.clock.now() - started <= std::chrono::minutes(1));
+    check_stopped_day(f, result,
+                      "the LLM endpoint's limits ask for more than what is left of "
+                      "llm.max_wait_minutes (1 min): the next request would wait ");
+    check_stopped_day(f, result, cause);
+}
+
+TEST_CASE("run: a 429 asking to wait longer than what is left of llm.max_wait_minutes stops the LLM at once, "
+          "saying so") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.llm.max_wait_minutes = 1;
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+    llm.fail_status = 429;
+    // OpenAI's rate-limit error shape (platform.openai.com/docs/guides/error-codes), as within_budget sends it.
+    llm.fail_body = "{\"error\":{\"message\":\"Rate limit reached for gpt-4o in organization org-test on requests "
+                    "per day (RPD): Limit 10000, Used 10000, Requested 1.\",\"type\":\"requests\",\"param\":null,"
+                    "\"code\":\"rate_limit_exceeded\"}}";
+    SUBCASE("Retry-After: a day") { llm.reply_headers = {{"retry-after", "86400"}}; }
+    SUBCASE("retry-after-ms: a day") { llm.reply_headers = {{"retry-after-ms", "86400000"}}; }
+    RunResult result = f.run();
+    CHECK(f.clock.slept() == Clock::duration{}); // no wait at all
+    CHECK(llm.arrivals <= f.config.llm.concurrency);
+    check_stopped_day(f, result,
+                      "the LLM endpoint asked to wait 86400 s, more than what is left of llm.max_wait_minutes (1 "
+                      "min): the provider says 'Rate limit reached for gpt-4o");
+}
+
+// ------------------------------------------------ issue 42 item 4: the providers' published error shapes --
+
+namespace {
+
+// Gemini's 429 for a quota of the day, with the per-minute one and its RetryInfo, as its API sends it
+// (google.rpc.QuotaFailure and RetryInfo; the body quoted in googleapis/python-genai#2044).
+std::string gemini_daily_quota() {
+    return R"({"error":{"code":429,"message":"You exceeded your current quota, please check your plan and billing details.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_free_tier_requests","quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier","quotaDimensions":{"location":"global","model":"gemini-2.0-flash"}},{"quotaMetric":"generativelanguage.googleapis.com/generate_content_free_tier_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel-FreeTier","quotaDimensions":{"location":"global","model":"gemini-2.0-flash"}}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"47s"}]}})";
+}
+
+// Gemini's 429 for a model the plan has no quota for: "limit: 0" and "Please retry in ..." in its message
+// (continuedev/continue#9570).
+std::string gemini_zero_quota() {
+    return R"({"error":{"code":429,"message":"You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-3-pro\nPlease retry in 45.578569677s.","status":"RESOURCE_EXHAUSTED"}})";
+}
+
+} // namespace
+
+TEST_CASE("run: failures waiting cannot cure stop the LLM at once, in each provider's published shape, with the "
+          "right advice") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+    std::string words, kind = "quota or billing", shown;
+    SUBCASE("OpenAI's 429 billing_not_active (the body quoted in BerriAI/litellm#2743)") {
+        llm.fail_status = 429;
+        llm.fail_body =
+            R"({"error":{"message":"Your account is not active, please check your billing details on our website.","type":"billing_not_active","param":null,"code":"billing_not_active"}})";
+        words = "Your account is not active";
+        shown = "(HTTP 429 billing_not_active)";
+    }
+    SUBCASE("Gemini's 429 on a quota of the day") {
+        llm.fail_status = 429;
+        llm.fail_body = gemini_daily_quota();
+        words = "You exceeded your current quota";
+        shown = "(HTTP 429 RESOURCE_EXHAUSTED)";
+    }
+    SUBCASE(
+        "Gemini's 429 on a quota of 0, through its OpenAI-compatible endpoint's array (FuzzAnything/PromptFuzz#42)") {
+        llm.fail_status = 429;
+        llm.fail_body = "[" + gemini_zero_quota() + "]";
+        words = "You exceeded your current quota";
+        shown = "(HTTP 429 RESOURCE_EXHAUSTED)";
+    }
+    SUBCASE("Gemini's 400 for a bad key (ai.google.dev/gemini-api/docs/troubleshooting, API_KEY_INVALID)") {
+        llm.fail_status = 400;
+        llm.fail_body =
+            R"([{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"generativelanguage.googleapis.com"}}]}}])";
+        words = "API key not valid";
+        kind = "check the API key";
+        shown = "(HTTP 400 API_KEY_INVALID)";
+    }
+    SUBCASE("Anthropic's 400 for a credit balance too low (docs.claude.com/en/api/errors' shape; "
+            "anthropics/claude-code#4684)") {
+        llm.fail_status = 400;
+        llm.fail_body =
+            R"({"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."}})";
+        words = "Your credit balance is too low";
+        shown = "(HTTP 400 invalid_request_error)";
+    }
+    SUBCASE("a 402 whose code is a number") {
+        llm.fail_status = 402;
+        llm.fail_body = R"({"error":{"message":"Insufficient credits","code":402}})";
+        words = "Insufficient credits";
+        shown = "(HTTP 402)";
+    }
+    RunResult result = f.run();
+    CHECK(f.clock.slept() == Clock::duration{}); // no wait at all
+    CHECK(llm.arrivals <= f.config.llm.concurrency);
+    check_stopped_day(f, result, words);
+    check_stopped_day(f, result, kind);
+    check_stopped_day(f, result, shown);
+    const std::string reason = f.day("2025-05-28").reason;
+    CHECK(reason.find("check llm.model") == std::string::npos);
+    CHECK(reason.find("{\"error\"") == std::string::npos); // the provider's words, not its raw JSON
+}
+
+TEST_CASE("run: Gemini's retry hints are waited as asked: google.rpc.RetryInfo's retryDelay, \"Please retry in\"") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    Clock::duration asked{};
+    SUBCASE("retryDelay \"26s\", a per-minute quota (the shape of RooCodeInc/Roo-Code#3883)") {
+        llm.first_fail_body =
+            R"({"error":{"code":429,"message":"You exceeded your current quota, please check your plan and billing details.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_free_tier_input_token_count","quotaId":"GenerateContentInputTokensPerModelPerMinute-FreeTier","quotaDimensions":{"location":"global","model":"gemini-2.5-flash"},"quotaValue":"250000"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"26s"}]}})";
+        asked = std::chrono::seconds(26);
+    }
+    SUBCASE("\"Please retry in 11.1s.\" in the message, through the OpenAI-compatible endpoint's array") {
+        llm.first_fail_body =
+            R"([{"error":{"code":429,"message":"Resource exhausted. Please retry in 11.1s.","status":"RESOURCE_EXHAUSTED"}}])";
+        asked = std::chrono::milliseconds(11100);
+    }
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 0);
+    CHECK(f.day("2025-05-28").status == DayStatus::announced);
+    CHECK(f.clock.slept() >= asked);
+    CHECK(f.clock.slept() <= asked + std::chrono::seconds(2)); // and a little jitter, no more
 }

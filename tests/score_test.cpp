@@ -543,3 +543,27 @@ TEST_CASE(
     REQUIRE_MESSAGE(reply.has_value(), reply.error().to_string());
     CHECK(reply->content == "ok  \xEF\xBF\xBD \xEF\xBF\xBD done");
 }
+
+// Issue 41 item 2: with llm.max_wait_minutes 1, a stop said "(0 min)": it printed what was left of the
+// budget when the day's calls began (59.9 s), not the setting.
+TEST_CASE("an LLM stop names llm.max_wait_minutes as configured, not what was left of it") {
+    LoopbackServer server;
+    server.server.Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
+        res.status = 503;
+        res.set_content(R"({"error":{"message":"The server is overloaded","type":"server_error"}})",
+                        "application/json");
+    });
+    server.start();
+    FakeClock clock;
+    LlmScorerOptions options;
+    options.settings.max_wait_minutes = 1;
+    options.settings.concurrency = 1;
+    options.endpoint = LlmEndpoint{server.url("/v1"), "", "model", std::nullopt, 0};
+    options.clock = &clock;
+    options.max_wait = std::chrono::seconds(59); // a second of the minute went to an earlier day of the run
+    LlmScoring scoring =
+        score_with_llm({topic_paper("2505.00001", "A paper", "An abstract.")}, PromptSet{}, options, nullptr);
+    CHECK_MESSAGE(scoring.stopped.find("did not recover within llm.max_wait_minutes (1 min)") != std::string::npos,
+                  scoring.stopped);
+    CHECK(clock.slept() <= std::chrono::seconds(59));
+}

@@ -30,15 +30,22 @@ std::string parameter_in_text(const std::string& message) {
     return {};
 }
 
-// OpenAI's codes for a used-up quota or spending limit (a 429 that waiting
-// does not cure), and the billing errors other providers name.
+// OpenAI's codes for a used-up quota or spending limit, or an account
+// without billing (a 429 that waiting does not cure), and the billing errors
+// other providers name (Anthropic's billing_error). Sources: docs/scoring.md.
 bool billing_code(const std::string& code) {
     for (std::string_view known :
-         {"insufficient_quota", "credit_balance_exhausted", "organization_spend_limit_exceeded",
+         {"insufficient_quota", "billing_not_active", "credit_balance_exhausted", "organization_spend_limit_exceeded",
           "project_spend_limit_exceeded", "organization_usage_limit_exceeded", "billing_hard_limit_reached",
           "billing_error", "payment_required"})
         if (code == known) return true;
     return false;
+}
+
+// Anthropic answers a used-up credit balance with a plain 400
+// invalid_request_error; only its published words tell it from a bad request.
+bool credit_too_low(long status, const ProviderError& error) {
+    return status == 400 && error.message.starts_with("Your credit balance is too low");
 }
 
 std::string member_text(const rapidjson::Value& object, const char* key) {
@@ -51,14 +58,63 @@ std::string member_text(const rapidjson::Value& object, const char* key) {
 
 } // namespace
 
+namespace {
+
+// google.rpc's details (cloud.google.com/apis/design/errors): ErrorInfo's
+// reason, QuotaFailure's violations (a quotaId "...PerDay...": a quota that
+// waiting within the run does not bring back), RetryInfo's retryDelay ("26s").
+void read_google_details(const rapidjson::Value& error, ProviderError& out) {
+    auto details = error.FindMember("details");
+    if (details == error.MemberEnd() || !details->value.IsArray()) return;
+    for (const auto& detail : details->value.GetArray()) {
+        if (!detail.IsObject()) continue;
+        const std::string type = member_text(detail, "@type");
+        if (type.ends_with("google.rpc.ErrorInfo")) out.reason = member_text(detail, "reason");
+        if (type.ends_with("google.rpc.RetryInfo"))
+            if (auto delay = parse_duration(member_text(detail, "retryDelay"))) out.retry_delay = delay;
+        auto violations = detail.FindMember("violations");
+        if (!type.ends_with("google.rpc.QuotaFailure") || violations == detail.MemberEnd() ||
+            !violations->value.IsArray())
+            continue;
+        for (const auto& violation : violations->value.GetArray())
+            if (violation.IsObject() && member_text(violation, "quotaId").find("PerDay") != std::string::npos)
+                out.quota_gone = true;
+    }
+}
+
+// What Gemini's message adds when its details are cut: "limit: 0" (a quota
+// the plan does not have) and "Please retry in 45.57s."
+void read_google_text(ProviderError& out) {
+    const std::string lower = to_lower(out.message);
+    for (size_t at = lower.find("limit: 0"); at != std::string::npos; at = lower.find("limit: 0", at + 1))
+        if (at + 8 == lower.size() || !std::isdigit(static_cast<unsigned char>(lower[at + 8]))) out.quota_gone = true;
+    if (auto at = lower.find("please retry in "); at != std::string::npos && !out.retry_delay)
+        out.retry_delay = parse_duration(std::string_view(lower).substr(at + 16));
+}
+
+} // namespace
+
 ProviderError read_provider_error(std::string_view body) {
     rapidjson::Document doc;
-    if (!parse_json(doc, body.substr(0, 64 * 1024)) || !doc.IsObject()) return {};
-    auto error = doc.FindMember("error");
-    if (error != doc.MemberEnd() && error->value.IsString()) return {member_text(doc, "error"), {}, {}, {}};
-    const rapidjson::Value& object = error != doc.MemberEnd() && error->value.IsObject() ? error->value : doc;
-    return {member_text(object, "message"), member_text(object, "type"), member_text(object, "code"),
-            member_text(object, "param")};
+    if (!parse_json(doc, body.substr(0, 64 * 1024))) return {};
+    // Gemini's OpenAI-compatible endpoint answers [{"error": {...}}].
+    const rapidjson::Value& root = doc.IsArray() && !doc.Empty() ? doc[0] : doc;
+    if (!root.IsObject()) return {};
+    auto error = root.FindMember("error");
+    ProviderError said;
+    if (error != root.MemberEnd() && error->value.IsString()) {
+        said.message = member_text(root, "error");
+        return said;
+    }
+    const rapidjson::Value& object = error != root.MemberEnd() && error->value.IsObject() ? error->value : root;
+    said.message = member_text(object, "message");
+    said.type = member_text(object, "type");
+    said.code = member_text(object, "code");
+    said.param = member_text(object, "param");
+    said.status = member_text(object, "status");
+    read_google_details(object, said);
+    read_google_text(said);
+    return said;
 }
 
 LlmEndpoint llm_endpoint(const LlmSettings& llm, const std::string& api_key) {
@@ -69,8 +125,10 @@ LlmEndpoint llm_endpoint(const LlmSettings& llm, const std::string& api_key) {
 }
 
 LlmFailure classify_llm_failure(long status, const ProviderError& error) {
-    if (status == 402 || billing_code(error.code) || billing_code(error.type)) return LlmFailure::billing;
-    if (status == 401 || status == 403) return LlmFailure::refused;
+    if (status == 402 || billing_code(error.code) || billing_code(error.type) || credit_too_low(status, error) ||
+        (status == 429 && error.quota_gone))
+        return LlmFailure::billing;
+    if (status == 401 || status == 403 || error.reason == "API_KEY_INVALID") return LlmFailure::refused;
     if (status == 429) return LlmFailure::rate_limited;
     if (status == 0 || status == 408 || status >= 500) return LlmFailure::outage;
     return LlmFailure::rejected;
@@ -112,9 +170,8 @@ std::string milliseconds_text(Clock::duration length) {
 class Session {
 public:
     Session(const LlmScorerOptions& options, LlmScoring& into)
-        : result(into), options_(options), endpoint_(options.endpoint),
-          limiter_(options.settings.requests_per_minute, options.settings.tokens_per_minute, clock()),
-          deadline_(clock().now() + options.max_wait) {}
+        : result(into), options_(options), endpoint_(options.endpoint), deadline_(clock().now() + options.max_wait),
+          limiter_(options.settings.requests_per_minute, options.settings.tokens_per_minute, clock(), deadline_) {}
 
     Clock& clock() const { return options_.clock ? *options_.clock : real_clock(); }
     const LlmScorerOptions& options() const { return options_; }
@@ -139,16 +196,18 @@ private:
     void count_failure(bool possibly_billed);
     bool adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error, const std::string& said);
     void stop_with(const std::string& why);
+    std::string budget() const;
     std::string out_of_budget(const std::string& last_error) const;
+    std::string asked_too_long(std::chrono::milliseconds asked, const std::string& said) const;
     Result<ChatReply> account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers,
                                     long long charged);
 
     const LlmScorerOptions& options_;
     LlmEndpoint endpoint_;
+    Clock::time_point deadline_; // no wait for an outage, a rate limit or the limiter ends after this
     RateLimiter limiter_;
     TokenEstimate estimate_;
     std::mutex log_mutex_;
-    Clock::time_point deadline_; // no wait for an outage or a rate limit ends after this
 };
 
 LlmEndpoint Session::current_endpoint() {
@@ -257,20 +316,37 @@ Result<ChatReply> Session::account_reply(const HttpResponse& response, size_t pr
     return reply;
 }
 
+// "llm.max_wait_minutes (1 min)": as configured, not what was left of it
+// when this day's calls began (59.9 s printed "0 min").
+std::string Session::budget() const {
+    return "llm.max_wait_minutes (" + std::to_string(options_.settings.max_wait_minutes) + " min)";
+}
+
 std::string Session::out_of_budget(const std::string& last_error) const {
-    return "the LLM endpoint did not recover within llm.max_wait_minutes (" +
-           std::to_string(std::chrono::duration_cast<std::chrono::minutes>(options_.max_wait).count()) +
-           " min), the last answer: " + excerpt(last_error, 200) + "; no further calls";
+    return "the LLM endpoint did not recover within " + budget() + ", the last answer: " + excerpt(last_error, 200) +
+           "; no further calls";
+}
+
+// A wait the endpoint asked for (Retry-After and its kin) that the budget cannot hold.
+std::string Session::asked_too_long(std::chrono::milliseconds asked, const std::string& said) const {
+    return "the LLM endpoint asked to wait " + std::to_string((asked.count() + 999) / 1000) +
+           " s, more than what is left of " + budget() + ": the provider says " + excerpt(said, 200) +
+           "; stopped, no further calls";
 }
 
 // What the log and the day say when the provider refuses for good: the
 // kind, the status and the provider's own words.
 std::string refusal(LlmFailure kind, long status, const ProviderError& error, const std::string& message) {
     const std::string said = "the provider says " + excerpt(error.message.empty() ? message : error.message, 300);
-    std::string code = error.code.empty() ? error.type : error.code;
-    if (code.size() > 60 ||
-        !std::ranges::all_of(code, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
-        code.clear(); // an identifier such as insufficient_quota, or nothing
+    // An identifier such as insufficient_quota or API_KEY_INVALID, or nothing: not a number ("HTTP 402 402").
+    auto identifier = [](const std::string& code) {
+        return !code.empty() && code.size() <= 60 && std::ranges::all_of(code, [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        }) && !std::ranges::all_of(code, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    };
+    std::string code;
+    for (const std::string* candidate : {&error.code, &error.reason, &error.type, &error.status})
+        if (code.empty() && identifier(*candidate)) code = *candidate;
     const std::string status_text = "HTTP " + std::to_string(status) + (code.empty() ? "" : " " + code);
     switch (kind) {
         case LlmFailure::billing:
@@ -309,7 +385,17 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         if (!scores) endpoint.format = ReplyFormat::text;
         const std::string url = chat_url(endpoint);
         const std::string body = chat_request_body(endpoint, with_format(messages, endpoint.format));
-        const long long charged = limiter_.acquire(estimate_.estimate(body.size(), papers));
+        const auto charged = limiter_.acquire(estimate_.estimate(body.size(), papers));
+        if (!charged) {
+            // The endpoint's announced budget, or its replies' usage, asks for a wait the budget cannot hold.
+            stop_with("the LLM endpoint's limits ask for more than what is left of " + budget() + ": " +
+                      charged.error().message + "; stopped, no further calls");
+            return std::unexpected(charged.error());
+        }
+        if (stop) { // stopped by another worker while this one waited
+            limiter_.settle(*charged, 0);
+            continue;
+        }
         auto response = http.send(url, &body, chat_headers(endpoint));
         {
             std::lock_guard lock(mutex);
@@ -317,12 +403,12 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         }
         if (response) learn_limits(*response);
         if (response && response->status >= 200 && response->status < 300)
-            return account_reply(*response, body.size(), papers, charged);
+            return account_reply(*response, body.size(), papers, *charged);
         const long status = response ? response->status : 0;
         const ProviderError said = response ? read_provider_error(response->body) : ProviderError{};
         Error error = response ? http_status_error(*response, url) : response.error();
         count_failure(error.kind == ErrorKind::timeout);
-        if (status != 0 && status < 500) limiter_.settle(charged, 0); // refused, not billed
+        if (status != 0 && status < 500) limiter_.settle(*charged, 0); // refused, not billed
         const std::string provider_text = !said.message.empty() ? said.message
                                           : response            ? response->body.substr(0, 4096)
                                                                 : std::string();
@@ -337,9 +423,14 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
                 std::lock_guard lock(mutex);
                 ++result.rate_limited;
             }
-            auto wait = throttled.next(clock(), server_retry_delay(*response));
+            // A header first, else the body's word (google.rpc.RetryInfo, "Please retry in 11.1s").
+            auto asked = server_retry_delay(*response);
+            if (!asked) asked = said.retry_delay;
+            auto wait = throttled.next(clock(), asked);
             if (!wait) {
-                stop_with(out_of_budget(said.message.empty() ? error.message : said.message));
+                const std::string words = said.message.empty() ? error.message : said.message;
+                const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - clock().now());
+                stop_with(asked && *asked >= left ? asked_too_long(*asked, words) : out_of_budget(words));
                 return std::unexpected(error);
             }
             limiter_.hold_off(*wait); // every worker waits: the limit is the endpoint's, not this request's

@@ -38,18 +38,24 @@ struct LlmScoring {
 };
 
 // What an endpoint's error reply says: OpenAI's envelope {"error": {"message",
-// "type", "code", "param"}}, which DeepSeek, OpenRouter, vLLM and Ollama
-// also use. Fields are empty when the body is something else.
+// "type", "code", "param"}}, which DeepSeek, OpenRouter, vLLM, Ollama and
+// Anthropic also use; Google's {"error": {"code": 429, "message", "status",
+// "details": [...]}}, which Gemini's OpenAI-compatible endpoint wraps in an
+// array. Fields are empty when the body is something else (docs/scoring.md).
 struct ProviderError {
     std::string message, type, code, param;
+    std::string status;      // Google's canonical code: RESOURCE_EXHAUSTED, INVALID_ARGUMENT
+    std::string reason;      // google.rpc.ErrorInfo's reason: API_KEY_INVALID
+    bool quota_gone = false; // google.rpc.QuotaFailure: a quota per day, or one whose limit is 0
+    std::optional<std::chrono::milliseconds> retry_delay; // google.rpc.RetryInfo, or "Please retry in 11.1s."
 };
 ProviderError read_provider_error(std::string_view body);
 
 // What a failed call means for the calls after it (docs/pipeline.md has the
 // table and the providers' pages it follows).
 enum class LlmFailure {
-    billing,      // 402, or a 429 whose code says quota or credit is used up: stop at once
-    refused,      // 401, 403: the key is refused: stop at once
+    billing,      // 402, a 429 whose code says quota or credit is used up, a quota for the day: stop at once
+    refused,      // 401, 403, a key the provider calls invalid: stop at once
     rejected,     // 400, 404, 422 and other 4xx: the request is wrong: stop at once
     rate_limited, // any other 429: wait as asked, within the day's budget
     outage,       // 5xx, 408, no answer: retry with backoff, within the day's budget

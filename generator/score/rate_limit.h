@@ -1,12 +1,14 @@
 // Pacing for an LLM endpoint's limits, shared by the scorer's workers:
 // requests per minute, a token budget per minute (a bucket that refills
 // continuously, as providers count), and a pause for everyone when the
-// endpoint says to wait. Plus the estimate of a request's tokens that the
+// endpoint says to wait, none of it past the run's deadline for waiting
+// (llm.max_wait_minutes). Plus the estimate of a request's tokens that the
 // budget is charged with, learnt from the replies' usage. The waits between
 // retries are util/backoff.h's.
 #pragma once
 
 #include "util/clock.h"
+#include "util/error.h"
 
 #include <chrono>
 #include <mutex>
@@ -16,14 +18,18 @@ namespace pp {
 
 class RateLimiter {
 public:
-    // 0 for either limit: none.
-    RateLimiter(int requests_per_minute, long long tokens_per_minute = 0, Clock& clock = real_clock());
+    // 0 for either limit: none. No request starts after `deadline`.
+    RateLimiter(int requests_per_minute, long long tokens_per_minute = 0, Clock& clock = real_clock(),
+                Clock::time_point deadline = Clock::time_point::max());
 
     // Waits for a request slot and `tokens` of the token budget, first come
     // first served. A request larger than the whole budget waits for a full one.
     // A wait the endpoint asks for meanwhile (hold_off, a learnt budget)
-    // sends it back to the queue. Returns the tokens charged (0 without a budget).
-    long long acquire(long long tokens = 0);
+    // sends it back to the queue. Returns the tokens charged (0 without a budget),
+    // or at once, without waiting, an error naming the wait and what asks for
+    // it when the request could not start by the deadline (a budget of 1 token
+    // a minute announced, a reply's usage claiming 10^12 tokens).
+    Result<long long> acquire(long long tokens = 0);
     // Corrects the budget once a request's real cost is known: `used` is 0
     // for a request the endpoint refused (429), the reply's usage otherwise.
     void settle(long long charged, long long used);
@@ -35,7 +41,8 @@ public:
 
 private:
     void refill_to(Clock::time_point when);
-    Clock::time_point reserve(long long tokens, bool& charged);
+    Result<Clock::time_point> reserve(long long tokens, bool& charged);
+    Error too_late(double wait_seconds, bool for_tokens) const;
 
     Clock& clock_;
     std::mutex mutex_;
@@ -47,6 +54,8 @@ private:
     Clock::time_point counted_at_; // when `available_` was last brought up to date
     Clock::time_point next_start_; // the earliest start of the next request
     Clock::time_point paused_until_;
+    Clock::time_point deadline_;
+    long long largest_usage_ = 0;       // the most tokens a reply's usage claimed, for the error
     unsigned long long generation_ = 0; // changes when the endpoint's word changes the plan
 };
 

@@ -22,12 +22,16 @@ std::optional<Clock::duration> Backoff::next(Clock& clock, std::optional<std::ch
         std::uniform_int_distribution<long long> spread(step.count() / 2, std::max(step.count() / 2, step.count()));
         step = std::chrono::milliseconds(spread(random_));
     }
+    // What is left before the deadline, in milliseconds first: an asked delay
+    // (Retry-After: 999999999999) may not fit the clock's nanoseconds.
+    const Clock::duration left = deadline_ - clock.now();
+    if (asked && *asked > std::chrono::duration_cast<std::chrono::milliseconds>(left)) return std::nullopt;
     Clock::duration wait = step;
     if (asked) {
         using namespace std::chrono_literals;
         wait = *asked + (schedule_.jitter ? std::min<Clock::duration>(step / 8, 2s) : Clock::duration{});
     }
-    if (deadline_ != Clock::time_point::max() && clock.now() + wait > deadline_) return std::nullopt;
+    if (wait > left) return std::nullopt;
     return wait;
 }
 

@@ -30,7 +30,8 @@ public:
     // The next wait, and the step doubles. `asked`: the delay the peer asked
     // for (Retry-After), which wins over the step, plus (with jitter) a little
     // of the step so that the clients it told do not return at once. Nothing
-    // when the wait would end after the deadline, as `clock` counts.
+    // when the wait would end after the deadline, as `clock` counts (without
+    // one: after the clock's last time point, so no delay overflows it).
     std::optional<Clock::duration> next(Clock& clock, std::optional<std::chrono::milliseconds> asked = std::nullopt);
 
 private:
