@@ -545,7 +545,8 @@ TEST_CASE("a back-fill from an API whose pages come back with one paper each sto
     FakeClock clock;
     ArxivSettings settings = api_settings(server, dir / "cache");
     settings.api_page_size = 100;
-    ArxivSource source(settings, [](const std::string&) {}, clock);
+    ArxivSource source(
+        settings, [](const std::string&) {}, clock);
     auto entries = source.fetch_submitted(*parse_iso_date("2025-05-19"), *parse_iso_date("2025-05-19"));
     REQUIRE_FALSE(entries.has_value());
     INFO(entries.error().to_string());

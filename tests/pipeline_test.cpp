@@ -2011,9 +2011,13 @@ std::string spec_feed(const std::string& items, const std::string& date, const s
 // An export API entry and page in their published shape (arXiv/arxiv-docs,
 // source/help/api/user-manual.md, section 3.3: the feed's metadata, the
 // OpenSearch elements, one <entry> a paper).
-std::string spec_entry(const std::string& id, const std::vector<std::string>& categories) {
-    std::string out = "<entry><id>http://arxiv.org/abs/" + id +
-                      "v1</id><updated>2025-05-23T19:00:00Z</updated><published>2025-05-23T19:00:00Z</published>"
+// `published`: the first version's submission, which the back-fill keeps only inside the day's window
+// (the default is in the window of Tuesday 27 May 2025's announcement).
+std::string spec_entry(const std::string& id, const std::vector<std::string>& categories,
+                       const std::string& published = "2025-05-23T19:00:00Z") {
+    std::string out = "<entry><id>http://arxiv.org/abs/" + id + "v1</id><updated>" + published +
+                      "</updated><published>" + published +
+                      "</published>"
                       "<title>Sparse paper " +
                       id +
                       "</title><summary>We study sparse models.</summary><author><name>Ann Author</name></author>"
@@ -2114,9 +2118,11 @@ TEST_CASE("run: an API window answered with no papers on an announcement day is 
             return res.set_content(spec_api_page(0, start, ""), "application/atom+xml");
         }
         res.set_content(spec_api_page(2, start,
-                                      start == "0" ? spec_entry("2505.14001", {"cs.LG"}) +
-                                                         spec_entry("2505.14002", {"cs.AI", "cs.LG"})
-                                                   : ""),
+                                      // Monday 08:00 EDT: inside Tuesday 20 May's submission window.
+                                      start == "0"
+                                          ? spec_entry("2505.14001", {"cs.LG"}, "2025-05-19T12:00:00Z") +
+                                                spec_entry("2505.14002", {"cs.AI", "cs.LG"}, "2025-05-19T12:00:00Z")
+                                          : ""),
                         "application/atom+xml");
     });
     const Date tuesday = *parse_iso_date("2025-05-20");

@@ -2,8 +2,8 @@
 #include "cli/cli_common.h"
 
 #include "config/arxiv_dates.h"
-#include "core/arxiv_calendar.h"
 #include "content/content_tree.h"
+#include "core/arxiv_calendar.h"
 #include "notify/notifier.h"
 #include "pipeline/month_summary.h"
 #include "pipeline/nightly.h"

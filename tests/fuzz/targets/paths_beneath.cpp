@@ -37,7 +37,8 @@ struct Sandbox {
     bool outside_untouched() const {
         std::error_code ec;
         int entries = 0;
-        for (const auto& entry : fs::directory_iterator(outside, ec)) entries += entry.path().filename() == "secret" ? 1 : 2;
+        for (const auto& entry : fs::directory_iterator(outside, ec))
+            entries += entry.path().filename() == "secret" ? 1 : 2;
         auto secret = pp::read_file(outside / "secret");
         return !ec && entries == 1 && secret && *secret == "SECRET";
     }
