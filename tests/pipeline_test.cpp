@@ -66,16 +66,17 @@ struct FakeLlm {
     std::set<std::string> never_answer;            // IDs always left out of replies
     std::set<std::string> skip_first_time;         // left out the first time they are asked
     bool garbage_first = false;                    // the very first reply is prose without JSON
-    bool rate_limit_first = false;                 // the very first request gets 429
-    bool always_fail = false;                      // every request gets 500
-    std::string empty_content;                     // "null" or "\"\"": replies with no content ...
-    int empty_replies = 0;                         // ... for this many requests (-1: all), finish_reason length
-    int fail_status = 0;                           // every request gets this status ...
-    std::string fail_body;                         // ... with this body
-    bool reject_max_tokens = false;                // 400 for a request with max_tokens, as o-series models
-    bool omit_usage = false;                       // replies without a usage block
-    bool reject_temperature = false;               // 400 for a request with temperature, as o-series models
-    std::set<std::string> refused_formats;         // response_format types answered with 400 naming response_format
+    bool ignores_format = false;           // takes response_format and answers as if it were not sent (Anthropic's)
+    bool rate_limit_first = false;         // the very first request gets 429
+    bool always_fail = false;              // every request gets 500
+    std::string empty_content;             // "null" or "\"\"": replies with no content ...
+    int empty_replies = 0;                 // ... for this many requests (-1: all), finish_reason length
+    int fail_status = 0;                   // every request gets this status ...
+    std::string fail_body;                 // ... with this body
+    bool reject_max_tokens = false;        // 400 for a request with max_tokens, as o-series models
+    bool omit_usage = false;               // replies without a usage block
+    bool reject_temperature = false;       // 400 for a request with temperature, as o-series models
+    std::set<std::string> refused_formats; // response_format types answered with 400 naming response_format
     std::optional<Clock::time_point> outage_until; // every request gets 503 until `clock` reaches this
     // A provider's token budget (OpenAI tier 1: 30k tokens a minute for gpt-4o),
     // refilled continuously on `clock`: a request over it gets the 429 OpenAI sends.
@@ -198,7 +199,7 @@ struct FakeLlm {
                            (topic.empty() ? "" : ", \"TOPIC\": \"" + topic + "\"") + "},\n";
             }
             content += "```";
-            if (req.body.find("\"response_format\":{\"type\":\"json_") != std::string::npos) {
+            if (!ignores_format && req.body.find("\"response_format\":{\"type\":\"json_") != std::string::npos) {
                 // A structured reply: the same objects in {"papers": [...]}, no fences.
                 std::string objects = content.substr(9, content.size() - 9 - 3);
                 while (!objects.empty() && (objects.back() == '\n' || objects.back() == ',')) objects.pop_back();
@@ -1882,6 +1883,26 @@ TEST_CASE("run: scores are asked as structured output, falling back to JSON mode
     if (expected == "text") CHECK(last.find("response_format") == std::string::npos);
     else CHECK(last.find("\"response_format\":{\"type\":\"" + expected + "\"") != std::string::npos);
     if (expected == "json_schema") CHECK(last.find("\"strict\":true") != std::string::npos);
+}
+
+TEST_CASE("run: an endpoint that takes response_format and ignores it is recorded as text, the format it honoured") {
+    // Anthropic's OpenAI SDK compatibility: "response_format: Ignored"
+    // (https://platform.claude.com/docs/en/api/openai-sdk): the request succeeds, the reply is the model's text.
+    Fixture f;
+    FakeLlm llm;
+    llm.ignores_format = true;
+    f.use(llm);
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    CHECK(run_exit_code(result) == 0);
+    Day day = f.day("2025-05-28");
+    for (const auto& p : day.papers) CHECK(p.unscored.empty()); // the text reply is read all the same
+    CHECK(llm.bodies.back().find("\"response_format\":{\"type\":\"json_schema\"") != std::string::npos);
+    CHECK(day.reply_format == "text");
+    CHECK(read_text(day_path(f.dir / "content", day.date)).find("  format: text\n") != std::string::npos);
+    bool said = false;
+    for (const auto& line : f.log) said = said || line.find("does not honour it") != std::string::npos;
+    CHECK(said);
 }
 
 TEST_CASE(

@@ -567,3 +567,11 @@ TEST_CASE("an LLM stop names llm.max_wait_minutes as configured, not what was le
                   scoring.stopped);
     CHECK(clock.slept() <= std::chrono::seconds(59));
 }
+
+TEST_CASE("llm: an endpoint that documents it ignores response_format is known by its host") {
+    // https://platform.claude.com/docs/en/api/openai-sdk: "response_format | Ignored".
+    CHECK(ignores_response_format("https://api.anthropic.com/v1/"));
+    CHECK(ignores_response_format("HTTPS://API.ANTHROPIC.COM:443/v1"));
+    CHECK_FALSE(ignores_response_format("https://api.openai.com/v1"));
+    CHECK_FALSE(ignores_response_format("https://api.anthropic.com.example.net/v1"));
+}

@@ -92,7 +92,7 @@ void record_llm_pass(const Context& ctx, const Date& date, LlmScoring& scoring, 
             (scoring.dropped_by_titles.empty()
                  ? ""
                  : ", " + std::to_string(scoring.dropped_by_titles.size()) + " dropped by title"));
-    day.reply_format = scoring.requests > 0 ? to_string(scoring.sent.format) : "";
+    day.reply_format = honoured_format(scoring); // what the endpoint honoured, not what was asked
     warn_unscored(date, verdicts.unscored, result);
 }
 

@@ -49,7 +49,7 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
     day.tokens = tokens;
     if (pass.scoring.requests > 0) {
         day.temperature = pass.scoring.sent.temperature, day.seed = pass.scoring.sent.seed;
-        day.reply_format = to_string(pass.scoring.sent.format);
+        day.reply_format = honoured_format(pass.scoring);
     }
     day.cost = day.cost.total ? cost_of_calls(day.model, tokens, pass.scoring, config.llm) : Cost{};
     // Problems other than unscored papers (missing API pages) stay until the day is redone.

@@ -102,6 +102,14 @@ const char* to_string(ReplyFormat format) {
     return "text";
 }
 
+bool ignores_response_format(std::string_view base_url) {
+    const std::string url = to_lower(base_url);
+    const auto scheme = url.find("://");
+    const std::string_view rest = std::string_view(url).substr(scheme == std::string::npos ? 0 : scheme + 3);
+    const std::string_view host = rest.substr(0, rest.find_first_of(":/?#"));
+    return host == "api.anthropic.com";
+}
+
 std::optional<ReplyFormat> parse_reply_format(std::string_view text) {
     for (ReplyFormat format : {ReplyFormat::json_schema, ReplyFormat::json_object, ReplyFormat::text})
         if (text == to_string(format)) return format;

@@ -34,6 +34,11 @@ struct LlmEndpoint {
     ReplyFormat format = ReplyFormat::text; // sent as response_format, unless text
 };
 
+// Whether an endpoint documents that it ignores response_format: Anthropic's
+// OpenAI SDK compatibility layer ("response_format: Ignored",
+// https://platform.claude.com/docs/en/api/openai-sdk).
+bool ignores_response_format(std::string_view base_url);
+
 struct ChatReply {
     std::string content;
     Tokens usage;                      // whole numbers from 0 to max_reply_tokens

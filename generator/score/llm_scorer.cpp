@@ -201,6 +201,7 @@ private:
     std::string asked_too_long(std::chrono::milliseconds asked, const std::string& said) const;
     Result<ChatReply> account_reply(const HttpResponse& response, size_t prompt_bytes, size_t papers,
                                     long long charged);
+    void check_format_honoured(const LlmEndpoint& sent, const ChatReply& reply);
 
     const LlmScorerOptions& options_;
     LlmEndpoint endpoint_;
@@ -209,6 +210,21 @@ private:
     TokenEstimate estimate_;
     std::mutex log_mutex_;
 };
+
+// A structured reply is a JSON document and nothing else: one in a code
+// fence or in prose means the endpoint took response_format and ignored it
+// (as Anthropic's OpenAI-compatible endpoint documents), so the day records
+// the format the reply came in, not the one asked for.
+void Session::check_format_honoured(const LlmEndpoint& sent, const ChatReply& reply) {
+    if (sent.format == ReplyFormat::text) return;
+    const std::string_view content = trim(reply.content);
+    if (content.starts_with('{') || content.starts_with('[')) return;
+    std::lock_guard lock(mutex);
+    if (std::exchange(result.format_ignored, true)) return;
+    log(std::string("the endpoint took response_format ") + to_string(sent.format) +
+        " but its reply is not JSON alone: it does not honour it (the day records format: text; the reply is read "
+        "as text)");
+}
 
 LlmEndpoint Session::current_endpoint() {
     std::lock_guard lock(mutex);
@@ -402,8 +418,11 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
             ++result.requests;
         }
         if (response) learn_limits(*response);
-        if (response && response->status >= 200 && response->status < 300)
-            return account_reply(*response, body.size(), papers, *charged);
+        if (response && response->status >= 200 && response->status < 300) {
+            auto reply = account_reply(*response, body.size(), papers, *charged);
+            if (reply && scores) check_format_honoured(endpoint, *reply);
+            return reply;
+        }
         const long status = response ? response->status : 0;
         const ProviderError said = response ? read_provider_error(response->body) : ProviderError{};
         Error error = response ? http_status_error(*response, url) : response.error();
@@ -591,6 +610,12 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
     }
     record_unscored(pending, settings.retries + 1, last_problem, result);
     return result;
+}
+
+std::string honoured_format(const LlmScoring& scoring) {
+    if (scoring.requests == 0) return "";
+    if (scoring.format_ignored || ignores_response_format(scoring.sent.base_url)) return to_string(ReplyFormat::text);
+    return to_string(scoring.sent.format);
 }
 
 } // namespace pp

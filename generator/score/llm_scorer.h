@@ -35,7 +35,15 @@ struct LlmScoring {
     // provider's words; empty when it served to the end.
     std::string stopped;
     LlmEndpoint sent; // the parameters the last requests went with (temperature, seed, format, ...)
+    // A scoring reply to a structured format came back as something else: the endpoint ignored it.
+    bool format_ignored = false;
 };
+
+// The reply format the endpoint honoured, as a day records it: empty without
+// requests; "text" when no format was sent, when a reply showed it ignored,
+// or when the endpoint documents that it ignores response_format
+// (ignores_response_format).
+std::string honoured_format(const LlmScoring& scoring);
 
 // What an endpoint's error reply says: OpenAI's envelope {"error": {"message",
 // "type", "code", "param"}}, which DeepSeek, OpenRouter, vLLM, Ollama and
