@@ -85,7 +85,7 @@ struct Day {
     std::string model;
     std::optional<double> temperature; // as sent to the LLM; absent when not sent
     std::optional<long long> seed;     // likewise
-    std::string reply_format; // the reply format asked for: json_schema, json_object or text; empty when unknown
+    std::string reply_format; // the reply format honoured: json_schema, json_object or text; empty when unknown
     std::optional<Tokens> tokens;
     Cost cost;
     Counts counts;
