@@ -1668,6 +1668,21 @@ TEST_CASE("run: the night after a holiday writes no phantom day, and the catch-u
     }
 }
 
+namespace {
+
+// A back-fill of the days from `from` to `to` (run --from/--to) on the fixture's clock and day.
+RunResult back_fill(Fixture& f, const char* from, const char* to) {
+    RunRequest request;
+    request.from = parse_iso_date(from);
+    request.to = parse_iso_date(to);
+    request.today = f.today;
+    request.clock = &f.clock;
+    request.content_dir = f.dir / "content";
+    return run_nightly(request, f.config);
+}
+
+} // namespace
+
 // arXiv's 2023 list (github.com/arXiv/arxiv-docs, source/help/availability.md before commit 13add154):
 // no mailing on Thursday 23 November 2023, so no announcement is dated Friday 24 November.
 TEST_CASE("run: a back-fill over Thanksgiving 2023 writes no phantom day and knows 2023's holidays") {
@@ -1675,13 +1690,7 @@ TEST_CASE("run: a back-fill over Thanksgiving 2023 writes no phantom day and kno
     WindowApi api(f.arxiv);
     f.config.scoring.embedded = EmbeddedScorerKind::keywords;
     f.today = *parse_iso_date("2024-01-10");
-    RunRequest request;
-    request.from = parse_iso_date("2023-11-20");
-    request.to = parse_iso_date("2023-11-28");
-    request.today = f.today;
-    request.clock = &f.clock;
-    request.content_dir = f.dir / "content";
-    RunResult result = run_nightly(request, f.config);
+    RunResult result = back_fill(f, "2023-11-20", "2023-11-28");
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
     CHECK(written_days(result) ==
           std::vector<std::string>{"2023-11-20", "2023-11-21", "2023-11-22", "2023-11-23", "2023-11-27", "2023-11-28"});
@@ -1911,13 +1920,7 @@ TEST_CASE(
     WindowApi api(f.arxiv);
     f.config.scoring.embedded = EmbeddedScorerKind::keywords;
     f.today = *parse_iso_date("2027-01-08");
-    RunRequest request;
-    request.from = parse_iso_date("2027-01-04");
-    request.to = parse_iso_date("2027-01-06");
-    request.today = f.today;
-    request.clock = &f.clock;
-    request.content_dir = f.dir / "content";
-    RunResult result = run_nightly(request, f.config);
+    RunResult result = back_fill(f, "2027-01-04", "2027-01-06");
     REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
     int warned = 0;
     for (const auto& w : result.warnings)

@@ -45,28 +45,6 @@ Result<void> for_each_part(std::string_view text, char sep, Part&& part) {
     return {};
 }
 
-// Whether JSON nests at most `depth` arrays and objects deep (outside
-// strings): the writer's files nest 3 or 4 deep, and rapidjson's iterative
-// parser holds a stack entry for each level of "[[[[…".
-bool nesting_within(std::string_view json, int depth) {
-    int level = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < json.size(); ++i) {
-        const char c = json[i];
-        if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++level > depth) return false;
-        } else if (c == ']' || c == '}') {
-            --level;
-        }
-    }
-    return true;
-}
-
 // A period of the list, as the writer writes it (index.h).
 struct Period {
     PeriodHead head;

@@ -35,25 +35,35 @@
 
 namespace pp {
 
-// Whether every number outside strings is at most 40 characters long, with
-// an exponent of at most 300 either way. rapidjson 1.1's full-precision
-// parser reads outside its table of powers of ten for a long number with a
-// large negative exponent (a crash, found by fuzzing); paperpress never
-// writes such a number, so one is refused before rapidjson sees it.
-inline bool plain_numbers(std::string_view text) {
+// Visits each byte of the JSON `text` outside its strings: `visit(i)` may
+// move `i` on past what it read, and returns false to stop (then so does
+// this). One scan for the checks made before rapidjson reads a text.
+template <class Visit>
+bool outside_strings(std::string_view text, Visit&& visit) {
     bool in_string = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (in_string) {
             if (c == '\\') ++i;
             else if (c == '"') in_string = false;
-            continue;
-        }
-        if (c == '"') {
+        } else if (c == '"') {
             in_string = true;
-            continue;
+        } else if (!visit(i)) {
+            return false;
         }
-        if (c != '-' && (c < '0' || c > '9')) continue;
+    }
+    return true;
+}
+
+// Whether every number outside strings is at most 40 characters long, with
+// an exponent of at most 300 either way. rapidjson 1.1's full-precision
+// parser reads outside its table of powers of ten for a long number with a
+// large negative exponent (a crash, found by fuzzing); paperpress never
+// writes such a number, so one is refused before rapidjson sees it.
+inline bool plain_numbers(std::string_view text) {
+    return outside_strings(text, [text](std::size_t& i) {
+        const char c = text[i];
+        if (c != '-' && (c < '0' || c > '9')) return true;
         std::size_t end = i;
         while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos)
             ++end;
@@ -66,8 +76,20 @@ inline bool plain_numbers(std::string_view text) {
             if (exponent.size() > 3 || (exponent.size() == 3 && exponent > "300")) return false;
         }
         i = end - 1;
-    }
-    return true;
+        return true;
+    });
+}
+
+// Whether JSON nests at most `depth` arrays and objects deep (outside
+// strings): rapidjson's iterative parser holds a stack entry for each level
+// of "[[[[…", so a reader of files it knows the depth of checks it first.
+inline bool nesting_within(std::string_view json, int depth) {
+    int level = 0;
+    return outside_strings(json, [&](std::size_t& i) {
+        if (json[i] == '[' || json[i] == '{') return ++level <= depth;
+        if (json[i] == ']' || json[i] == '}') --level;
+        return true;
+    });
 }
 
 // Parses `text` into `doc`, never recursing; true when it is valid JSON.
