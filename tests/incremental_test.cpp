@@ -699,6 +699,23 @@ TEST_CASE("build safety: a state line naming a path out of the output folder rem
     site.check_equals_clean("after the foreign state");
 }
 
+TEST_CASE("build safety: a build state that is a link is not read through, and is replaced, not written through") {
+    // Issue 41: nothing read back is read through a link, the state included.
+    Site site;
+    REQUIRE(site.build().ok());
+    TempDir elsewhere;
+    const fs::path state = state_path(site.out());
+    fs::rename(state, elsewhere / "state"); // a valid state, moved out and linked to
+    fs::create_symlink(elsewhere / "state", state);
+    const std::string outside = read_text(elsewhere / "state");
+    auto report = site.build();
+    CHECK(report.ok());
+    CHECK(report.rendered > 0); // the linked state was not trusted: everything made again
+    CHECK(read_text(elsewhere / "state") == outside);
+    CHECK_FALSE(fs::is_symlink(state));
+    site.check_equals_clean("after the linked state");
+}
+
 TEST_CASE("build safety: a same-size edit of a day's JSON data never reaches the feed") {
     Site site;
     site.config.data = "day"; // the feed reads the days' JSON back

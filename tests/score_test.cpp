@@ -222,7 +222,7 @@ TEST_CASE("LLM failures are classified from the status and the provider's error 
         R"j({"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM)","type":"tokens","param":null,"code":"rate_limit_exceeded"}})j");
     CHECK(classify_llm_failure(429, rate) == LlmFailure::rate_limited);
     // A message that merely mentions quota is no billing error: the code decides.
-    CHECK(classify_llm_failure(429, ProviderError{"quota of requests per minute reached", "", "", ""}) ==
+    CHECK(classify_llm_failure(429, ProviderError{.message = "quota of requests per minute reached"}) ==
           LlmFailure::rate_limited);
     auto deepseek = read_provider_error(
         R"({"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}})");

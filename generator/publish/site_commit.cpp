@@ -104,7 +104,7 @@ bool read_cached_file(const Record& r, StatCache& loaded) {
 StatCache load_cache(const fs::path& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return {};
-    auto text = read_file(path);
+    auto text = read_file_inside(path.parent_path(), path); // never through a link out of .git/paperpress
     if (!text) return {};
     auto reader = RecordReader::open(*text, cache_format(), path.string());
     if (!reader) return {};

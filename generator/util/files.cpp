@@ -546,7 +546,9 @@ Result<WriteOutcome> write_file_inside(const fs::path& root, const fs::path& pat
 }
 
 Result<MappedFile> MappedFile::open(const fs::path& path) {
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    // O_NOFOLLOW: what is mapped is state paperpress wrote (the build state, an output being compared),
+    // never a file a link leads to.
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
     if (fd.get() < 0) return fail(errno_text("cannot open"), path.string());
     struct stat info {};
     if (::fstat(fd.get(), &info) != 0) return fail(errno_text("cannot read"), path.string());
