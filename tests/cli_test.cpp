@@ -45,6 +45,19 @@ TEST_CASE("every command has --help") {
     CHECK(wrong.exit_code == 2);
 }
 
+TEST_CASE("an unknown command is named, with the command it was probably meant to be, even before --help") {
+    TempDir dir;
+    for (const char* args : {"biuld x", "biuld --help", "--content c biuld", "biuld"}) {
+        auto result = run_paperpress(args, dir.path());
+        CHECK_MESSAGE(result.exit_code == 2, args);
+        CHECK_MESSAGE(result.err.find("unknown command 'biuld'; did you mean 'build'?") != std::string::npos,
+                      args << ": " << result.err);
+        CHECK(result.out.find("Usage:") == std::string::npos);
+    }
+    auto far = run_paperpress("frobnicate", dir.path());
+    CHECK(far.err.find("unknown command 'frobnicate' (paperpress --help lists the commands)") != std::string::npos);
+}
+
 TEST_CASE("one binary: cmake --install gives a paperpress that builds and runs from any folder") {
     TempDir prefix;
     const std::string install = "cmake --install '" PAPERPRESS_BUILD_DIR "' --prefix '" + prefix.path().string() +

@@ -73,9 +73,9 @@ struct Pages {
 
     Pages() {
         std::vector<DaySummary> summaries;
-        for (const auto& day : days) summaries.push_back(summarize_day(day));
+        for (const auto& day : days) summaries.push_back(day_summary(day));
         graph = build_site_graph(summaries);
-        SiteContext site{config, urls, graph, "/repo/static/style.css"};
+        SiteContext site{page_settings(config), urls, graph, "/repo/static/style.css"};
         site.search_page = site.starred_page = true;
         for (const auto& day : days) pages.emplace_back("day", day_page(site, day, "<p>prompt</p>"));
         pages.emplace_back("home", home_page(site, &days[2], "<p>prompt</p>"));

@@ -2,11 +2,15 @@
 
 #include "cli/cli_common.h"
 #include "util/redact.h"
+#include "util/text.h"
 #include "util/thread_pool.h"
+#include "util/version.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
+#include <optional>
 
 namespace pp {
 
@@ -171,6 +175,27 @@ int dispatch(const Commands& p, bool config_given) {
     return exit_usage;
 }
 
+// The first word that is neither an option nor a global option's value, when
+// it names no command: CLI11 would say "A subcommand is required", or print
+// the main help and exit 0 when --help follows it.
+std::optional<std::string> unknown_command(const CLI::App& app, int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        std::string_view arg = argv[i];
+        if (arg == "--content" || arg == "--config") {
+            ++i;
+            continue;
+        }
+        if (arg.starts_with("-")) continue;
+        std::vector<std::string> names;
+        for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+        if (std::ranges::find(names, arg) != names.end()) return std::nullopt;
+        std::string message = "paperpress: unknown command '" + std::string(arg) + "'";
+        if (auto near = closest_name(arg, names); !near.empty()) message += "; did you mean '" + near + "'?";
+        return message + " (paperpress --help lists the commands)";
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int run_cli(int argc, char** argv) {
@@ -180,7 +205,7 @@ int run_cli(int argc, char** argv) {
     GlobalOptions& global = p.global;
     app.add_option("--content", global.content, "Content folder (the archive)")->capture_default_str();
     app.add_option("--config", global.config, "Config file; may be absent")->capture_default_str();
-    app.set_version_flag("--version", "paperpress " PAPERPRESS_VERSION);
+    app.set_version_flag("--version", std::string("paperpress ") + program_version);
     add_archive_commands(app, p);
     add_build_command(app, p);
     add_run_command(app, p);
@@ -194,6 +219,11 @@ int run_cli(int argc, char** argv) {
         sub->add_option("--config", global.config, "Config file; may be absent")->capture_default_str();
     }
 
+    if (auto unknown = unknown_command(app, argc, argv)) {
+        RedactedOutput err(std::cerr);
+        std::cerr << *unknown << "\n";
+        return exit_usage;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

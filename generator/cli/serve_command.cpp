@@ -1,6 +1,7 @@
 // `serve`: the local preview.
 #include "cli/cli_common.h"
 
+#include "notify/channel.h"
 #include "serve/serve.h"
 
 #include <iostream>
@@ -11,7 +12,7 @@ int cmd_serve(const GlobalOptions& global, bool config_given, const ServeArgs& a
     ServeOptions options;
     options.content_dir = global.content;
     options.config_path = global.config;
-    options.config_required = config_given;
+    options.load_config = [&global, config_given] { return load_checked_config(global.config, config_given); };
     options.out_dir = args.out;
     options.host = args.host;
     options.port = args.port;

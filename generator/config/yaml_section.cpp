@@ -19,29 +19,8 @@ Result<YAML::Node> parse_yaml(std::string_view text, const std::string& file) {
 
 namespace {
 
-// Levenshtein distance, for suggesting the key a typo meant.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
 std::string suggestion(const std::string& key, const std::vector<std::string>& known) {
-    std::string best;
-    std::size_t best_distance = 3; // more than two edits is not a typo
-    for (const auto& name : known) {
-        std::size_t d = edit_distance(key, name);
-        if (d < best_distance) best = name, best_distance = d;
-    }
+    std::string best = closest_name(key, known);
     return best.empty() ? "" : "; did you mean '" + best + "'?";
 }
 

@@ -1,6 +1,7 @@
 #include "fetch/arxiv_source.h"
 
 #include "util/text.h"
+#include "util/version.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,8 +15,8 @@ HttpOptions polite_options(const ArxivSettings& settings, std::function<void(con
     HttpOptions options;
     options.clock = &clock;
     // arXiv asks API users to identify themselves; the contact comes from config.
-    options.user_agent = "paperpress/0.1 (daily arXiv digest" +
-                         (settings.contact.empty() ? std::string(")") : "; mailto:" + settings.contact + ")");
+    options.user_agent =
+        user_agent("daily arXiv digest" + (settings.contact.empty() ? "" : "; mailto:" + settings.contact));
     options.min_interval = std::chrono::milliseconds(static_cast<long>(settings.request_interval * 1000));
     options.backoff = std::max(options.min_interval, std::chrono::milliseconds(1000));
     options.max_attempts = 4;

@@ -8,6 +8,7 @@
 
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/version.h"
 
 #include <chrono>
 #include <functional>
@@ -40,7 +41,7 @@ bool same_https_origin(const std::string& from, const std::string& to);
 
 struct HttpOptions {
     HttpPeer peer;
-    std::string user_agent = "paperpress/0.1";
+    std::string user_agent = pp::user_agent();
     std::chrono::milliseconds min_interval{0};  // between request starts
     int max_attempts = 4;                       // first try + retries
     std::chrono::milliseconds backoff{2000};    // doubles after each failure

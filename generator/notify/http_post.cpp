@@ -1,4 +1,5 @@
 #include "notify/http_post.h"
+#include "util/version.h"
 
 #include <algorithm>
 
@@ -8,7 +9,7 @@ Result<HttpResponse> post_json(const std::string& url, const std::string& json,
                                const std::vector<std::string>& extra_headers, const SendOptions& options) {
     HttpOptions http;
     http.peer = HttpPeer::notify();
-    http.user_agent = "paperpress/0.1 (notifications)";
+    http.user_agent = user_agent("notifications");
     http.max_attempts = options.attempts;
     http.backoff = options.backoff;
     http.max_wait = std::max(options.backoff * 8, std::chrono::milliseconds(60000));

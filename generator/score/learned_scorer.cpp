@@ -2,6 +2,7 @@
 #include "core/tex.h"
 #include "score/taste_sources.h"
 #include "util/hash.h"
+#include "util/memory.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -14,8 +15,6 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
-
-#include <sys/mman.h>
 
 namespace pp {
 
@@ -221,33 +220,8 @@ std::size_t cascade_size(std::size_t feed_size, const TasteIndex& index, double 
 
 namespace {
 
-// The run's large arrays, on transparent huge pages where the kernel offers
-// them (madvise): a run touches a few hundred megabytes once, and faulting
-// them in 4 KB at a time cost nearly as much as the scoring itself.
 template <class T>
-struct HugePages {
-    using value_type = T;
-    static constexpr std::size_t threshold = std::size_t{4} << 20;
-    HugePages() = default;
-    template <class U>
-    HugePages(const HugePages<U>&) {}
-    T* allocate(std::size_t n) {
-        const std::size_t bytes = n * sizeof(T);
-        if (bytes < threshold) return static_cast<T*>(::operator new(bytes));
-        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) throw std::bad_alloc();
-        madvise(p, bytes, MADV_HUGEPAGE); // a hint: without it, ordinary pages
-        return static_cast<T*>(p);
-    }
-    void deallocate(T* p, std::size_t n) {
-        const std::size_t bytes = n * sizeof(T);
-        if (bytes < threshold) ::operator delete(p);
-        else munmap(p, bytes);
-    }
-    friend bool operator==(const HugePages&, const HugePages&) { return true; }
-};
-template <class T>
-using BigVector = std::vector<T, HugePages<T>>;
+using BigVector = std::vector<T, HugePageAllocator<T>>; // on huge pages (util/memory.h)
 
 // A TF-IDF vector of unit length: (dense term id, weight), a view into the
 // run's one array of weights.

@@ -3,6 +3,7 @@
 #include "util/backoff.h"
 #include "util/json.h"
 #include "util/text.h"
+#include "util/version.h"
 
 #include <rapidjson/document.h>
 
@@ -481,7 +482,7 @@ void run_batches(const std::vector<Batch>& batches, Session& session,
     auto worker = [&] {
         HttpOptions http_options;
         http_options.peer = HttpPeer::llm();
-        http_options.user_agent = "paperpress/0.1";
+        http_options.user_agent = user_agent();
         http_options.timeout = std::chrono::milliseconds(static_cast<long long>(settings.timeout * 1000));
         http_options.max_attempts = 1;
         http_options.clock = &session.clock();

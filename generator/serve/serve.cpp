@@ -1,7 +1,6 @@
 #include "serve/serve.h"
 
 #include "config/config.h"
-#include "notify/channel.h"
 #include "serve/change_notifier.h"
 #include "serve/server.h"
 #include "serve/watcher.h"
@@ -28,7 +27,7 @@ public:
     void build() {
         const auto started = clock_.now();
         std::string error_text;
-        auto config = load_checked_config(options_.config_path, options_.config_required);
+        auto config = options_.load_config ? options_.load_config() : load_config(options_.config_path, false);
         if (!config) {
             error_text = config.error().to_string();
             error("error: " + error_text);

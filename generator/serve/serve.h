@@ -7,6 +7,7 @@
 // running. SIGINT and SIGTERM stop it.
 #pragma once
 
+#include "config/config.h"
 #include "util/clock.h"
 #include "util/files.h"
 
@@ -29,7 +30,10 @@ inline constexpr std::chrono::milliseconds settle_limit{500};
 struct ServeOptions {
     fs::path content_dir = "content";
     fs::path config_path = "paperpress.yaml";
-    bool config_required = false; // --config was given: the file must exist
+    // Reads the config before each build. The command line passes its own
+    // check (which reads notify: too); unset, config/'s load_config with the
+    // file optional.
+    std::function<Result<Config>()> load_config;
     fs::path out_dir = ".cache/serve/site";
     std::string host = "127.0.0.1";
     int port = 8000; // 0: any free port

@@ -127,7 +127,7 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
     };
     const Config& config = build_.config;
     const Theme& theme = *build_.theme;
-    SiteContext context{config, build_.urls, build_.graph, href_of("static/style.css")};
+    SiteContext context{page_settings(config), build_.urls, build_.graph, href_of("static/style.css")};
     context.script = href_of("static/site.js");
     context.search_page = theme.layouts.contains("search") && config.data != "none"; // it reads the month data
     context.search_words = context.search_page && config.search_index;
@@ -141,14 +141,14 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
     global.add(program).add(theme.name);
     for (const auto* files : {&theme.layouts, &theme.partials})
         for (const auto& [name, file] : *files) global.add(name).add(file.text);
-    global.add(config.title).add(config.description).add(config.author).add(config.base_url);
-    global.add(static_cast<std::uint64_t>(config.home_days)).add(context.stylesheet);
+    add_page_settings(global, context.settings); // every config value a page can read
+    global.add(context.stylesheet);
     for (const auto* href :
          {&context.script, &context.search_script, &context.katex_css, &context.katex_js, &context.katex_auto_render})
         global.add(*href);
     global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(build_.prompt_pages));
     global.add(static_cast<std::uint64_t>(context.search_words));
-    global.add(static_cast<std::uint64_t>(context.starred_page)).add(static_cast<std::uint64_t>(config.group_by_topic));
+    global.add(static_cast<std::uint64_t>(context.starred_page));
     build_.global_key = global.value();
     build_.data_key = Hasher()
                           .add(program)

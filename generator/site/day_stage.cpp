@@ -238,7 +238,7 @@ bool DayStage::bring_record_up_to_date(DayTask& task, std::optional<Day>& day) {
             if (auto wrong = misdated(*parsed, task.file)) return failed(std::move(*wrong));
             task.record.hash = hash;
             task.record.prompt = parsed->prompt;
-            task.record.summary = summarize_day(*parsed);
+            task.record.summary = day_summary(*parsed);
             day = std::move(*parsed);
         }
         task.record.size = stamp->size;

@@ -63,9 +63,9 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
                        const std::string& site_path, bool math = false, const std::string& description = {}) {
     TemplateData data;
     TemplateData s;
-    s.set("title", site.config.title);
-    put(s, "description", site.config.description);
-    put(s, "author", site.config.author);
+    s.set("title", site.settings.title);
+    put(s, "description", site.settings.description);
+    put(s, "author", site.settings.author);
     s.set("base", site.urls.base_path());
     s.set("home", site.urls.href(home_path()));
     s.set("archive", site.urls.href(archive_path()));
@@ -94,7 +94,7 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     page.set("title", title);
     page.set("canonical", site.urls.absolute(site_path));
     page.set("is_" + kind, true);
-    put(page, "description", description.empty() ? site.config.description : description);
+    put(page, "description", description.empty() ? site.settings.description : description);
     page.set("keys", kind == "day" || kind == "month" || kind == "year" || kind == "home"); // site.js's shortcuts
     set_moved(data, "page", std::move(page));
     data.set("nav", false); // set_nav() gives the pages that have one theirs
@@ -315,7 +315,7 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
 
     // By topic (best topic first, papers without one last), numbered in
     // the order shown; or the single ranked list.
-    const auto groups = site.config.group_by_topic ? topic_groups(day.papers) : std::vector<TopicGroup>{};
+    const auto groups = site.settings.group_by_topic ? topic_groups(day.papers) : std::vector<TopicGroup>{};
     std::vector<std::size_t> order;
     for (const auto& group : groups) order.insert(order.end(), group.papers.begin(), group.papers.end());
     if (groups.empty())
@@ -466,7 +466,7 @@ TemplateData day_page(const SiteContext& site, const Day& day, const std::string
 
 TemplateData home_page(const SiteContext& site, const Day* latest, const std::string& prompt_html,
                        const std::string& prompt_url) {
-    auto data = page_base(site, "home", site.config.title, home_path(), latest && day_has_math(*latest));
+    auto data = page_base(site, "home", site.settings.title, home_path(), latest && day_has_math(*latest));
     if (latest) {
         set_moved(data, "day", day_data(site, *latest, prompt_html, prompt_url));
         set_day_nav(site, data, latest->date);
@@ -492,7 +492,7 @@ TemplateData home_page(const SiteContext& site, const Day* latest, const std::st
     }
     List recent;
     const auto& days = site.graph.days;
-    const auto shown = std::min<std::size_t>(days.size(), static_cast<std::size_t>(site.config.home_days));
+    const auto shown = std::min<std::size_t>(days.size(), static_cast<std::size_t>(site.settings.home_days));
     recent.reserve(shown);
     for (std::size_t i = 0; i < shown; ++i) recent.push_back(day_list_entry(site, days[days.size() - 1 - i]));
     data.set("has_recent", shown > 0);
@@ -654,7 +654,7 @@ TemplateData starred_page(const SiteContext& site) {
 TemplateData search_page(const SiteContext& site) {
     auto data = page_base(site, "search", "Search", search_page_path());
     data.set("abstracts",
-             site.config.data_has_full_text()); // the month data holds the free text to search (in its key)
+             site.settings.data_has_full_text); // the month data holds the free text to search (in its key)
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
     return data;
 }

@@ -7,6 +7,7 @@
 #include "config/config.h"
 #include "core/paper.h"
 #include "site/month_best.h"
+#include "site/page_settings.h"
 #include "site/site_graph.h"
 #include "site/theme.h"
 #include "site/urls.h"
@@ -17,7 +18,7 @@
 namespace pp {
 
 struct SiteContext {
-    const Config& config;
+    PageSettings settings; // what pages may read of the config (site/page_settings.h)
     const SiteUrls& urls;
     const SiteGraph& graph;
     std::string stylesheet;         // href of the theme's stylesheet, with a content hash

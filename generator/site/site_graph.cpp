@@ -4,7 +4,7 @@
 
 namespace pp {
 
-DaySummary summarize_day(const Day& day, std::size_t top) {
+DaySummary day_summary(const Day& day, std::size_t top) {
     DaySummary summary;
     summary.date = day.date;
     summary.status = day.status;

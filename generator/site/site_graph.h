@@ -23,7 +23,7 @@ struct DaySummary {
 };
 
 // `top` titles are kept (the page order is the ranking).
-DaySummary summarize_day(const Day& day, std::size_t top = 3);
+DaySummary day_summary(const Day& day, std::size_t top = 3);
 
 struct MonthNode {
     int year = 0;

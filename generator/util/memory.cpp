@@ -35,20 +35,34 @@ void populate_heap(std::size_t bytes, bool huge_pages) {
     for (void* block : blocks) std::free(block);
 }
 
-// Whole 2 MB pages, aligned to 2 MB: the kernel backs only those with a huge page.
-PageBuffer::PageBuffer(std::size_t capacity) {
-    if (capacity == 0) return;
+std::size_t huge_page_bytes(std::size_t bytes) {
     constexpr std::size_t huge = std::size_t{2} << 20;
-    capacity = (capacity + huge - 1) & ~(huge - 1);
+    return (bytes + huge - 1) & ~(huge - 1);
+}
+
+// Whole 2 MB pages, aligned to 2 MB: the kernel backs only those with a huge page.
+void* map_huge_pages(std::size_t bytes) {
+    constexpr std::size_t huge = std::size_t{2} << 20;
+    const std::size_t capacity = huge_page_bytes(bytes);
     void* pages = ::mmap(nullptr, capacity + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (pages == MAP_FAILED) throw std::bad_alloc();
     const auto start = reinterpret_cast<std::uintptr_t>(pages);
     const std::uintptr_t aligned = (start + huge - 1) & ~(huge - 1);
     if (aligned > start) ::munmap(pages, aligned - start);
     if (const std::size_t after = start + huge - aligned) ::munmap(reinterpret_cast<void*>(aligned + capacity), after);
-    data_ = reinterpret_cast<void*>(aligned);
-    ::madvise(data_, capacity, MADV_HUGEPAGE); // a hint
-    capacity_ = capacity;
+    void* data = reinterpret_cast<void*>(aligned);
+    ::madvise(data, capacity, MADV_HUGEPAGE); // a hint
+    return data;
+}
+
+void unmap_huge_pages(void* pages, std::size_t bytes) {
+    if (pages) ::munmap(pages, huge_page_bytes(bytes));
+}
+
+PageBuffer::PageBuffer(std::size_t capacity) {
+    if (capacity == 0) return;
+    data_ = map_huge_pages(capacity);
+    capacity_ = huge_page_bytes(capacity);
 }
 
 PageBuffer::PageBuffer(PageBuffer&& other) noexcept
@@ -67,9 +81,7 @@ PageBuffer& PageBuffer::operator=(PageBuffer&& other) noexcept {
 
 PageBuffer::~PageBuffer() { release(); }
 
-void PageBuffer::release() {
-    if (data_) ::munmap(std::exchange(data_, nullptr), capacity_);
-}
+void PageBuffer::release() { unmap_huge_pages(std::exchange(data_, nullptr), capacity_); }
 
 void PageBuffer::resize(std::size_t size) {
     if (size > capacity_) throw std::length_error("PageBuffer::resize beyond its capacity");

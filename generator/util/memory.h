@@ -29,6 +29,36 @@ void keep_freed_memory();
 // large index read at once).
 void populate_heap(std::size_t bytes, bool huge_pages = false);
 
+// `bytes` rounded up to whole 2 MB pages; pages of their own of that size,
+// aligned and asked to be huge (throws std::bad_alloc when mmap fails); and
+// their release (nullptr: nothing).
+std::size_t huge_page_bytes(std::size_t bytes);
+void* map_huge_pages(std::size_t bytes);
+void unmap_huge_pages(void* pages, std::size_t bytes);
+
+// An allocator for a run's large arrays (the learned scorer's: a few hundred
+// megabytes touched once, where faulting them in 4 KB at a time costs nearly
+// as much as the work): from 4 MB up on huge pages of their own, below from
+// the heap.
+template <class T>
+struct HugePageAllocator {
+    using value_type = T;
+    static constexpr std::size_t threshold = std::size_t{4} << 20;
+    HugePageAllocator() = default;
+    template <class U>
+    HugePageAllocator(const HugePageAllocator<U>&) {}
+    T* allocate(std::size_t n) {
+        const std::size_t bytes = n * sizeof(T);
+        return static_cast<T*>(bytes < threshold ? ::operator new(bytes) : map_huge_pages(bytes));
+    }
+    void deallocate(T* p, std::size_t n) {
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes < threshold) ::operator delete(p);
+        else unmap_huge_pages(p, bytes);
+    }
+    friend bool operator==(const HugePageAllocator&, const HugePageAllocator&) { return true; }
+};
+
 // A large buffer on pages of its own, given back to the kernel when it
 // goes. For buffers of megabytes made now and then by any thread (a month's
 // data file): from the heap, each thread's arena would keep the largest it

@@ -59,6 +59,10 @@ std::optional<double> parse_double(std::string_view s);
 // whole megabyte of it. The text is redacted (util/redact.h) before it is cut.
 std::string excerpt(std::string_view text, std::size_t max_bytes = 60);
 
+// The name in `known` closest to `typed` within two edits (Levenshtein),
+// else "": what "did you mean ...?" suggests for a mistyped key or command.
+std::string closest_name(std::string_view typed, const std::vector<std::string>& known);
+
 // Shortest text that reads back as the same double ("0.21", "1e-05").
 std::string format_double(double value);
 
