@@ -147,8 +147,6 @@ Result<void> SummaryCache::save() const {
         }
     }
     w.finish();
-    std::error_code ignored;
-    fs::create_directories(path_.parent_path(), ignored);
     auto written = write_file_inside(config_path_root(path_.parent_path()), path_, out);
     if (!written) return std::unexpected(written.error());
     return {};
