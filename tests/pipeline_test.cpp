@@ -2559,8 +2559,12 @@ TEST_CASE("run: without llm.summaries, or without an LLM, no summary is asked or
     REQUIRE(f.run().outcome == RunOutcome::written);
     CHECK(llm.summarized.empty());
     for (const auto& p : f.day("2025-05-28").papers) CHECK(p.summary == PaperSummary{});
-    f.config.llm.summaries = true;
-    REQUIRE(f.run(*parse_iso_date("2025-05-28"), true).outcome == RunOutcome::written); // offline: embedded
-    CHECK(llm.summarized.empty());
-    for (const auto& p : f.day("2025-05-28").papers) CHECK(p.summary == PaperSummary{});
+
+    Fixture no_llm; // no key, no base URL: the embedded scorer serves
+    no_llm.config.llm.summaries = true;
+    REQUIRE(no_llm.run().outcome == RunOutcome::written);
+    const Day day = no_llm.day("2025-05-28");
+    CHECK(day.model == "embedded");
+    REQUIRE_FALSE(day.papers.empty());
+    for (const auto& p : day.papers) CHECK(p.summary == PaperSummary{});
 }
