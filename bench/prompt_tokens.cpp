@@ -4,9 +4,11 @@
 // prompt_tokens.py to count with a real tokenizer.
 //   bench_prompt_tokens PROMPTS_DIR BATCH_SIZE MAX_AUTHORS FORMAT
 // MAX_AUTHORS: the authors a paper lists before "et al." (-1: all);
-// FORMAT: json_schema, json_object or text (the instruction the format adds).
+// FORMAT: json_schema, json_object or text (the instruction the format adds),
+// or summary: each paper's summary request (score/summary.h), one a line.
 #include "score/llm_client.h"
 #include "score/prompt.h"
+#include "score/summary.h"
 #include "util/json.h"
 
 #include <rapidjson/document.h>
@@ -68,6 +70,14 @@ int main(int argc, char** argv) {
     const long max_authors = std::stol(argv[3]);
     PaperLayout layout;
     layout.max_authors = max_authors < 0 ? std::numeric_limits<size_t>::max() : static_cast<size_t>(max_authors);
+    if (std::string(argv[4]) == "summary") {
+        for (const auto& paper : read_papers(std::cin)) {
+            std::string text;
+            for (const auto& message : summary_messages(paper, "English")) text += message.content + "\n";
+            print_json_string(text);
+        }
+        return 0;
+    }
     const auto format = parse_reply_format(argv[4]);
     if (!format) return 2;
     const std::vector<Paper> papers = read_papers(std::cin);

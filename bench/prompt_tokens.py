@@ -12,6 +12,7 @@ and the estimate of a quarter of the characters for comparison.
     cmake -S . -B build -G Ninja -DPAPERPRESS_BENCH=ON && ninja -C build bench_prompt_tokens
     npm ci   # js-tiktoken
     python3 bench/prompt_tokens.py
+    python3 bench/prompt_tokens.py --summaries   # what llm.summaries adds (docs/scoring.md, "Summaries")
 """
 import argparse
 import glob
@@ -55,9 +56,12 @@ def main():
     parser.add_argument("--listings", default=os.path.join(ROOT, "..", "shared", "listings"))
     parser.add_argument("--binary", default=os.path.join(ROOT, "build", "bench", "bench_prompt_tokens"))
     parser.add_argument("--day-size", type=int, default=500)
+    parser.add_argument("--summaries", action="store_true", help="the summary requests of 26 and 40 picks a day")
     args = parser.parse_args()
     pool = papers(args.listings)
     days = [pool[i:i + args.day_size] for i in range(0, len(pool) - args.day_size + 1, args.day_size)]
+    if args.summaries:
+        return summaries(args.binary, days, [26, 40])
     print(f"{len(days)} days of {args.day_size} papers from {len(pool)} listed papers; o200k_base tokens")
     print("| batch | authors | format | requests | prompt tokens: median (min-max) | chars/4 estimate |")
     print("| --- | --- | --- | --- | --- | --- |")
@@ -74,6 +78,37 @@ def main():
         shown = "all" if authors < 0 else str(authors)
         print(f"| {batch} | {shown} | {fmt} | {len(per_day[0])} | {statistics.median(totals):,.0f} "
               f"({min(totals):,}-{max(totals):,}) | {statistics.median(estimates):,.0f} |", flush=True)
+
+def count(texts):
+    return [int(n) for n in subprocess.run(["node", os.path.join(ROOT, "bench", "count_tokens.mjs")], cwd=ROOT,
+                                           input="\n".join(texts), capture_output=True, text=True,
+                                           check=True).stdout.split()]
+
+
+def summaries(binary, days, picks_per_day):
+    """The summary requests of a day's picks: every paper's request counted, the
+    picks taken evenly spread over the day. A summary's reply is bounded by
+    what the prompt asks (a sentence, then 1-3 sentences for each of four
+    parts): its tokens are that many of the abstracts' own sentences."""
+    per_day = [requests(binary, day, 1, -1, "summary") for day in days]
+    counted = count([text for day in per_day for text in day])
+    prompt = [n + FRAMING for n in counted]
+    print(f"summary request: prompt tokens a pick, median {statistics.median(prompt):,.0f} "
+          f"(min {min(prompt):,}, max {max(prompt):,})")
+    sentences = [s.strip() for day in days for p in day for s in p["summary"].replace("\n", " ").split(". ")
+                 if s.strip()]
+    per_sentence = statistics.median(count([json.dumps(s) for s in sentences[:20000]]))
+    print(f"abstracts' sentences: median {per_sentence:.0f} tokens")
+    for picks in picks_per_day:
+        totals, at = [], 0
+        for day in per_day:
+            step = len(day) / picks
+            totals.append(sum(prompt[at + int(i * step)] for i in range(picks)))
+            at += len(day)
+        low, high = picks * 5 * per_sentence, picks * 13 * per_sentence
+        print(f"{picks} picks: prompt {statistics.median(totals):,.0f} ({min(totals):,}-{max(totals):,}); "
+              f"completion {low:,.0f}-{high:,.0f} (5 to 13 sentences a summary)")
+
 
 if __name__ == "__main__":
     main()

@@ -497,3 +497,29 @@ TEST_CASE("a cost that is not a finite amount is refused") {
         CHECK(error_of("---\ndate: 2025-05-20\ncost:\n  total: " + std::string(amount) + "\n---\n")
                   .find(":4: expected 'cost.total' to be an amount in dollars") != std::string::npos);
 }
+
+TEST_CASE("a pick's summary, or why it has none, round-trips in its fields; check refuses both at once") {
+    Day day = full_day();
+    day.papers[0].summary = {.tldr = "Kurz: $O(n)$ <b>fast</b> & *sparse* | ok",
+                             .motivation = "Warum: # not a heading",
+                             .method = "Wie",
+                             .result = "1. not a list",
+                             .conclusion = "Also"};
+    day.papers[1].summary.failed = "the reply was cut at the length limit (finish_reason: length)";
+    const std::string text = write_day(day);
+    CHECK(text.find("- **TL;DR:** Kurz: ") != std::string::npos);
+    CHECK(text.find("- **Summary failed:** the reply was cut at the length limit") != std::string::npos);
+    auto back = read_day(text, "day.md");
+    REQUIRE_MESSAGE(back.has_value(), back.error().to_string());
+    CHECK(*back == day);
+    CHECK(write_day(*back) == text);
+    check_same_as_cmark(text);
+
+    const std::string section = "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n";
+    CHECK(error_of(header + section + "- **TL;DR:** Short\n- **Summary failed:** refused\n")
+              .find(":8: expected either the summary's fields (TL;DR, ...) or 'Summary failed' in paper 2501.00001, "
+                    "not both") != std::string::npos);
+    CHECK(error_of(header + section + "- **Method:** How\n")
+              .find(":8: expected a 'TL;DR' field with the other parts of paper 2501.00001's summary") !=
+          std::string::npos);
+}

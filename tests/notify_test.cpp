@@ -797,3 +797,25 @@ TEST_CASE("notify: a password inside email.smtp_url is refused by check, naming 
         CHECK_MESSAGE(read_channels(fine->notify), url);
     }
 }
+
+TEST_CASE("notify: a pick's TL;DR is in every format and the webhook's JSON, escaped its own way") {
+    auto templates = load_notify_templates(source_dir() / "themes", "default", "/nonexistent");
+    REQUIRE_MESSAGE(templates, templates.error().to_string());
+    Day day = sample_day();
+    day.papers[0].summary.tldr = "Sparse <experts> & \"routing\" in one line";
+    day.papers[1].summary.failed = "the reply was cut at the length limit";
+    auto message = render_message(summarize_day(day, site_config(), 3), *templates, default_subject);
+    REQUIRE_MESSAGE(message, message.error().to_string());
+    CHECK(contains(message->text, "   TL;DR: Sparse <experts> & \"routing\" in one line\n"));
+    CHECK(contains(message->html,
+                   "<strong>TL;DR:</strong> Sparse &lt;experts&gt; &amp; &quot;routing&quot; in one line"));
+    CHECK(contains(message->slack, ">Sparse &lt;experts&gt; &amp; \"routing\" in one line\n"));
+    // Only the paper that has one: no failure text, no empty TL;DR.
+    CHECK(message->text.find("TL;DR") == message->text.rfind("TL;DR"));
+    CHECK(!contains(message->text, "cut at the length limit"));
+    rapidjson::Document json;
+    json.Parse(message->json.c_str());
+    REQUIRE(!json.HasParseError());
+    CHECK(member(json["papers"][0], "tldr") == "Sparse <experts> & \"routing\" in one line");
+    CHECK_FALSE(json["papers"][1].HasMember("tldr"));
+}

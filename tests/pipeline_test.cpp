@@ -96,6 +96,8 @@ struct FakeLlm {
     std::atomic<int> max_in_flight{0};
     std::chrono::milliseconds latency{0};
     int requests = 0;
+    std::vector<std::string> summarized; // IDs a summary was asked for, in order
+    std::set<std::string> summary_cut;   // IDs whose summary reply is cut at the length limit
 
     FakeLlm() {
         http.server.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
@@ -120,6 +122,7 @@ struct FakeLlm {
         seen_authorization = req.get_header_value("Authorization");
         bodies.push_back(req.body);
         for (const auto& [name, value] : reply_headers) res.set_header(name, value);
+        if (req.body.find("You write short summaries") != std::string::npos) return summarize(req, res);
         if (outage_until && clock->now() < *outage_until) {
             res.status = 503;
             res.set_content("{\"error\":{\"message\":\"The server is overloaded\",\"type\":\"server_error\"}}",
@@ -230,6 +233,43 @@ struct FakeLlm {
         details.AddMember("cached_tokens", 400, a);
         usage.AddMember("prompt_tokens_details", details, a);
         if (!omit_usage) reply.AddMember("usage", usage, a);
+        rapidjson::StringBuffer buffer;
+        rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+        reply.Accept(writer);
+        res.set_content(buffer.GetString(), "application/json");
+    }
+
+    // A summary as asked: the language the prompt names echoed in its TL;DR,
+    // with outside text a page must escape; or a reply cut at the length limit.
+    void summarize(const httplib::Request& req, httplib::Response& res) {
+        rapidjson::Document body;
+        body.Parse(req.body.c_str());
+        const std::string system = body["messages"][0]["content"].GetString();
+        const std::string user = body["messages"][1]["content"].GetString();
+        const auto at = user.find("ArXiv ID: ") + 10;
+        const std::string id = user.substr(at, user.find('\n', at) - at);
+        summarized.push_back(id);
+        const auto language_at = system.find("Write every part in ") + 20;
+        const std::string language = system.substr(language_at, system.find(',', language_at) - language_at);
+        const bool cut = summary_cut.contains(id);
+        const std::string content =
+            cut ? "{\"tldr\": \"Half a sen"
+                : "{\"tldr\": \"[" + language + "] <b>" + id + "</b> & co in one line\", \"motivation\": \"Why " + id +
+                      "\", \"method\": \"How\", \"result\": \"What\", \"conclusion\": \"So what\"}";
+        rapidjson::Document reply(rapidjson::kObjectType);
+        auto& a = reply.GetAllocator();
+        rapidjson::Value message(rapidjson::kObjectType), choice(rapidjson::kObjectType),
+            choices(rapidjson::kArrayType);
+        message.AddMember("role", "assistant", a);
+        message.AddMember("content", rapidjson::Value(content.c_str(), a), a);
+        choice.AddMember("message", message, a);
+        choice.AddMember("finish_reason", rapidjson::StringRef(cut ? "length" : "stop"), a);
+        choices.PushBack(choice, a);
+        reply.AddMember("choices", choices, a);
+        rapidjson::Value usage(rapidjson::kObjectType);
+        usage.AddMember("prompt_tokens", 300, a);
+        usage.AddMember("completion_tokens", 120, a);
+        reply.AddMember("usage", usage, a);
         rapidjson::StringBuffer buffer;
         rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
         reply.Accept(writer);
@@ -2424,4 +2464,107 @@ TEST_CASE("run: Gemini's retry hints are waited as asked: google.rpc.RetryInfo's
     CHECK(f.day("2025-05-28").status == DayStatus::announced);
     CHECK(f.clock.slept() >= asked);
     CHECK(f.clock.slept() <= asked + std::chrono::seconds(2)); // and a little jitter, no more
+}
+
+TEST_CASE("run: llm.summaries asks a summary of each pick only, in llm.language, as structured output; its tokens "
+          "and cost join the day's") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.llm.summaries = true;
+    f.config.llm.language = "Deutsch";
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::announced);
+    std::set<std::string> picks;
+    for (const auto& p : day.papers) picks.insert(p.id);
+    REQUIRE(picks.size() >= 2);
+    // One request a pick, none for a paper the day did not keep.
+    CHECK(std::set<std::string>(llm.summarized.begin(), llm.summarized.end()) == picks);
+    CHECK(llm.summarized.size() == picks.size());
+    for (const auto& p : day.papers) {
+        CHECK(p.summary.tldr == "[Deutsch] <b>" + p.id + "</b> & co in one line");
+        CHECK(p.summary.motivation == "Why " + p.id);
+        CHECK(p.summary.conclusion == "So what");
+        CHECK(p.summary.failed.empty());
+    }
+    // Asked with the summary's schema, in the language configured.
+    bool schema = false;
+    for (const auto& body : llm.bodies)
+        if (body.find("You write short summaries") != std::string::npos) {
+            schema = schema || body.find("\"name\":\"paper_summary\"") != std::string::npos;
+            CHECK(body.find("Write every part in Deutsch") != std::string::npos);
+        }
+    CHECK(schema);
+    // Scoring: 7 requests of 1000 + 100 tokens; each summary 300 + 120.
+    const long long summaries = static_cast<long long>(picks.size());
+    CHECK(day.tokens->prompt == 7 * 1000 + 300 * summaries);
+    CHECK(day.tokens->completion == 7 * 100 + 120 * summaries);
+    const double scoring = (600.0 * 2.5 + 400.0 * 1.25 + 100.0 * 10.0) * 7 / 1e6;
+    CHECK(*day.cost.total ==
+          doctest::Approx(scoring + (300.0 * 2.5 + 120.0 * 10.0) * static_cast<double>(summaries) / 1e6));
+
+    // Redo the day: every summary from the cache, no request.
+    llm.summarized.clear();
+    REQUIRE(f.run(*parse_iso_date("2025-05-28")).outcome == RunOutcome::written);
+    CHECK(llm.summarized.empty());
+    CHECK(f.day("2025-05-28").papers == day.papers);
+
+    // Another language is another summary.
+    f.config.llm.language = "English";
+    REQUIRE(f.run(*parse_iso_date("2025-05-28")).outcome == RunOutcome::written);
+    CHECK(llm.summarized.size() == picks.size());
+    CHECK(f.day("2025-05-28").papers[0].summary.tldr.starts_with("[English] "));
+}
+
+TEST_CASE("run: a summary cut at the length limit is recorded as failed, the day stays announced; --resume asks "
+          "again for it alone") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    f.config.llm.summaries = true;
+    const std::string cut = "2505.20003"; // the followed author's paper: a pick
+    llm.summary_cut = {cut};
+    RunResult result = f.run();
+    REQUIRE(result.outcome == RunOutcome::written);
+    Day day = f.day("2025-05-28");
+    CHECK(day.status == DayStatus::announced);
+    for (const auto& p : day.papers) {
+        if (p.id != cut) CHECK_FALSE(p.summary.tldr.empty());
+        else {
+            CHECK(p.summary.tldr.empty());
+            CHECK(p.summary.failed == "the reply was cut at the length limit (finish_reason: length)");
+        }
+    }
+    bool warned = false;
+    for (const auto& w : result.warnings) warned = warned || w.find(cut + " has no summary") != std::string::npos;
+    CHECK(warned);
+
+    // --resume completes the missing summary alone, on a day that is not partial.
+    llm.summary_cut.clear();
+    llm.summarized.clear();
+    RunResult resumed = f.run(*parse_iso_date("2025-05-28"), false, true);
+    REQUIRE_MESSAGE(resumed.outcome == RunOutcome::written, resumed.error);
+    CHECK(llm.summarized == std::vector<std::string>{cut});
+    for (const auto& p : f.day("2025-05-28").papers) {
+        CHECK_FALSE(p.summary.tldr.empty());
+        CHECK(p.summary.failed.empty());
+    }
+}
+
+TEST_CASE("run: without llm.summaries, or without an LLM, no summary is asked or written") {
+    Fixture f;
+    FakeLlm llm;
+    f.use(llm);
+    REQUIRE(f.run().outcome == RunOutcome::written);
+    CHECK(llm.summarized.empty());
+    for (const auto& p : f.day("2025-05-28").papers) CHECK(p.summary == PaperSummary{});
+
+    Fixture no_llm; // no key, no base URL: the embedded scorer serves
+    no_llm.config.llm.summaries = true;
+    REQUIRE(no_llm.run().outcome == RunOutcome::written);
+    const Day day = no_llm.day("2025-05-28");
+    CHECK(day.model == "embedded");
+    REQUIRE_FALSE(day.papers.empty());
+    for (const auto& p : day.papers) CHECK(p.summary == PaperSummary{});
 }

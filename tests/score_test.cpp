@@ -9,6 +9,7 @@
 #include "score/reply_parser.h"
 #include "score/score_cache.h"
 #include "score/selection.h"
+#include "score/summary.h"
 #include "score/topics.h"
 #include "test_support.h"
 
@@ -574,4 +575,60 @@ TEST_CASE("llm: an endpoint that documents it ignores response_format is known b
     CHECK(ignores_response_format("HTTPS://API.ANTHROPIC.COM:443/v1"));
     CHECK_FALSE(ignores_response_format("https://api.openai.com/v1"));
     CHECK_FALSE(ignores_response_format("https://api.anthropic.com.example.net/v1"));
+}
+
+TEST_CASE("summary replies: the JSON object is read however wrapped; a cut, withheld or shapeless reply is a "
+          "failure with its reason, never a text") {
+    auto read = [](const std::string& content, const std::string& finish = "stop") {
+        ChatReply reply;
+        reply.content = content;
+        reply.finish_reason = finish;
+        return read_summary_reply(reply);
+    };
+    const std::string object = "{\"tldr\": \"Short.\", \"motivation\": \"Why\\nit  matters\", \"method\": \"\", "
+                               "\"result\": null, \"conclusion\": \"So.\"}";
+    for (const std::string& wrapped :
+         {object, "```json\n" + object + "\n```", "<think>{\"tldr\": \"no\"}</think>Here it is: " + object}) {
+        CAPTURE(wrapped);
+        PaperSummary summary = read(wrapped);
+        CHECK(summary.failed.empty());
+        CHECK(summary.tldr == "Short.");
+        CHECK(summary.motivation == "Why it matters"); // one line
+        CHECK(summary.method.empty());
+        CHECK(summary.result.empty());
+        CHECK(summary.conclusion == "So.");
+    }
+    CHECK(read(object.substr(0, 30), "length").failed ==
+          "the reply was cut at the length limit (finish_reason: length)");
+    CHECK(read(object, "content_filter").failed == "the provider withheld the reply (finish_reason: content_filter)");
+    CHECK(read("I cannot summarize this paper.").failed.starts_with("the reply is not the JSON object asked for"));
+    CHECK(read("{\"tldr\": \"\", \"method\": \"How\"}").failed.starts_with("the reply has no tldr"));
+    CHECK(read("{\"tldr\": 3}").failed == "the reply's 'tldr' is not a string of at most 4000 bytes");
+    CHECK(read("{\"tldr\": \"" + std::string(5000, 'x') + "\"}").tldr.empty());
+}
+
+TEST_CASE("summary cache: kept by model and language; a damaged file is ignored with a warning, never half used") {
+    TempDir dir;
+    PaperSummary summary{
+        .tldr = "Short\twith a tab", .motivation = "Why\nnot", .method = "How", .result = "", .conclusion = "So"};
+    {
+        SummaryCache cache(dir.path(), "gpt-4o", "Deutsch");
+        cache.store("2505.00001", summary);
+        cache.store("2505.00002", PaperSummary{.failed = "cut"}); // not kept: asked again
+        REQUIRE(cache.save());
+    }
+    SummaryCache again(dir.path(), "gpt-4o", "Deutsch");
+    CHECK(again.warnings().empty());
+    CHECK(again.find("2505.00001") == summary);
+    CHECK_FALSE(again.find("2505.00002"));
+    CHECK_FALSE(SummaryCache(dir.path(), "gpt-4o", "English").find("2505.00001"));
+    CHECK_FALSE(SummaryCache(dir.path(), "gpt-4o-mini", "Deutsch").find("2505.00001"));
+
+    std::string bytes = read_text(again.path());
+    bytes[bytes.find("How")] = 'W'; // the checksum no longer holds
+    write_text(again.path(), bytes);
+    SummaryCache damaged(dir.path(), "gpt-4o", "Deutsch");
+    CHECK_FALSE(damaged.find("2505.00001"));
+    REQUIRE(damaged.warnings().size() == 1);
+    CHECK(damaged.warnings()[0].find("the summary cache is ignored") != std::string::npos);
 }

@@ -1080,3 +1080,49 @@ TEST_CASE("theme: sections over lists nested deep stop at a budget with an Error
                                           ": expected the layout to render within bounds: sections repeat too often "
                                           "(lists within lists?)");
 }
+
+TEST_CASE("site: a pick's summary shows on the day page (TL;DR under the title, the rest folded) and in the feed, "
+          "escaped, in both themes; a failed one says so") {
+    for (const char* theme : {"default", "classic"}) {
+        CAPTURE(theme);
+        Fixture fixture;
+        Paper summarized = paper("2502.00002", "Summarized paper", 8, 8);
+        summarized.summary = {.tldr = hostile + " in one line",
+                              .motivation = "Why it matters",
+                              .method = "What they do",
+                              .result = "What they find",
+                              .conclusion = "What it means"};
+        Paper without = paper("2502.00003", "Paper without a summary", 7, 7);
+        without.summary.failed = "the reply was cut at the length limit (finish_reason: length)";
+        Day day = announced("2025-02-04", {summarized, without});
+        REQUIRE(save_day(fixture.root() / "content", day));
+        REQUIRE(fixture.build(std::string("--theme ") + theme).exit_code == 0);
+        const std::string page = fixture.page("2025/02/04/");
+        const auto title = page.find("Summarized paper</a></h2>");
+        const auto tldr = page.find("TL;DR:", title);
+        const auto folded = page.find("<summary>Summary</summary>", title);
+        const auto abstract = page.find("An abstract about Summarized paper", title);
+        REQUIRE(title != std::string::npos);
+        REQUIRE(tldr != std::string::npos);
+        REQUIRE(folded != std::string::npos);
+        CHECK((title < tldr && tldr < folded && folded < page.find("Why it matters") && folded < abstract));
+        CHECK(page.find("&lt;script&gt;alert(1)&lt;/script&gt; &quot;quotes&quot; &amp; ampersands in one line") !=
+              std::string::npos);
+        CHECK(page.find("<script>alert") == std::string::npos);
+        for (const char* part : {"What they do", "What they find", "What it means"}) CHECK(page.find(part) > folded);
+        CHECK(page.find("No summary:") != std::string::npos);
+        CHECK(page.find("cut at the length limit") != std::string::npos);
+        // A day without summaries says nothing of them.
+        CHECK(fixture.page("2025/02/03/").find("TL;DR") == std::string::npos);
+        CHECK(fixture.page("2025/02/03/").find("class=summary") == std::string::npos);
+        CHECK(fixture.page("2025/02/03/").find("class=\"summary\"") == std::string::npos);
+
+        auto feed = parse_xml(fixture.site() / "feed.xml");
+        std::string html;
+        for (auto entry : feed.child("feed").children("entry"))
+            if (std::string(entry.child_value("id")) == base_url + "2025/02/04/") html = entry.child_value("content");
+        CHECK(html.find("TL;DR: &lt;script&gt;alert(1)&lt;/script&gt; &quot;quotes&quot; &amp; ampersands in one "
+                        "line") != std::string::npos);
+        CHECK(html.find("<script") == std::string::npos);
+    }
+}

@@ -80,6 +80,9 @@ struct LlmSettings {
     int max_wait_minutes = 60; // waits for rate limits and outages in one run, summed; then the embedded scorer serves
     std::string reply_format =
         "json_schema"; // asked first: json_schema, json_object or text (each falls back to the next)
+    // One request a pick for its summary (score/summary.h), in `language`, as the model is told it.
+    bool summaries = false;
+    std::string language = "English";
     PriceTable prices = default_prices();
 };
 

@@ -113,6 +113,9 @@ Result<void> read_llm(const Section& s, const YAML::Node& node, LlmSettings& l) 
                   {"max_wait_minutes", s.number(l.max_wait_minutes, 0, 1440)},
                   {"reply_format", s.text(l.reply_format, "json_schema, json_object or text",
                                           one_of({"json_schema", "json_object", "text"}))},
+                  {"summaries", s.flag(l.summaries)},
+                  {"language", s.text(l.language, "a language's name on one line, such as English or Deutsch",
+                                      [](const std::string& v) { return one_line(v) && !trim(v).empty(); })},
                   {"prices",
                    s.sub("prices", [&](const Section& p, const YAML::Node& v) { return read_prices(p, v, l.prices); })},
               });

@@ -39,6 +39,15 @@ std::optional<std::string> set_score(std::optional<int>& target, const std::stri
 
 std::string score_text(const std::optional<int>& score) { return score ? std::to_string(*score) : std::string(); }
 
+// A part of the paper's summary, free text.
+Field text_field(const char* label, std::string PaperSummary::*part) {
+    return {label, [part](const Paper& p) { return p.summary.*part; },
+            [part](Paper& p, const std::string& v) -> std::optional<std::string> {
+                p.summary.*part = v;
+                return std::nullopt;
+            }};
+}
+
 // At most 32: read_field keeps one bit per field.
 const std::vector<Field>& paper_fields() {
     static const std::vector<Field> fields = {
@@ -90,6 +99,17 @@ const std::vector<Field>& paper_fields() {
         {"Unscored", [](const Paper& p) { return redact(p.unscored); },
          [](Paper& p, const std::string& v) -> std::optional<std::string> {
              p.unscored = v;
+             return std::nullopt;
+         }},
+        // The LLM's summary of a pick (docs/content-format.md), or why it has none.
+        text_field("TL;DR", &PaperSummary::tldr),
+        text_field("Motivation", &PaperSummary::motivation),
+        text_field("Method", &PaperSummary::method),
+        text_field("Result", &PaperSummary::result),
+        text_field("Conclusion", &PaperSummary::conclusion),
+        {"Summary failed", [](const Paper& p) { return redact(p.summary.failed); },
+         [](Paper& p, const std::string& v) -> std::optional<std::string> {
+             p.summary.failed = v;
              return std::nullopt;
          }},
     };
@@ -463,6 +483,18 @@ Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::uint32_
     return {};
 }
 
+// A summary is its parts, the TL;DR first, or why there is none.
+std::optional<std::string> summary_problem(const Paper& paper) {
+    const PaperSummary& summary = paper.summary;
+    const bool parts = !(summary.motivation + summary.method + summary.result + summary.conclusion).empty();
+    if (!summary.failed.empty() && (parts || !summary.tldr.empty()))
+        return "expected either the summary's fields (TL;DR, ...) or 'Summary failed' in paper " + paper.id +
+               ", not both";
+    if (parts && summary.tldr.empty())
+        return "expected a 'TL;DR' field with the other parts of paper " + paper.id + "'s summary";
+    return std::nullopt;
+}
+
 // A paper's section as write_day() writes it, read without cmark: the
 // heading "## [Title](https://arxiv.org/abs/ID)", a blank line, a field a
 // line ("- **Label:** value"), a blank line and the abstract's paragraphs,
@@ -495,7 +527,9 @@ std::optional<Paper> read_written_section(std::string_view section) {
             set_field(line.substr(0, label_end), value, paper, seen))
             return std::nullopt;
     }
-    if (paper.id.empty() || link_id != paper.id || (at < section.size() && section[at] != '\n')) return std::nullopt;
+    if (paper.id.empty() || link_id != paper.id || (at < section.size() && section[at] != '\n') ||
+        summary_problem(paper))
+        return std::nullopt;
     auto abstract = plain_paragraphs(section.substr(at));
     if (!abstract) return std::nullopt;
     paper.abstract = join(*abstract, "\n\n");
@@ -518,6 +552,7 @@ public:
         if (link_url_ != arxiv_abs_url(paper_->id))
             return fail("expected the title to link to " + arxiv_abs_url(paper_->id) + ", the paper's ID", file_name_,
                         heading_line_);
+        if (auto problem = summary_problem(*paper_)) return fail(*problem, file_name_, heading_line_);
         return {};
     }
 

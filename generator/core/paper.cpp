@@ -102,6 +102,10 @@ void tidy_paper(Paper& paper) {
     for (auto& topic : paper.also_topics) topic = tidy_line(topic);
     paper.topic_note = tidy_text(paper.topic_note);
     paper.unscored = tidy_text(paper.unscored);
+    for (std::string* part : {&paper.summary.tldr, &paper.summary.motivation, &paper.summary.method,
+                              &paper.summary.result, &paper.summary.conclusion})
+        *part = tidy_text(*part);
+    paper.summary.failed = tidy_text(paper.summary.failed);
 }
 
 } // namespace pp

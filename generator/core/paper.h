@@ -10,6 +10,16 @@
 
 namespace pp {
 
+// An LLM's summary of a pick, in llm.language (score/summary.h). All empty
+// when none was asked; `failed` says why none could be had (a reply cut at
+// the length limit, a refusal, one that is not the JSON asked), never a
+// made-up text in its place.
+struct PaperSummary {
+    std::string tldr = {}, motivation = {}, method = {}, result = {}, conclusion = {};
+    std::string failed = {};
+    bool operator==(const PaperSummary&) const = default;
+};
+
 struct Paper {
     std::string id; // arXiv ID without version
     std::string title;
@@ -24,6 +34,7 @@ struct Paper {
     std::vector<std::string> also_topics;
     std::string topic_note; // why the topic fits
     std::string unscored;   // why no score could be had, or empty
+    PaperSummary summary;
 
     // relevance + novelty; 0 when either is missing.
     int score() const;

@@ -101,6 +101,8 @@ mustache::data template_data(const DayMessage& s) {
         item.set("author_match", p.author_match);
         item.set("comment", p.comment);
         item.set("has_comment", !p.comment.empty());
+        item.set("tldr", p.tldr);
+        item.set("has_tldr", !p.tldr.empty());
         papers.push_back(item);
     }
     data.set("papers", papers);
@@ -142,6 +144,7 @@ std::string webhook_json(const DayMessage& s, const Message& m) {
             json.Key("author_match");
             json.Bool(p.author_match);
             write_string(json, "comment", p.comment);
+            if (!p.tldr.empty()) write_string(json, "tldr", p.tldr);
             json.EndObject();
         }
         json.EndArray();
@@ -209,6 +212,7 @@ DayMessage summarize_day(const Day& day, const Config& site, int top_n) {
         line.novelty = paper.novelty;
         line.author_match = paper.author_match;
         line.comment = one_line(paper.comment);
+        line.tldr = one_line(paper.summary.tldr);
         s.top.push_back(std::move(line));
     }
     return s;

@@ -34,6 +34,7 @@ struct PaperLine {
     std::optional<int> novelty;
     bool author_match = false;
     std::string comment; // one line
+    std::string tldr;    // the LLM's one-sentence summary (llm.summaries), one line; empty when none
 };
 
 struct DayMessage {

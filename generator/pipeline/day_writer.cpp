@@ -83,9 +83,7 @@ std::string stale_categories(const std::vector<FeedEntry>& entries, const std::s
            ": that part of the feed still served an earlier announcement, and its papers of this day are missing";
 }
 
-long long count_selected(const Day& day) {
-    return std::ranges::count_if(day.papers, [](const Paper& p) { return p.unscored.empty() || p.relevance; });
-}
+long long count_selected(const Day& day) { return std::ranges::count_if(day.papers, is_pick); }
 
 namespace {
 
@@ -183,6 +181,7 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
     assign_topics(day.papers, candidates.verdicts.scores,
                   TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates.all));
     day.counts.relevant = count_selected(day);
+    summarize_picks(ctx, day, result);
 
     settle_status(day, {candidates.repeated}, {input.partial_reason, candidates.stale_parts, unscored_reason});
     if (day.status != DayStatus::announced)

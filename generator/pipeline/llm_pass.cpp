@@ -7,6 +7,7 @@
 #include "score/learned_scorer.h"
 #include "score/pricing.h"
 #include "score/prompt.h"
+#include "score/summary.h"
 #include "score/topics.h"
 #include "util/text.h"
 
@@ -98,13 +99,10 @@ void record_llm_pass(const Context& ctx, const Date& date, LlmScoring& scoring, 
 
 } // namespace
 
-// Scores `papers` with the LLM. Papers it could not score stay in
-// `scoring.unscored`; `scoring.stopped` says when it stopped serving.
-LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const Date& date, RunResult& result) {
+// The LLM's options for the run's next calls: its endpoint, what is left
+// of the run's budget for waiting, and whether it stopped serving.
+LlmScorerOptions llm_options(const Context& ctx) {
     const auto& config = ctx.config;
-    LlmPass pass;
-    pass.prompt_text = prompt_record(ctx.prompts);
-    ScoreCache cache(config.scoring.cache_dir, config.llm.model, pass.prompt_text);
     LlmScorerOptions options;
     options.settings = config.llm;
     options.endpoint = llm_endpoint(config.llm, ctx.api_key);
@@ -114,9 +112,20 @@ LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const
     if (!ctx.llm_deadline) ctx.llm_deadline = ctx.clock().now() + std::chrono::minutes(config.llm.max_wait_minutes);
     options.max_wait = std::max(Clock::duration::zero(), *ctx.llm_deadline - ctx.clock().now());
     options.stopped_before = ctx.llm_stopped;
+    options.on_log = [&ctx](const std::string& line) { ctx.log(line); };
+    return options;
+}
+
+// Scores `papers` with the LLM. Papers it could not score stay in
+// `scoring.unscored`; `scoring.stopped` says when it stopped serving.
+LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const Date& date, RunResult& result) {
+    const auto& config = ctx.config;
+    LlmPass pass;
+    pass.prompt_text = prompt_record(ctx.prompts);
+    ScoreCache cache(config.scoring.cache_dir, config.llm.model, pass.prompt_text);
+    LlmScorerOptions options = llm_options(ctx);
     Progress progress("scoring " + date.iso());
     options.on_progress = [&](size_t done, size_t total) { progress.update(done, total); };
-    options.on_log = [&](const std::string& line) { ctx.log(line); };
     pass.scoring = score_with_llm(papers, ctx.prompts, options, &cache);
     progress.finish();
     if (auto saved = cache.save(); !saved)
@@ -202,6 +211,56 @@ Result<std::pair<std::string, std::string>> score_with_the_llm(const Context& ct
     std::string unscored = unscored_summary(pass.scoring.unscored, to_score.size());
     record_llm_pass(ctx, date, pass.scoring, verdicts, day, result);
     return std::pair{std::move(pass.prompt_text), std::move(unscored)};
+}
+
+bool is_pick(const Paper& paper) { return paper.unscored.empty() || paper.relevance.has_value(); }
+
+bool lacks_summaries(const Context& ctx, const Day& day) {
+    return ctx.use_llm && ctx.config.llm.summaries &&
+           std::ranges::any_of(day.papers, [](const Paper& p) { return is_pick(p) && p.summary.tldr.empty(); });
+}
+
+// The picks' summaries (llm.summaries), from the cache or the LLM, each pick
+// without one asked once; their tokens and cost join the day's. A summary
+// that failed is recorded on its paper and warned of; the day's status
+// stays: `run --resume` asks again.
+void summarize_picks(const Context& ctx, Day& day, RunResult& result) {
+    if (!lacks_summaries(ctx, day)) return;
+    const auto& llm = ctx.config.llm;
+    std::vector<Paper> asked;
+    for (auto& paper : day.papers) {
+        if (!is_pick(paper)) paper.summary = {}; // a stand-in pick the LLM turned down
+        else if (paper.summary.tldr.empty()) asked.push_back(paper);
+    }
+    SummaryCache cache(ctx.config.scoring.cache_dir, llm.model, llm.language);
+    for (const auto& warning : cache.warnings()) result.warnings.push_back(warning);
+    Summaries summaries = summarize_papers(asked, llm.language, llm_options(ctx), &cache);
+    if (auto saved = cache.save(); !saved)
+        result.warnings.push_back("summary cache not saved: " + saved.error().to_string());
+    if (!summaries.calls.stopped.empty()) ctx.llm_stopped = summaries.calls.stopped;
+    int failed = 0;
+    for (auto& paper : day.papers)
+        if (auto it = summaries.by_id.find(paper.id); it != summaries.by_id.end()) {
+            paper.summary = it->second;
+            if (!paper.summary.failed.empty() && failed++ == 0)
+                result.warnings.push_back(day.date.iso() + ": paper " + paper.id +
+                                          " has no summary: " + paper.summary.failed);
+        }
+    if (failed > 1)
+        result.warnings.push_back(day.date.iso() + ": " + std::to_string(failed) +
+                                  " picks have no summary; `paperpress run --resume --date " + day.date.iso() +
+                                  "` asks again");
+    const LlmScoring& calls = summaries.calls;
+    if (calls.requests > 0) {
+        Tokens tokens = day.tokens.value_or(Tokens{});
+        tokens.prompt += calls.tokens.prompt, tokens.completion += calls.tokens.completion;
+        tokens.cached += calls.tokens.cached;
+        day.tokens = tokens;
+        day.cost = day.cost.total ? cost_of_calls(day.model, tokens, calls, llm) : Cost{};
+    }
+    ctx.log(day.date.iso() + ": summaries in " + llm.language + ": " + std::to_string(asked.size()) + " asked, " +
+            std::to_string(summaries.cache_hits) + " from the cache, " + std::to_string(calls.requests) +
+            " requests, " + std::to_string(failed) + " failed");
 }
 
 } // namespace pp::nightly

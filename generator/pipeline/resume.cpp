@@ -8,6 +8,21 @@
 
 namespace pp::nightly {
 
+namespace {
+
+// A complete day whose picks lack summaries (one failed, or llm.summaries
+// was turned on later): only those are asked for.
+Result<Date> complete_summaries(const Context& ctx, Day& day, RunResult& result) {
+    summarize_picks(ctx, day, result);
+    if (auto saved = save_day(ctx.request.content_dir, day); !saved) return std::unexpected(saved.error());
+    if (ctx.request.after_write)
+        ctx.request.after_write({day_path(ctx.request.content_dir, day.date)},
+                                "Summarize the picks of " + day.date.iso());
+    return day.date;
+}
+
+} // namespace
+
 // Completes a partial day: only its unscored papers go to the LLM; the
 // scores and author matches it has are kept as they are. Papers the LLM
 // still cannot score keep the embedded scorer's stand-in.
@@ -15,6 +30,7 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
     auto loaded = load_day(day_path(ctx.request.content_dir, date));
     if (!loaded) return std::unexpected(loaded.error());
     Day day = std::move(*loaded);
+    if (day.status != DayStatus::partial && lacks_summaries(ctx, day)) return complete_summaries(ctx, day, result);
     if (day.status != DayStatus::partial)
         return fail(date.iso() + " is " + to_string(day.status) + ", not partial: nothing to resume (use --date " +
                     date.iso() + " without --resume to redo it)");
@@ -52,6 +68,7 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
         day.reply_format = honoured_format(pass.scoring);
     }
     day.cost = day.cost.total ? cost_of_calls(day.model, tokens, pass.scoring, config.llm) : Cost{};
+    summarize_picks(ctx, day, result); // after the day's tokens and cost: it adds its own
     // Problems other than unscored papers (missing API pages) stay until the day is redone.
     std::vector<std::string> others;
     for (auto part : split(day.reason, ';'))

@@ -114,6 +114,13 @@ bool is_unscored_summary(std::string_view reason_part);
 // One warning a paper the LLM left unscored, or one for them all when many are.
 void warn_unscored(const Date& date, const std::map<std::string, std::string>& unscored, RunResult& result);
 
+// A paper the day picks: scored (by the LLM or its stand-in) or an author match.
+bool is_pick(const Paper& paper);
+// Whether the LLM should summarize picks of `day` that have no summary.
+bool lacks_summaries(const Context& ctx, const Day& day);
+// The picks' summaries (llm.summaries), their tokens and cost added to the day's.
+void summarize_picks(const Context& ctx, Day& day, RunResult& result);
+
 // resume.cpp
 // Completes a partial day: only its unscored papers go to the LLM.
 Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result);

@@ -20,8 +20,9 @@ const char* type_name(const rapidjson::Value& value) {
     return names[value.GetType()];
 }
 
-// The scores' schema, strict: every field required, no other field.
-void write_score_schema(rapidjson::Writer<rapidjson::StringBuffer>& json) {
+// The scores' schema, strict: every field required, no other field; or a
+// summary's, its five parts as strings.
+void write_schema(rapidjson::Writer<rapidjson::StringBuffer>& json, ReplyKind kind) {
     auto typed = [&](const char* name, const char* type) {
         json.Key(name);
         json.StartObject();
@@ -44,6 +45,15 @@ void write_score_schema(rapidjson::Writer<rapidjson::StringBuffer>& json) {
         json.Bool(false);
     };
     json.StartObject();
+    if (kind == ReplyKind::summary) {
+        closed_object(
+            [&] {
+                for (const char* part : {"tldr", "motivation", "method", "result", "conclusion"}) typed(part, "string");
+            },
+            {"tldr", "motivation", "method", "result", "conclusion"});
+        json.EndObject();
+        return;
+    }
     closed_object(
         [&] {
             json.Key("papers");
@@ -68,7 +78,7 @@ void write_score_schema(rapidjson::Writer<rapidjson::StringBuffer>& json) {
     json.EndObject();
 }
 
-void write_response_format(rapidjson::Writer<rapidjson::StringBuffer>& json, ReplyFormat format) {
+void write_response_format(rapidjson::Writer<rapidjson::StringBuffer>& json, ReplyFormat format, ReplyKind kind) {
     if (format == ReplyFormat::text) return;
     json.Key("response_format");
     json.StartObject();
@@ -78,11 +88,11 @@ void write_response_format(rapidjson::Writer<rapidjson::StringBuffer>& json, Rep
         json.Key("json_schema");
         json.StartObject();
         json.Key("name");
-        json.String("paper_scores");
+        json.String(kind == ReplyKind::summary ? "paper_summary" : "paper_scores");
         json.Key("strict");
         json.Bool(true);
         json.Key("schema");
-        write_score_schema(json);
+        write_schema(json, kind);
         json.EndObject();
     }
     json.EndObject();
@@ -116,13 +126,13 @@ std::optional<ReplyFormat> parse_reply_format(std::string_view text) {
     return std::nullopt;
 }
 
-std::string reply_format_instruction(ReplyFormat format) {
-    if (format == ReplyFormat::text) return {};
+std::string reply_format_instruction(ReplyFormat format, ReplyKind kind) {
+    if (format == ReplyFormat::text || kind == ReplyKind::summary) return {};
     return "Answer in JSON: one object {\"papers\": [...]} whose list holds, for every paper, the object the "
            "answer format describes, in the order given.";
 }
 
-std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages) {
+std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages, ReplyKind kind) {
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> json(buffer);
     json.StartObject();
@@ -151,7 +161,7 @@ std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<Cha
         json.Key(endpoint.max_completion_tokens ? "max_completion_tokens" : "max_tokens");
         json.Int(endpoint.max_tokens);
     }
-    write_response_format(json, endpoint.format);
+    write_response_format(json, endpoint.format, kind);
     json.EndObject();
     return escape_control_bytes({buffer.GetString(), buffer.GetSize()});
 }

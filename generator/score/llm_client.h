@@ -20,6 +20,8 @@ struct ChatMessage {
 // (OpenAI's structured outputs), any JSON object (JSON mode), or free text.
 // An endpoint that refuses one is asked with the next (llm_scorer.cpp).
 enum class ReplyFormat { json_schema, json_object, text };
+// What a request asks for: a batch's scores, or one paper's summary (score/summary.h).
+enum class ReplyKind { scores, summary };
 const char* to_string(ReplyFormat format);
 std::optional<ReplyFormat> parse_reply_format(std::string_view text);
 
@@ -65,12 +67,15 @@ Result<ChatReply> read_chat_reply(std::string_view body);
 // One request's parts: <base_url>/chat/completions, the JSON body, the headers.
 std::string chat_url(const LlmEndpoint& endpoint);
 // The body asks for `endpoint.format`; the JSON formats want an object
-// {"papers": [{ARXIVID, COMMENT, RELEVANCE, NOVELTY, TOPIC}, ...]}.
-std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages);
+// {"papers": [{ARXIVID, COMMENT, RELEVANCE, NOVELTY, TOPIC}, ...]}, or for a
+// summary {tldr, motivation, method, result, conclusion}.
+std::string chat_request_body(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages,
+                              ReplyKind kind = ReplyKind::scores);
 
 // The instruction the JSON formats add to the system prompt (JSON mode needs
 // the word JSON in a message; the object replaces the prompt's JSON lines).
-std::string reply_format_instruction(ReplyFormat format);
+// A summary's prompt asks for its JSON object itself: nothing to add.
+std::string reply_format_instruction(ReplyFormat format, ReplyKind kind = ReplyKind::scores);
 std::vector<std::string> chat_headers(const LlmEndpoint& endpoint);
 
 // False for the reasoning models that refuse `temperature` (o1, o3, o4-mini,

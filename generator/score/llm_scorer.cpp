@@ -381,9 +381,9 @@ std::string refusal(LlmFailure kind, long status, const ProviderError& error, co
 }
 
 // The system prompt with the reply format's instruction.
-std::vector<ChatMessage> with_format(std::vector<ChatMessage> messages, ReplyFormat format) {
-    if (format != ReplyFormat::text && !messages.empty())
-        messages.front().content += "\n\n" + reply_format_instruction(format);
+std::vector<ChatMessage> with_format(std::vector<ChatMessage> messages, ReplyFormat format, ReplyKind kind) {
+    const std::string instruction = reply_format_instruction(format, kind);
+    if (!instruction.empty() && !messages.empty()) messages.front().content += "\n\n" + instruction;
     return messages;
 }
 
@@ -401,7 +401,8 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         LlmEndpoint endpoint = current_endpoint();
         if (!scores) endpoint.format = ReplyFormat::text;
         const std::string url = chat_url(endpoint);
-        const std::string body = chat_request_body(endpoint, with_format(messages, endpoint.format));
+        const std::string body =
+            chat_request_body(endpoint, with_format(messages, endpoint.format, options_.reply), options_.reply);
         const auto charged = limiter_.acquire(estimate_.estimate(body.size(), papers));
         if (!charged) {
             // The endpoint's announced budget, or its replies' usage, asks for a wait the budget cannot hold.
@@ -610,6 +611,27 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
         progress();
     }
     record_unscored(pending, settings.retries + 1, last_problem, result);
+    return result;
+}
+
+LlmScoring ask_each_paper(const std::vector<Paper>& papers, const LlmScorerOptions& options,
+                          const std::function<std::vector<ChatMessage>(const Paper&)>& messages,
+                          const std::function<void(const Paper&, const Result<ChatReply>&)>& on_reply) {
+    LlmScoring result;
+    Session session(options, result);
+    std::vector<const Paper*> pending;
+    for (const auto& paper : papers) pending.push_back(&paper);
+    if (!options.stopped_before.empty()) {
+        result.stopped = options.stopped_before;
+        for (const Paper* p : pending) on_reply(*p, fail("the LLM stopped serving: " + result.stopped));
+        return result;
+    }
+    run_batches(make_batches(pending, 1), session, [&](const Batch& batch, HttpClient& http) {
+        auto reply = session.call(messages(*batch.front()), 1, http);
+        if (!reply) session.log("LLM request failed: " + reply.error().message);
+        std::lock_guard lock(session.mutex);
+        on_reply(*batch.front(), reply);
+    });
     return result;
 }
 

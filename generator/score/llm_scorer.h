@@ -89,9 +89,19 @@ struct LlmScorerOptions {
     // Why the LLM already stopped serving earlier in the run (a quota error
     // holds for the run): then only the cache serves, and no call is made.
     std::string stopped_before;
+    ReplyKind reply = ReplyKind::scores; // what the structured formats' schema asks for
 };
 
 LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& prompts, const LlmScorerOptions& options,
                           ScoreCache* cache);
+
+// One request a paper, `messages(paper)`, through the scorer's session: its
+// reply format with the fallbacks, limits, retries, stops, the budget for
+// waiting, and the accounting of tokens in the result. `on_reply` gets each
+// paper's reply or why it has none (called under a lock); a paper a stop
+// left unasked gets no call, and the result's `stopped` says why.
+LlmScoring ask_each_paper(const std::vector<Paper>& papers, const LlmScorerOptions& options,
+                          const std::function<std::vector<ChatMessage>(const Paper&)>& messages,
+                          const std::function<void(const Paper&, const Result<ChatReply>&)>& on_reply);
 
 } // namespace pp

@@ -60,6 +60,7 @@ std::string entry_html(const Day& day) {
         html += "<li><a href=\"" + html_escape(arxiv_abs_url(paper.id)) + "\">" +
                 html_escape(tex_to_unicode(paper.title)) + "</a>";
         if (!paper.authors.empty()) html += "<br>" + html_escape(tex_to_unicode(join(paper.authors, ", ")));
+        if (!paper.summary.tldr.empty()) html += "<p>TL;DR: " + html_escape(paper.summary.tldr) + "</p>";
         html += "</li>";
     }
     return html + "</ol>";

@@ -178,6 +178,14 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     put(data, "also_topics", join(paper.also_topics, ", "));
     put(data, "topic_note", readable_identifiers(paper.topic_note));
     put(data, "unscored", paper.unscored);
+    put(data, "tldr", paper.summary.tldr);
+    put(data, "motivation", paper.summary.motivation);
+    put(data, "method", paper.summary.method);
+    put(data, "result", paper.summary.result);
+    put(data, "conclusion", paper.summary.conclusion);
+    const PaperSummary& s = paper.summary;
+    data.set("summary_more", !(s.motivation.empty() && s.method.empty() && s.result.empty() && s.conclusion.empty()));
+    put(data, "summary_failed", paper.summary.failed);
     return data;
 }
 
