@@ -689,6 +689,18 @@ TEST_CASE("run: the reader's stars and hides (content/feedback/) reach the LLM's
         REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
         CHECK(f.day("2025-05-28").papers.empty()); // without the hides, 2505.30002 is kept (the test above)
     }
+    SUBCASE("a line that is not a judgement is left out with a warning naming it; the others count") {
+        FakeLlm llm;
+        f.use(llm);
+        write_text(f.dir / "content/feedback/zz.txt", "2025-05-27 like 2505.10001\n");
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(std::any_of(result.warnings.begin(), result.warnings.end(), [](const std::string& w) {
+            return w.find("feedback/zz.txt:1: expected the verdict 'star' or 'hide'") != std::string::npos;
+        }));
+        REQUIRE_FALSE(llm.bodies.empty());
+        CHECK(llm.bodies[0].find("- hide: Oversquashing") != std::string::npos);
+    }
 }
 
 TEST_CASE("run: back-fill of a missed day through the API is marked remedial") {
