@@ -2,10 +2,13 @@
 // as JSON lines ({"id", "title", "authors": [...], "summary"}) on stdin and
 // writes each request's messages, joined, as one JSON string a line, for
 // prompt_tokens.py to count with a real tokenizer.
-//   bench_prompt_tokens PROMPTS_DIR BATCH_SIZE MAX_AUTHORS FORMAT
+//   bench_prompt_tokens PROMPTS_DIR BATCH_SIZE MAX_AUTHORS FORMAT [EXAMPLES]
 // MAX_AUTHORS: the authors a paper lists before "et al." (-1: all);
 // FORMAT: json_schema, json_object or text (the instruction the format adds),
-// or summary: each paper's summary request (score/summary.h), one a line.
+// or summary: each paper's summary request (score/summary.h), one a line;
+// EXAMPLES: the reader's judgements the prompt carries (score/prompt.h
+// reader_examples, within its default bounds), made of the titles of the
+// day's last EXAMPLES papers, stars and hides alternating; default 0.
 #include "score/llm_client.h"
 #include "score/prompt.h"
 #include "score/summary.h"
@@ -50,8 +53,9 @@ void print_json_string(const std::string& text) {
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 5) {
-        std::fprintf(stderr, "usage: bench_prompt_tokens PROMPTS_DIR BATCH_SIZE MAX_AUTHORS FORMAT < papers.jsonl\n");
+    if (argc != 5 && argc != 6) {
+        std::fprintf(
+            stderr, "usage: bench_prompt_tokens PROMPTS_DIR BATCH_SIZE MAX_AUTHORS FORMAT [EXAMPLES] < papers.jsonl\n");
         return 2;
     }
     const fs::path dir = argv[1];
@@ -81,6 +85,11 @@ int main(int argc, char** argv) {
     const auto format = parse_reply_format(argv[4]);
     if (!format) return 2;
     const std::vector<Paper> papers = read_papers(std::cin);
+    std::vector<FeedbackExample> examples;
+    const size_t wanted = argc == 6 ? std::stoul(argv[5]) : 0;
+    for (size_t i = 0; i < std::min(wanted, papers.size()); ++i)
+        examples.push_back({i % 2 ? Verdict::hide : Verdict::star, papers[papers.size() - 1 - i].title});
+    prompts->examples = reader_examples(examples);
     for (size_t i = 0; i < papers.size(); i += batch_size) {
         std::vector<Paper> batch(papers.begin() + static_cast<std::ptrdiff_t>(i),
                                  papers.begin() + static_cast<std::ptrdiff_t>(std::min(papers.size(), i + batch_size)));

@@ -24,15 +24,16 @@ import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FRAMING = 7  # tokens a request for its two messages' framing
-LAYOUTS = [  # (batch size, authors before "et al." (-1: all), reply format)
-    (8, -1, "text"),          # until issue 31
-    (8, -1, "json_schema"),
-    (8, 3, "json_schema"),
-    (16, -1, "json_schema"),
-    (16, 3, "json_schema"),   # the default since issue 31
-    (20, 3, "json_schema"),
-    (25, 3, "json_schema"),
-    (16, 0, "json_schema"),
+LAYOUTS = [  # (batch size, authors before "et al." (-1: all), reply format, the reader's examples)
+    (8, -1, "text", 0),          # until issue 31
+    (8, -1, "json_schema", 0),
+    (8, 3, "json_schema", 0),
+    (16, -1, "json_schema", 0),
+    (16, 3, "json_schema", 0),   # the default since issue 31
+    (16, 3, "json_schema", 12),  # ... with the reader's stars and hides as examples, as many as fit (issue 44)
+    (20, 3, "json_schema", 0),
+    (25, 3, "json_schema", 0),
+    (16, 0, "json_schema", 0),
 ]
 
 
@@ -44,9 +45,9 @@ def papers(listings):
     return out
 
 
-def requests(binary, day, batch, authors, fmt):
+def requests(binary, day, batch, authors, fmt, examples):
     lines = "\n".join(json.dumps({k: p[k] for k in ("id", "title", "authors", "summary")}) for p in day)
-    out = subprocess.run([binary, os.path.join(ROOT, "prompts"), str(batch), str(authors), fmt],
+    out = subprocess.run([binary, os.path.join(ROOT, "prompts"), str(batch), str(authors), fmt, str(examples)],
                          input=lines, capture_output=True, text=True, check=True).stdout
     return [line for line in out.splitlines() if line]
 
@@ -63,10 +64,10 @@ def main():
     if args.summaries:
         return summaries(args.binary, days, [26, 40])
     print(f"{len(days)} days of {args.day_size} papers from {len(pool)} listed papers; o200k_base tokens")
-    print("| batch | authors | format | requests | prompt tokens: median (min-max) | chars/4 estimate |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    for batch, authors, fmt in LAYOUTS:
-        per_day = [requests(args.binary, day, batch, authors, fmt) for day in days]
+    print("| batch | authors | format | examples | requests | prompt tokens: median (min-max) | chars/4 estimate |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for batch, authors, fmt, examples in LAYOUTS:
+        per_day = [requests(args.binary, day, batch, authors, fmt, examples) for day in days]
         texts = [text for day in per_day for text in day]
         counted = subprocess.run(["node", os.path.join(ROOT, "bench", "count_tokens.mjs")], cwd=ROOT,
                                  input="\n".join(texts), capture_output=True, text=True, check=True).stdout.split()
@@ -76,7 +77,7 @@ def main():
             estimates.append(sum(len(json.loads(t)) // 4 for t in day))
             at += len(day)
         shown = "all" if authors < 0 else str(authors)
-        print(f"| {batch} | {shown} | {fmt} | {len(per_day[0])} | {statistics.median(totals):,.0f} "
+        print(f"| {batch} | {shown} | {fmt} | {examples} | {len(per_day[0])} | {statistics.median(totals):,.0f} "
               f"({min(totals):,}-{max(totals):,}) | {statistics.median(estimates):,.0f} |", flush=True)
 
 def count(texts):

@@ -2,6 +2,7 @@
 // temporary folder, the keyword prior of an empty archive, the index cache.
 #include "content/content_tree.h"
 #include "score/learned_scorer.h"
+#include "score/reader_feedback.h"
 #include "test_support.h"
 
 #include "util/hash.h"
@@ -413,4 +414,91 @@ TEST_CASE("a corrupted index cache gives the same scores as a fresh one") {
         CHECK(after[i].relevance == fresh[i].relevance);
         CHECK(after[i].comment == fresh[i].comment);
     }
+}
+
+namespace {
+
+// The rank (0: best) of the paper `id` in `feed` by `scores`.
+size_t rank_of(const std::vector<Paper>& feed, const std::vector<LearnedScore>& scores, const std::string& id) {
+    auto best = best_papers(feed, scores, feed.size());
+    return static_cast<size_t>(std::find_if(best.begin(), best.end(), [&](const Paper& p) { return p.id == id; }) -
+                               best.begin());
+}
+
+// The graph reader's archive, and a past feed with papers the reader left:
+// one on protein structure, which the reader may star later.
+TasteIndex graph_reader_index() {
+    PastFeed past{*parse_iso_date("2025-03-06"), {}, 0};
+    past.papers = {paper("2503.09001", "Protein structure prediction with protein language models",
+                         "Protein folding from sequence with a pretrained protein language model."),
+                   paper("2503.09002", "Weather forecasting with station data", "Forecasts from weather stations."),
+                   paper("2503.09003", "Legal document retrieval", "Retrieval of court documents."),
+                   paper("2503.09004", "Robot grasping of deformable objects", "Grasping cloth with a robot arm.")};
+    return build_taste_index(graph_reader_days(), {past});
+}
+
+Judgement judged(const char* iso, Verdict verdict, const char* id) { return {*parse_iso_date(iso), verdict, id}; }
+
+} // namespace
+
+TEST_CASE("a star makes a paper like the starred one rise in the day's ranking, above the archive's picks' weight") {
+    const Date today = *parse_iso_date("2025-03-10");
+    const auto feed = todays_feed();
+    TasteIndex index = graph_reader_index();
+    const auto before = learned_scores(feed, index, keywords, today);
+    CHECK(rank_of(feed, before, "2503.10002") == 0); // the graph paper, like the picks
+    CHECK(rank_of(feed, before, "2503.10004") > 1);  // protein folding: nothing the reader picked
+
+    // The reader stars the protein paper of the past feed, which the archive did not pick.
+    apply_feedback(index, {judged("2025-03-08", Verdict::star, "2503.09001")}, today);
+    REQUIRE(index.picks.size() == 5);
+    CHECK(index.picks.back().id == "2503.09001"); // a pick dated by the judgement
+    CHECK(index.picks.back().weight > 1);
+    const auto after = learned_scores(feed, index, keywords, today);
+    CHECK(rank_of(feed, after, "2503.10004") == 1);
+    CHECK(after[3].score > before[3].score);
+    CHECK(after[3].comment.find("Protein structure prediction with protein language models") != std::string::npos);
+}
+
+TEST_CASE("a hide takes a pick out of the reader's taste and counts against its words") {
+    const Date today = *parse_iso_date("2025-03-10");
+    const auto feed = todays_feed();
+    TasteIndex index = graph_reader_index();
+    const auto before = learned_scores(feed, index, keywords, today);
+    // The picks that speak of oversquashing and rewiring: "not for me" after all.
+    apply_feedback(
+        index, {judged("2025-03-08", Verdict::hide, "2503.00000"), judged("2025-03-08", Verdict::hide, "2503.00003")},
+        today);
+    CHECK(index.picks.size() == 2);
+    REQUIRE(index.hidden.size() == 2);
+    const auto after = learned_scores(feed, index, keywords, today);
+    CHECK(after[1].score < before[1].score);
+    CHECK(after[1].comment.find("Oversquashing in message passing") == std::string::npos);
+    CHECK(after[1].comment.find("Rewiring graphs") == std::string::npos);
+
+    // Hidden as negatives, not only taken out of the picks: the paper falls further than without them.
+    TasteIndex removed_only = graph_reader_index();
+    std::erase_if(removed_only.picks,
+                  [](const IndexedPaper& p) { return p.id == "2503.00000" || p.id == "2503.00003"; });
+    const auto without_negatives = learned_scores(feed, removed_only, keywords, today);
+    CHECK(after[1].score < without_negatives[1].score);
+}
+
+TEST_CASE("feedback counts from its date on; a paper the index does not know is left out") {
+    const Date today = *parse_iso_date("2025-03-10");
+    TasteIndex index = graph_reader_index();
+    apply_feedback(
+        index, {judged("2025-03-11", Verdict::hide, "2503.00001"), judged("2025-03-09", Verdict::star, "2503.77777")},
+        today);
+    CHECK(index.picks.size() == 4);
+    CHECK(index.hidden.empty());
+    // The latest judgements' titles, newest first, as the LLM prompt's examples.
+    auto examples = feedback_examples({judged("2025-03-07", Verdict::hide, "2503.00001"),
+                                       judged("2025-03-09", Verdict::star, "2503.09001"),
+                                       judged("2025-03-11", Verdict::star, "2503.09002")},
+                                      index, today, 5);
+    REQUIRE(examples.size() == 2);
+    CHECK(examples[0].verdict == Verdict::star);
+    CHECK(examples[0].title == "Protein structure prediction with protein language models");
+    CHECK(examples[1].verdict == Verdict::hide);
 }

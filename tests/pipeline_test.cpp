@@ -699,6 +699,50 @@ TEST_CASE("run: the learned pre-filter sends the LLM only the top of its ranking
           f.log.end());
 }
 
+TEST_CASE("run: the reader's stars and hides (content/feedback/) reach the LLM's prompt and the learned scorer") {
+    Fixture f;
+    seed_archive(f, {"Oversquashing in message passing graph neural networks",
+                     "Curvature of graphs and message passing", "Expressive power of graph neural networks"});
+    write_text(f.dir / "content/feedback/2025-05.txt", "2025-05-27 star 2505.10002\n"
+                                                       "2025-05-27 hide 2505.10000  # oversquashing\n"
+                                                       "2025-05-29 hide 2505.10002\n"); // after the run's day
+    SUBCASE("the LLM's requests carry the titles, newest first, and so does the day's prompt record") {
+        FakeLlm llm;
+        f.use(llm);
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        REQUIRE_FALSE(llm.bodies.empty());
+        for (const auto& body : llm.bodies) {
+            CHECK(body.find("- hide: Oversquashing in message passing graph neural networks\\n- star: Expressive "
+                            "power of graph neural networks") != std::string::npos);
+        }
+        const Day day = f.day("2025-05-28");
+        CHECK(read_text(f.dir / "content" / day.prompt).find("- hide: Oversquashing") != std::string::npos);
+    }
+    SUBCASE("the learned scorer: with every earlier pick hidden, nothing resembles the reader's taste") {
+        f.feed_body = feed(item("2505.30001", "new", "Crop yield prediction from satellite images") +
+                           item("2505.30002", "new", "Graph rewiring against oversquashing in message passing") +
+                           item("2505.30003", "new", "Speech recognition for low-resource languages"));
+        write_text(f.dir / "content/feedback/2025-05.txt", "2025-05-27 hide 2505.10000\n2025-05-27 hide 2505.10001\n"
+                                                           "2025-05-27 hide 2505.10002\n");
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(f.day("2025-05-28").papers.empty()); // without the hides, 2505.30002 is kept (the test above)
+    }
+    SUBCASE("a line that is not a judgement is left out with a warning naming it; the others count") {
+        FakeLlm llm;
+        f.use(llm);
+        write_text(f.dir / "content/feedback/zz.txt", "2025-05-27 like 2505.10001\n");
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(std::any_of(result.warnings.begin(), result.warnings.end(), [](const std::string& w) {
+            return w.find("feedback/zz.txt:1: expected the verdict 'star' or 'hide'") != std::string::npos;
+        }));
+        REQUIRE_FALSE(llm.bodies.empty());
+        CHECK(llm.bodies[0].find("- hide: Oversquashing") != std::string::npos);
+    }
+}
+
 TEST_CASE("run: back-fill of a missed day through the API is marked remedial") {
     Fixture f;
     std::vector<std::string> queries;

@@ -6,6 +6,7 @@
 #include "score/llm_client.h"
 #include "score/llm_scorer.h"
 #include "score/pricing.h"
+#include "score/prompt.h"
 #include "score/reply_parser.h"
 #include "score/score_cache.h"
 #include "score/selection.h"
@@ -631,4 +632,57 @@ TEST_CASE("summary cache: kept by model and language; a damaged file is ignored 
     CHECK_FALSE(damaged.find("2505.00001"));
     REQUIRE(damaged.warnings().size() == 1);
     CHECK(damaged.warnings()[0].find("the summary cache is ignored") != std::string::npos);
+}
+
+TEST_CASE("the reader's examples in the prompt: titles only, newest first, bounded by count and bytes") {
+    std::vector<FeedbackExample> examples;
+    for (int i = 0; i < 30; ++i)
+        examples.push_back(
+            {i % 3 ? Verdict::star : Verdict::hide, "Title number " + std::to_string(i) + "\n  of two lines"});
+    const std::string text = reader_examples(examples, {.max_count = 12, .max_bytes = 100000});
+    CHECK(text.starts_with("## The reader's recent judgements"));
+    CHECK(text.find("- hide: Title number 0 of two lines\n- star: Title number 1 of two lines") != std::string::npos);
+    CHECK(text.find("Title number 11 ") != std::string::npos);
+    CHECK(text.find("Title number 12 ") == std::string::npos); // the count bound
+    const std::string small = reader_examples(examples, {.max_count = 12, .max_bytes = 300});
+    CHECK(small.size() <= 300);
+    CHECK(small.find("Title number 0 ") != std::string::npos);
+    CHECK(small.find("Title number 11 ") == std::string::npos); // the bytes bound
+    CHECK(reader_examples({}).empty());
+    examples[0].title = std::string(5000, 'x'); // a runaway title is clipped, the others still fit
+    CHECK(reader_examples(examples).find("Title number 1 ") != std::string::npos);
+}
+
+TEST_CASE("the scoring request carries the reader's examples after the topics; the prompt record too") {
+    std::vector<std::string> bodies;
+    LoopbackServer server;
+    server.server.Post("/v1/chat/completions", [&](const httplib::Request& req, httplib::Response& res) {
+        bodies.push_back(req.body);
+        res.set_content(
+            R"({"choices":[{"message":{"content":"{\"ARXIVID\": \"2505.00001\", \"RELEVANCE\": 8, \"NOVELTY\": 7, \"COMMENT\": \"ok\"}"}}]})",
+            "application/json");
+    });
+    server.start();
+    LlmScorerOptions options;
+    options.settings.concurrency = 1;
+    options.settings.retries = 0;
+    options.endpoint = LlmEndpoint{server.url("/v1"), "", "model", std::nullopt, 0};
+    PromptSet prompts;
+    prompts.topics = "## Topics\n\nGraphs.";
+    prompts.criteria = "## Criteria";
+    prompts.examples = reader_examples(
+        {{Verdict::star, "Oversquashing in \"graph\" networks"}, {Verdict::hide, "Crop yield prediction"}});
+    score_with_llm({topic_paper("2505.00001", "A paper", "An abstract.")}, prompts, options, nullptr);
+    REQUIRE_FALSE(bodies.empty());
+    rapidjson::Document request;
+    request.Parse(bodies[0].c_str());
+    REQUIRE_FALSE(request.HasParseError());
+    const std::string user = request["messages"][1]["content"].GetString();
+    const auto topics = user.find("Graphs."), star = user.find("- star: Oversquashing in \"graph\" networks\n"),
+               hide = user.find("- hide: Crop yield prediction"), criteria = user.find("## Criteria");
+    REQUIRE(star != std::string::npos);
+    CHECK(topics < star);
+    CHECK(star < hide);
+    CHECK(hide < criteria);
+    CHECK(prompt_record(prompts).find("- hide: Crop yield prediction") != std::string::npos);
 }

@@ -4,14 +4,17 @@
 #include "config/arxiv_dates.h"
 #include "content/checker.h"
 #include "content/content_tree.h"
+#include "content/feedback.h"
 #include "content/importer.h"
 #include "pipeline/nightly.h"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 
 namespace pp::cli {
 
@@ -36,12 +39,33 @@ int cmd_import(const GlobalOptions& global, const std::vector<std::string>& sour
     return errors ? exit_problems : exit_ok;
 }
 
+namespace {
+
+// The judgements in force (content/feedback/), by paper; a bad file is printed and counts as an error.
+std::map<std::string, Verdict> verdicts_in_force(const GlobalOptions& global, int& errors) {
+    auto feedback = scan_feedback(global.content);
+    for (const auto& error : feedback.errors) print_error(error);
+    errors += static_cast<int>(feedback.errors.size());
+    std::map<std::string, Verdict> verdicts;
+    for (const auto& judgement : judgements_in_force(std::move(feedback.judgements)))
+        verdicts[judgement.id] = judgement.verdict;
+    return verdicts;
+}
+
+int count_of(const std::map<std::string, Verdict>& verdicts, Verdict verdict) {
+    return static_cast<int>(
+        std::count_if(verdicts.begin(), verdicts.end(), [&](const auto& v) { return v.second == verdict; }));
+}
+
+} // namespace
+
 int cmd_ls(const GlobalOptions& global, bool as_json) {
     auto scan = scan_content(global.content);
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> json(buffer);
     json.StartArray();
     int errors = 0;
+    const auto verdicts = verdicts_in_force(global, errors);
     for (const auto& folder : scan.unreadable) {
         print_error(folder);
         ++errors;
@@ -71,8 +95,17 @@ int cmd_ls(const GlobalOptions& global, bool as_json) {
             json.Uint(static_cast<unsigned>(day->papers.size()));
             json.Key("papers");
             json.StartArray();
-            for (const auto& paper : day->papers) json.String(paper.id.c_str());
+            int starred = 0, hidden = 0; // of the day's papers, by the judgement in force
+            for (const auto& paper : day->papers) {
+                json.String(paper.id.c_str());
+                auto verdict = verdicts.find(paper.id);
+                if (verdict != verdicts.end()) ++(verdict->second == Verdict::star ? starred : hidden);
+            }
             json.EndArray();
+            json.Key("starred");
+            json.Uint(static_cast<unsigned>(starred));
+            json.Key("hidden");
+            json.Uint(static_cast<unsigned>(hidden));
             json.EndObject();
         } else {
             const auto waiting = waiting_for(*day);
@@ -88,7 +121,10 @@ int cmd_ls(const GlobalOptions& global, bool as_json) {
     }
     json.EndArray();
     if (as_json) std::cout << buffer.GetString() << "\n";
-    else std::cout << scan.days.size() << " days in " << global.content << "\n";
+    else
+        std::cout << scan.days.size() << " days in " << global.content
+                  << "; feedback in force: " << count_of(verdicts, Verdict::star) << " starred, "
+                  << count_of(verdicts, Verdict::hide) << " hidden\n";
     return errors ? exit_problems : exit_ok;
 }
 
@@ -96,8 +132,8 @@ int cmd_check(const GlobalOptions& global, const Config& config) {
     auto report = check_content(global.content, arxiv_calendar(config.arxiv));
     for (const auto& warning : report.warnings) print_warning(warning);
     for (const auto& error : report.errors) print_error(error);
-    std::cout << "check: " << report.days << " days, " << report.papers << " papers, " << report.errors.size()
-              << " errors, " << report.warnings.size() << " warnings\n";
+    std::cout << "check: " << report.days << " days, " << report.papers << " papers, " << report.judgements
+              << " feedback lines, " << report.errors.size() << " errors, " << report.warnings.size() << " warnings\n";
     return report.errors.empty() ? exit_ok : exit_problems;
 }
 

@@ -71,6 +71,9 @@ int cmd_theme_new(const GlobalOptions& global, const std::string& name);
 // `search` (cli/search_command.cpp): registers itself, then runs.
 CLI::App* add_search_command(CLI::App& app);
 int cmd_search();
+// `feedback star|hide|import` (cli/feedback_command.cpp): registers itself, then runs.
+CLI::App* add_feedback_command(CLI::App& app);
+int cmd_feedback(const GlobalOptions& global);
 
 // Pipeline commands (cli/pipeline_commands.cpp).
 struct RunArgs {

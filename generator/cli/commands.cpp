@@ -30,7 +30,7 @@ struct Commands {
     ServeArgs serve_args;
     std::string theme_name;
     CLI::App *import = nullptr, *ls = nullptr, *check = nullptr, *build = nullptr, *run = nullptr, *publish = nullptr,
-             *notify = nullptr, *serve = nullptr, *theme_new = nullptr, *search = nullptr;
+             *notify = nullptr, *serve = nullptr, *theme_new = nullptr, *search = nullptr, *feedback = nullptr;
 };
 
 void add_archive_commands(CLI::App& app, Commands& p) {
@@ -168,6 +168,7 @@ int dispatch(const Commands& p, bool config_given) {
     if (p.build->parsed()) return cmd_build(global, *config, p.build_args);
     if (p.theme_new->parsed()) return cmd_theme_new(global, p.theme_name);
     if (p.search->parsed()) return cmd_search();
+    if (p.feedback->parsed()) return cmd_feedback(global);
     if (p.run->parsed()) return cmd_run(global, *config, secrets, p.run_args);
     if (p.publish->parsed()) return cmd_publish(global, *config, p.publish_args);
     if (p.notify->parsed()) return cmd_notify(global, *config, secrets, p.notify_args);
@@ -213,6 +214,7 @@ int run_cli(int argc, char** argv) {
     add_serve_command(app, p);
     add_theme_command(app, p);
     p.search = add_search_command(app);
+    p.feedback = add_feedback_command(app);
     // Global options are accepted, and listed in --help, on every command.
     for (auto* sub : app.get_subcommands({})) {
         sub->add_option("--content", global.content, "Content folder (the archive)")->capture_default_str();

@@ -1,6 +1,7 @@
 #include "content/checker.h"
 
 #include "content/content_tree.h"
+#include "content/feedback.h"
 #include "content/prompt_store.h"
 #include "util/text.h"
 
@@ -63,6 +64,9 @@ CheckReport check_content(const fs::path& root, const ArxivCalendar& calendar) {
     auto scan = scan_content(root);
     report.errors = scan.unreadable;
     report.errors.insert(report.errors.end(), scan.misplaced.begin(), scan.misplaced.end());
+    auto feedback = scan_feedback(root);
+    report.judgements = static_cast<int>(feedback.judgements.size());
+    report.errors.insert(report.errors.end(), feedback.errors.begin(), feedback.errors.end());
     std::map<std::string, Date> first_listed;
     std::map<std::string, std::optional<std::string>> prompt_problems; // by reference: days share prompts
     for (const auto& file : scan.days) {

@@ -23,7 +23,7 @@ fs::path day_path(const fs::path& root, const Date& date) { return root / day_re
 namespace {
 
 // Collects the day files a walk of the content tree meets: every *.md
-// outside dot folders and the top-level prompts/ folder. Links are followed
+// outside dot folders and the top-level prompts/ and feedback/ folders. Links are followed
 // to files, not into folders (a link to a folder is reported); load_day
 // refuses the ones that lead out of the tree.
 class ContentWalk {
@@ -32,7 +32,10 @@ public:
 
     bool visit(const TreeEntry& entry) {
         if (entry.kind == TreeEntry::Kind::folder) {
-            if (entry.name.starts_with(".") || (entry.depth == 0 && entry.name == "prompts")) return false;
+            // prompts/ and feedback/ (content/feedback.h) hold no days.
+            if (entry.name.starts_with(".") ||
+                (entry.depth == 0 && (entry.name == "prompts" || entry.name == "feedback")))
+                return false;
             // "2025-05-27.md/" is a day file's name on a folder: said, never skipped in silence.
             if (entry.name.ends_with(".md")) {
                 scan_.misplaced.push_back(

@@ -1,5 +1,6 @@
 // The content tree: content/YYYY/MM/YYYY-MM-DD.md, one file a day, plus
-// content/prompts/ for the selection prompts the days refer to.
+// content/prompts/ for the selection prompts the days refer to, and
+// content/feedback/ for the reader's stars and hides (content/feedback.h).
 #pragma once
 
 #include "core/paper.h"

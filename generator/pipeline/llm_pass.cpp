@@ -27,14 +27,28 @@ std::map<std::string, ScoreReply> embedded_scores(const std::vector<Paper>& pape
     return scores;
 }
 
-// The learned scorer's ranking of `papers`, from the archive before `date`.
+TasteSources taste_sources(const Context& ctx) {
+    return {.content_dir = ctx.request.content_dir,
+            .feed_cache_dir = fs::path(ctx.config.arxiv.cache_dir) / "rss",
+            .index_cache = fs::path(ctx.config.scoring.cache_dir) / "taste-index.bin",
+            .log = [&](const std::string& line) { ctx.log(line); },
+            .feedback = ctx.feedback};
+}
+
+// The learned scorer's ranking of `papers`, from the archive before `date` and the reader's feedback.
 LearnedRanking learned_ranking(const Context& ctx, const Date& date, const std::vector<Paper>& papers,
                                const TopicKeywords& keywords, std::vector<std::string>& warnings) {
-    TasteSources sources{.content_dir = ctx.request.content_dir,
-                         .feed_cache_dir = fs::path(ctx.config.arxiv.cache_dir) / "rss",
-                         .index_cache = fs::path(ctx.config.scoring.cache_dir) / "taste-index.bin",
-                         .log = [&](const std::string& line) { ctx.log(line); }};
-    return rank_by_taste(papers, sources, keywords, date, {}, warnings);
+    return rank_by_taste(papers, taste_sources(ctx), keywords, date, {}, warnings);
+}
+
+// The prompts, with the titles of the reader's latest judgements as examples
+// (from the archive's index, which knows the judged papers' titles).
+PromptSet prompts_for(const Context& ctx, const Date& date, RunResult& result) {
+    PromptSet prompts = ctx.prompts;
+    if (ctx.feedback.empty()) return prompts;
+    const TasteIndex index = load_taste_index(taste_sources(ctx), date, result.warnings);
+    prompts.examples = reader_examples(feedback_examples(ctx.feedback, index, date, ExampleBounds{}.max_count));
+    return prompts;
 }
 
 std::map<std::string, ScoreReply> learned_replies(const std::vector<Paper>& papers, const LearnedRanking& ranking) {
@@ -121,12 +135,13 @@ LlmScorerOptions llm_options(const Context& ctx) {
 LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const Date& date, RunResult& result) {
     const auto& config = ctx.config;
     LlmPass pass;
-    pass.prompt_text = prompt_record(ctx.prompts);
+    const PromptSet prompts = prompts_for(ctx, date, result);
+    pass.prompt_text = prompt_record(prompts);
     ScoreCache cache(config.scoring.cache_dir, config.llm.model, pass.prompt_text);
     LlmScorerOptions options = llm_options(ctx);
     Progress progress("scoring " + date.iso());
     options.on_progress = [&](size_t done, size_t total) { progress.update(done, total); };
-    pass.scoring = score_with_llm(papers, ctx.prompts, options, &cache);
+    pass.scoring = score_with_llm(papers, prompts, options, &cache);
     progress.finish();
     if (auto saved = cache.save(); !saved)
         result.warnings.push_back("score cache not saved: " + saved.error().to_string());

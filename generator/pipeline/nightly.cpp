@@ -60,6 +60,9 @@ bool prepare(Context& ctx, RunResult& result) {
     }
     ctx.prompts = std::move(*prompts);
     ctx.followed = followed_authors(config.scoring, result.warnings);
+    auto feedback = scan_feedback(request.content_dir); // a bad line is left out, and said
+    for (const auto& error : feedback.errors) result.warnings.push_back("feedback line not used: " + error.to_string());
+    ctx.feedback = std::move(feedback.judgements);
     ctx.api_key = request.llm_api_key;
     ctx.use_llm = !request.offline && (!ctx.api_key.empty() || config.llm.base_url_set);
     ctx.scorer_reason = request.offline ? "--offline"

@@ -8,6 +8,7 @@
 //   nightly.cpp     the run: which of them, in which order
 #pragma once
 
+#include "content/feedback.h"
 #include "content/prompt_store.h"
 #include "fetch/arxiv_source.h"
 #include "pipeline/nightly.h"
@@ -48,6 +49,7 @@ struct Context {
     mutable std::optional<Clock::time_point> llm_deadline;
     mutable std::string llm_stopped; // why the LLM stopped serving, once it has: for the rest of the run
     mutable std::set<int> years_warned;
+    std::vector<Judgement> feedback = {}; // the reader's, every file's (content/feedback.h): in force as of each day
     Clock& clock() const { return request.clock ? *request.clock : real_clock(); }
     void log(const std::string& line) const {
         if (request.log) request.log(line);

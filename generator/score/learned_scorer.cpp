@@ -1,5 +1,6 @@
 #include "score/learned_scorer.h"
 #include "core/tex.h"
+#include "score/reader_feedback.h"
 #include "score/taste_sources.h"
 #include "util/hash.h"
 #include "util/memory.h"
@@ -367,13 +368,15 @@ TermArray centroid(const std::vector<Vector>& vectors, const std::vector<double>
 
 // A logistic regression of picks against background papers, by stochastic
 // gradient descent in a fixed order (deterministic). Picks are weighted by
-// recency and both classes count as much in all.
+// recency and both classes count as much in all; the background's papers
+// from `first_hidden` on are the reader's hidden ones, weighted `hidden`.
 TermArray pick_classifier(const std::vector<Vector>& picks, const std::vector<double>& recency,
-                          const std::vector<Vector>& background, size_t terms, int epochs, double rate0) {
+                          const std::vector<Vector>& background, size_t first_hidden, const std::vector<double>& hidden,
+                          size_t terms, int epochs, double rate0) {
     TermArray w(terms + 1, 0.0); // the last is the bias
     double pick_weight = 0;
     for (double r : recency) pick_weight += r;
-    const double negative_weight = pick_weight / std::max<double>(1.0, static_cast<double>(background.size()));
+    const double negative_weight = pick_weight / std::max<double>(1.0, static_cast<double>(first_hidden));
     // Interleave the classes so each step sees both.
     const double lambda = 1e-4;
     std::vector<std::pair<std::uint32_t, bool>> order;
@@ -392,7 +395,8 @@ TermArray pick_classifier(const std::vector<Vector>& picks, const std::vector<do
             const Vector& x = positive ? picks[i] : background[i];
             double margin = dot(x, w) + w[terms];
             double p = 1.0 / (1.0 + std::exp(-margin));
-            double g = (positive ? 1.0 - p : -p) * (positive ? recency[i] : negative_weight) * rate;
+            const double weight = positive ? recency[i] : i < first_hidden ? negative_weight : hidden[i - first_hidden];
+            double g = (positive ? 1.0 - p : -p) * weight * rate;
             for (auto [id, v] : x) w[id] += g * v - rate * lambda * w[id];
             w[terms] += g;
         }
@@ -532,12 +536,14 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     for (const auto& paper : feed) feed_terms.push_back(paper_terms(paper));
     size_t entries = 0;
     for (const IndexedPaper* pick : pick_papers) entries += pick->terms.size();
+    for (const auto& paper : index.hidden) entries += paper.terms.size();
     for (const auto& paper : past_background) entries += paper.terms.size();
     for (const auto& terms : feed_terms) entries += terms.size();
 
     std::vector<TermsView> all_terms;
-    all_terms.reserve(pick_papers.size() + past_background.size() + feed.size());
+    all_terms.reserve(pick_papers.size() + index.hidden.size() + past_background.size() + feed.size());
     for (const IndexedPaper* pick : pick_papers) all_terms.emplace_back(pick->terms);
+    for (const auto& paper : index.hidden) all_terms.emplace_back(paper.terms); // negatives, outside the background
     const size_t first_background = all_terms.size();
     for (const auto& paper : past_background) all_terms.emplace_back(paper.terms);
     const size_t first_feed = all_terms.size();
@@ -548,14 +554,16 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     BigVector<Weight> weights;
     weights.reserve(entries);
     const std::vector<Vector> all = weigh_all(all_terms, first_background, ids, weights);
-    const std::vector<Vector> picks(all.begin(), all.begin() + static_cast<long>(first_background));
+    const auto first_hidden = all.begin() + static_cast<long>(pick_papers.size());
+    const std::vector<Vector> picks(all.begin(), first_hidden),
+        hidden(first_hidden, first_hidden + static_cast<long>(index.hidden.size()));
     const std::vector<Vector> background(all.begin() + static_cast<long>(first_background),
                                          all.begin() + static_cast<long>(first_feed));
     const std::vector<Vector> papers(all.begin() + static_cast<long>(first_feed), all.end());
     std::vector<double> recency;
     std::vector<bool> in_window;
     for (const IndexedPaper* pick : pick_papers) {
-        recency.push_back(std::exp2(-age(pick->date) / half_life));
+        recency.push_back(std::exp2(-age(pick->date) / half_life) * pick->weight);
         in_window.push_back(age(pick->date) <= options.neighbour_window_days);
     }
     const Postings postings = postings_of(picks, in_window, static_cast<std::uint32_t>(terms));
@@ -568,8 +576,13 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     std::vector<Vector> trained_against = negatives;
     if (options.feed_negatives && !background.empty())
         trained_against.insert(trained_against.end(), papers.begin(), papers.end());
+    const size_t ordinary_negatives = trained_against.size();
+    trained_against.insert(trained_against.end(), hidden.begin(), hidden.end());
+    std::vector<double> hidden_weights;
+    for (const auto& paper : index.hidden) hidden_weights.push_back(paper.weight);
     if (options.classifier_weight > 0)
-        classifier = pick_classifier(picks, recency, trained_against, terms, options.classifier_epochs,
+        classifier = pick_classifier(picks, recency, trained_against, ordinary_negatives, hidden_weights, terms,
+                                     options.classifier_epochs,
                                      background.empty() ? options.feed_only_rate : options.classifier_rate);
 
     // The topics prompt's keywords are a prior for a young archive; the
@@ -614,6 +627,7 @@ LearnedRanking rank_by_taste(const std::vector<Paper>& feed, const TasteSources&
                              const Date& today, const LearnedScorerOptions& options,
                              std::vector<std::string>& warnings) {
     TasteIndex index = load_taste_index(sources, today, warnings);
+    apply_feedback(index, sources.feedback, today);
     if (index.picks.empty() && sources.log)
         sources.log(
             "learned scorer: the archive holds no earlier picks yet, so the topics prompt's keywords rate the papers");

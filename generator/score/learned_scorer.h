@@ -10,6 +10,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "content/feedback.h"
 #include "core/paper.h"
 #include "score/embedded_scorer.h"
 #include "util/error.h"
@@ -34,12 +35,14 @@ struct IndexedPaper {
     std::string id;
     std::string title;
     TermCounts terms;
+    double weight = 1; // a pick's weight beside its recency; the reader's judgement sets it (reader_feedback.h)
 };
 
 // What the scorer learned from the archive before a day.
 struct TasteIndex {
     std::vector<IndexedPaper> picks;      // by date
     std::vector<IndexedPaper> background; // by date
+    std::vector<IndexedPaper> hidden;     // the reader's "not for me" (reader_feedback.h): negatives by weight
     std::vector<int> picks_per_day;       // of each archive day with picks, oldest first
     // The share of a past feed the reader picked, for each past feed whose day
     // the archive holds with picks, oldest first.
@@ -66,7 +69,8 @@ struct TasteSources {
     fs::path index_cache;     // the index cache file; empty: no cache
     int background_days = 20; // past feeds read for background, the most recent ones
     std::function<void(const std::string&)> log;
-    int history_days = 365; // days older than this are not read: their picks would weigh little
+    int history_days = 365;               // days older than this are not read: their picks would weigh little
+    std::vector<Judgement> feedback = {}; // the reader's judgements, all (content/feedback.h): applied to the index
 };
 
 // The index of the archive's days before `before`: read from the cache

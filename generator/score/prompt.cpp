@@ -20,7 +20,8 @@ std::string clip(const std::string& text, size_t limit) {
 }
 
 std::string scoring_prefix(const PromptSet& p) {
-    return p.topics + "\n\n" + p.criteria + "\n\n" + p.postfix + "\n\n## Papers\n\n";
+    return p.topics + "\n\n" + (p.examples.empty() ? "" : p.examples + "\n\n") + p.criteria + "\n\n" + p.postfix +
+           "\n\n## Papers\n\n";
 }
 
 std::string authors_line(const std::vector<std::string>& authors, size_t max_authors) {
@@ -36,7 +37,24 @@ std::string paper_item(const Paper& paper, const PaperLayout& layout) {
            "\nAbstract: " + clip(paper.abstract, max_abstract_chars);
 }
 
+constexpr std::size_t max_example_title_bytes = 200; // a runaway title does not take the section
+
 } // namespace
+
+std::string reader_examples(const std::vector<FeedbackExample>& newest_first, const ExampleBounds& bounds) {
+    std::string lines;
+    std::size_t count = 0;
+    const std::string head = "## The reader's recent judgements\n\nTitles of papers the reader marked, newest first "
+                             "(star: more like this; hide: not for me). Weigh similar papers accordingly.\n";
+    for (const auto& example : newest_first) {
+        std::string line = std::string("- ") + to_string(example.verdict) + ": " +
+                           clip(tidy_line(example.title), max_example_title_bytes) + "\n";
+        if (count == bounds.max_count || head.size() + lines.size() + line.size() > bounds.max_bytes) break;
+        lines += line;
+        ++count;
+    }
+    return lines.empty() ? std::string() : head + lines.substr(0, lines.size() - 1);
+}
 
 Result<std::string> read_prompt_file(const fs::path& path) {
     // The nearest folder of the path named prompts/ or content/ is the root it is read beneath.

@@ -7,6 +7,7 @@
 
 #include "config/config.h"
 #include "score/llm_client.h"
+#include "score/reader_feedback.h"
 
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct PromptSet {
     std::string criteria;
     std::string postfix;       // instructions for the scoring reply
     std::string title_postfix; // instructions for the title pre-filter reply
+    std::string examples;      // the reader's recent judgements (reader_examples()), after the topics; may be empty
 };
 
 // Reads the prompt files the settings name (read_prompt_file).
@@ -29,6 +31,16 @@ Result<PromptSet> load_prompts(const ScoringSettings& settings);
 // published with the days it scored, so /proc/self/environ, .git/config or
 // a link to them is refused (issue 41).
 Result<std::string> read_prompt_file(const fs::path& path);
+
+// The examples section of the scoring prompt: the titles of the reader's
+// latest stars and hides, newest first, as many as fit `max_bytes` (the
+// section's size, at most `max_count` titles): a few hundred tokens a
+// request at most (docs/scoring.md, "The reader's feedback"). "" for none.
+struct ExampleBounds {
+    std::size_t max_count = 12;
+    std::size_t max_bytes = 1000;
+};
+std::string reader_examples(const std::vector<FeedbackExample>& newest_first, const ExampleBounds& bounds = {});
 
 // How a paper is laid out in a request. The scoring criteria never ask
 // about authors (followed authors are matched here, not by the LLM), so a
