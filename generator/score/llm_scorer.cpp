@@ -196,6 +196,7 @@ private:
     void learn_limits(const HttpResponse& response);
     void count_failure(bool possibly_billed);
     bool adapt_to_rejection(const LlmEndpoint& sent, long status, const ProviderError& error, const std::string& said);
+    bool hold_off(const HttpResponse& response, const ProviderError& said, const Error& error, Backoff& throttled);
     void stop_with(const std::string& why);
     std::string budget() const;
     std::string out_of_budget(const std::string& last_error) const;
@@ -387,6 +388,30 @@ std::vector<ChatMessage> with_format(std::vector<ChatMessage> messages, ReplyFor
     return messages;
 }
 
+// A 429: every worker holds off what the endpoint asks (a header first,
+// else the body's word: google.rpc.RetryInfo, "Please retry in 11.1s"), else
+// the jittered step. False: the wait would end past the run's deadline, and
+// the LLM is stopped.
+bool Session::hold_off(const HttpResponse& response, const ProviderError& said, const Error& error,
+                       Backoff& throttled) {
+    {
+        std::lock_guard lock(mutex);
+        ++result.rate_limited;
+    }
+    auto asked = server_retry_delay(response);
+    if (!asked) asked = said.retry_delay;
+    auto wait = throttled.next(clock(), asked);
+    if (!wait) {
+        const std::string words = said.message.empty() ? error.message : said.message;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - clock().now());
+        stop_with(asked && *asked >= left ? asked_too_long(*asked, words) : out_of_budget(words));
+        return false;
+    }
+    limiter_.hold_off(*wait); // every worker waits: the limit is the endpoint's, not this request's
+    log("HTTP 429 from the LLM endpoint (rate limited); asking again in " + milliseconds_text(*wait));
+    return true;
+}
+
 Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t papers, HttpClient& http,
                                 bool scores) {
     // Waits for an outage or a rate limit (what the endpoint asks, else the
@@ -440,22 +465,7 @@ Result<ChatReply> Session::call(const std::vector<ChatMessage>& messages, size_t
         }
         const LlmFailure kind = classify_llm_failure(status, said);
         if (kind == LlmFailure::rate_limited) {
-            {
-                std::lock_guard lock(mutex);
-                ++result.rate_limited;
-            }
-            // A header first, else the body's word (google.rpc.RetryInfo, "Please retry in 11.1s").
-            auto asked = server_retry_delay(*response);
-            if (!asked) asked = said.retry_delay;
-            auto wait = throttled.next(clock(), asked);
-            if (!wait) {
-                const std::string words = said.message.empty() ? error.message : said.message;
-                const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - clock().now());
-                stop_with(asked && *asked >= left ? asked_too_long(*asked, words) : out_of_budget(words));
-                return std::unexpected(error);
-            }
-            limiter_.hold_off(*wait); // every worker waits: the limit is the endpoint's, not this request's
-            log("HTTP 429 from the LLM endpoint (rate limited); asking again in " + milliseconds_text(*wait));
+            if (!hold_off(*response, said, error, throttled)) return std::unexpected(error);
             continue;
         }
         if (kind == LlmFailure::outage) {
