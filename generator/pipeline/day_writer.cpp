@@ -87,6 +87,18 @@ long long count_selected(const Day& day) {
     return std::ranges::count_if(day.papers, [](const Paper& p) { return p.unscored.empty() || p.relevance; });
 }
 
+std::vector<Unpicked> not_picked(const std::vector<Paper>& candidates, const std::vector<Paper>& picks,
+                                 std::vector<Unpicked> earlier) {
+    std::set<std::string> listed;
+    for (const auto& paper : picks) listed.insert(paper.id);
+    std::erase_if(earlier, [&](const Unpicked& p) { return listed.contains(p.id); }); // picked since
+    for (const auto& paper : earlier) listed.insert(paper.id);
+    for (const auto& paper : candidates)
+        if (earlier.size() < max_papers_per_day && listed.insert(paper.id).second)
+            earlier.push_back({paper.id, paper.title.empty() ? paper.id : paper.title});
+    return earlier;
+}
+
 namespace {
 
 std::string money(const Cost& cost) {
@@ -183,6 +195,7 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
     assign_topics(day.papers, candidates.verdicts.scores,
                   TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates.all));
     day.counts.relevant = count_selected(day);
+    day.unpicked = not_picked(candidates.all, day.papers);
 
     settle_status(day, {candidates.repeated}, {input.partial_reason, candidates.stale_parts, unscored_reason});
     if (day.status != DayStatus::announced)
