@@ -92,9 +92,12 @@ std::vector<ListOutput> Lists::outputs() {
     lists.push_back(
         page_output("404", not_found_path(), {}, [&site](const ListInputs&) { return not_found_page(site); }));
     if (site.search_page) lists.push_back(search());
-    if (site.starred_page)
-        lists.push_back(
-            page_output("starred", starred_page_path(), {}, [&site](const ListInputs&) { return starred_page(site); }));
+    if (site.starred_page) { // its feedback link names the repository and branch
+        ListInputs feedback;
+        feedback.numbers.push_back(Hasher().add(config_.repository).add(config_.branch).value());
+        lists.push_back(page_output("starred", starred_page_path(), std::move(feedback),
+                                    [&site](const ListInputs&) { return starred_page(site); }));
+    }
     return lists;
 }
 
