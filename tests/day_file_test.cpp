@@ -506,7 +506,7 @@ TEST_CASE("the papers not picked: a section of titles and links, after the paper
     CAPTURE(text);
     CHECK(text.ends_with(
         "\n## Not picked\n\n- [Plain title](https://arxiv.org/abs/2505.00002)\n"
-        "- [$\\\\ell\\_1$ \\[bracket\\] \\*star\\* \\<b> \\| pipe](https://arxiv.org/abs/hep-th/9901002)\n"));
+        "- [$\\\\ell\\_1$ \\[bracket\\] \\*star\\* \\<b\\> \\| pipe](https://arxiv.org/abs/hep-th/9901002)\n"));
     auto back = read_day(text, "day.md");
     REQUIRE_MESSAGE(back.has_value(), back.error().to_string());
     CHECK(back->unpicked == day.unpicked);
@@ -537,19 +537,19 @@ TEST_CASE("the papers not picked, hand-written: read by their syntax; mistakes n
     CHECK(day->papers.size() == 1);
     const std::string section = paper + "## Not picked\n\n";
     CHECK(error_of(section + "- [A](https://arxiv.org/abs/2501.00002)\n- just text\n")
-              .find(":16: expected a paper not picked as '- [Title](https://arxiv.org/abs/ID)'") != std::string::npos);
+              .find(":17: expected a paper not picked as '- [Title](https://arxiv.org/abs/ID)'") != std::string::npos);
     CHECK(error_of(section + "- [A](https://example.org/2501.00002)\n")
-              .find(":15: expected the link of a paper not picked to be https://arxiv.org/abs/ and an arXiv ID") !=
+              .find(":16: expected the link of a paper not picked to be https://arxiv.org/abs/ and an arXiv ID") !=
           std::string::npos);
-    CHECK(error_of(section + "- [A](https://arxiv.org/abs/2501.00002v2)\n").find(":15: expected the link") !=
+    CHECK(error_of(section + "- [A](https://arxiv.org/abs/2501.00002v2)\n").find(":16: expected the link") !=
           std::string::npos);
-    CHECK(error_of(section + "- [](https://arxiv.org/abs/2501.00002)\n").find(":15: expected the title") !=
+    CHECK(error_of(section + "- [](https://arxiv.org/abs/2501.00002)\n").find(":16: expected the title") !=
           std::string::npos);
     // The section comes last: a paper after it is an error naming both places.
     CHECK(error_of(section + "- [A](https://arxiv.org/abs/2501.00002)\n\n## [U](https://arxiv.org/abs/2501.00003)\n\n"
                              "- **ID:** 2501.00003\n")
-              .find(":17: unexpected heading after the papers not picked (section '## Not picked' at line 13)") !=
+              .find(":18: unexpected heading after the papers not picked (section '## Not picked' at line 14)") !=
           std::string::npos);
-    CHECK(error_of(section + "Some words.\n").find(":15: unexpected paragraph after the papers not picked") !=
+    CHECK(error_of(section + "Some words.\n").find(":16: unexpected paragraph after the papers not picked") !=
           std::string::npos);
 }

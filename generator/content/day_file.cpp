@@ -522,10 +522,10 @@ public:
     // One block of the body, whose lines count from the body's first.
     Result<void> read_block(const MarkdownBlock& block) {
         const int line = block.line + offset_ - 1;
+        if (in_unpicked_) return read_unpicked_block(block, line);
         if (!block.node) return add_paragraph(block.text, line); // a plain paragraph
         cmark_node* node = block.node;
         auto type = cmark_node_get_type(node);
-        if (in_unpicked_) return read_unpicked_block(node, offset_ + block.lines_before, line);
         if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 1 && !paper_) return {};
         if (type == CMARK_NODE_THEMATIC_BREAK) return {};
         if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 2 && is_unpicked_heading(node))
@@ -572,14 +572,16 @@ private:
         return {};
     }
 
-    Result<void> read_unpicked_block(cmark_node* node, int first_line, int line) {
-        if (cmark_node_get_type(node) == CMARK_NODE_THEMATIC_BREAK) return {};
-        if (cmark_node_get_type(node) != CMARK_NODE_LIST || !day_.unpicked.empty())
-            return fail("unexpected " + node_kind(node) + " after the papers not picked (section '" +
-                            std::string(unpicked_heading) + "' at line " + std::to_string(unpicked_line_) +
+    Result<void> read_unpicked_block(const MarkdownBlock& block, int line) {
+        cmark_node* node = block.node;
+        if (node && cmark_node_get_type(node) == CMARK_NODE_THEMATIC_BREAK) return {};
+        if (!node || cmark_node_get_type(node) != CMARK_NODE_LIST || !day_.unpicked.empty())
+            return fail("unexpected " + (node ? node_kind(node) : std::string("paragraph")) +
+                            " after the papers not picked (section '" + std::string(unpicked_heading) + "' at line " +
+                            std::to_string(unpicked_line_) +
                             "); expected one list of them, and the section last in the file",
                         file_name_, line);
-        if (auto r = read_unpicked_list(node, first_line, day_.unpicked); !r)
+        if (auto r = read_unpicked_list(node, offset_ + block.lines_before, day_.unpicked); !r)
             return std::unexpected(in_file(r.error(), file_name_));
         return {};
     }
