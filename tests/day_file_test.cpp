@@ -528,12 +528,12 @@ TEST_CASE("the papers not picked, hand-written: read by their syntax; mistakes n
     const std::string paper =
         header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n\nAbstract.\n\n";
     auto day = read_day(paper + "## Not picked\n\n* [A *nice* one](https://arxiv.org/abs/2501.00002)\n"
-                                "*   [Another](https://arxiv.org/abs/math.CA/0611800)  \n",
+                                "*   [Another  one](https://arxiv.org/abs/math.CA/0611800)  \n",
                         "day.md");
     REQUIRE_MESSAGE(day.has_value(), day.error().to_string());
     REQUIRE(day->unpicked.size() == 2);
     CHECK(day->unpicked[0] == Unpicked{"2501.00002", "A nice one"});
-    CHECK(day->unpicked[1] == Unpicked{"math.CA/0611800", "Another"});
+    CHECK(day->unpicked[1] == Unpicked{"math.CA/0611800", "Another one"});
     CHECK(day->papers.size() == 1);
     const std::string section = paper + "## Not picked\n\n";
     CHECK(error_of(section + "- [A](https://arxiv.org/abs/2501.00002)\n- just text\n")

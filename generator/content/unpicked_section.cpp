@@ -35,7 +35,7 @@ std::optional<std::vector<Unpicked>> read_written_unpicked(std::string_view sect
         if (end == std::string_view::npos || !section.substr(at).starts_with("- ")) return std::nullopt;
         auto link = read_written_link(section.substr(at + 2, end - at - 2));
         if (!link || !is_canonical_arxiv_id(link->second) || out.size() == max_papers_per_day) return std::nullopt;
-        out.push_back({std::string(link->second), std::move(link->first)});
+        out.push_back({std::string(link->second), tidy_line(link->first)});
         at = end + 1;
     }
     if (out.empty()) return std::nullopt;
@@ -75,14 +75,13 @@ Result<void> read_unpicked_list(cmark_node* list, int offset, std::vector<Unpick
             return fail("expected a paper not picked as '- [Title](https://arxiv.org/abs/ID)', one a line", {}, line);
         const char* url = cmark_node_get_url(link);
         const std::string_view target = url ? url : "";
-        const std::string title = inline_text(link);
+        const std::string title = tidy_line(inline_text(link)); // one line, as a paper's title
         if (!target.starts_with(abs) || !is_canonical_arxiv_id(target.substr(abs.size())))
             return fail("expected the link of a paper not picked to be https://arxiv.org/abs/ and an arXiv ID without "
                         "version, got " +
                             excerpt(target),
                         {}, line);
-        if (trim(title).empty())
-            return fail("expected the title of a paper not picked in the link's brackets", {}, line);
+        if (title.empty()) return fail("expected the title of a paper not picked in the link's brackets", {}, line);
         if (out.size() == max_papers_per_day)
             return fail("expected at most " + std::to_string(max_papers_per_day) + " papers not picked, got more", {},
                         line);

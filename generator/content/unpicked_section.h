@@ -37,7 +37,7 @@ std::optional<std::vector<Unpicked>> read_written_unpicked(std::string_view sect
 bool is_unpicked_heading(cmark_node* heading);
 
 // The section's list, read through cmark into `out`: each item exactly a link
-// to https://arxiv.org/abs/ + an arXiv ID, with a title. `offset` as
+// to https://arxiv.org/abs/ + an arXiv ID, with a title (read tidy: one line). `offset` as
 // day_file.cpp's line_of(); errors carry the line, not the file.
 Result<void> read_unpicked_list(cmark_node* list, int offset, std::vector<Unpicked>& out);
 
