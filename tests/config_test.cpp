@@ -389,3 +389,55 @@ TEST_CASE("config: llm.summaries is off and llm.language English by default; a l
         CHECK(refused.error().to_string().find("a language's name on one line") != std::string::npos);
     }
 }
+
+// Issue 44: the reading list's feedback link (docs/configuration.md).
+TEST_CASE("config: repository and branch say where the reader's feedback goes; an Actions run supplies them") {
+    TempDir dir;
+    const std::string saved_repository = std::getenv("GITHUB_REPOSITORY") ? std::getenv("GITHUB_REPOSITORY") : "";
+    const std::string saved_ref = std::getenv("GITHUB_REF_NAME") ? std::getenv("GITHUB_REF_NAME") : "";
+    unsetenv("GITHUB_REPOSITORY");
+    unsetenv("GITHUB_REF_NAME");
+    auto load = [&](const std::string& text) {
+        write_text(dir / "paperpress.yaml", text);
+        return load_config(dir / "paperpress.yaml", true);
+    };
+    auto none = load("title: t\n");
+    REQUIRE(none.has_value());
+    CHECK(none->repository.empty());
+    CHECK(none->branch.empty());
+    auto set = load("title: t\nrepository: octo-org/paper.digest_2\nbranch: feedback/main\n");
+    REQUIRE_MESSAGE(set.has_value(), set.error().to_string());
+    CHECK(set->repository == "octo-org/paper.digest_2");
+    CHECK(set->branch == "feedback/main");
+    for (const char* bad : {"octo-org", "octo-org/", "/repo", "a/b/c", "octo_org/repo", "o/r\\\"><script>"}) {
+        auto refused = load(std::string("title: t\nrepository: \"") + bad + "\"\n");
+        REQUIRE_FALSE(refused.has_value());
+        CHECK_MESSAGE(text_contains(refused.error().to_string(), ":2: expected 'repository' to be a GitHub repository"),
+                      refused.error().to_string());
+    }
+    for (const char* bad : {"a..b", "a b", "/main", "main/", "x:y"}) {
+        auto refused = load(std::string("branch: \"") + bad + "\"\n");
+        REQUIRE_FALSE(refused.has_value());
+        CHECK_MESSAGE(text_contains(refused.error().to_string(), ":1: expected 'branch' to be a git branch name"),
+                      refused.error().to_string());
+    }
+    // GitHub Actions sets both in every step; the file's keys win.
+    setenv("GITHUB_REPOSITORY", "octo/site", 1);
+    setenv("GITHUB_REF_NAME", "nightly", 1);
+    auto actions = load("title: t\n");
+    auto file_wins = load("repository: me/mine\n");
+    setenv("GITHUB_REPOSITORY", "not a repository", 1);
+    auto wrong = load("title: t\n");
+    unsetenv("GITHUB_REPOSITORY");
+    unsetenv("GITHUB_REF_NAME");
+    if (!saved_repository.empty()) setenv("GITHUB_REPOSITORY", saved_repository.c_str(), 1);
+    if (!saved_ref.empty()) setenv("GITHUB_REF_NAME", saved_ref.c_str(), 1);
+    REQUIRE(actions.has_value());
+    CHECK(actions->repository == "octo/site");
+    CHECK(actions->branch == "nightly");
+    REQUIRE(file_wins.has_value());
+    CHECK(file_wins->repository == "me/mine");
+    CHECK(file_wins->branch.empty()); // the page says main
+    REQUIRE_FALSE(wrong.has_value());
+    CHECK(text_contains(wrong.error().to_string(), "expected GITHUB_REPOSITORY to be owner/name"));
+}

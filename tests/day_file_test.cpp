@@ -521,5 +521,60 @@ TEST_CASE("a pick's summary, or why it has none, round-trips in its fields; chec
                     "not both") != std::string::npos);
     CHECK(error_of(header + section + "- **Method:** How\n")
               .find(":8: expected a 'TL;DR' field with the other parts of paper 2501.00001's summary") !=
+}
+
+// Issue 44: the rest of the announcement, after the papers.
+TEST_CASE("the papers not picked: a section of titles and links, after the papers, that round-trips") {
+    Day day = full_day();
+    day.unpicked = {{"2505.00002", "Plain title"}, {"hep-th/9901002", "$\\ell_1$ [bracket] *star* <b> | pipe"}};
+    const std::string text = write_day(day);
+    CAPTURE(text);
+    CHECK(text.ends_with(
+        "\n## Not picked\n\n- [Plain title](https://arxiv.org/abs/2505.00002)\n"
+        "- [$\\\\ell\\_1$ \\[bracket\\] \\*star\\* \\<b\\> \\| pipe](https://arxiv.org/abs/hep-th/9901002)\n"));
+    auto back = read_day(text, "day.md");
+    REQUIRE_MESSAGE(back.has_value(), back.error().to_string());
+    CHECK(back->unpicked == day.unpicked);
+    CHECK(back->papers == day.papers);
+    CHECK(write_day(*back) == text); // write(read(f)) == f
+    check_same_as_cmark(text);
+    // A day with no papers can list its candidates still; none: no section.
+    Day quiet;
+    quiet.date = *parse_iso_date("2025-05-21");
+    quiet.unpicked = {{"2505.00003", "Only candidate"}};
+    auto back_quiet = read_day(write_day(quiet), "day.md");
+    REQUIRE(back_quiet.has_value());
+    CHECK(*back_quiet == quiet);
+    quiet.unpicked.clear();
+    CHECK(write_day(quiet).find("Not picked") == std::string::npos);
+}
+
+TEST_CASE("the papers not picked, hand-written: read by their syntax; mistakes name the line") {
+    const std::string paper =
+        header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n\nAbstract.\n\n";
+    auto day = read_day(paper + "## Not picked\n\n* [A *nice* one](https://arxiv.org/abs/2501.00002)\n"
+                                "*   [Another  one](https://arxiv.org/abs/math.CA/0611800)  \n",
+                        "day.md");
+    REQUIRE_MESSAGE(day.has_value(), day.error().to_string());
+    REQUIRE(day->unpicked.size() == 2);
+    CHECK(day->unpicked[0] == Unpicked{"2501.00002", "A nice one"});
+    CHECK(day->unpicked[1] == Unpicked{"math.CA/0611800", "Another one"});
+    CHECK(day->papers.size() == 1);
+    const std::string section = paper + "## Not picked\n\n";
+    CHECK(error_of(section + "- [A](https://arxiv.org/abs/2501.00002)\n- just text\n")
+              .find(":17: expected a paper not picked as '- [Title](https://arxiv.org/abs/ID)'") != std::string::npos);
+    CHECK(error_of(section + "- [A](https://example.org/2501.00002)\n")
+              .find(":16: expected the link of a paper not picked to be https://arxiv.org/abs/ and an arXiv ID") !=
+          std::string::npos);
+    CHECK(error_of(section + "- [A](https://arxiv.org/abs/2501.00002v2)\n").find(":16: expected the link") !=
+          std::string::npos);
+    CHECK(error_of(section + "- [](https://arxiv.org/abs/2501.00002)\n").find(":16: expected the title") !=
+          std::string::npos);
+    // The section comes last: a paper after it is an error naming both places.
+    CHECK(error_of(section + "- [A](https://arxiv.org/abs/2501.00002)\n\n## [U](https://arxiv.org/abs/2501.00003)\n\n"
+                             "- **ID:** 2501.00003\n")
+              .find(":18: unexpected heading after the papers not picked (section '## Not picked' at line 14)") !=
+          std::string::npos);
+    CHECK(error_of(section + "Some words.\n").find(":16: unexpected paragraph after the papers not picked") !=
           std::string::npos);
 }

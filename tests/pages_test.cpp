@@ -253,3 +253,44 @@ TEST_CASE("pages: classic collapses the contents list of a day with more than 20
     CHECK(big->find("<details class=\"contents\"><summary>Table of contents with paper titles (21 papers)</summary>") !=
           std::string::npos);
 }
+
+// Issue 44: the rest of the announcement on the day page, and where the reading list's feedback goes.
+TEST_CASE("pages: a day lists its papers not picked, closed, titles and links; the starred page names the repository") {
+    Pages pages;
+    Day day = make_day("2026-06-01", {make_paper("2606.00001", "June", 6, "Theory")});
+    day.unpicked = {{"2606.00002", "Missed <b>bold</b> & \"quoted\""}, {"hep-th/9901001", "Old style"}};
+    SiteContext site{pages.config, pages.urls, pages.graph, "/repo/static/style.css"};
+    site.starred_page = true;
+    for (const std::string name : {"default", "classic"}) {
+        CAPTURE(name);
+        const Theme theme = shipped_theme(name);
+        auto html = render_layout(theme, "day", day_page(site, day, ""));
+        REQUIRE(html);
+        const bool classic = name == "classic";
+        CHECK(html->find(classic
+                             ? "<details class=\"unpicked\"><summary>Papers not picked (2 papers)</summary>"
+                             : "<details class=unpicked><summary>Not picked: 2 papers</summary>") != std::string::npos);
+        CHECK(html->find(classic
+                             ? "<li><a href=\"https://arxiv.org/abs/2606.00002\">Missed &lt;b&gt;bold&lt;/b&gt; &amp; "
+                             : "<li><a href=https://arxiv.org/abs/2606.00002>Missed &lt;b&gt;bold&lt;/b&gt; &amp; ") !=
+              std::string::npos);
+        CHECK(html->find("abs/hep-th/9901001") != std::string::npos);
+        CHECK(html->find("<b>bold") == std::string::npos);
+        auto quiet = render_layout(theme, "day", day_page(site, pages.days[2], ""));
+        REQUIRE(quiet);
+        CHECK(quiet->find("unpicked") == std::string::npos); // no section, no list
+
+        auto plain = render_layout(theme, "starred", starred_page(site));
+        REQUIRE(plain);
+        CHECK(plain->find("id=\"starred-feedback\" href=\"#\" hidden>") != std::string::npos);
+        Config with = pages.config;
+        with.repository = "octo-org/paper.digest";
+        with.branch = "x\"><script>";
+        SiteContext repo{with, pages.urls, pages.graph, "/repo/static/style.css"};
+        repo.starred_page = true;
+        auto linked = render_layout(theme, "starred", starred_page(repo));
+        REQUIRE(linked);
+        CHECK(linked->find("data-repository=\"octo-org/paper.digest\" data-branch=\"x&quot;&gt;&lt;script&gt;\"") !=
+              std::string::npos);
+    }
+}

@@ -634,6 +634,35 @@ TEST_CASE("run: the embedded scorer serves when no endpoint is configured") {
     CHECK(day.papers[0].comment.find("title matches") != std::string::npos);
 }
 
+// Issue 44: the rest of the announcement is kept, so the day page can show it.
+TEST_CASE("run: the candidates not picked are written after the papers, titles and links, none listed before") {
+    Fixture f;
+    Day earlier;
+    earlier.date = *parse_iso_date("2025-05-27");
+    Paper listed;
+    listed.id = "2505.30004";
+    listed.title = "Listed yesterday";
+    earlier.papers.push_back(listed);
+    REQUIRE(save_day(f.dir / "content", earlier).has_value());
+    f.feed_body =
+        feed(item("2505.30001", "new", "Sparse Mixture of Experts with pruning") +
+             item("2505.30002", "new", "A policy for autonomous driving with reinforcement learning") +
+             item("2505.30004", "new", "Listed yesterday") + item("2505.30003", "new", "Quantization of transformers") +
+             item("2505.30005", "new", "Protein folding at scale"));
+    RunResult result = f.run();
+    REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+    Day day = f.day("2025-05-28");
+    CHECK(ids_of(day) == std::vector<std::string>{"2505.30001", "2505.30003"});
+    CHECK(day.unpicked ==
+          std::vector<Unpicked>{{"2505.30002", "A policy for autonomous driving with reinforcement learning"},
+                                {"2505.30005", "Protein folding at scale"}});
+    const std::string text = read_text(f.dir / "content/2025/05/2025-05-28.md");
+    CHECK(text.ends_with(
+        "\n## Not picked\n\n"
+        "- [A policy for autonomous driving with reinforcement learning](https://arxiv.org/abs/2505.30002)\n"
+        "- [Protein folding at scale](https://arxiv.org/abs/2505.30005)\n"));
+}
+
 // A day before the feed's on which the reader picked `titles`.
 void seed_archive(const Fixture& f, const std::vector<std::string>& titles) {
     Day day;

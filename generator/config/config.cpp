@@ -26,6 +26,31 @@ bool site_base_url(const std::string& url) {
     return !url.starts_with("//") && url.substr(0, url.find('/')).find(':') == std::string::npos;
 }
 
+// "owner/name" as GitHub allows them: an owner of ASCII letters, digits and hyphens, a name of
+// those, '.' and '_' (observed and reported in github.com/github/docs/issues/44518).
+bool github_repository(const std::string& text) {
+    const auto slash = text.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == text.size()) return false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+        if (i != slash && !plain && !(i > slash && (c == '.' || c == '_'))) return false;
+    }
+    return true;
+}
+
+// A branch name git accepts, in the part that matters in a link: no blanks, controls,
+// "..", or the characters git-check-ref-format refuses (~ ^ : ? * [ \).
+bool branch_name(const std::string& text) {
+    if (text.empty() || text.starts_with('/') || text.ends_with('/') || text.find("..") != std::string::npos)
+        return false;
+    for (unsigned char c : text)
+        if (c <= 0x20 || c == 0x7F ||
+            std::string_view("~^:?*[\\\"'<>`").find(static_cast<char>(c)) != std::string_view::npos)
+            return false;
+    return true;
+}
+
 Result<void> read_root(const Section& s, const YAML::Node& root, Config& c) {
     auto section = [&](const char* name, auto reader, auto& target) {
         return s.sub(name,
@@ -45,6 +70,8 @@ Result<void> read_root(const Section& s, const YAML::Node& root, Config& c) {
                   {"month_best", s.number(c.month_best, 0, 1000)},
                   {"group_by_topic", s.flag(c.group_by_topic)},
                   {"search_index", s.flag(c.search_index)},
+                  {"repository", s.text(c.repository, "a GitHub repository, owner/name", github_repository)},
+                  {"branch", s.text(c.branch, "a git branch name, such as main", branch_name)},
                   {"data", s.text(c.data, "none, month, full or day", one_of({"none", "month", "full", "day"}))},
                   {"arxiv", section("arxiv", read_arxiv, c.arxiv)},
                   {"scoring", section("scoring", read_scoring, c.scoring)},
@@ -65,6 +92,13 @@ Result<void> apply_environment(Config& c) {
     if (auto v = env("PAPERPRESS_ARXIV_API_URL")) c.arxiv.api_url = *v;
     if (auto v = env("OPENAI_BASE_URL")) c.llm.base_url = *v, c.llm.base_url_set = true;
     if (auto v = env("OPENAI_MODEL")) c.llm.model = *v;
+    // An Actions run names its repository and branch (docs.github.com/en/actions/reference/variables-reference:
+    // GITHUB_REPOSITORY "owner/name", GITHUB_REF_NAME the branch); the file's keys win.
+    if (auto v = env("GITHUB_REPOSITORY"); v && c.repository.empty()) {
+        if (!github_repository(*v)) return fail("expected GITHUB_REPOSITORY to be owner/name, got " + excerpt(*v));
+        c.repository = *v;
+        if (auto b = env("GITHUB_REF_NAME"); b && c.branch.empty() && branch_name(*b)) c.branch = *b;
+    }
     // The nightly workflow turns content commits on whatever the file says.
     if (auto v = env("PAPERPRESS_COMMIT_CONTENT")) {
         if (!YAML::convert<bool>::decode(YAML::Node(*v), c.publish.commit_content))

@@ -146,6 +146,10 @@ struct Config {
     // full build 2.5 times its time (docs/performance.md, "Search").
     bool search_index = false;
     bool data_has_full_text() const { return data == "full" || data == "day"; }
+    // Where the reading list's feedback goes (docs/configuration.md): the GitHub repository, "owner/name",
+    // and its branch. Empty: GITHUB_REPOSITORY and GITHUB_REF_NAME in an Actions run; else a download.
+    std::string repository;
+    std::string branch;
 
     ArxivSettings arxiv;
     ScoringSettings scoring;

@@ -103,6 +103,10 @@ CheckReport check_content(const fs::path& root, const ArxivCalendar& calendar) {
             if (!first && repeats++ < max_repeats_named)
                 repeated += (repeats > 1 ? ", " : "") + paper.id + " (" + it->second.iso() + ")";
         }
+        for (const auto& paper : day->unpicked) // the rest of the announcement: each paper once, and not a pick
+            if (!on_this_day.insert(paper.id).second)
+                report.errors.push_back(
+                    {name, 0, "paper " + paper.id + " is listed twice on this day (under " + "'Not picked' too)"});
         if (repeats > max_repeats_named) repeated += " and " + std::to_string(repeats - max_repeats_named) + " more";
         if (repeats)
             report.warnings.push_back(file.date.iso() + ": " + std::to_string(repeats) +

@@ -2,6 +2,7 @@
 
 #include "content/front_matter.h"
 #include "content/markdown.h"
+#include "content/unpicked_section.h"
 #include "core/arxiv_id.h"
 #include "util/bom.h"
 #include "util/redact.h"
@@ -204,7 +205,7 @@ std::string write_day(const Day& day) {
     std::string out = front_matter(day);
     out += "\n# arXiv papers for " + day.date.iso() + "\n";
     for (const auto& paper : day.papers) out += "\n" + paper_section(paper);
-    return out;
+    return out + write_unpicked(day.unpicked);
 }
 
 // ---------------------------------------------------------------- reading --
@@ -502,16 +503,13 @@ std::optional<std::string> summary_problem(const Paper& paper) {
 // paper. nullopt for any other section, or one with a problem: the cmark
 // reading then reads it, or says what is wrong and where.
 std::optional<Paper> read_written_section(std::string_view section) {
-    constexpr std::string_view heading_start = "## [", abs_prefix = "](https://arxiv.org/abs/";
     std::size_t end = section.find('\n');
-    if (end == std::string_view::npos || !section.starts_with(heading_start)) return std::nullopt;
+    if (end == std::string_view::npos || !section.starts_with("## ")) return std::nullopt;
+    auto link = read_written_link(section.substr(3, end - 3));
+    if (!link) return std::nullopt;
     Paper paper;
-    std::string_view rest = section.substr(heading_start.size(), end - heading_start.size());
-    if (!plain_utf8(rest)) return std::nullopt;
-    const std::size_t title_end = append_plain_until_syntax(rest, paper.title);
-    rest.remove_prefix(title_end);
-    if (paper.title.empty() || !rest.starts_with(abs_prefix) || !rest.ends_with(')')) return std::nullopt;
-    const std::string_view link_id = rest.substr(abs_prefix.size(), rest.size() - abs_prefix.size() - 1);
+    paper.title = std::move(link->first);
+    const std::string_view link_id = link->second;
 
     std::uint32_t seen = 0;
     std::size_t at = end + 1;
@@ -559,11 +557,14 @@ public:
     // One block of the body, whose lines count from the body's first.
     Result<void> read_block(const MarkdownBlock& block) {
         const int line = block.line + offset_ - 1;
+        if (in_unpicked_) return read_unpicked_block(block, line);
         if (!block.node) return add_paragraph(block.text, line); // a plain paragraph
         cmark_node* node = block.node;
         auto type = cmark_node_get_type(node);
         if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 1 && !paper_) return {};
         if (type == CMARK_NODE_THEMATIC_BREAK) return {};
+        if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 2 && is_unpicked_heading(node))
+            return start_unpicked(line);
         if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 2)
             return start_paper(node, offset_ + block.lines_before, line);
         if (!paper_)
@@ -581,6 +582,14 @@ public:
     // A section as write_day() writes it, read without cmark; false: cmark
     // reads it again, and says what is wrong.
     bool read_section(std::string_view section) {
+        if (in_unpicked_) return false; // cmark reads what follows the section, and says it must not be there
+        if (section.starts_with(unpicked_heading)) {
+            auto unpicked = read_written_unpicked(section);
+            if (!unpicked || !finish()) return false;
+            day_.unpicked = std::move(*unpicked);
+            in_unpicked_ = true;
+            return true;
+        }
         auto written = read_written_section(section);
         if (!written || !finish() || day_.papers.size() == max_papers_per_day) return false;
         paper_ = &day_.papers.emplace_back(std::move(*written));
@@ -589,6 +598,29 @@ public:
     }
 
 private:
+    // "## Not picked": the papers' section ends; the list follows, and nothing after it.
+    Result<void> start_unpicked(int line) {
+        if (auto done = finish(); !done) return std::unexpected(done.error());
+        in_unpicked_ = true;
+        paper_ = nullptr;
+        unpicked_line_ = line;
+        return {};
+    }
+
+    Result<void> read_unpicked_block(const MarkdownBlock& block, int line) {
+        cmark_node* node = block.node;
+        if (node && cmark_node_get_type(node) == CMARK_NODE_THEMATIC_BREAK) return {};
+        if (!node || cmark_node_get_type(node) != CMARK_NODE_LIST || !day_.unpicked.empty())
+            return fail("unexpected " + (node ? node_kind(node) : std::string("paragraph")) +
+                            " after the papers not picked (section '" + std::string(unpicked_heading) + "' at line " +
+                            std::to_string(unpicked_line_) +
+                            "); expected one list of them, and the section last in the file",
+                        file_name_, line);
+        if (auto r = read_unpicked_list(node, offset_ + block.lines_before, day_.unpicked); !r)
+            return std::unexpected(in_file(r.error(), file_name_));
+        return {};
+    }
+
     Result<void> start_paper(cmark_node* heading_node, int first_line, int line) {
         if (auto done = finish(); !done) return std::unexpected(done.error());
         if (day_.papers.size() == max_papers_per_day)
@@ -631,6 +663,8 @@ private:
     bool had_fields_ = false;
     std::uint32_t seen_ = 0;
     std::string link_url_;
+    bool in_unpicked_ = false; // past "## Not picked"
+    int unpicked_line_ = 0;
 };
 
 Result<Day> read_day(std::string_view text, const std::string& file_name, bool shortcut) {

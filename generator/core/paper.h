@@ -48,6 +48,14 @@ struct Paper {
 // most 2,000 entries.
 inline constexpr std::size_t max_papers_per_day = 5000;
 
+// A candidate of the day that was not picked: its title and ID only, so the day page can list
+// the rest of the announcement (docs/content-format.md, "Not picked").
+struct Unpicked {
+    std::string id; // arXiv ID without version
+    std::string title;
+    bool operator==(const Unpicked&) const = default;
+};
+
 enum class DayStatus {
     announced, // the run fetched and scored the announcement
     failed,    // the run broke (e.g. the LLM quota ran out): not a quiet day
@@ -103,6 +111,7 @@ struct Day {
     std::optional<Remedial> remedial;
     std::string prompt; // path of the selection prompt, relative to content/
     std::vector<Paper> papers;
+    std::vector<Unpicked> unpicked; // the day's other candidates, in the feed's order (at most max_papers_per_day)
 
     bool operator==(const Day&) const = default;
 };

@@ -85,6 +85,18 @@ std::string stale_categories(const std::vector<FeedEntry>& entries, const std::s
 
 long long count_selected(const Day& day) { return std::ranges::count_if(day.papers, is_pick); }
 
+std::vector<Unpicked> not_picked(const std::vector<Paper>& candidates, const std::vector<Paper>& picks,
+                                 std::vector<Unpicked> earlier) {
+    std::set<std::string> listed;
+    for (const auto& paper : picks) listed.insert(paper.id);
+    std::erase_if(earlier, [&](const Unpicked& p) { return listed.contains(p.id); }); // picked since
+    for (const auto& paper : earlier) listed.insert(paper.id);
+    for (const auto& paper : candidates)
+        if (earlier.size() < max_papers_per_day && listed.insert(paper.id).second)
+            earlier.push_back({paper.id, paper.title.empty() ? paper.id : paper.title});
+    return earlier;
+}
+
 namespace {
 
 std::string money(const Cost& cost) {
@@ -182,6 +194,7 @@ Result<Date> write_one_day(const Context& ctx, DayInput input, RunResult& result
                   TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates.all));
     day.counts.relevant = count_selected(day);
     summarize_picks(ctx, day, result);
+    day.unpicked = not_picked(candidates.all, day.papers);
 
     settle_status(day, {candidates.repeated}, {input.partial_reason, candidates.stale_parts, unscored_reason});
     if (day.status != DayStatus::announced)

@@ -58,6 +58,7 @@ Result<Date> resume_day(const Context& ctx, const Date& date, RunResult& result)
     day.papers = select_papers(candidates, verdicts, {config.scoring.relevance_cutoff, config.scoring.novelty_cutoff});
     assign_topics(day.papers, verdicts.scores, TopicAssigner(parse_topic_sections(ctx.prompts.topics), candidates));
     day.counts.relevant = count_selected(day);
+    day.unpicked = not_picked(candidates, day.papers, std::move(day.unpicked)); // scored out now: not picked
     Tokens tokens = day.tokens.value_or(Tokens{});
     tokens.prompt += pass.scoring.tokens.prompt;
     tokens.completion += pass.scoring.tokens.completion;

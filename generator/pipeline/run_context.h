@@ -87,6 +87,10 @@ std::string stale_categories(const std::vector<FeedEntry>& entries, const std::s
 void settle_status(Day& day, std::vector<std::string> stale, const std::vector<std::string>& partial);
 // The day's picks: followed authors' papers and those whose score passed.
 long long count_selected(const Day& day);
+// The candidates that are not among the picks, in their order, titles and IDs only, after
+// `earlier` (a day's list so far, kept first): the day file's "Not picked" section.
+std::vector<Unpicked> not_picked(const std::vector<Paper>& candidates, const std::vector<Paper>& picks,
+                                 std::vector<Unpicked> earlier = {});
 // What happens next to an incomplete day, for the exit-3 line.
 std::string retry_note(const Context& ctx, const Day& day);
 // Scores, selects and writes one day; returns its date.

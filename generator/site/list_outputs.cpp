@@ -92,7 +92,7 @@ std::vector<ListOutput> Lists::outputs() {
     lists.push_back(
         page_output("404", not_found_path(), {}, [&site](const ListInputs&) { return not_found_page(site); }));
     if (site.search_page) lists.push_back(search());
-    if (site.starred_page)
+    if (site.starred_page) // its feedback link's repository and branch are page settings, in every page's key
         lists.push_back(
             page_output("starred", starred_page_path(), {}, [&site](const ListInputs&) { return starred_page(site); }));
     return lists;

@@ -20,9 +20,11 @@ struct PageSettings {
     int home_days = 0;               // days listed on the home page
     bool group_by_topic = false;     // a day's papers under topic headings
     bool data_has_full_text = false; // the month data holds abstracts (what title-only search searches)
+    std::string repository, branch;  // where the reading list proposes the reader's feedback file
 
     auto fields() const {
-        return std::tie(title, description, author, base_url, home_days, group_by_topic, data_has_full_text);
+        return std::tie(title, description, author, base_url, home_days, group_by_topic, data_has_full_text, repository,
+                        branch);
     }
 };
 
@@ -44,9 +46,9 @@ static_assert(detail::field_count<PageSettings>() ==
               "every field of PageSettings must be in fields(), so that the pages' key covers it");
 
 inline PageSettings page_settings(const Config& config) {
-    return {config.title,     config.description,    config.author,
-            config.base_url,  config.home_days,      config.group_by_topic,
-            config.data_has_full_text()};
+    return {config.title,          config.description,    config.author,
+            config.base_url,       config.home_days,      config.group_by_topic,
+            config.data_has_full_text(), config.repository, config.branch};
 }
 
 // Adds every field to `hasher`.

@@ -347,6 +347,18 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     data.set("grouped", !groups.empty());
     set_moved(data, "topics", list_data(std::move(topics)));
     set_moved(data, "papers", list_data(std::move(papers)));
+    // The rest of the announcement, titles and links only (docs/performance.md, "Not picked").
+    List unpicked;
+    unpicked.reserve(day.unpicked.size());
+    for (const auto& paper : day.unpicked) {
+        TemplateData entry;
+        set_moved(entry, "title", text_data(tex_to_unicode(paper.title, true)));
+        set_moved(entry, "abs_url", text_data(arxiv_abs_url(paper.id)));
+        unpicked.push_back(std::move(entry));
+    }
+    data.set("has_unpicked", !day.unpicked.empty());
+    data.set("unpicked_count", plural(static_cast<long long>(day.unpicked.size()), "paper", "papers"));
+    set_moved(data, "unpicked", list_data(std::move(unpicked)));
     put(data, "prompt_html", prompt_html);
     put(data, "prompt_url", prompt_url);
     return data;
@@ -655,6 +667,15 @@ std::string starred_page_path() { return "starred/"; }
 
 TemplateData starred_page(const SiteContext& site) {
     auto data = page_base(site, "starred", "Starred papers", starred_page_path());
+    // Where the feedback file is proposed (site.js makes the link): data only, escaped by the template.
+    if (!site.settings.repository.empty()) {
+        TemplateData feedback;
+        feedback.set("repository", site.settings.repository);
+        feedback.set("branch", site.settings.branch.empty() ? std::string("main") : site.settings.branch);
+        set_moved(data, "feedback", std::move(feedback));
+    } else {
+        data.set("feedback", false);
+    }
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
     return data;
 }

@@ -216,48 +216,96 @@
     }
   });
 
-  // The reading list: starred papers in localStorage, one list per site (its base path).
-  var key = "paperpress-starred:" + base;
-  function load() {
-    try { var list = JSON.parse(localStorage.getItem(key) || "[]"); return Array.isArray(list) ? list : []; }
+  // The reading list: starred papers ("more like this") and papers marked "not for me", each
+  // in localStorage with the date of the judgement, one list per site (its base path). A paper
+  // has one judgement at a time, as in content/feedback/ (docs/content-format.md): starring a
+  // hidden paper un-hides it, hiding a starred one un-stars it.
+  var key = "paperpress-starred:" + base, hiddenKey = "paperpress-hidden:" + base;
+  function load(which) {
+    try { var list = JSON.parse(localStorage.getItem(which || key) || "[]"); return Array.isArray(list) ? list : []; }
     catch (e) { return []; }
   }
-  function save(list) {
-    try { localStorage.setItem(key, JSON.stringify(list)); } catch (e) { /* private mode: not kept */ }
+  function save(list, which) {
+    try { localStorage.setItem(which || key, JSON.stringify(list)); } catch (e) { /* private mode: not kept */ }
   }
-  function starred(id) { return load().some(function (p) { return p.id === id; }); }
+  function kept(id, which) { return load(which).some(function (p) { return p.id === id; }); }
+  function starred(id) { return kept(id, key); }
+  function without(id, which) { save(load(which).filter(function (p) { return p.id !== id; }), which); }
+  // Judged today, in UTC: the day the feedback file's line carries.
+  function today() { return new Date().toISOString().slice(0, 10); }
   var dayTime = document.querySelector("h1 time");
-  document.querySelectorAll(".paper, " + paperHeadings).forEach(function (paper) {
-    var heading = /^H[1-6]$/.test(paper.tagName) ? paper : paper.querySelector("h2");
+  var refreshers = []; // each paper's buttons, redrawn when either list changes
+  function refreshAll() { // each list read once, however many papers the page has
+    var ids = function (which) { return new Set(load(which).map(function (p) { return p.id; })); };
+    var stars = ids(key), hides = ids(hiddenKey);
+    refreshers.forEach(function (f) { f(stars, hides); });
+  }
+  function makeButton(className) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = className;
+    return button;
+  }
+  // A paper's heading and link: a day's papers, and the not-picked list's items (title and link only).
+  document.querySelectorAll(".paper, " + paperHeadings + ", details.unpicked li").forEach(function (paper) {
+    var heading = /^(H[1-6]|LI)$/.test(paper.tagName) ? paper : paper.querySelector("h2");
     var link = heading && heading.querySelector('a[href*="arxiv.org/abs/"]');
     if (!link) return;
     var id = link.getAttribute("href").split("/abs/")[1];
     var title = link.textContent; // as written, before KaTeX typesets it (below): "$\ell_1$-norm", not "ℓ1ell_1ℓ1-norm"
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "star";
-    function show() {
-      var on = starred(id);
-      button.textContent = on ? "★" : "☆";
-      button.setAttribute("aria-pressed", on ? "true" : "false");
-      button.setAttribute("aria-label", on ? "Unstar this paper" : "Star this paper");
-    }
-    button.addEventListener("click", function () {
+    var picked = paper.tagName !== "LI";
+    var entry = function () {
+      var authors = heading === paper ? paperPart(heading, ".authors") : paper.querySelector(".authors");
+      return { id: id, title: title, authors: authors ? authors.textContent.replace(/^Authors:\s*/, "") : "",
+               date: dayTime ? dayTime.getAttribute("datetime") : "", judged: today(),
+               href: picked ? location.pathname + "#" + paper.id : link.href };
+    };
+    var star = makeButton("star");
+    star.addEventListener("click", function () {
       var list = load().filter(function (p) { return p.id !== id; });
-      if (!starred(id)) {
-        var authors = heading === paper ? paperPart(heading, ".authors") : paper.querySelector(".authors");
-        list.push({ id: id, title: title, authors: authors ? authors.textContent.replace(/^Authors:\s*/, "") : "",
-                    date: dayTime ? dayTime.getAttribute("datetime") : "", href: location.pathname + "#" + paper.id });
-      }
+      if (!starred(id)) { list.push(entry()); without(id, hiddenKey); }
       save(list);
-      show();
+      refreshAll();
     });
-    show();
-    link.parentNode.insertBefore(button, link);
+    link.parentNode.insertBefore(star, link);
+    // "Not for me" beside the star, for a pick: the paper collapses to its struck-out heading until undone.
+    var hide = picked ? makeButton("not-for-me") : null;
+    if (hide) {
+      hide.title = "Not for me";
+      hide.addEventListener("click", function () {
+        var list = load(hiddenKey).filter(function (p) { return p.id !== id; });
+        if (!kept(id, hiddenKey)) {
+          var made = entry();
+          list.push({ id: id, title: title, date: made.date, judged: made.judged, href: made.href });
+          without(id, key);
+        }
+        save(list, hiddenKey);
+        refreshAll();
+      });
+      star.after(hide);
+    }
+    // The elements that collapse: classic's section but its heading; the default theme's heading's followers.
+    var parts = [];
+    if (hide && heading !== paper) parts = [].filter.call(paper.children, function (e) { return e !== heading; });
+    else if (hide) for (var e = heading.nextElementSibling; e && !/^H[1-6]$/.test(e.tagName); e = e.nextElementSibling) parts.push(e);
+    refreshers.push(function (stars, hides) {
+      var on = stars.has(id);
+      star.textContent = on ? "★" : "☆";
+      star.setAttribute("aria-pressed", on ? "true" : "false");
+      star.setAttribute("aria-label", on ? "Unstar this paper" : "Star this paper");
+      if (!hide) return;
+      var hidden = hides.has(id);
+      hide.textContent = hidden ? "Undo" : "\u2715"; // ✕
+      hide.setAttribute("aria-pressed", hidden ? "true" : "false");
+      hide.setAttribute("aria-label", hidden ? "Show this paper again (marked not for me)" : "Not for me: hide this paper");
+      heading.classList.toggle("dismissed", hidden);
+      parts.forEach(function (part) { part.classList.toggle("collapsed", hidden); });
+    });
   });
+  refreshAll();
 
   // Math last: the reading list above keeps the titles' TeX.
-  var mathRoots = "article.day, .paper, .toc, .titles, .best-list, .math"; // .paper, .toc: the classic theme
+  var mathRoots = "article.day, .paper, .toc, .titles, .best-list, .math, .unpicked"; // .paper, .toc: the classic theme
   document.querySelectorAll(mathRoots).forEach(function (element) {
     if (!(element.parentElement && element.parentElement.closest(mathRoots))) typeset(element);
   });
@@ -308,9 +356,10 @@
       clean(authorNames(p.authors).join(" and ")) + "},\n  year = {" + String(p.date).slice(0, 4) +
       "},\n  eprint = {" + p.id + "},\n  archivePrefix = {arXiv},\n  url = {https://arxiv.org/abs/" + p.id + "}\n}\n";
   }
-  function render() {
-    var papers = load();
-    list.textContent = "";
+  // One list of the page: its papers, each with the button that takes it off the list.
+  function renderList(element, which, symbol, verb) {
+    var papers = load(which);
+    element.textContent = "";
     papers.forEach(function (p) {
       var li = document.createElement("li");
       var a = document.createElement("a");
@@ -318,21 +367,71 @@
       a.textContent = p.title || p.id;
       var remove = document.createElement("button");
       remove.type = "button";
-      remove.className = "star";
-      remove.textContent = "★";
-      remove.setAttribute("aria-label", "Unstar " + (p.title || p.id));
+      remove.className = which === key ? "star" : "not-for-me";
+      remove.textContent = symbol;
+      remove.setAttribute("aria-label", verb + " " + (p.title || p.id));
       remove.addEventListener("click", function () {
-        save(load().filter(function (q) { return q.id !== p.id; }));
+        without(p.id, which);
         render();
       });
       var meta = document.createElement("span");
       meta.className = "meta";
       meta.textContent = " arXiv:" + p.id + (p.date ? " · " + p.date : "") + (p.authors ? " · " + p.authors : "");
       li.append(remove, a, meta);
-      list.appendChild(li);
+      element.appendChild(li);
     });
-    document.getElementById("starred-empty").hidden = papers.length > 0;
+    return papers.length;
   }
+  var hiddenList = document.getElementById("hidden-list");
+  function render() {
+    document.getElementById("starred-empty").hidden = renderList(list, key, "★", "Unstar") > 0;
+    if (hiddenList) hiddenList.parentNode.hidden = renderList(hiddenList, hiddenKey, "Undo", "Show again") === 0;
+    renderFeedback();
+  }
+  // The feedback file (content/feedback/, docs/content-format.md): a line a judgement,
+  // "DATE star|hide ID  # title", oldest first. A star kept before the judgement's date was
+  // recorded carries its day's date.
+  function feedbackText() {
+    var lines = [];
+    [[key, "star"], [hiddenKey, "hide"]].forEach(function (kind) {
+      load(kind[0]).forEach(function (p) {
+        var date = /^\d{4}-\d\d-\d\d$/.test(p.judged) ? p.judged : /^\d{4}-\d\d-\d\d$/.test(p.date) ? p.date : today();
+        var title = String(p.title || "").replace(/\s+/g, " ").trim();
+        lines.push(date + " " + kind[1] + " " + p.id + (title ? "  # " + title : ""));
+      });
+    });
+    return lines.sort().map(function (line) { return line + "\n"; }).join("");
+  }
+  // reader-YYYY-MM-DD-HHMMSS.txt, in UTC: each export a file of its own, so none overwrites another.
+  function feedbackName() {
+    var stamp = new Date().toISOString(); // 2026-11-28T12:34:56.789Z
+    return "reader-" + stamp.slice(0, 10) + "-" + stamp.slice(11, 19).replace(/:/g, "") + ".txt";
+  }
+  // With the site's repository known (data-repository: the config's `repository`, or the
+  // Actions run's GITHUB_REPOSITORY), GitHub's "new file" page with the name and the text filled
+  // in by its `filename` and `value` parameters (github.com/isaacs/github/issues/1527); else a
+  // download of the same file. The reader commits it; the page holds no token.
+  var feedback = document.getElementById("starred-feedback");
+  function renderFeedback() {
+    if (!feedback) return;
+    var repository = feedback.getAttribute("data-repository");
+    feedback.textContent = repository ? "Send feedback to " + repository + " on GitHub" : "Download feedback";
+    feedback.hidden = feedbackText() === "";
+  }
+  if (feedback) feedback.addEventListener("click", function () {
+    var repository = feedback.getAttribute("data-repository"), text = feedbackText(), name = feedbackName();
+    if (repository) { // the address is made at the click, so the stamp is the click's
+      var branch = (feedback.getAttribute("data-branch") || "main").split("/").map(encodeURIComponent).join("/");
+      feedback.href = "https://github.com/" + repository.split("/").map(encodeURIComponent).join("/") + "/new/" +
+        branch + "?filename=" + encodeURIComponent("content/feedback/" + name) + "&value=" + encodeURIComponent(text);
+      feedback.target = "_blank";
+      feedback.rel = "noopener";
+    } else {
+      if (feedback.href) URL.revokeObjectURL(feedback.href);
+      feedback.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+      feedback.download = name;
+    }
+  });
   document.getElementById("starred-bibtex").addEventListener("click", function () {
     download("starred.bib", "application/x-bibtex", load().map(bibtex).join("\n"));
   });
