@@ -156,9 +156,9 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     site.save(make_day("2025-02-05", 2));
     auto report = site.check_equals_clean("append");
     CHECK(as_set(report.written_files).contains("search/days/2025-02-05.json.gz"));
-    CHECK(outside_index(report.written_files) == std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/",
-                                                                "archive/", "", "feed.xml", "sitemap.xml",
-                                                                "data/index.json", "data/2025-02.json.gz"});
+    CHECK(outside_index(report.written_files) ==
+          std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/", "archive/", "", "feed.xml",
+                                "sitemap.xml", "data/index.json", "data/2025-02.json.gz"});
     // The new day, the previous day and the month's other day (2025-02-03), each once:
     // the month data, the feed and the home page share what was parsed.
     CHECK(report.parsed == 3);

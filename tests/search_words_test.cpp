@@ -22,9 +22,9 @@ namespace {
 // Words as a reader types them, and as names are written: capitals on the
 // ASCII fast path, Latin letters NFKD leaves whole, marks, ligatures.
 const std::vector<std::string> samples = {
-    "Saebo",   "SAEBO",        "Sæbø",    "SÆBØ",       "Łukasz Kaiser", "Lukasz", "Straße",     "STRASSE",
-    "Þórr",    "Œuvre complète", "Đorđević", "Dırak",      "Ærøskøbing",    "Ħal",    "Schölkopf",  "ŊATO",
-    "ǅemal",   "ﬁnite ﬁeld",   "Ĳssel",    "the of and", "x1 ε-net",      "ΣΊΣΥΦΟΣ", "2502.00001", "Ꝥorn"};
+    "Saebo", "SAEBO",          "Sæbø",     "SÆBØ",       "Łukasz Kaiser", "Lukasz",  "Straße",     "STRASSE",
+    "Þórr",  "Œuvre complète", "Đorđević", "Dırak",      "Ærøskøbing",    "Ħal",     "Schölkopf",  "ŊATO",
+    "ǅemal", "ﬁnite ﬁeld",     "Ĳssel",    "the of and", "x1 ε-net",      "ΣΊΣΥΦΟΣ", "2502.00001", "Ꝥorn"};
 
 std::string json_string(std::string_view text) {
     std::string out = "\"";
