@@ -64,7 +64,6 @@ struct Archive {
         config.title = "Search";
         config.base_url = "/";
         config.feed_days = 2;
-        config.search_index = true; // the word index is opt-in
         for (const char* iso : {"2024-11-04", "2024-11-05", "2024-12-02", "2025-01-06", "2025-01-07"}) {
             std::vector<Paper> papers;
             for (int i = 0; i < 30; ++i)

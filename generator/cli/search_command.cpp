@@ -3,6 +3,7 @@
 #include "cli/cli_common.h"
 
 #include "search/query.h"
+#include "util/text.h"
 
 #include <CLI/CLI.hpp>
 
@@ -25,6 +26,7 @@ void print_hit(const search::Hit& hit) {
               << "\n    arXiv:" << hit.id;
     if (!hit.topic.empty()) std::cout << " · " << hit.topic;
     if (!hit.authors.empty()) std::cout << " · " << hit.authors;
+    if (!hit.found_in.empty()) std::cout << "\n    found in the " << join(hit.found_in, ", ");
     std::cout << "\n";
 }
 
@@ -49,7 +51,8 @@ int cmd_search() {
     if (!found) {
         Error error = found.error();
         if (!fs::exists(fs::path(args.site) / "search/index.json.gz"))
-            error.message += " (the site has no word index: build it with 'search_index: true' in paperpress.yaml)";
+            error.message += " (the site has no word index: the build writes it when the theme has a search layout "
+                             "and 'search_index' is on, the default; its warnings say which was missing)";
         print_error(error);
         return exit_problems;
     }

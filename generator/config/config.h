@@ -142,9 +142,9 @@ struct Config {
     std::string data = "month";
     // The word index of the whole archive (search/, docs/data.md): the search page finds any word of a
     // title, author, abstract, topic or comment as you type, reading only its words' chunks. Off: the
-    // search page reads the month data (titles, authors, IDs, topics). Off by default while it costs a
-    // full build 2.5 times its time (docs/performance.md, "Search").
-    bool search_index = false;
+    // search page reads the month data (titles, authors, IDs, topics). On by default (issue 43); built
+    // when the theme has a search layout, else the build warns.
+    bool search_index = true;
     bool data_has_full_text() const { return data == "full" || data == "day"; }
     // Where the reading list's feedback goes (docs/configuration.md): the GitHub repository, "owner/name",
     // and its branch. Empty: GITHUB_REPOSITORY and GITHUB_REF_NAME in an Actions run; else a download.

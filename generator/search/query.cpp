@@ -331,10 +331,51 @@ Result<void> match_period(Reader& reader, const Period& period, std::uint32_t in
     return {};
 }
 
+// Whether a field's text holds the query word (as a prefix from min_prefix bytes).
+bool field_holds(std::string_view text, const std::string& word) {
+    bool found = false;
+    for_each_word(text, [&](std::string_view w) {
+        found = found || w == word || (word.size() >= min_prefix && w.starts_with(word));
+    });
+    return found;
+}
+
+// Where the words are: the fields shown that hold one; "abstract or comment" for the others.
+std::vector<std::string> found_in(const Hit& hit, const std::vector<std::string>& words) {
+    const std::pair<const char*, const std::string*> fields[] = {
+        {"title", &hit.title}, {"authors", &hit.authors}, {"topic", &hit.topic}, {"arXiv ID", &hit.id}};
+    std::vector<std::string> names;
+    bool elsewhere = false;
+    for (const auto& word : words) {
+        bool shown = false;
+        for (const auto& [name, text] : fields)
+            if (field_holds(*text, word)) {
+                shown = true;
+                if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+            }
+        elsewhere = elsewhere || !shown;
+    }
+    if (elsewhere) names.emplace_back("abstract or comment");
+    return names;
+}
+
+// A paper listed on several days once: at its best place, with its newest listing.
+void merge_repeats(Found& found) {
+    std::map<std::string, std::size_t> first; // arXiv ID -> index in `kept`
+    std::vector<Hit> kept;
+    for (auto& hit : found.hits) {
+        auto [it, added] = first.try_emplace(hit.id, kept.size());
+        if (added) kept.push_back(std::move(hit));
+        else if (hit.date > kept[it->second].date) kept[it->second] = std::move(hit);
+    }
+    found.total -= found.hits.size() - kept.size();
+    found.hits = std::move(kept);
+}
+
 // A day file's papers as [id, title, authors, score, topic]: the hits it gives.
 Result<void> fill_hits(std::string_view text, const std::string& path, const Date& date,
                        const std::vector<std::pair<std::size_t, std::uint32_t>>& wanted,
-                       const std::vector<Match>& matches, Found& found) {
+                       const std::vector<Match>& matches, const std::vector<std::string>& words, Found& found) {
     rapidjson::Document doc;
     auto wrong = [&] { return fail("expected the day's papers as [id, title, authors, score, topic]", path); };
     if (!nesting_within(text, 3) || !parse_json(doc, text) || !doc.IsObject() || !doc.HasMember("papers") ||
@@ -346,16 +387,18 @@ Result<void> fill_hits(std::string_view text, const std::string& path, const Dat
         const auto& p = papers[rank];
         if (!p[0].IsString() || !p[1].IsString() || !p[2].IsString() || !p[4].IsString()) return wrong();
         Hit& hit = found.hits[at];
-        hit = {date.iso(), p[0].GetString(),  p[1].GetString(), p[2].GetString(), p[4].GetString(),
-               {},         matches[at].weight};
+        hit = {
+            date.iso(), p[0].GetString(), p[1].GetString(), p[2].GetString(), p[4].GetString(), {}, matches[at].weight,
+            {}};
         if (p[3].IsInt()) hit.score = p[3].GetInt();
+        hit.found_in = found_in(hit, words);
     }
     return {};
 }
 
 // What the results shown are: each day's file read and parsed once, for all its results.
 Result<void> describe(Reader& reader, const std::vector<Period>& periods, const std::vector<Match>& matches,
-                      Found& found) {
+                      const std::vector<std::string>& words, Found& found) {
     found.hits.resize(matches.size());
     std::vector<std::pair<Date, std::vector<std::pair<std::size_t, std::uint32_t>>>> days; // first needed first
     std::map<Date, std::size_t> listed;
@@ -370,7 +413,7 @@ Result<void> describe(Reader& reader, const std::vector<Period>& periods, const 
         const std::string path = day_meta_path(date);
         auto text = reader.unpack(path, max_day_file_bytes);
         if (!text) return std::unexpected(text.error());
-        if (auto filled = fill_hits(*text, path, date, wanted, matches, found); !filled) return filled;
+        if (auto filled = fill_hits(*text, path, date, wanted, matches, words, found); !filled) return filled;
     }
     return {};
 }
@@ -395,8 +438,9 @@ Result<Found> run_query(const ReadFile& read, std::string_view text, std::size_t
                 !matched)
                 return std::unexpected(matched.error());
     found.total = ranking.total();
-    if (auto described = describe(reader, *periods, ranking.best(), found); !described)
+    if (auto described = describe(reader, *periods, ranking.best(), query.words, found); !described)
         return std::unexpected(described.error());
+    merge_repeats(found);
     return found;
 }
 

@@ -39,11 +39,16 @@ struct Hit {
     std::string date, id, title, authors, topic;
     std::optional<int> score; // relevance + novelty; none when unscored
     int weight = 0;           // the sum of its words' classes
+    // Where the query's words are: "title", "authors", "topic", "arXiv ID" (the fields shown) and
+    // "abstract or comment" for a word in none of those, in that order.
+    std::vector<std::string> found_in;
 };
 
 struct Found {
-    std::vector<Hit> hits; // the best `limit`, best first
-    std::size_t total = 0; // every paper that matches
+    // The best `limit`, best first; a paper listed on several days once, at
+    // the place of its best listing with its newest day's date.
+    std::vector<Hit> hits;
+    std::size_t total = 0; // every paper that matches (less the repeats found among the best)
     struct Read {
         std::string path; // site path
         std::size_t bytes = 0;

@@ -1,10 +1,13 @@
 #include "search/words.h"
 
+#include "search/stop_words_txt.h"
+#include "util/folding.h"
 #include "util/text.h"
 
 #include <utf8proc.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 
 namespace pp::search {
@@ -33,18 +36,80 @@ void split_folded(std::string_view folded, const std::function<void(std::string_
 
 } // namespace
 
-// Sorted, for binary_search.
-constexpr std::string_view stop_list[] = {
-    "also", "an",   "and",  "are", "as",    "at",    "be",   "been", "both", "but", "by",   "can",   "for",
-    "from", "has",  "have", "in",  "into",  "is",    "it",   "its",  "not",  "of",  "on",   "or",    "our",
-    "such", "than", "that", "the", "their", "these", "this", "to",   "was",  "we",  "were", "which", "with"};
+namespace {
+
+// search/stop_words.txt, in byte order (binary_search).
+const std::vector<std::string_view>& stop_list() {
+    static const auto list = [] {
+        std::vector<std::string_view> out;
+        for (std::string_view line : split(stop_words_txt, '\n'))
+            if (!line.empty() && line.front() != '#') out.push_back(line);
+        std::sort(out.begin(), out.end());
+        return out;
+    }();
+    return list;
+}
+
+} // namespace
 
 bool is_stop_word(std::string_view word) {
     if (word.size() > 5) return false;
-    return std::binary_search(std::begin(stop_list), std::end(stop_list), word);
+    return std::binary_search(stop_list().begin(), stop_list().end(), word);
 }
 
-std::vector<std::string_view> stop_words() { return {std::begin(stop_list), std::end(stop_list)}; }
+std::vector<std::string_view> stop_words() { return stop_list(); }
+
+namespace {
+
+// A JavaScript string literal of UTF-8 text: non-ASCII as \uXXXX (the tables hold letters of the BMP).
+std::string js_string(std::string_view text) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < text.size();) {
+        utf8proc_int32_t c = 0;
+        const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + i),
+                                        static_cast<utf8proc_ssize_t>(text.size() - i), &c);
+        i += n > 0 ? static_cast<std::size_t>(n) : 1;
+        char unit[8];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') out += static_cast<char>(c);
+        else if (c >= 0 && c < 0x10000)
+            out.append(unit, static_cast<std::size_t>(std::snprintf(unit, sizeof unit, "\\u%04x", c)));
+    }
+    return out + "\"";
+}
+
+} // namespace
+
+std::string words_script() {
+    std::string fold, stop;
+    for (const auto& [letter, ascii] : letter_folds())
+        fold += (fold.empty() ? "" : ",") + js_string(letter) + ":" + js_string(ascii);
+    for (std::string_view word : stop_list()) stop += (stop.empty() ? "" : ",") + js_string(word);
+    return "// Written by paperpress from its util/folding.txt and search/stop_words.txt: the search page\n"
+           "// folds and splits words as the build does (search/words.h).\n"
+           "(function () {\n"
+           "  \"use strict\";\n"
+           "  var FOLD = {" +
+           fold +
+           "};\n"
+           "  var STOP = new Set([" +
+           stop +
+           "]);\n"
+           "  var LETTERS = new RegExp(\"[\" + Object.keys(FOLD).join(\"\") + \"]\", \"g\");\n"
+           "  // NFKD, marks stripped, lower case, then the letters NFKD leaves whole (util/text.h).\n"
+           "  function fold(s) {\n"
+           "    return s.normalize(\"NFKD\").replace(/\\p{M}/gu, \"\").toLowerCase()\n"
+           "      .replace(LETTERS, function (c) { return FOLD[c]; });\n"
+           "  }\n"
+           "  function bytes(word) { return new TextEncoder().encode(word).length; }\n"
+           "  // Runs of letters and digits of two bytes or more, stop words left out.\n"
+           "  function words(s) {\n"
+           "    return fold(s).split(/[^\\p{L}\\p{N}]+/u).filter(function (w) {\n"
+           "      return w && bytes(w) >= 2 && !STOP.has(w);\n"
+           "    });\n"
+           "  }\n"
+           "  globalThis.paperpressWords = { fold: fold, words: words };\n"
+           "})();\n";
+}
 
 void for_each_folded_word(std::string_view run, const std::function<void(std::string_view)>& word) {
     split_folded(fold_for_matching(run), word);

@@ -1,10 +1,12 @@
 // The words of the search index, and of a query: both sides split and fold
-// text the same way, and so does themes/default/static/search.js.
+// text the same way, and so does the search page, whose static/search-words.js
+// the build writes from the same tables (words_script()).
 //
 // A word is a run of letters and digits (Unicode categories L and N) of the
 // text folded by fold_for_matching (util/text.h: NFKD, marks stripped, case
-// folded, ø ł đ ð þ æ ı to a base letter), so "Schölkopf", "SCHOLKOPF" and
-// "scholkopf" are one word. Words of one byte are not indexed.
+// folded, the Latin letters NFKD leaves whole as readers type them: æ ae,
+// ø o, ß ss, þ th), so "Schölkopf", "SCHOLKOPF" and "scholkopf" are one
+// word, and "Sæbø" and "Saebo". Words of one byte are not indexed.
 #pragma once
 
 #include <array>
@@ -15,9 +17,9 @@
 
 namespace pp::search {
 
-// The most common English function words ("the", "of", "we", …: search.js
-// lists the same): not indexed and ignored in a query. They are a third of
-// an abstract's words and match nearly every paper.
+// The most common English function words ("the", "of", "we", …:
+// search/stop_words.txt, which the page gets too): not indexed and ignored in
+// a query. They are a third of an abstract's words and match nearly every paper.
 bool is_stop_word(std::string_view word);
 
 // The words of a run of text that holds bytes beyond ASCII, folded by
@@ -71,6 +73,10 @@ void for_each_word(std::string_view text, Word&& word) {
 
 // The stop words, in byte order.
 std::vector<std::string_view> stop_words();
+
+// static/search-words.js: the page's fold() and words(), from the same
+// tables (the folded letters, the stop words), as globalThis.paperpressWords.
+std::string words_script();
 
 // The words of `text`, in order, repeats included.
 std::vector<std::string> words_of(std::string_view text);

@@ -1,6 +1,7 @@
 #include "site/builder.h"
 
 #include "content/content_tree.h"
+#include "search/words.h"
 #include "site/assets.h"
 #include "site/build_context.h"
 #include "site/day_stage.h"
@@ -104,11 +105,24 @@ void Build::note_scan(const ContentScan& scan) {
     complete_scan_ = scan.unreadable.empty();
 }
 
+// Why `search_index` (on by default) builds no word index: said, not silent (issue 46).
+std::string no_word_index(const Theme& theme, const Config& config) {
+    const std::string off = "; set 'search_index: false' in paperpress.yaml to build without it";
+    if (!theme.layouts.contains("search"))
+        return "search_index: theme '" + theme.name +
+               "' has no search layout (layouts/search.mustache): no search page and no word index are built (copy "
+               "themes/default/layouts/search.mustache into the theme" +
+               off + ")";
+    return "search_index: 'data: " + config.data + "' builds no search page, so no word index is built" + off;
+}
+
 // Static files first; the links to the stylesheet and scripts carry a
 // hash of their bytes, so browsers fetch them again exactly when they
 // change. Returns site path -> href?v=hash.
 std::map<std::string, std::string> Build::write_assets() {
-    const Assets assets = read_assets(*build_.theme, build_.options, report_.errors);
+    Assets assets = read_assets(*build_.theme, build_.options, report_.errors);
+    // The search page folds and splits words with the build's own tables (search/words.h).
+    if (build_.theme->layouts.contains("search")) assets.emplace_back("static/search-words.js", search::words_script());
     std::map<std::string, std::string> versioned;
     for (const auto& [site_path, bytes] : assets) {
         versioned[site_path] = build_.urls.href(site_path) + "?v=" + hash_hex(bytes).substr(0, 10);
@@ -131,7 +145,9 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
     context.script = href_of("static/site.js");
     context.search_page = theme.layouts.contains("search") && config.data != "none"; // it reads the month data
     context.search_words = context.search_page && config.search_index;
+    if (config.search_index && !context.search_words) report_.warnings.push_back(no_word_index(theme, config));
     context.search_script = href_of(context.search_words ? "static/search-index.js" : "static/search.js");
+    context.search_words_js = href_of("static/search-words.js");
     context.starred_page = theme.layouts.contains("starred");
     build_.prompt_pages = theme.layouts.contains("prompt");
     context.katex_css = href_of("static/katex/katex.min.css");
@@ -143,8 +159,8 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
         for (const auto& [name, file] : *files) global.add(name).add(file.text);
     add_page_settings(global, context.settings); // every config value a page can read
     global.add(context.stylesheet);
-    for (const auto* href :
-         {&context.script, &context.search_script, &context.katex_css, &context.katex_js, &context.katex_auto_render})
+    for (const auto* href : {&context.script, &context.search_script, &context.search_words_js, &context.katex_css,
+                             &context.katex_js, &context.katex_auto_render})
         global.add(*href);
     global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(build_.prompt_pages));
     global.add(static_cast<std::uint64_t>(context.search_words));

@@ -74,6 +74,7 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     put(s, "stylesheet", site.stylesheet);
     put(s, "script", site.script);
     put(s, "search_script", site.search_script);
+    put(s, "search_words_js", site.search_words_js);
     if (site.search_page) s.set("search", site.urls.href(search_page_path()));
     if (site.starred_page) s.set("starred", site.urls.href(starred_page_path()));
     s.set("search_index", site.urls.href(data_index_path())); // the search reads the month data it lists

@@ -21,12 +21,13 @@ struct SiteContext {
     PageSettings settings; // what pages may read of the config (site/page_settings.h)
     const SiteUrls& urls;
     const SiteGraph& graph;
-    std::string stylesheet;         // href of the theme's stylesheet, with a content hash
-    std::string script = {};        // static/site.js, likewise ("" when the theme has none)
-    std::string search_script = {}; // static/search.js
-    bool search_page = false;       // the theme has a `search` layout: search/ exists
-    bool search_words = false;      // ... and it reads the word index (config.search_index), not the month data
-    bool starred_page = false;      // the theme has a `starred` layout: starred/ exists
+    std::string stylesheet;           // href of the theme's stylesheet, with a content hash
+    std::string script = {};          // static/site.js, likewise ("" when the theme has none)
+    std::string search_script = {};   // static/search.js
+    std::string search_words_js = {}; // static/search-words.js: how the page folds and splits words
+    bool search_page = false;         // the theme has a `search` layout: search/ exists
+    bool search_words = false;        // ... and it reads the word index (config.search_index), not the month data
+    bool starred_page = false;        // the theme has a `starred` layout: starred/ exists
     // KaTeX's files under static/katex/ (with content hashes), when the build shipped them.
     std::string katex_css = {}, katex_js = {}, katex_auto_render = {};
 };

@@ -1,5 +1,7 @@
 #include "util/text.h"
 
+#include "util/folding.h"
+#include "util/folding_txt.h"
 #include "util/redact.h"
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 
 #include <utf8proc.h>
 
@@ -43,49 +46,67 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 namespace {
 
-// Letters utf8proc does not decompose, to the base letter a reader would type.
-utf8proc_int32_t base_letter(utf8proc_int32_t c, void*) {
-    switch (c) {
-        case 0x00D8:
-            return 'O'; // Ø
-        case 0x00F8:
-            return 'o'; // ø
-        case 0x0141:
-            return 'L'; // Ł
-        case 0x0142:
-            return 'l'; // ł
-        case 0x0110:
-        case 0x00D0:
-            return 'D'; // Đ Ð
-        case 0x0111:
-        case 0x00F0:
-            return 'd'; // đ ð
-        case 0x00DE:
-            return 'T'; // Þ
-        case 0x00FE:
-            return 't'; // þ
-        case 0x00C6:
-            return 'A'; // Æ
-        case 0x00E6:
-            return 'a'; // æ
-        case 0x0131:
-            return 'i'; // ı
-        default:
-            return c;
+// The Latin letters NFKD leaves whole, by code point (util/folding.txt).
+const std::unordered_map<std::uint32_t, std::string_view>& folded_letters() {
+    static const auto table = [] {
+        std::unordered_map<std::uint32_t, std::string_view> map;
+        for (const auto& [letter, ascii] : letter_folds()) {
+            utf8proc_int32_t c = 0;
+            utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(letter.data()),
+                             static_cast<utf8proc_ssize_t>(letter.size()), &c);
+            map.emplace(static_cast<std::uint32_t>(c), ascii);
+        }
+        return map;
+    }();
+    return table;
+}
+
+// Each letter of the table in utf8proc's valid output to its ASCII letters.
+std::string fold_letters(std::string_view folded) {
+    const auto& table = folded_letters();
+    std::string out;
+    out.reserve(folded.size());
+    for (std::size_t i = 0; i < folded.size();) {
+        if (static_cast<unsigned char>(folded[i]) < 0x80) {
+            out += folded[i++];
+            continue;
+        }
+        utf8proc_int32_t c = 0;
+        const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(folded.data() + i),
+                                        static_cast<utf8proc_ssize_t>(folded.size() - i), &c);
+        const std::size_t step = n > 0 ? static_cast<std::size_t>(n) : 1;
+        const auto hit = table.find(static_cast<std::uint32_t>(c));
+        if (hit != table.end()) out += hit->second;
+        else out.append(folded, i, step);
+        i += step;
     }
+    return out;
 }
 
 } // namespace
+
+const std::vector<std::pair<std::string_view, std::string_view>>& letter_folds() {
+    static const auto pairs = [] {
+        std::vector<std::pair<std::string_view, std::string_view>> out;
+        for (std::string_view line : split(folding_txt, '\n')) {
+            const auto space = line.find(' ');
+            if (line.empty() || line.front() == '#' || space == std::string_view::npos) continue;
+            out.emplace_back(line.substr(0, space), line.substr(space + 1));
+        }
+        return out;
+    }();
+    return pairs;
+}
 
 std::string fold_for_matching(std::string_view s) {
     utf8proc_uint8_t* folded = nullptr;
     const auto options = static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPAT | UTF8PROC_DECOMPOSE |
                                                         UTF8PROC_STRIPMARK | UTF8PROC_CASEFOLD);
-    const utf8proc_ssize_t n =
-        utf8proc_map_custom(reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
-                            static_cast<utf8proc_ssize_t>(s.size()), &folded, options, base_letter, nullptr);
+    const utf8proc_ssize_t n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
+                                            static_cast<utf8proc_ssize_t>(s.size()), &folded, options);
     if (n < 0) return to_lower(s);
-    std::string out(reinterpret_cast<const char*>(folded), static_cast<std::size_t>(n));
+    std::string out =
+        fold_letters(std::string_view(reinterpret_cast<const char*>(folded), static_cast<std::size_t>(n)));
     std::free(folded);
     return out;
 }

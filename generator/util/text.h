@@ -20,7 +20,7 @@ std::string to_lower(std::string_view s);
 
 // Text for matching, never for display: compatibility-decomposed (NFKD),
 // accents stripped and case-folded by utf8proc, and the Latin letters that
-// have no decomposition (ø, ł, đ, ð, þ, æ, ı) taken to a base letter, so
+// NFKD leaves whole to what readers type (util/folding.h: æ ae, þ th), so
 // "Nguyễn", "NGUYEN" and "nguyen" fold alike. Invalid UTF-8 is only
 // lower-cased (ASCII).
 std::string fold_for_matching(std::string_view s);

@@ -17,7 +17,7 @@ if (!fs.existsSync(path.join(options.source, "node_modules/katex/dist/katex.min.
 
 const { tmp, root, run } = sampleSite(options, "search");
 fs.symlinkSync(path.join(options.source, "node_modules"), path.join(root, "node_modules"));
-fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Searched digest\nbase_url: /sub/\nsearch_index: true\n");
+fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Searched digest\nbase_url: /sub/\n"); // the word index by default
 const sites = {};
 for (const theme of ["default", "classic"]) {
   run(["build", "--theme", theme, "--out", `out-${theme}/sub`]);
@@ -81,6 +81,10 @@ for (const theme of Object.keys(sites)) {
     expect(ids[0] === "2604.17673", `the newest best-scored paper with the word in its title first, got ${ids.join(", ")}`);
     expect(JSON.stringify(ids) === JSON.stringify(cliIds(theme, "grokking")), `as paperpress search: ${ids.join(", ")}`);
     expect(await page.locator("#search-status", { hasText: "14 papers match" }).count() === 1, "the count");
+    // Each result says where its words are (issue 43): here the title of the first.
+    const foundIn = await page.$$eval(".search-result .found-in", (ps) => ps.map((p) => p.textContent));
+    expect(foundIn.length === ids.length && foundIn[0] === "Found in the title",
+           `each result says where its words are: ${foundIn.slice(0, 3).join("; ")}`);
     expect(new URL(page.url()).searchParams.get("q") === "grokking", "the query is in the address");
     const searchFiles = fetched.filter((p) => p.includes("/search/"));
     expect(fetched.every((p) => !p.includes("/data/")), `no month data: ${fetched.join(", ")}`);

@@ -5,12 +5,14 @@
 // words, then the day files (search/days/DATE.json.gz) of the results shown.
 // `paperpress search` reads the same files the same way (search/query.cpp).
 //
-// Words are folded as the build folds them (NFKD, marks stripped, lower
-// case, ø ł đ ð þ æ ı to a base letter): "Scholkopf" finds "Schölkopf". Every
-// word must match; a word of three bytes or more matches as a prefix (as one
-// types). A date (2025-02-03) or month (2025-02) limits the results to it.
-// Ranked by where the words are (title, then authors/topics/ID, then
-// abstract/comment), then newer, then higher-scored.
+// Words are folded and split as the build does it, by static/search-words.js,
+// which the build writes from its own tables (search/words.h): "Scholkopf"
+// finds "Schölkopf", "Saebo" "Sæbø". Every word must match; a word of three
+// bytes or more matches as a prefix (as one types). A date (2025-02-03) or
+// month (2025-02) limits the results to it. Ranked by where the words are
+// (title, then authors/topics/ID, then abstract/comment), then newer, then
+// higher-scored. A paper listed on several days is shown once, at its newest
+// day, and each result says where its words were found.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -86,24 +88,24 @@
     return manifest;
   }
 
-  var BASE = { "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "t", "æ": "a", "ı": "i", "ß": "ss", "ς": "σ" };
-  function fold(s) {
-    return s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[øłđðþæıßς]/g, function (c) { return BASE[c]; });
-  }
-  // Not indexed: the most common English function words (search/words.cpp lists the same).
-  var STOP = new Set(("also an and are as at be been both but by can for from has have in into is it its not of on " +
-                      "or our such than that the their these this to was we were which with").split(" "));
+  // fold() and words(): static/search-words.js, loaded here when the layout did not load it first.
+  var wordsLoaded = new Promise(function (ok, fail) {
+    if (globalThis.paperpressWords) return ok(globalThis.paperpressWords);
+    var tag = document.createElement("script");
+    tag.src = new URL("search-words.js", script.src).href;
+    tag.onload = function () { ok(globalThis.paperpressWords); };
+    tag.onerror = function () { fail(new Error("static/search-words.js did not load")); };
+    document.head.appendChild(tag);
+  });
+  var W = null; // paperpressWords, once loaded
   function bytes(word) { return new TextEncoder().encode(word).length; }
-  function words(s) {
-    return fold(s).split(/[^\p{L}\p{N}]+/u).filter(function (w) { return w && bytes(w) >= 2 && !STOP.has(w); });
-  }
 
   function parseQuery(query) {
     var q = { words: [], date: "" };
     query.split(/\s+/).forEach(function (token) {
       token = token.replace(/^arxiv:/i, "");
       if (/^\d{4}-\d{2}(-\d{2})?$/.test(token)) q.date = token;
-      else q.words = q.words.concat(words(token));
+      else q.words = q.words.concat(W.words(token));
     });
     return q;
   }
@@ -180,7 +182,26 @@
     return base + d[0] + "/" + d[1] + "/" + d[2] + "/#p-" + id.replace(/\//g, "-");
   }
 
-  function fill(li, date, paper) {
+  // Where the query's words are in a result: the fields shown that hold one,
+  // and the abstract or comment for the rest (the index holds those too).
+  function foundIn(paper, queryWords) {
+    var fields = [["title", paper[1]], ["authors", paper[2]], ["topic", paper[4]], ["arXiv ID", paper[0]]];
+    var names = [], rest = false;
+    queryWords.forEach(function (q) {
+      var prefix = bytes(q) >= MIN_PREFIX, hit = false;
+      fields.forEach(function (field) {
+        var has = W.words(field[1] || "").some(function (w) { return w === q || (prefix && w.indexOf(q) === 0); });
+        if (has && names.indexOf(field[0]) < 0) names.push(field[0]);
+        hit = hit || has;
+      });
+      rest = rest || !hit;
+    });
+    if (rest) names.push("abstract or comment");
+    return names;
+  }
+
+  function fill(li, date, paper, queryWords) {
+    li.textContent = "";
     var a = document.createElement("a");
     a.href = dayHref(date, paper[0]);
     a.className = "math";
@@ -201,29 +222,50 @@
       authors.textContent = paper[2];
       li.appendChild(authors);
     }
+    var found = foundIn(paper, queryWords);
+    if (found.length) {
+      var why = document.createElement("p");
+      why.className = "found-in";
+      why.textContent = "Found in the " + found.join(", ");
+      li.appendChild(why);
+    }
     li.hidden = false;
     if (window.paperpressTypeset) window.paperpressTypeset(a);
   }
 
   function say(message) { if (status) status.textContent = message; }
 
-  // The next PAGE results, in order: each filled in when its day's file comes.
+  // The next PAGE results, in order, once their days' files came. A paper
+  // listed on several days is one result: where it ranks first, with its
+  // newest day (state.shownIds: arXiv ID -> {li, date}).
   function showMore(token, all) {
     var from = state.shown, to = Math.min(state.matches.length, from + PAGE);
     state.shown = to;
     more.hidden = to >= state.matches.length;
-    var n = state.matches.length;
-    say(n + (n === 1 ? " paper matches" : " papers match") + (n > to ? "; showing the best " + to + "." : "."));
-    for (var i = from; i < to; ++i) (function (match) {
-      var li = document.createElement("li");
-      li.className = "search-result";
-      li.hidden = true;
-      list.appendChild(li);
+    var page = state.matches.slice(from, to).map(function (match) {
       var period = all[match.period], day = dayIndex(period, match.number), date = period.days[day];
-      text("days/" + date + ".json.gz").then(function (t) {
-        if (token === run) fill(li, date, JSON.parse(t).papers[match.number - period.first[day]]);
+      return text("days/" + date + ".json.gz").then(function (t) {
+        return { date: date, paper: JSON.parse(t).papers[match.number - period.first[day]] };
       });
-    })(state.matches[i]);
+    });
+    return Promise.all(page).then(function (results) {
+      if (token !== run) return;
+      results.forEach(function (r) {
+        var seen = state.shownIds.get(r.paper[0]);
+        if (seen) {
+          state.repeats += 1;
+          if (r.date > seen.date) { seen.date = r.date; fill(seen.li, r.date, r.paper, state.words); }
+          return;
+        }
+        var li = document.createElement("li");
+        li.className = "search-result";
+        list.appendChild(li);
+        fill(li, r.date, r.paper, state.words);
+        state.shownIds.set(r.paper[0], { li: li, date: r.date });
+      });
+      var n = state.matches.length - state.repeats, shown = state.shownIds.size;
+      say(n + (n === 1 ? " paper matches" : " papers match") + (n > shown ? "; showing the best " + shown + "." : "."));
+    });
   }
 
   function search(query) {
@@ -231,9 +273,16 @@
     var token = run;
     list.textContent = "";
     more.hidden = true;
-    var q = parseQuery(query);
-    if (!q.words.length && !q.date) { say("Type words of a title, an author's name, an abstract, an arXiv ID or a date."); return Promise.resolve(); }
     say("Searching…");
+    return wordsLoaded.then(function (loaded) {
+      W = loaded;
+      var q = parseQuery(query);
+      if (!q.words.length && !q.date) { say("Type words of a title, an author's name, an abstract, an arXiv ID or a date."); return; }
+      return find(token, q);
+    }).catch(function (error) { if (token === run) say("Search failed: " + error.message); });
+  }
+
+  function find(token, q) {
     return periods().then(function (all) {
       var todo = all.map(function (period, i) {
         var wanted = period.days.some(function (d) { return d.indexOf(q.date) === 0; });
@@ -243,11 +292,11 @@
         if (token !== run) return;
         var matches = [].concat.apply([], parts);
         matches.sort(function (a, b) { return b.weight - a.weight || a.period - b.period || b.number - a.number; });
-        state = { matches: matches, shown: 0 };
+        state = { matches: matches, shown: 0, words: q.words, shownIds: new Map(), repeats: 0 };
         if (!matches.length) { say("No paper matches every word."); return; }
-        showMore(token, all);
+        return showMore(token, all);
       });
-    }).catch(function (error) { if (token === run) say("Search failed: " + error.message); });
+    });
   }
 
   more.addEventListener("click", function () { if (state) periods().then(function (all) { showMore(run, all); }); });

@@ -8,8 +8,10 @@
 // (2502.01234) searches only the months it can be in: the date's month, or
 // the ID's month and later, oldest first. A month (data/YYYY-MM.json.gz,
 // gzip'd JSON: docs/data.md) is fetched once and kept for later queries.
-// Both sides are folded as the word index folds them (search-index.js):
-// "Scholkopf" finds "Schölkopf". Results come as you type.
+// Both sides are folded as the word index folds them, by static/search-words.js
+// (the build's own tables): "Scholkopf" finds "Schölkopf", "Saebo" "Sæbø".
+// Results come as you type; each says in which of its fields the words were
+// found, and a paper listed on several days is shown once, at its newest day.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -27,13 +29,18 @@
   var index = null;       // promise of data/index.json
   var months = {};        // name -> promise of prepared entries
   var run = 0;            // the current query; older ones stop
-  var state = null;       // {words, next, found, shown, months}
+  var state = null;       // {words, next, found, shown, months, ids}
 
-  // NFKD, marks stripped, lower case, ø ł đ ð þ æ ı to a base letter (search/words.h).
-  var BASE = { "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "t", "æ": "a", "ı": "i", "ß": "ss", "ς": "σ" };
-  function fold(s) {
-    return s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[øłđðþæıßς]/g, function (c) { return BASE[c]; });
-  }
+  // fold(): static/search-words.js, loaded here when the layout did not load it first.
+  var wordsLoaded = new Promise(function (ok, fail) {
+    if (globalThis.paperpressWords) return ok(globalThis.paperpressWords);
+    var tag = document.createElement("script");
+    tag.src = new URL("search-words.js", script.src).href;
+    tag.onload = function () { ok(globalThis.paperpressWords); };
+    tag.onerror = function () { fail(new Error("static/search-words.js did not load")); };
+    document.head.appendChild(tag);
+  });
+  var fold = null; // paperpressWords.fold, once loaded
 
   function loadIndex() {
     if (!index) index = fetch(indexUrl).then(function (r) {
@@ -66,10 +73,13 @@
           (day.papers || []).forEach(function (p) {
             var shown = p.unicode || p; // TeX in names and titles decoded by the build
             var authors = (shown.authors || []).join(", ");
+            // Each field a reader is told a word was found in, folded.
+            var fields = [["title", [p.title, shown.title]], ["authors", [authors, (p.authors || []).join(", ")]],
+                          ["arXiv ID", [p.id]], ["date", [day.date]], ["topic", [p.topic].concat(p.also_topics || [])],
+                          ["comment", [p.comment]], ["topic note", [p.topic_note]], ["abstract", [p.abstract]]];
             entries.push({ date: day.date, id: p.id, title: shown.title, authors: authors,
-                           text: fold([day.date, p.id, p.title, authors, p.comment, p.topic, (p.also_topics || []).join("\n"),
-                                   p.topic_note, p.abstract, shown.title]
-                             .join("\n")) });
+                           fields: fields.map(function (f) { return [f[0], fold(f[1].filter(Boolean).join("\n"))]; })
+                             .filter(function (f) { return f[1]; }) });
           });
         });
         return entries;
@@ -82,9 +92,19 @@
     return fold(query).replace(/\barxiv:/g, " ").split(/\s+/).filter(function (w) { return w.length > 0; });
   }
 
-  function matches(entry, words) {
-    for (var i = 0; i < words.length; ++i) if (entry.text.indexOf(words[i]) < 0) return false;
-    return true;
+  // The names of the fields that hold the words, when each word is in one; else null.
+  function foundIn(entry, words) {
+    var names = [];
+    for (var i = 0; i < words.length; ++i) {
+      var hit = false;
+      entry.fields.forEach(function (f) {
+        if (f[1].indexOf(words[i]) < 0) return;
+        hit = true;
+        if (names.indexOf(f[0]) < 0) names.push(f[0]);
+      });
+      if (!hit) return null;
+    }
+    return names;
   }
 
   // The months a query can match: all, newest first; or only the month a
@@ -107,8 +127,9 @@
     return base + d[0] + "/" + d[1] + "/" + d[2] + "/#p-" + entry.id.replace(/\//g, "-");
   }
 
-  function show(entry) {
-    var li = document.createElement("li");
+  function show(entry, li) {
+    if (!li) list.appendChild(li = document.createElement("li"));
+    li.textContent = "";
     li.className = "search-result";
     var a = document.createElement("a");
     a.href = dayHref(entry);
@@ -129,7 +150,11 @@
       authors.textContent = entry.authors;
       li.appendChild(authors);
     }
-    list.appendChild(li);
+    var why = document.createElement("p");
+    why.className = "found-in";
+    why.textContent = "Found in the " + entry.found.join(", ");
+    li.appendChild(why);
+    entry.li = li;
     if (window.paperpressTypeset) window.paperpressTypeset(a);
   }
 
@@ -161,8 +186,7 @@
         return loadMonth(month).then(function (entries) {
           if (token !== run) return;
           state.next += 1;
-          for (var i = 0; i < entries.length; ++i)
-            if (matches(entries[i], state.words)) state.found.push(entries[i]);
+          for (var i = 0; i < entries.length; ++i) add(entries[i]);
           return step();
         });
       }
@@ -170,13 +194,31 @@
     }).catch(function (error) { say("Search failed: " + error.message); });
   }
 
+  // A match, once per paper: a paper listed again is kept at its newest day.
+  function add(entry) {
+    var found = foundIn(entry, state.words);
+    if (!found) return;
+    var result = { date: entry.date, id: entry.id, title: entry.title, authors: entry.authors, found: found };
+    var at = state.ids.get(entry.id);
+    if (at === undefined) { state.ids.set(entry.id, state.found.length); state.found.push(result); return; }
+    var kept = state.found[at];
+    if (entry.date <= kept.date) return;
+    state.found[at] = result;
+    if (kept.li) show(result, kept.li);
+  }
+
   function search(query) {
     run += 1;
+    var token = run;
     list.textContent = "";
-    var words = queryWords(query);
-    if (words.length === 0) { say("Type words of a title, an author's name or an arXiv ID."); more.hidden = true; return; }
-    state = { words: words, next: 0, found: [], shown: 0, months: null };
-    return proceed(run);
+    return wordsLoaded.then(function (loaded) {
+      if (token !== run) return;
+      fold = loaded.fold;
+      var words = queryWords(query);
+      if (words.length === 0) { say("Type words of a title, an author's name or an arXiv ID."); more.hidden = true; return; }
+      state = { words: words, next: 0, found: [], shown: 0, months: null, ids: new Map() };
+      return proceed(token);
+    }).catch(function (error) { say("Search failed: " + error.message); });
   }
 
   more.addEventListener("click", function () { if (state) proceed(run); });
