@@ -1,4 +1,5 @@
 // core: arXiv IDs, dates, text tidying; util/text's escaping scan.
+#include "core/arxiv_calendar.h"
 #include "core/arxiv_id.h"
 #include "core/date.h"
 #include "core/paper.h"
@@ -167,4 +168,22 @@ TEST_CASE("valid_xml_text: controls XML 1.0 forbids become spaces, invalid UTF-8
     CHECK(valid_xml_text("\xF4\x90\x80\x80") == fffd); // beyond U+10FFFF
     CHECK(tidy_line("Title\x01with\x1F controls") == "Title with controls");
     CHECK(tidy_text("Abstract \xFF.") == "Abstract " + fffd + ".");
+}
+
+// Issue 46 (scripts/mutants.list): the edges of the calendar's rules that no other test reaches.
+TEST_CASE("calendar: daylight time ends on the first Sunday of November; arXiv's date is New York's; a century is a "
+          "leap year only by 400") {
+    // 14:00 on Sunday 2 November 2025 is standard time again (the change is at 02:00).
+    CHECK(us_eastern_daylight_time(*parse_iso_date("2025-11-01")));
+    CHECK_FALSE(us_eastern_daylight_time(*parse_iso_date("2025-11-02")));
+    // arXiv's date is New York's: 04:30 UTC on 15 January is 23:30 EST on the 14th, 03:30 UTC on
+    // 15 July 23:30 EDT on the 14th; an hour later both are the 15th.
+    using namespace std::chrono;
+    CHECK(arxiv_date(sys_days{year{2025} / January / 15} + hours(4) + minutes(30)).iso() == "2025-01-14");
+    CHECK(arxiv_date(sys_days{year{2025} / January / 15} + hours(5) + minutes(30)).iso() == "2025-01-15");
+    CHECK(arxiv_date(sys_days{year{2025} / July / 15} + hours(3) + minutes(30)).iso() == "2025-07-14");
+    CHECK(arxiv_date(sys_days{year{2025} / July / 15} + hours(4) + minutes(30)).iso() == "2025-07-15");
+    CHECK(parse_iso_date("2000-02-29"));
+    CHECK_FALSE(parse_iso_date("2100-02-29"));
+    CHECK_FALSE(parse_iso_date("1900-02-29"));
 }

@@ -1,5 +1,5 @@
 // Crash safety of the binary: `paperpress build` and `paperpress import`
-// killed with SIGKILL at random points (seeded), and a build that fills the
+// killed with SIGKILL at random file commits (seeded), and a build that fills the
 // disk. After a kill, the next run must give exactly what a clean run gives,
 // with no temporary file left anywhere; a full disk must cost no earlier page.
 #include "site/build_state.h"
@@ -8,13 +8,13 @@
 
 #include <doctest/doctest.h>
 
-#include <chrono>
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <random>
-#include <thread>
+#include <string_view>
 #include <vector>
 
 #include <fcntl.h>
@@ -58,87 +58,76 @@ struct Fixture {
     }
 };
 
-// Starts the binary in `cwd`, its output thrown away, as the kills start it.
-pid_t start(const std::vector<std::string>& args, const fs::path& cwd) {
+// Runs the binary in `cwd`, its output thrown away, with the kill point at its
+// `commit`th file commit (PAPERPRESS_CRASH_AT_COMMIT, util/files.cpp); whether
+// it was killed there.
+bool run_and_kill(const std::vector<std::string>& args, const fs::path& cwd, long commit) {
+    // Everything the child needs is made before fork(): the test's other threads may hold the heap's lock.
+    std::vector<char*> argv{const_cast<char*>(PAPERPRESS_BINARY)};
+    for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    std::string kill_at = "PAPERPRESS_CRASH_AT_COMMIT=" + std::to_string(commit);
+    std::vector<char*> env{kill_at.data()};
+    for (char** e = environ; *e; ++e)
+        if (!std::string_view(*e).starts_with("PAPERPRESS_CRASH_AT_COMMIT=")) env.push_back(*e);
+    env.push_back(nullptr);
     const pid_t pid = ::fork();
     if (pid == 0) {
         if (::chdir(cwd.c_str()) != 0) ::_exit(126);
         const int null = ::open("/dev/null", O_WRONLY);
         ::dup2(null, 1);
         ::dup2(null, 2);
-        std::vector<char*> argv{const_cast<char*>(PAPERPRESS_BINARY)};
-        for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-        argv.push_back(nullptr);
-        ::execv(PAPERPRESS_BINARY, argv.data());
+        ::execve(PAPERPRESS_BINARY, argv.data(), env.data());
         ::_exit(127);
     }
-    return pid;
-}
-
-// Runs the binary in `cwd` and kills it after `delay`; whether it was still running.
-bool run_and_kill(const std::vector<std::string>& args, const fs::path& cwd, std::chrono::microseconds delay) {
-    const pid_t pid = start(args, cwd);
-    std::this_thread::sleep_for(delay);
-    ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    return WIFSIGNALED(status);
-}
-
-// How long a run to the end takes, started as the kills start it.
-std::chrono::microseconds time_of(const std::vector<std::string>& args, const fs::path& cwd) {
-    const auto begin = std::chrono::steady_clock::now();
-    const pid_t pid = start(args, cwd);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
-    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - begin);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 }
 
 using Tree = std::map<std::string, std::string>;
+
+// The files of `tree` whose name ends with `suffix`: a lower bound of the
+// commits of a run that writes each of them.
+long count_ending(const Tree& tree, std::string_view suffix) {
+    return std::count_if(tree.begin(), tree.end(), [&](const auto& file) { return file.first.ends_with(suffix); });
+}
 
 // A command killed at random points, and what its clean run gave.
 struct KillTrial {
     fs::path cwd;
     std::function<std::vector<std::string>(int)> command;  // of trial i
     std::function<void()> reset = [] {};                   // before each run
-    std::function<void()> before_kills = [] {};            // after the runs that time the command
+    std::function<void()> before_kills = [] {};            // once, before the first
     std::function<std::map<std::string, Tree>(int)> clean; // folder under cwd -> its clean tree, of trial i
+    long commits;                                          // at least this many file commits in every run
     unsigned seed;
 };
 
-// Kills the command 20 times; after each kill the command run to completion
-// must give the clean trees, with no temporary file left anywhere. The kills
-// land in the first three quarters of the shortest of three whole runs (one
-// run timed alone on a busy machine can take twice as long as the rest);
-// the test checks that enough landed while it ran to mean something.
+// Kills the command 20 times, each at a random one of its first `commits`
+// file commits (seeded: the same points on every machine, however loaded);
+// after each kill the command run to completion must give the clean trees,
+// with no temporary file left anywhere.
 void kill_at_random_points(const KillTrial& trial) {
-    auto shortest = std::chrono::microseconds::max();
-    for (int i = 0; i < 3; ++i) {
-        trial.reset();
-        shortest = std::min(shortest, time_of(trial.command(i), trial.cwd));
-    }
+    REQUIRE(trial.commits >= 10);
     trial.before_kills();
     std::mt19937 random(trial.seed);
-    int killed = 0;
     for (int i = 0; i < 20; ++i) {
         trial.reset();
         const auto args = trial.command(i);
-        const std::chrono::microseconds delay{std::uniform_int_distribution<long>(0, shortest.count() * 3 / 4)(random)};
-        killed += run_and_kill(args, trial.cwd, delay);
+        const long commit = std::uniform_int_distribution<long>(1, trial.commits)(random);
+        CHECK_MESSAGE(run_and_kill(args, trial.cwd, commit), "kill " << i << " at commit " << commit);
         std::string again;
         for (const auto& arg : args) again += arg + " ";
         auto next = run_paperpress(again, trial.cwd);
         CHECK_MESSAGE(next.exit_code == 0, next.err);
         for (const auto& [folder, clean] : trial.clean(i)) {
             const std::string difference = first_difference(file_tree(trial.cwd / folder), clean);
-            CHECK_MESSAGE(difference.empty(), "kill " << i << " after " << delay.count() << " us: " << difference);
+            CHECK_MESSAGE(difference.empty(), "kill " << i << " at commit " << commit << ": " << difference);
         }
         const auto temps = temp_files(trial.cwd);
         CHECK_MESSAGE(temps.empty(), "kill " << i << ": " << (temps.empty() ? "" : temps.front()));
     }
-    MESSAGE(killed << " of 20 runs were killed while running");
-    CHECK(killed >= 5); // timing varies with the machine's load; most runs kill 15 or more
 }
 
 } // namespace
@@ -168,6 +157,7 @@ TEST_CASE("crash: build killed at 20 random points; the next build gives the cle
                                [&](int i) {
                                    return std::map<std::string, Tree>{{"site", clean[i % 2]}};
                                },
+                           .commits = count_ending(clean[0], ".html"), // each page names the base URL
                            .seed = 14});
 }
 
@@ -188,6 +178,7 @@ TEST_CASE("crash: import killed at 20 random points; the next import gives the c
                                [&](int) {
                                    return std::map<std::string, Tree>{{"content", clean}};
                                },
+                           .commits = count_ending(clean, ".md"), // into an empty folder
                            .seed = 14});
 }
 
@@ -217,6 +208,7 @@ TEST_CASE("crash: run --offline killed at 20 random points; the next run gives t
                                    fs::copy(base, work, fs::copy_options::recursive);
                                },
                            .clean = [&](int) { return clean; },
+                           .commits = count_ending(clean.at("site"), ".html"), // the first build of the site
                            .seed = 15});
 }
 

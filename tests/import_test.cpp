@@ -227,6 +227,40 @@ TEST_CASE("failed runs, repeated papers and unreadable files are reported, and t
     CHECK(repeat.papers[0].novelty == 8);
 }
 
+// Issue 46: the failed-run rule needs both zero tokens and zero papers. A day the LLM read and found
+// nothing relevant in is quiet, and one whose papers came without a token count (only the JSON) is not
+// a failure either: both stay announced.
+TEST_CASE("import: only a day with zero tokens and zero papers is a failed run; a quiet day is not") {
+    TempDir dir;
+    fs::path source = dir / "out";
+    auto page = [&](const char* date, int tokens) {
+        const std::string t = std::to_string(tokens);
+        write_text(source / "md" / date / (std::string(date) + "-latest.md"),
+                   "# Personalized Daily ArXiv Papers " + std::string(date) +
+                       "\n\n| *[gpt-5.4]* | Prompt | Completion | Total |\n|:--:|:--:|:--:|:--:|\n"
+                       "| **Token** | " +
+                       t + " | 0 | " + t +
+                       " |\n| **Cost** | $0.0 | $0.0 | $0.0 |\n\n"
+                       "Total arXiv papers: 500\n\nTotal scanned papers: 300\n\nTotal relevant papers: 0\n");
+    };
+    page("2026-06-08", 0);     // failed: nothing read, nothing found
+    page("2026-06-09", 12000); // quiet: read, nothing relevant
+    write_text(source / "json/2026-06/2026-06-10-output.json",
+               R"({"2606.00001": {"title": "T", "authors": ["A"], "abstract": "x", "arxiv_id": "2606.00001",
+                   "COMMENT": "c", "RELEVANCE": 9, "NOVELTY": 8}})"); // papers, no token count
+    auto report = import_into(source, dir / "content");
+    REQUIRE(report.errors.empty());
+    CHECK(report.days_written == 3);
+    CHECK(day_at(dir / "content", "2026-06-08").status == DayStatus::failed);
+    Day quiet = day_at(dir / "content", "2026-06-09");
+    CHECK(quiet.status == DayStatus::announced);
+    CHECK(quiet.papers.empty());
+    CHECK(day_at(dir / "content", "2026-06-10").status == DayStatus::announced);
+    int failed_warnings = 0;
+    for (const auto& warning : report.warnings) failed_warnings += warning.find("failed run") != std::string::npos;
+    CHECK(failed_warnings == 1);
+}
+
 namespace {
 
 bool any_mentions(const std::vector<std::string>& warnings, std::initializer_list<std::string> parts) {

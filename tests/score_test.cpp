@@ -686,3 +686,42 @@ TEST_CASE("the scoring request carries the reader's examples after the topics; t
     CHECK(hide < criteria);
     CHECK(prompt_record(prompts).find("- hide: Crop yield prediction") != std::string::npos);
 }
+
+// Issue 46: a provider that refuses `seed` (a 400 naming it, in OpenAI's error envelope) is asked again once
+// without it, and the papers are scored (docs/pipeline.md, the failure table), rather than the run stopping.
+TEST_CASE("llm: a model that rejects seed is asked again without it, once, and scores the papers") {
+    LoopbackServer server;
+    std::vector<std::string> bodies;
+    std::mutex mutex;
+    server.server.Post("/v1/chat/completions", [&](const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(mutex);
+        bodies.push_back(req.body);
+        if (req.body.find("\"seed\"") != std::string::npos) {
+            res.status = 400;
+            res.set_content(R"({"error":{"message":"Unsupported parameter: 'seed' is not supported with this model.",)"
+                            R"("type":"invalid_request_error","param":"seed","code":"unsupported_parameter"}})",
+                            "application/json");
+            return;
+        }
+        res.set_content(R"({"choices":[{"message":{"role":"assistant","content":)"
+                        R"("{\"ARXIVID\": \"2505.00001\", \"COMMENT\": \"fits\", \"RELEVANCE\": 9, \"NOVELTY\": 8}"},)"
+                        R"("finish_reason":"stop"}],"usage":{"prompt_tokens":100,"completion_tokens":20}})",
+                        "application/json");
+    });
+    server.start();
+    FakeClock clock;
+    LlmScorerOptions options;
+    options.settings.concurrency = 1;
+    options.endpoint = LlmEndpoint{server.url("/v1"), "", "model", std::nullopt, 0, false, 42};
+    options.clock = &clock;
+    LlmScoring scoring =
+        score_with_llm({topic_paper("2505.00001", "A paper", "An abstract.")}, PromptSet{}, options, nullptr);
+    CHECK_MESSAGE(scoring.stopped.empty(), scoring.stopped);
+    REQUIRE(scoring.scores.contains("2505.00001"));
+    CHECK(scoring.scores.at("2505.00001").relevance == 9);
+    CHECK(scoring.unscored.empty());
+    REQUIRE(bodies.size() == 2);
+    CHECK(bodies[0].find("\"seed\":42") != std::string::npos);
+    CHECK(bodies[1].find("\"seed\"") == std::string::npos);
+    CHECK_FALSE(scoring.sent.seed.has_value()); // what the day file records as its sampling
+}

@@ -5,6 +5,7 @@
 #include "content/content_tree.h"
 #include "search/index.h"
 #include "search/query.h"
+#include "search/words.h"
 #include "site/builder.h"
 #include "site/feeds.h"
 #include "site/urls.h"
@@ -440,6 +441,17 @@ TEST_CASE("search: accents and case fold on both sides; a word in the title rank
     CHECK(ids_of(find(archive, "grokking 2025-02-04")) == std::vector<std::string>{"2502.00050"});
     CHECK(find(archive, "filler 2024-11").total == 60);
     CHECK(find(archive, "filler", 5).hits.size() == 5);
+}
+
+// Issue 46: the index's ASCII fast path lower-cases as utf8proc's folding does, every capital included
+// (a capitalised word is found by its lower-case query, and the other way round).
+TEST_CASE("search: the word index folds every ASCII capital as the full folding does") {
+    const std::string capitals = "ABCDEFGHIJKLMNOPQRSTUVWXYZ Zeta QUIZ Yak Xenon MoE 3D";
+    std::vector<std::string> folded;
+    search::for_each_folded_word(capitals, [&](std::string_view w) { folded.emplace_back(w); });
+    CHECK(search::words_of(capitals) == folded);
+    CHECK(folded ==
+          std::vector<std::string>{"abcdefghijklmnopqrstuvwxyz", "zeta", "quiz", "yak", "xenon", "moe", "3d"});
 }
 
 TEST_CASE("search: an append rewrites only its week's part of the index; the result equals a clean build's") {

@@ -105,6 +105,7 @@ Result<void> ScoreCache::save() const {
         json.EndObject();
         json.EndObject();
     }
+    remove_dead_temp_files_of(path_); // left by a run that was killed
     auto written = write_file_inside(config_path_root(path_.parent_path()), path_,
                                      escape_control_bytes({buffer.GetString(), buffer.GetSize()}) + "\n");
     if (!written) return std::unexpected(written.error());

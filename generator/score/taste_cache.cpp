@@ -253,6 +253,7 @@ TasteIndex load_taste_index(const TasteSources& where, const Date& before, std::
 
     bool changed = reread > 0 || !cached.empty(); // read afresh, or files gone
     if (changed && !where.index_cache.empty()) {
+        remove_dead_temp_files_of(where.index_cache); // left by a run that was killed
         if (auto saved = write_file_inside(config_path_root(where.index_cache.parent_path()), where.index_cache,
                                            serialize(current));
             !saved)

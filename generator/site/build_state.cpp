@@ -105,9 +105,9 @@ BuildState rejected(const Error& error) {
 
 fs::path state_path(const fs::path& out_dir) { return beside_folder(out_dir, ".paperpress-state"); }
 
-BuildState load_state(const fs::path& out_dir) {
+BuildState load_state(const fs::path& out_dir, Env& env) {
     const auto path = state_path(out_dir);
-    auto stamp = stamp_of(path);
+    auto stamp = env.stamp_of(path);
     if (!stamp) return BuildState{};
     auto file = MappedFile::open(path);
     if (!file) return rejected("cannot be read");

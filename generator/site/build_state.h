@@ -24,6 +24,7 @@
 #pragma once
 
 #include "site/site_graph.h"
+#include "util/env.h"
 #include "util/files.h"
 #include "util/hash.h"
 
@@ -69,8 +70,8 @@ struct BuildState {
 fs::path state_path(const fs::path& out_dir);
 
 // A missing, unreadable, foreign or damaged state gives an empty one (a full
-// build); `rejected` says why when the file was there.
-BuildState load_state(const fs::path& out_dir);
+// build); `rejected` says why when the file was there. `env` reads its stamp.
+BuildState load_state(const fs::path& out_dir, Env& env = real_env());
 
 // The state in `bytes` (a state file's), or an empty one with `rejected`
 // saying why; day records stamped at or after `trusted_before_ns` are

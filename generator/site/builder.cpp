@@ -57,7 +57,7 @@ private:
 // The build, step by step: inputs, static files, keys, days (with their
 // month data), the lists made from the site graph, then the state.
 void Build::run() {
-    const std::int64_t start = now_ns();
+    const std::int64_t start = build_.options.environment().now_ns();
     if (!check_content_folder() || !build_.store.lock()) return;
     // The content is listed under the lock (a build that waited for another
     // sees the days that one came with), while the theme and the last build's

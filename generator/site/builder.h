@@ -26,6 +26,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "util/env.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -55,6 +56,10 @@ struct BuildOptions {
     // Told when another process is building the same output folder and this
     // one waits for it; empty: a line on stderr.
     std::function<void(const std::string&)> on_wait;
+    // The wall clock and the files' stamps the build trusts (util/env.h);
+    // nullptr: the real ones. Tests set them exactly.
+    Env* env = nullptr;
+    Env& environment() const { return env ? *env : real_env(); }
 };
 
 struct BuildReport {

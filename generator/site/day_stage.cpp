@@ -214,7 +214,7 @@ bool DayStage::bring_record_up_to_date(DayTask& task, std::optional<Day>& day) {
         build_.error(std::move(e));
         return false;
     };
-    auto stamp = stamp_at(content_dir_, day_relative_path(task.file.date));
+    auto stamp = build_.options.environment().stamp_at(content_dir_, day_relative_path(task.file.date));
     if (!stamp)
         return failed(Error{path.string(), 0, std::string("cannot read the day file: ") + std::strerror(errno)});
     DayRecord* old = task.old;

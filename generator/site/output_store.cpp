@@ -53,9 +53,9 @@ void OutputStore::remove_temp_files_of_killed_build(const std::string& shown) {
 void OutputStore::load_state(bool distrust_outputs) {
     // The state's tables are most of what this thread allocates before the
     // days: its heap is populated once, sized to them (about three times the file).
-    if (auto stamp = stamp_of(state_path(options_.out_dir)))
+    if (auto stamp = options_.environment().stamp_of(state_path(options_.out_dir)))
         populate_heap(static_cast<std::size_t>(std::min<std::uint64_t>(3 * stamp->size, 16u << 20)));
-    state_ = pp::load_state(options_.out_dir);
+    state_ = pp::load_state(options_.out_dir, options_.environment());
     if (!state_.rejected.empty())
         report_.unshared().warnings.push_back("the build state " + state_path(options_.out_dir).string() + " " +
                                               state_.rejected + ": building everything again");
@@ -86,7 +86,7 @@ void OutputStore::write(const std::string& site_path, std::uint64_t key, std::st
 bool OutputStore::up_to_date(const std::string& site_path, std::uint64_t key) {
     auto it = state_.outputs.find(site_path);
     if (it == state_.outputs.end() || it->second.key != key) return false;
-    auto stamp = stamp_at(out_dir_, output_file_of(site_path));
+    auto stamp = options_.environment().stamp_at(out_dir_, output_file_of(site_path));
     if (!stamp || stamp->size != it->second.size) return false;
     it->second.made = true;
     ++files_;

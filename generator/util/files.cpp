@@ -1,9 +1,11 @@
 #include "util/files.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <utility>
@@ -350,6 +352,24 @@ std::vector<std::string> remove_temp_files(const fs::path& root) {
     return removed;
 }
 
+namespace {
+
+// The crash tests' kill point (tests/crash_test.cpp): with PAPERPRESS_CRASH_AT_COMMIT=N in the
+// environment, the process kills itself (SIGKILL: no handler, no cleanup, as a power cut or the OOM
+// killer) at its Nth commit of a file, when the new bytes are written and named but not yet in place.
+// A kill the process announces lands mid-run however loaded the machine is; one sent after a sleep
+// missed the run when the machine was faster than when it was timed.
+void crash_point() {
+    static const long at = [] {
+        const char* value = std::getenv("PAPERPRESS_CRASH_AT_COMMIT");
+        return value ? std::atol(value) : 0L;
+    }();
+    static std::atomic<long> commits{0};
+    if (at > 0 && ++commits == at) ::raise(SIGKILL);
+}
+
+} // namespace
+
 // A temporary file next to its target that replaces the target on commit.
 // It is made unnamed (O_TMPFILE) where the file system allows, so a process
 // killed while writing it leaves nothing behind; it gets its name
@@ -407,6 +427,7 @@ public:
             ::unlinkat(folder_.get(), temp_.c_str(), 0);
             return fail(reason, shown_.string());
         }
+        crash_point();
         if (::renameat(folder_.get(), temp_.c_str(), folder_.get(), name_.c_str()) != 0) {
             std::string reason = errno_text("cannot replace file");
             ::unlinkat(folder_.get(), temp_.c_str(), 0);
