@@ -147,9 +147,9 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     REQUIRE(site.build().ok());
     site.save(make_day("2025-02-05", 2));
     auto report = site.check_equals_clean("append");
-    CHECK(as_set(report.written_files) == std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/",
-                                                                "archive/", "", "feed.xml", "sitemap.xml",
-                                                                "data/index.json", "data/2025-02.json.gz"});
+    CHECK(as_set(report.written_files) ==
+          std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/", "archive/", "", "feed.xml",
+                                "sitemap.xml", "data/index.json", "data/2025-02.json.gz", "trends/", "range/"});
     // The new day, the previous day and the month's other day (2025-02-03), each once:
     // the month data, the feed and the home page share what was parsed.
     CHECK(report.parsed == 3);
@@ -184,13 +184,13 @@ TEST_CASE("incremental: switching `data` between day, month, full and none adds 
 
     site.config.data = "none";
     switched = site.check_equals_clean("data: none");
-    CHECK(as_set(switched.removed_files) ==
-          std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz", "data/2025-02.json.gz", "search/"});
+    CHECK(as_set(switched.removed_files) == std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz",
+                                                                  "data/2025-02.json.gz", "search/", "range/"});
     site.save(make_day("2025-02-06", 2));
     report = site.check_equals_clean("append with data: none");
     CHECK(as_set(report.written_files) == std::set<std::string>{"2025/02/06/", "2025/02/05/", "2025/02/", "2025/",
                                                                 "archive/", "", "feed.xml", "sitemap.xml",
-                                                                "data/index.json"});
+                                                                "data/index.json", "trends/"});
     CHECK(read_text(site.out() / "feed.xml").find("2025-02-06") != std::string::npos);
 }
 
