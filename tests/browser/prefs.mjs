@@ -152,6 +152,22 @@ for (const theme of Object.keys(sites)) {
     expect(problems.length === 0, problems.join("; "));
     await context.close();
   });
+
+  await check(`${theme}: the trends page fits 390 px, its charts titled, their numbers in tables`, async () => {
+    const problems = [];
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await openPage(context, problems);
+    await page.goto(base + "/sub/trends/");
+    const fit = await page.evaluate(() => document.documentElement.scrollWidth <= 390);
+    expect(fit, "no sideways scrolling at 390 px");
+    const charts = await page.$$eval("section.chart", (all) => all.map((c) => ({
+      title: c.querySelector("h2").textContent, label: c.querySelector("svg").getAttribute("aria-label"),
+      rows: c.querySelectorAll("tbody tr").length, width: c.querySelector("svg").getBoundingClientRect().width })));
+    expect(charts.length === 4 && charts.every((c) => c.title === c.label && c.rows > 0 && c.width <= 390),
+           `four charts: ${JSON.stringify(charts)}`);
+    expect(problems.length === 0, problems.join("; "));
+    await context.close();
+  });
 }
 
 await tearDown({ browser, servers, tmp, keep: options.keep });
