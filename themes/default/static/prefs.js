@@ -114,8 +114,13 @@
       var found = why(prefs, text, paper.authors);
       if (!found.length) return;
       paper.head.classList.add("pref-match");
-      var meta = paper.head.tagName === "SECTION" ? paper.head.querySelector("h2") : paper.head;
-      meta.after(note(found));
+      var line = note(found);
+      if (paper.head.tagName === "SECTION") {
+        paper.head.querySelector("h2").after(line);
+      } else {
+        paper.head.after(line);
+        paper.parts.splice(1, 0, line); // moves with its paper
+      }
       if (grouped) leaveTopic(paper.head);
       moved.push(paper);
     });
@@ -161,7 +166,7 @@
     }).observe(list, { childList: true });
   }
 
-  if (active && document.querySelector("article.day")) markDay();
+  if (active) markDay(); // classic's day page has no article.day: dayPapers() finds either theme's papers
   var results = document.getElementById("search-results");
   if (active && results) watchList(results);
 
