@@ -6,6 +6,7 @@
 #include "site/pages.h"
 #include "site/site_graph.h"
 #include "site/theme.h"
+#include "site/trends.h"
 #include "site/urls.h"
 #include "test_support.h"
 #include "util/text.h"
@@ -76,7 +77,7 @@ struct Pages {
         for (const auto& day : days) summaries.push_back(day_summary(day));
         graph = build_site_graph(summaries);
         SiteContext site{page_settings(config), urls, graph, "/repo/static/style.css"};
-        site.search_page = site.starred_page = true;
+        site.search_page = site.starred_page = site.trends_page = site.range_page = site.preferences_page = true;
         for (const auto& day : days) pages.emplace_back("day", day_page(site, day, "<p>prompt</p>"));
         pages.emplace_back("home", home_page(site, &days[2], "<p>prompt</p>"));
         for (std::size_t m = 0; m < graph.months.size(); ++m) {
@@ -94,6 +95,11 @@ struct Pages {
         pages.emplace_back("search", search_page(site));
         pages.emplace_back("starred", starred_page(site));
         pages.emplace_back("prompt", prompt_page(site, "prompts/x/", "<p>prompt</p>"));
+        pages.emplace_back("trends", trends_page(site, trends_of(days)));
+        pages.emplace_back("trends", trends_page(site, trends_of({})));
+        pages.emplace_back("range", range_page(site));
+        pages.emplace_back("preferences",
+                           home_linked_page(site, "preferences", "Preferences", preferences_page_path()));
     }
 };
 

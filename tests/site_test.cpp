@@ -409,8 +409,9 @@ TEST_CASE("site: the Atom feed parses, holds the latest feed_days days, and the 
     std::set<std::string> pages;
     for (const auto& file : files_under(fixture.site()))
         if (file.filename() == "index.html" && !file.generic_string().starts_with("search/") &&
-            !file.generic_string().starts_with("starred/") &&
-            !file.generic_string().starts_with("prompts/")) { // search, starred, prompt pages: not for crawlers
+            !file.generic_string().starts_with("starred/") && !file.generic_string().starts_with("prompts/") &&
+            !file.generic_string().starts_with("trends/") && !file.generic_string().starts_with("range/") &&
+            !file.generic_string().starts_with("preferences/")) { // the reader's own pages: not for crawlers
             std::string dir = file.parent_path().generic_string();
             pages.insert(base_url + (dir.empty() ? "" : dir + "/"));
         }

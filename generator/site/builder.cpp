@@ -149,6 +149,10 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
     context.search_script = href_of(context.search_words ? "static/search-index.js" : "static/search.js");
     context.search_words_js = href_of("static/search-words.js");
     context.starred_page = theme.layouts.contains("starred");
+    context.trends_page = theme.layouts.contains("trends");
+    context.range_page = theme.layouts.contains("range") && config.data != "none"; // it reads the month data
+    context.preferences_page = theme.layouts.contains("preferences");
+    context.prefs_script = href_of("static/prefs.js");
     build_.prompt_pages = theme.layouts.contains("prompt");
     context.katex_css = href_of("static/katex/katex.min.css");
     context.katex_js = href_of("static/katex/katex.min.js");
@@ -159,12 +163,15 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
         for (const auto& [name, file] : *files) global.add(name).add(file.text);
     add_page_settings(global, context.settings); // every config value a page can read
     global.add(context.stylesheet);
-    for (const auto* href : {&context.script, &context.search_script, &context.search_words_js, &context.katex_css,
+    for (const auto* href : {&context.script, &context.search_script, &context.search_words_js, &context.prefs_script,
+                             &context.katex_css,
                              &context.katex_js, &context.katex_auto_render})
         global.add(*href);
     global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(build_.prompt_pages));
     global.add(static_cast<std::uint64_t>(context.search_words));
     global.add(static_cast<std::uint64_t>(context.starred_page));
+    for (bool page : {context.trends_page, context.range_page, context.preferences_page})
+        global.add(static_cast<std::uint64_t>(page));
     build_.global_key = global.value();
     build_.data_key = Hasher()
                           .add(program)

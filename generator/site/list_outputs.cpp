@@ -2,6 +2,7 @@
 
 #include "content/month_summary.h"
 #include "site/render_markdown.h"
+#include "site/trends.h"
 #include "util/text.h"
 
 #include <memory>
@@ -66,6 +67,7 @@ private:
     ListOutput archive();
     std::vector<ListOutput> prompts();
     ListOutput search();
+    ListOutput trends();
     std::uint64_t month_number(std::size_t m) const;
     void add_month_size(ListInputs& in, std::size_t m) const;
 
@@ -95,6 +97,14 @@ std::vector<ListOutput> Lists::outputs() {
     if (site.starred_page) // its feedback link's repository and branch are page settings, in every page's key
         lists.push_back(
             page_output("starred", starred_page_path(), {}, [&site](const ListInputs&) { return starred_page(site); }));
+    if (site.trends_page) lists.push_back(trends());
+    if (site.range_page)
+        lists.push_back(page_output("range", range_page_path(), {{}, {}, range_page_inputs(graph_)},
+                                    [&site](const ListInputs&) { return range_page(site); }));
+    if (site.preferences_page)
+        lists.push_back(page_output("preferences", preferences_page_path(), {}, [&site](const ListInputs&) {
+            return home_linked_page(site, "preferences", "Preferences", preferences_page_path());
+        }));
     return lists;
 }
 
@@ -277,6 +287,20 @@ ListOutput Lists::search() {
     in.numbers.push_back(static_cast<std::uint64_t>(config_.data_has_full_text()));
     return page_output("search", search_page_path(), std::move(in),
                        [this](const ListInputs&) { return search_page(*build_.site); });
+}
+
+// Trends: the days of the newest trend_months months, read back when one
+// of them changed (a nightly append reads a year of days, not the archive).
+ListOutput Lists::trends() {
+    ListInputs in;
+    const std::size_t first_month = graph_.months.size() > static_cast<std::size_t>(trend_months)
+                                        ? graph_.months.size() - static_cast<std::size_t>(trend_months)
+                                        : 0;
+    for (std::size_t m = first_month; m < graph_.months.size(); ++m)
+        for (auto d : graph_.months[m].days) in.days.push_back(live_[d]);
+    return page_output("trends", trends_page_path(), std::move(in), [this](const ListInputs& inputs) {
+        return trends_page(*build_.site, trends_of(full_days(inputs)));
+    });
 }
 
 std::uint64_t Lists::month_number(std::size_t m) const {

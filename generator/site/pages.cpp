@@ -77,6 +77,10 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     put(s, "search_words_js", site.search_words_js);
     if (site.search_page) s.set("search", site.urls.href(search_page_path()));
     if (site.starred_page) s.set("starred", site.urls.href(starred_page_path()));
+    if (site.trends_page) s.set("trends", site.urls.href(trends_page_path()));
+    if (site.range_page) s.set("range", site.urls.href(range_page_path()));
+    if (site.preferences_page) s.set("preferences", site.urls.href(preferences_page_path()));
+    put(s, "prefs_script", site.prefs_script);
     s.set("search_index", site.urls.href(data_index_path())); // the search reads the month data it lists
     s.set("search_words", site.search_words);                 // ... or the word index (search/index.json.gz)
     if (math && !site.katex_css.empty() && !site.katex_js.empty()) {
@@ -680,6 +684,16 @@ TemplateData starred_page(const SiteContext& site) {
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
     return data;
 }
+
+TemplateData home_linked_page(const SiteContext& site, const std::string& kind, const std::string& title,
+                              const std::string& site_path) {
+    auto data = page_base(site, kind, title, site_path);
+    set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
+    return data;
+}
+
+std::string range_page_path() { return "range/"; }
+std::string preferences_page_path() { return "preferences/"; }
 
 TemplateData search_page(const SiteContext& site) {
     auto data = page_base(site, "search", "Search", search_page_path());

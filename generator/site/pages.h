@@ -28,6 +28,9 @@ struct SiteContext {
     bool search_page = false;         // the theme has a `search` layout: search/ exists
     bool search_words = false;        // ... and it reads the word index (config.search_index), not the month data
     bool starred_page = false;        // the theme has a `starred` layout: starred/ exists
+    // The theme has a `trends`, `range`, `preferences` layout: trends/, range/, preferences/ exist.
+    bool trends_page = false, range_page = false, preferences_page = false;
+    std::string prefs_script = {}; // static/prefs.js, versioned (the preferences and the date range)
     // KaTeX's files under static/katex/ (with content hashes), when the build shipped them.
     std::string katex_css = {}, katex_js = {}, katex_auto_render = {};
 };
@@ -66,5 +69,17 @@ TemplateData not_found_page(const SiteContext& site);
 TemplateData search_page(const SiteContext& site);
 
 std::string starred_page_path(); // "starred/": the reading list, kept in the browser
+
+// A page of only the common variables, its nav up to the home page (the
+// pages that JavaScript fills: range/, preferences/; trends/ adds its charts).
+TemplateData home_linked_page(const SiteContext& site, const std::string& kind, const std::string& title,
+                              const std::string& site_path);
+std::string trends_page_path();      // "trends/": charts of the newest months' picks (site/trends.h)
+std::string range_page_path();       // "range/": the picks of a range of days, read from data/
+std::string preferences_page_path(); // "preferences/": keywords and authors, kept in the browser
+// The date range page (site/range.cpp): the newest day and the months with data
+// files, for its script; and what its key is made from.
+TemplateData range_page(const SiteContext& site);
+std::vector<std::uint64_t> range_page_inputs(const SiteGraph& graph);
 
 } // namespace pp

@@ -23,7 +23,7 @@ const std::vector<std::string>& required_layouts() {
 }
 
 const std::vector<std::string>& optional_layouts() {
-    static const std::vector<std::string> names = {"search", "starred", "prompt"};
+    static const std::vector<std::string> names = {"search", "starred", "prompt", "trends", "range", "preferences"};
     return names;
 }
 

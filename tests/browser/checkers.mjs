@@ -46,7 +46,9 @@ sites.words = path.join(root, "out-words");
 // Every page kind: a day with math and one with a failed run among them.
 const kinds = { home: "", day: "2026/04/30/", "day-math": "2025/02/25/", "day-failed": "2026/05/04/", month: "2026/04/",
                 "month-failed": "2026/05/", year: "2026/", archive: "archive/", search: "search/", starred: "starred/",
-                404: "404.html" };
+                trends: "trends/", range: "range/", preferences: "preferences/", 404: "404.html" };
+// The pages whose script fills a list from the data, with what to list.
+const queries = { search: "?q=learning", range: "?from=2026-04-27&to=2026-04-30" };
 const prompts = path.join(sites.default, "sub/prompts");
 if (fs.existsSync(prompts)) kinds.prompt = `prompts/${fs.readdirSync(prompts).sort()[0]}/`; // the selection prompt's page
 const file = (theme, where) => path.join(sites[theme], "sub", where.endsWith(".html") ? where : where + "index.html");
@@ -78,8 +80,8 @@ try {
         const page = await openPage(context, problems, { timeout: 30000, expectedMissing: "/404.html" });
         const found = [];
         for (const [kind, where] of Object.entries(kinds)) {
-          await page.goto(`${base}/sub/${where}${kind === "search" ? "?q=learning" : ""}`, { waitUntil: "load" });
-          if (kind === "search") await page.locator(".search-result").first().waitFor();
+          await page.goto(`${base}/sub/${where}${queries[kind] || ""}`, { waitUntil: "load" });
+          if (queries[kind]) await page.locator(".search-result").first().waitFor();
           for (const v of await axeViolations(page)) found.push(`${kind}: ${v}`);
         }
         expect(found.length === 0, found.join("; "));

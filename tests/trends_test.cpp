@@ -1,0 +1,178 @@
+// site/trends: the trends page's numbers, checked against what `paperpress ls
+// --json` lists of the same temporary archive, and its charts' SVG.
+#include "content/content_tree.h"
+#include "site/trends.h"
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+#include <rapidjson/document.h>
+
+#include <cstdio>
+#include <map>
+#include <regex>
+
+using namespace pp;
+using namespace pp::test;
+
+namespace {
+
+const char* const hostile = "<b>Bold & \"Co\"</b>";
+
+// 14 months of 5 days each, 0 to 3 papers a day; the first two months fall
+// outside the page's 12 and have an author of their own.
+std::vector<Day> archive_days() {
+    std::vector<Day> days;
+    int n = 0;
+    for (int m = 0; m < 14; ++m) {
+        for (int d : {3, 9, 14, 20, 27}) {
+            Day day;
+            day.date = Date{2025 + (m / 12), 1 + m % 12, d};
+            day.model = "gpt-4o-mini";
+            if (n % 3 != 0) day.cost.total = 0.05; // every third day's cost is unknown
+            for (int p = 0; p < n % 4; ++p) {
+                Paper paper;
+                char id[16];
+                std::snprintf(id, sizeof id, "%02d%02d.%05d", (2025 + m / 12) % 100, 1 + m % 12, n * 10 + p);
+                paper.id = id;
+                paper.title = "Paper " + std::to_string(n) + "." + std::to_string(p);
+                paper.authors = {"Ada Lovelace (Analytical Engines)", "Kurt G\\\"odel"};
+                if (m < 2) paper.authors.push_back("Old Author");
+                if (p == 1) paper.authors.push_back(hostile);
+                paper.relevance = paper.novelty = 5 + p;
+                paper.topic = p == 0 ? "Theory" : p == 1 ? "Efficiency" : "";
+                day.papers.push_back(paper);
+            }
+            days.push_back(day);
+            ++n;
+        }
+    }
+    return days;
+}
+
+// The rows of one chart's table: label -> cells.
+std::map<std::string, std::vector<std::string>> table_of(const std::string& html, const std::string& id) {
+    const auto start = html.find("<section class=chart aria-labelledby=" + id + ">");
+    REQUIRE(start != std::string::npos);
+    const std::string section = html.substr(start, html.find("</section>", start) - start);
+    static const std::regex row_pattern(R"(<tr><th scope=row>([^<]*)</th>((?:<td>[^<]*</td>)*)</tr>)");
+    static const std::regex cell_pattern(R"(<td>([^<]*)</td>)");
+    std::map<std::string, std::vector<std::string>> rows;
+    for (std::sregex_iterator it(section.begin(), section.end(), row_pattern), end; it != end; ++it) {
+        const std::string cells = (*it)[2];
+        auto& row = rows[(*it)[1]];
+        for (std::sregex_iterator c(cells.begin(), cells.end(), cell_pattern); c != end; ++c) row.push_back((*c)[1]);
+    }
+    return rows;
+}
+
+} // namespace
+
+TEST_CASE("trends: the page's numbers equal the archive's (ls --json), over its newest 12 months") {
+    TempDir dir;
+    const auto days = archive_days();
+    for (const auto& day : days) REQUIRE(save_day(dir / "content", day).has_value());
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    const auto built = run_paperpress("build", dir.path());
+    REQUIRE_MESSAGE(built.exit_code == 0, built.err);
+    const std::string html = read_text(dir / "site/trends/index.html");
+
+    const auto listed = run_paperpress("ls --json", dir.path());
+    REQUIRE(listed.exit_code == 0);
+    rapidjson::Document json;
+    json.Parse(listed.out.c_str());
+    REQUIRE(json.IsArray());
+    REQUIRE(json.Size() == 70);
+    std::map<std::string, int> month_picks; // of the newest 12 months
+    const auto per_day = table_of(html, "picks-per-day");
+    CHECK(per_day.size() == 60);
+    for (rapidjson::SizeType i = 10; i < json.Size(); ++i) {
+        const std::string date = json[i]["date"].GetString();
+        const int count = static_cast<int>(json[i]["count"].GetUint());
+        month_picks[date.substr(0, 7)] += count;
+        REQUIRE(per_day.contains(date));
+        CHECK_MESSAGE(per_day.at(date) == std::vector<std::string>{std::to_string(count)}, date);
+    }
+
+    // Topics per month: the topics' cells add up to the month's picks.
+    const auto topics = table_of(html, "topics-per-month");
+    CHECK(topics.size() == 12);
+    CHECK(!topics.contains("2025-02")); // outside the 12 months
+    for (const auto& [month, picks] : month_picks) {
+        REQUIRE(topics.contains(month));
+        int sum = 0;
+        for (const auto& cell : topics.at(month)) sum += std::stoi(cell);
+        CHECK_MESSAGE(sum == picks, month);
+    }
+    CHECK(html.find("<th scope=col>Theory</th><th scope=col>Efficiency</th><th scope=col>Other topics</th>") !=
+          std::string::npos);
+
+    // Authors: as a reader sees the name (no affiliation, TeX as letters), escaped, counted once a paper.
+    int papers = 0, second_papers = 0;
+    for (std::size_t i = 10; i < days.size(); ++i) {
+        papers += static_cast<int>(days[i].papers.size());
+        second_papers += days[i].papers.size() > 1 ? 1 : 0;
+    }
+    const auto authors = table_of(html, "authors");
+    CHECK(authors.at("Ada Lovelace") == std::vector<std::string>{std::to_string(papers)});
+    CHECK(authors.at("Kurt Gödel") == std::vector<std::string>{std::to_string(papers)});
+    CHECK(authors.at("&lt;b&gt;Bold &amp; &quot;Co&quot;&lt;/b&gt;") ==
+          std::vector<std::string>{std::to_string(second_papers)});
+    CHECK(!authors.contains("Old Author"));
+    CHECK(html.find("<b>Bold") == std::string::npos);
+
+    // Cost: the known days' sum, and how many days' cost is unknown.
+    const auto cost = table_of(html, "cost-per-month");
+    for (const auto& [month, cells] : cost) {
+        int known = 0, unknown = 0;
+        for (const auto& day : days) {
+            if (day.date.iso().substr(0, 7) != month) continue;
+            (day.cost.total ? known : unknown) += 1;
+        }
+        char dollars[16];
+        std::snprintf(dollars, sizeof dollars, "$%.2f", known * 0.05);
+        const std::vector<std::string> expected = {dollars, std::to_string(unknown)};
+        CHECK_MESSAGE(cells == expected, month);
+    }
+    CHECK(cost.size() == 12);
+
+    // Both themes have the page, linked from every page.
+    CHECK(read_text(dir / "site/index.html").find("href=\"/trends/\">Trends</a>") != std::string::npos);
+    const auto classic = run_paperpress("build --theme classic --out classic", dir.path());
+    REQUIRE_MESSAGE(classic.exit_code == 0, classic.err);
+    CHECK(read_text(dir / "classic/trends/index.html").find("<svg class=\"chart-svg\"") != std::string::npos);
+}
+
+TEST_CASE("trends: a change to a day outside the page's months leaves the page; one inside remakes it") {
+    TempDir dir;
+    auto days = archive_days();
+    for (const auto& day : days) REQUIRE(save_day(dir / "content", day).has_value());
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    REQUIRE(run_paperpress("build", dir.path()).exit_code == 0);
+    const std::string before = read_text(dir / "site/trends/index.html");
+    days[1].papers.front().authors.push_back("Edited Outside"); // January 2025: outside
+    REQUIRE(save_day(dir / "content", days[1]).has_value());
+    REQUIRE(run_paperpress("build", dir.path()).exit_code == 0);
+    CHECK(read_text(dir / "site/trends/index.html") == before);
+    days.back().papers.front().authors.push_back("Edited Inside");
+    REQUIRE(save_day(dir / "content", days.back()).has_value());
+    REQUIRE(run_paperpress("build", dir.path()).exit_code == 0);
+    CHECK(read_text(dir / "site/trends/index.html").find("Edited Inside") != std::string::npos);
+}
+
+TEST_CASE("trends: the charts' SVG escapes its labels and title, and scales bars to the largest") {
+    const std::vector<ChartBar> bars = {{"<script>alert(1)</script>", {2}}, {"A & \"B\"", {4, 4}}};
+    for (const std::string& svg : {column_svg("Cost <per> month", bars), row_svg("Cost <per> month", bars)}) {
+        CAPTURE(svg);
+        CHECK(svg.find("<script>") == std::string::npos);
+        CHECK(svg.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+        CHECK(svg.find("A &amp; &quot;B&quot;") != std::string::npos);
+        CHECK(svg.find("aria-label=\"Cost &lt;per&gt; month\"") != std::string::npos);
+        CHECK(svg.find("<title>Cost &lt;per&gt; month</title>") != std::string::npos);
+        CHECK(svg.ends_with("</svg>"));
+    }
+    // Column chart: the plot is 144 high; the stacked bar (8) fills it, the first (2) a quarter.
+    const std::string columns = column_svg("t", bars);
+    CHECK(columns.find("height=\"36\"") != std::string::npos);
+    CHECK(columns.find("class=\"s1\"") != std::string::npos); // the stack's second part
+    CHECK(columns.find(">8</text>") != std::string::npos);    // the axis's top
+}
