@@ -207,22 +207,26 @@
 
   function say(message) { if (status) status.textContent = message; }
 
-  // The next PAGE results, in order: each filled in when its day's file comes.
+  // The next PAGE results, in order: each filled in when its day's file and
+  // those of the results above it came (shown out of order, a result would
+  // push down those below it: issue 43).
   function showMore(token, all) {
     var from = state.shown, to = Math.min(state.matches.length, from + PAGE);
     state.shown = to;
     more.hidden = to >= state.matches.length;
     var n = state.matches.length;
     say(n + (n === 1 ? " paper matches" : " papers match") + (n > to ? "; showing the best " + to + "." : "."));
+    var above = Promise.resolve();
     for (var i = from; i < to; ++i) (function (match) {
       var li = document.createElement("li");
       li.className = "search-result";
       li.hidden = true;
       list.appendChild(li);
       var period = all[match.period], day = dayIndex(period, match.number), date = period.days[day];
-      text("days/" + date + ".json.gz").then(function (t) {
+      var file = text("days/" + date + ".json.gz");
+      above = above.then(function () { return file; }).then(function (t) {
         if (token === run) fill(li, date, JSON.parse(t).papers[match.number - period.first[day]]);
-      });
+      }).catch(function () { /* that result stays hidden; the next still show */ });
     })(state.matches[i]);
   }
 

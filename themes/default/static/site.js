@@ -98,20 +98,26 @@
     return null;
   }
 
-  // The contents list, from the papers' headings (and topic headings), into
-  // an empty nav.toc: the page does not carry every title twice, and without
-  // JavaScript the papers themselves are the page.
+  // The contents list, from the papers' headings (and topic headings). The
+  // page carries a short day's list, and a big day's closed and empty
+  // <details>: filled here, behind its summary, nothing on screen moves
+  // (issue 43), and the page does not carry every title twice. An empty
+  // nav.toc (a theme from before) gets the whole list.
   document.querySelectorAll("nav.toc").forEach(function (toc) {
-    if (toc.children.length) return;
-    var heading = document.createElement("h2");
-    heading.textContent = "Contents";
-    toc.appendChild(heading);
-    // A big day's list would push its papers off the first screens: closed, it says how many.
-    var papers = document.querySelectorAll(paperHeadings).length;
-    if (papers > bigDay) {
-      var details = toc.appendChild(document.createElement("details"));
-      details.appendChild(document.createElement("summary")).textContent = "All " + papers + " papers";
-      toc = details;
+    var closed = toc.querySelector("details");
+    if (closed && closed.children.length === 1) toc = closed;
+    else if (toc.children.length) return;
+    else {
+      var heading = document.createElement("h2");
+      heading.textContent = "Contents";
+      toc.appendChild(heading);
+      // A big day's list would push its papers off the first screens: closed, it says how many.
+      var papers = document.querySelectorAll(paperHeadings).length;
+      if (papers > bigDay) {
+        var details = toc.appendChild(document.createElement("details"));
+        details.appendChild(document.createElement("summary")).textContent = "All " + papers + " papers";
+        toc = details;
+      }
     }
     var topics = null, list = null; // the topics' <ul> when grouped; the <ol> papers go into
     function item(parent, href, text) {
@@ -171,10 +177,14 @@
     });
     var label = document.createElement("label");
     label.append("Show ", choice);
-    var line = document.createElement("p");
-    line.className = "score-filter";
+    // Into the line the page keeps for it (no shift), else a new one after the contents.
+    var line = document.querySelector("p.score-filter");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "score-filter";
+      anchor.after(line);
+    }
     line.appendChild(label);
-    anchor.after(line);
     // A paper's elements: classic's section, or the default theme's heading and what follows it.
     function parts(paper) {
       var list = [paper];
