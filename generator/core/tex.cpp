@@ -4,7 +4,9 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <cstdlib>
 #include <optional>
 
@@ -25,6 +27,16 @@ std::optional<std::size_t> math_end(std::string_view text, std::size_t at) {
         if (text.substr(i, close.size()) == close) return i + close.size();
     }
     return std::nullopt;
+}
+
+std::size_t group_end(std::string_view text, std::size_t open) {
+    int depth = 0;
+    for (std::size_t i = open; i < text.size(); ++i) {
+        if (text[i] == '\\') ++i;
+        else if (text[i] == '{') ++depth;
+        else if (text[i] == '}' && --depth == 0) return i;
+    }
+    return std::string_view::npos;
 }
 
 namespace {
@@ -91,6 +103,24 @@ std::optional<std::uint32_t> special_letter(std::string_view name) {
     return std::nullopt;
 }
 
+bool one_of(std::string_view name, std::initializer_list<std::string_view> names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Text-mode formatting that takes its text as an argument: \emph{x}.
+bool text_format(std::string_view name) {
+    return one_of(name, {"emph", "textbf", "textit", "textsl", "texttt", "textsc", "textrm", "textsf", "textup",
+                         "textmd", "textnormal", "text", "underline", "mbox"});
+}
+
+// The older switches, inside a group: {\it x}, {\em x}, {\bf x}.
+bool format_switch(std::string_view name) {
+    return one_of(name, {"it", "em", "bf", "sl", "tt", "rm", "sf", "sc", "itshape", "bfseries", "ttfamily",
+                         "slshape", "scshape", "upshape", "rmfamily", "sffamily", "mdseries", "normalfont"});
+}
+
+bool citation(std::string_view name) { return one_of(name, {"cite", "citep", "citet", "citealp", "citeauthor"}); }
+
 class Converter {
 public:
     Converter(std::string_view text, bool keep_dollar) : text_(text), keep_dollar_(keep_dollar) {
@@ -133,7 +163,7 @@ private:
             }
         }
         if (c == '\\' && command()) return;
-        if (c == '{' && braced_letter()) return;
+        if (c == '{' && (braced_switch() || braced_letter())) return;
         if (c == '-' && peek(1) == '-') {
             const bool em = peek(2) == '-';
             append_utf8(out_, em ? 0x2014 : 0x2013);
@@ -194,7 +224,39 @@ private:
             skip_command_end();
             return true;
         }
-        return false;
+        return is_letter(first) && end < text_.size() && text_[end] == '{' && with_argument(name, end);
+    }
+
+    // \emph{x} and the like as x, \footnote{x} as " (x)", \cite{key} as
+    // nothing (with the space or tie before it); false when unknown or unclosed.
+    bool with_argument(std::string_view name, std::size_t open) {
+        const std::size_t close = group_end(text_, open);
+        if (close == std::string_view::npos) return false;
+        const std::string_view inside = text_.substr(open + 1, close - open - 1);
+        if (citation(name)) {
+            while (out_.ends_with(' ') || out_.ends_with("\u00A0")) out_.resize(out_.size() - (out_.back() == ' ' ? 1 : 2));
+        } else if (name == "footnote") {
+            out_ += " (" + Converter(inside, keep_dollar_).run() + ")";
+        } else if (text_format(name)) {
+            out_ += Converter(inside, keep_dollar_).run();
+        } else {
+            return false;
+        }
+        at_ = close + 1;
+        return true;
+    }
+
+    // "{\it x}", "{\em x}", "{\bf x}": the text without the switch.
+    bool braced_switch() {
+        if (peek(1) != '\\') return false;
+        std::size_t end = at_ + 2;
+        while (end < text_.size() && is_letter(text_[end])) ++end;
+        const std::size_t close = group_end(text_, at_);
+        if (!format_switch(text_.substr(at_ + 2, end - at_ - 2)) || close == std::string_view::npos) return false;
+        while (end < close && text_[end] == ' ') ++end;
+        out_ += Converter(text_.substr(end, close - end), keep_dollar_).run();
+        at_ = close + 1;
+        return true;
     }
 
     // After a control word, TeX drops the spaces or an empty group: "\o rn", "\ss{}e".

@@ -15,7 +15,10 @@ namespace pp {
 // \& \% \_ \# \$ \{ \}, "--" and "---" as dashes and a tie "~" ("Fig.~2") as a
 // no-break space; a "~" that means "about" ("~2x") or a range ("1~2") stays.
 // Math ($...$, $$...$$, \(...\), \[...\]) is copied unchanged for a math
-// renderer, and so is any command this does not know. Composed to NFC.
+// renderer, and so is any command this does not know. Text formatting,
+// \emph{x} \textbf{x} \texttt{x} ... and the older {\it x} {\em x} {\bf x}
+// ..., is reduced to its text; \footnote{x} to " (x)"; \cite{key} is
+// dropped (a reader has no bibliography). Composed to NFC.
 // `for_math_renderer`: text for a page where KaTeX typesets $...$ keeps "\$"
 // as it is, so an escaped dollar never opens a formula there.
 std::string tex_to_unicode(std::string_view text, bool for_math_renderer = false);
@@ -23,6 +26,10 @@ std::string tex_to_unicode(std::string_view text, bool for_math_renderer = false
 // Whether tex_to_unicode could change `text` (a quick check for the common
 // case of plain text).
 bool has_tex(std::string_view text);
+
+// The closing brace of the group whose "{" is at `open` ("\{" and "\}" do
+// not count); npos when it is never closed.
+std::size_t group_end(std::string_view text, std::size_t open);
 
 // Whether `text` holds math a renderer would typeset: a closed $...$,
 // $$...$$, \(...\) or \[...\].
