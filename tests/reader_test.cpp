@@ -343,6 +343,19 @@ TEST_CASE("reader: names, titles and search words show TeX as letters; the day f
     CHECK(month->find(R"(Sch\\\"utze)") != std::string::npos); // JSON-escaped Sch\"utze
 }
 
+TEST_CASE("reader: TeX's text formats in a title read as text on the day page, in the feed and the search data") {
+    ReaderSite site;
+    site.save(reader_day("2026-07-01", {reader_paper("2607.00009", "\\emph{Robust} {\\bf Models}~\\cite{x}", 8, 8)}));
+    site.build();
+    CHECK(site.page("2026/07/01").find("Robust Models</a>") != std::string::npos);
+    const auto feed = read_text(site.dir / "site/feed.xml");
+    CHECK(feed.find("Robust Models") != std::string::npos);
+    CHECK(feed.find("emph") == std::string::npos);
+    const auto month = gunzip(read_text(site.dir / "site/data/2026-07.json.gz"), 1 << 20);
+    REQUIRE(month.has_value());
+    CHECK(month->find("\"title\":\"Robust Models\"") != std::string::npos); // what the search page shows
+}
+
 TEST_CASE("reader: notifications name the authors as letters") {
     Day day = reader_day("2026-07-27", {reader_paper("2607.00001", "Best of July", 10, 9)});
     day.papers[0].authors = {"Fran\\c{c}ois-Xavier Briol", "Hinrich Sch\\\"utze"};
@@ -358,6 +371,9 @@ TEST_CASE("reader: KaTeX only on pages with math; without KaTeX's files math mus
     CHECK(site.page("2026/07/27").find("katex") == std::string::npos);
     CHECK(read_text(site.dir / "site/archive/index.html").find("katex") == std::string::npos);
     CHECK(read_text(site.dir / "site/404.html").find("katex") == std::string::npos);
+    // The search results and the reading list show titles with math (issue 43).
+    CHECK(read_text(site.dir / "site/search/index.html").find("katex.min.js") != std::string::npos);
+    CHECK(read_text(site.dir / "site/starred/index.html").find("katex.min.js") != std::string::npos);
     auto missing = run_paperpress_env("PAPERPRESS_KATEX_DIR=/nonexistent", "build --out site2", site.dir.path());
     CHECK(missing.exit_code != 0);
     CHECK(missing.err.find("math: false") != std::string::npos);

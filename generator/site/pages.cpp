@@ -649,13 +649,14 @@ TemplateData not_found_page(const SiteContext& site) {
 std::string starred_page_path() { return "starred/"; }
 
 TemplateData starred_page(const SiteContext& site) {
-    auto data = page_base(site, "starred", "Starred papers", starred_page_path());
+    // KaTeX on the pages whose titles come from the browser: any may hold math.
+    auto data = page_base(site, "starred", "Starred papers", starred_page_path(), true);
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);
     return data;
 }
 
 TemplateData search_page(const SiteContext& site) {
-    auto data = page_base(site, "search", "Search", search_page_path());
+    auto data = page_base(site, "search", "Search", search_page_path(), true);
     data.set("abstracts",
              site.config.data_has_full_text()); // the month data holds the free text to search (in its key)
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);

@@ -340,6 +340,7 @@
       meta.textContent = " arXiv:" + p.id + (p.date ? " · " + p.date : "") + (p.authors ? " · " + p.authors : "");
       li.append(remove, a, meta);
       list.appendChild(li);
+      typeset(a); // the title as written, with its TeX
     });
     document.getElementById("starred-empty").hidden = papers.length > 0;
   }
