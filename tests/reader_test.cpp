@@ -45,7 +45,7 @@ TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands s
     CHECK(tex_to_unicode("about ~2x, (~80%), 1.69~2.18") == "about ~2x, (~80%), 1.69~2.18"); // plain text's tildes
     CHECK(tex_to_unicode("bound $x\\_1 \\cdot \\'e$ here") == "bound $x\\_1 \\cdot \\'e$ here");
     CHECK(tex_to_unicode("\\[ a--b \\] and \\( c~d \\)") == "\\[ a--b \\] and \\( c~d \\)");
-    CHECK(tex_to_unicode("\\cdot {\\sim} \\unknown{x}") == "\\cdot {\\sim} \\unknown{x}");
+    CHECK(tex_to_unicode("\\cdot {\\sim} \\unknown{x}") == "· ∼ unknown{x}"); // symbols; a macro by its name
     CHECK(tex_to_unicode("a lone $ sign, a trailing \\") == "a lone $ sign, a trailing \\");
     CHECK(tex_to_unicode("plain text") == "plain text");
     CHECK(tex_to_unicode("costs \\$5 or \\$6", true) == "costs \\$5 or \\$6"); // no formula for KaTeX
@@ -68,9 +68,14 @@ TEST_CASE("tex: text formatting, the older switches, footnotes and citations rea
           "Italic and emph, bold Schütze y");
     CHECK(tex_to_unicode("as shown~\\cite{smith2020, doe}. Next \\citep{x}") == "as shown. Next");
     CHECK(tex_to_unicode("Results\\footnote{Code: \\emph{here}.} hold") == "Results (Code: here.) hold");
-    // Math keeps its TeX for KaTeX; unclosed groups and other commands stay as written.
+    // Math keeps its TeX for KaTeX.
     CHECK(tex_to_unicode("\\emph{$\\phi$-Balancing}", true) == "$\\phi$-Balancing");
-    CHECK(tex_to_unicode("$\\emph{x}$ and {\\bf y$ {\\item} \\emph{open") == "$\\emph{x}$ and {\\bf y$ {\\item} \\emph{open");
+    CHECK(tex_to_unicode("$\\emph{x} \\alpha$ and \\(\\cite{y}\\)") == "$\\emph{x} \\alpha$ and \\(\\cite{y}\\)");
+    // Outside math (an abstract that lost its dollars), symbols as letters; a paper's own macros by their
+    // names; labels, references and definitions dropped.
+    CHECK(tex_to_unicode("x \\in (1,\\infty), \\alpha \\to 0 \\ie \\svd{} and \\LSLORA") ==
+          "x ∈ (1,∞), α → 0 i.e. svd and LSLORA");
+    CHECK(tex_to_unicode("(see \\cref{fig:a}) \\newcommand{\\x}[1]{\\text{#1}}Text") == "(see) Text");
 }
 
 TEST_CASE("abstracts: the older switches as HTML, a footnote in parentheses, citations dropped") {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <utility>
 #include <cstdlib>
 #include <optional>
 
@@ -110,7 +111,7 @@ bool one_of(std::string_view name, std::initializer_list<std::string_view> names
 // Text-mode formatting that takes its text as an argument: \emph{x}.
 bool text_format(std::string_view name) {
     return one_of(name, {"emph", "textbf", "textit", "textsl", "texttt", "textsc", "textrm", "textsf", "textup",
-                         "textmd", "textnormal", "text", "underline", "mbox"});
+                         "textmd", "textnormal", "text", "underline", "mbox", "textsuperscript", "textsubscript", "url"});
 }
 
 // The older switches, inside a group: {\it x}, {\em x}, {\bf x}.
@@ -119,7 +120,36 @@ bool format_switch(std::string_view name) {
                          "slshape", "scshape", "upshape", "rmfamily", "sffamily", "mdseries", "normalfont"});
 }
 
-bool citation(std::string_view name) { return one_of(name, {"cite", "citep", "citet", "citealp", "citeauthor"}); }
+// Commands dropped with their argument: a reader has no bibliography, labels or macro definitions.
+bool dropped(std::string_view name) {
+    return one_of(name, {"cite", "citep", "citet", "citealp", "citeauthor", "ref", "cref", "Cref", "eqref", "autoref",
+                         "label", "color"});
+}
+
+// Commands that stand for a symbol or a word, as found outside math in
+// abstracts whose dollars were lost: "\alpha" is α, "\ie" is "i.e.".
+std::optional<std::string_view> symbol(std::string_view name) {
+    static constexpr std::pair<std::string_view, std::string_view> symbols[] = {
+        {"alpha", "α"},   {"beta", "β"},        {"gamma", "γ"},      {"delta", "δ"},      {"epsilon", "ε"},
+        {"varepsilon", "ε"}, {"zeta", "ζ"},     {"eta", "η"},        {"theta", "θ"},      {"iota", "ι"},
+        {"kappa", "κ"},   {"lambda", "λ"},      {"mu", "μ"},         {"nu", "ν"},         {"xi", "ξ"},
+        {"pi", "π"},      {"rho", "ρ"},         {"sigma", "σ"},      {"tau", "τ"},        {"upsilon", "υ"},
+        {"phi", "φ"},     {"varphi", "φ"},      {"chi", "χ"},        {"psi", "ψ"},        {"omega", "ω"},
+        {"Gamma", "Γ"},   {"Delta", "Δ"},       {"Theta", "Θ"},      {"Lambda", "Λ"},     {"Xi", "Ξ"},
+        {"Pi", "Π"},      {"Sigma", "Σ"},       {"Phi", "Φ"},        {"Psi", "Ψ"},        {"Omega", "Ω"},
+        {"ell", "ℓ"},     {"infty", "∞"},       {"times", "×"},      {"cdot", "·"},       {"pm", "±"},
+        {"leq", "≤"},     {"le", "≤"},          {"geq", "≥"},        {"ge", "≥"},         {"neq", "≠"},
+        {"approx", "≈"},  {"sim", "∼"},         {"propto", "∝"},     {"in", "∈"},         {"to", "→"},
+        {"rightarrow", "→"}, {"leftarrow", "←"}, {"uparrow", "↑"},   {"downarrow", "↓"},  {"sqrt", "√"},
+        {"partial", "∂"}, {"nabla", "∇"},       {"ldots", "…"},      {"dots", "…"},       {"tanh", "tanh"},
+        {"log", "log"},   {"exp", "exp"},       {"ie", "i.e."},      {"eg", "e.g."},      {"etal", "et al."},
+        {"LaTeX", "LaTeX"}, {"TeX", "TeX"},     {"textemdash", "—"}, {"textendash", "–"}, {"guillemotleft", "«"},
+        {"guillemotright", "»"}, {"par", " "},
+    };
+    for (const auto& [command, text] : symbols)
+        if (command == name) return text;
+    return std::nullopt;
+}
 
 class Converter {
 public:
@@ -224,16 +254,33 @@ private:
             skip_command_end();
             return true;
         }
-        return is_letter(first) && end < text_.size() && text_[end] == '{' && with_argument(name, end);
+        if (!is_letter(first)) return false;
+        if (end < text_.size() && text_[end] == '{' && with_argument(name, end)) return true;
+        // A symbol, or a macro the paper defined for itself (\svd, \BAEE{}): shown as its name.
+        if (auto text = symbol(name)) out_ += *text;
+        else out_ += name;
+        at_ = end;
+        if (peek() == '{' && peek(1) == '}') at_ += 2;
+        return true;
     }
 
-    // \emph{x} and the like as x, \footnote{x} as " (x)", \cite{key} as
-    // nothing (with the space or tie before it); false when unknown or unclosed.
+    // \emph{x} and the like as x, \footnote{x} as " (x)", \cite{key} and
+    // \ref{l} as nothing (with the space or tie before them), a macro's
+    // definition as nothing; false when unknown or unclosed.
     bool with_argument(std::string_view name, std::size_t open) {
         const std::size_t close = group_end(text_, open);
         if (close == std::string_view::npos) return false;
         const std::string_view inside = text_.substr(open + 1, close - open - 1);
-        if (citation(name)) {
+        if (one_of(name, {"newcommand", "renewcommand", "providecommand"})) { // \newcommand{\x}[1]{...}
+            std::size_t body = close + 1;
+            if (body < text_.size() && text_[body] == '[') body = text_.find(']', body) + 1;
+            if (body == 0 || body >= text_.size() || text_[body] != '{') return false;
+            const std::size_t body_end = group_end(text_, body);
+            if (body_end == std::string_view::npos) return false;
+            at_ = body_end + 1;
+            return true;
+        }
+        if (dropped(name)) {
             while (out_.ends_with(' ') || out_.ends_with("\u00A0")) out_.resize(out_.size() - (out_.back() == ' ' ? 1 : 2));
         } else if (name == "footnote") {
             out_ += " (" + Converter(inside, keep_dollar_).run() + ")";

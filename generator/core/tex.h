@@ -15,10 +15,12 @@ namespace pp {
 // \& \% \_ \# \$ \{ \}, "--" and "---" as dashes and a tie "~" ("Fig.~2") as a
 // no-break space; a "~" that means "about" ("~2x") or a range ("1~2") stays.
 // Math ($...$, $$...$$, \(...\), \[...\]) is copied unchanged for a math
-// renderer, and so is any command this does not know. Text formatting,
-// \emph{x} \textbf{x} \texttt{x} ... and the older {\it x} {\em x} {\bf x}
-// ..., is reduced to its text; \footnote{x} to " (x)"; \cite{key} is
-// dropped (a reader has no bibliography). Composed to NFC.
+// renderer. Outside it, text formatting, \emph{x} \textbf{x} \texttt{x} ...
+// and the older {\it x} {\em x} {\bf x} ..., is reduced to its text;
+// \footnote{x} to " (x)"; \cite{key}, \ref{label} and \newcommand{...}{...}
+// are dropped (a reader has no bibliography); a symbol (\alpha, \infty,
+// \ie) is its letter or words, and any other command (a paper's own macro,
+// \svd) its name. Composed to NFC.
 // `for_math_renderer`: text for a page where KaTeX typesets $...$ keeps "\$"
 // as it is, so an escaped dollar never opens a formula there.
 std::string tex_to_unicode(std::string_view text, bool for_math_renderer = false);
