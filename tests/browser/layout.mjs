@@ -89,6 +89,7 @@ const servers = {};
 for (const [name, site] of Object.entries(sites)) servers[name] = await serve(fs.realpathSync(site));
 const browser = await launch(chromium, chromiumPath);
 const figures = [];
+const texCounts = {};
 
 try {
   for (const site of Object.keys(sites)) {
@@ -132,6 +133,73 @@ try {
     });
   }
 
+  for (const theme of ["default", "classic"]) {
+    await check(`${theme}: a formula KaTeX cannot read is readable in both schemes (contrast at least 4.5)`, async () => {
+      for (const scheme of ["light", "dark"]) {
+        const problems = [];
+        const context = await browser.newContext({ colorScheme: scheme });
+        const page = await openPage(context, problems, { timeout: 30000 });
+        await page.goto(servers[`${theme}-titles`].url + measured["day with math"], { waitUntil: "load" });
+        const ratio = await page.evaluate(() => {
+          const p = document.createElement("p");
+          p.textContent = "$\\nosuchcommand{x}$";
+          document.querySelector("main").appendChild(p);
+          window.paperpressTypeset(p);
+          const error = p.querySelector(".katex [style*=color]"); // the command, as written
+          if (!error) return 0;
+          const rgb = (css) => css.match(/[\d.]+/g).slice(0, 3).map(Number);
+          const luminance = (c) => {
+            const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+          };
+          const fg = luminance(rgb(getComputedStyle(error).color));
+          const bg = luminance(rgb(getComputedStyle(document.body).backgroundColor));
+          return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05); // WCAG 2's contrast ratio
+        });
+        expect(ratio >= 4.5, `${scheme}: the error's contrast is ${ratio.toFixed(2)}`);
+        expect(problems.length === 0, problems.join("; "));
+        await context.close();
+      }
+    });
+  }
+
+  // Raw TeX commands ("\emph", "{\it", "\cite") in what a reader sees, once KaTeX has typeset the math:
+  // on every day, month and year page, and a search, in both themes.
+  for (const theme of ["default", "classic"]) {
+    await check(`${theme}: no raw TeX command in the visible text of any page`, async () => {
+      const problems = [];
+      const context = await browser.newContext();
+      const page = await openPage(context, problems, { timeout: 30000 });
+      const site = sites[`${theme}-titles`];
+      const pages = ["/", "/search/?q=learning"];
+      for (const month of months) {
+        pages.push(month, month.slice(0, 6));
+        for (const day of fs.readdirSync(path.join(site, month)).filter((f) => /^\d{2}$/.test(f))) pages.push(`${month}${day}/`);
+      }
+      const found = [];
+      for (const where of [...new Set(pages)]) {
+        await page.goto(servers[`${theme}-titles`].url + where, { waitUntil: "load" });
+        if (where.startsWith("/search/")) await page.locator(".search-result").first().waitFor();
+        const raw = await page.evaluate(() => {
+          const main = document.querySelector("main").cloneNode(true);
+          main.querySelectorAll("details.prompt, .prompt, script").forEach((e) => e.remove());
+          // Typeset math is no raw TeX, but a command KaTeX does not know shows as written, in errorColor;
+          // a formula it cannot read is a .katex-error, which stays.
+          let text = "";
+          main.querySelectorAll('.katex-html [style*="bad-fg"], .katex-html [style*="204, 0, 0"], .katex-html [style*="#cc0000"]')
+            .forEach((e) => { text += " " + e.textContent; });
+          main.querySelectorAll(".katex").forEach((e) => e.remove());
+          return (text + " " + main.textContent).match(/\\[A-Za-z]+/g) || [];
+        });
+        for (const command of raw) found.push(`${where} ${command}`);
+      }
+      texCounts[theme] = found.length;
+      expect(found.length === 0, `${found.length} raw TeX commands: ${found.slice(0, 12).join(", ")}`);
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
+    });
+  }
+
   await check("classic: the month calendar has a caption, the year grid's data cells have headers", async () => {
     const problems = [];
     const context = await browser.newContext();
@@ -157,5 +225,6 @@ try {
 }
 
 console.log(`layout shift: ${figures.join(" · ")}`);
+console.log(`raw TeX commands in visible text: ${JSON.stringify(texCounts)}`);
 console.log(`layout browser test: ${tally.passed} passed, ${tally.failures.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(tally.failures.length === 0 ? 0 : 1);

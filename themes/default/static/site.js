@@ -76,6 +76,9 @@
     // Commands arXiv's abstracts use that KaTeX lacks, as what they mean.
     macros: { "\\Tilde": "\\tilde" },
     throwOnError: false,
+    // What KaTeX cannot read shows as written in errorColor (default #cc0000, too dark on a dark
+    // background: katex.org/docs/options); KaTeX writes it into a style, so the scheme's own red.
+    errorColor: "var(--bad-fg, #cc0000)",
     ignoredClasses: ["usage", "prompt", "no-math", "banner", "counts"]
   };
   function typeset(element) {
