@@ -78,6 +78,12 @@ TEST_CASE("tex: text formatting, the older switches, footnotes and citations rea
     CHECK(tex_to_unicode("(see \\cref{fig:a}) \\newcommand{\\x}[1]{\\text{#1}}Text") == "(see) Text");
 }
 
+TEST_CASE("tex: plain text for where no math renderer runs (the feed, descriptions)") {
+    CHECK(tex_to_plain("$\\ell_1$-norm and $O(n^2)$, \\emph{Sch\\\"utze}") == "ℓ₁-norm and O(n²), Schütze");
+    CHECK(tex_to_plain("$\\phi$-Balancing: $\\mathcal{O}(\\frac{1}{\\sqrt{T}})$ at $x_{ij}$") == "φ-Balancing: O(1/√T) at xᵢⱼ");
+    CHECK(tex_to_plain("costs \\$5 and \\$6; \\(\\alpha\\) and $$\\beta^{2n}$$") == "costs $5 and $6; α and β²ⁿ");
+}
+
 TEST_CASE("abstracts: the older switches as HTML, a footnote in parentheses, citations dropped") {
     CHECK(abstract_to_html("A {\\it fast} and {\\bf sound \\emph{method}} {\\em here}, {\\tt code}.") ==
           "<p>A <i>fast</i> and <b>sound <em>method</em></b> <em>here</em>, <code>code</code>.</p>\n");
@@ -356,6 +362,8 @@ TEST_CASE("reader: TeX's text formats in a title read as text on the day page, i
     const auto feed = read_text(site.dir / "site/feed.xml");
     CHECK(feed.find("Robust Models") != std::string::npos);
     CHECK(feed.find("emph") == std::string::npos);
+    CHECK(feed.find("Second best O(n)") != std::string::npos); // feed readers typeset no math: plain text
+    CHECK(feed.find("$O(n)$") == std::string::npos);
     const auto month = gunzip(read_text(site.dir / "site/data/2026-07.json.gz"), 1 << 20);
     REQUIRE(month.has_value());
     CHECK(month->find("\"title\":\"Robust Models\"") != std::string::npos); // what the search page shows

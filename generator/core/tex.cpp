@@ -406,4 +406,95 @@ std::string tex_to_unicode(std::string_view text, bool for_math_renderer) {
     return Converter(text, for_math_renderer).run();
 }
 
+namespace {
+
+// "2" as "²" (or "₂"): digits, signs and the letters Unicode has; false when some character has none.
+bool append_script(std::string& out, std::string_view text, bool superscript) {
+    static constexpr std::string_view plain = "0123456789+-=()niaeoxjklmpst";
+    static constexpr std::string_view supers[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹", "⁺", "⁻", "⁼", "⁽",
+                                                  "⁾", "ⁿ", "ⁱ", "ᵃ", "ᵉ", "ᵒ", "ˣ", "ʲ", "ᵏ", "ˡ", "ᵐ", "ᵖ", "ˢ", "ᵗ"};
+    static constexpr std::string_view subs[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉", "₊", "₋", "₌", "₍",
+                                                "₎", "ₙ", "ᵢ", "ₐ", "ₑ", "ₒ", "ₓ", "ⱼ", "ₖ", "ₗ", "ₘ", "ₚ", "ₛ", "ₜ"};
+    std::string scripted;
+    for (char c : text) {
+        const auto at = plain.find(c);
+        if (c == ' ') continue;
+        if (at == std::string_view::npos) return false;
+        scripted += superscript ? supers[at] : subs[at];
+    }
+    out += scripted;
+    return true;
+}
+
+// The argument at `at` ("{...}" or one character) and where it ends.
+std::pair<std::string_view, std::size_t> math_argument(std::string_view math, std::size_t at) {
+    if (at >= math.size()) return {{}, at};
+    if (math[at] != '{') return {math.substr(at, 1), at + 1};
+    const std::size_t close = group_end(math, at);
+    if (close == std::string_view::npos) return {math.substr(at + 1), math.size()};
+    return {math.substr(at + 1, close - at - 1), close + 1};
+}
+
+// A formula's TeX as plain text: "\ell_1" is "ℓ₁", "O(n^2)" "O(n²)",
+// "\frac{a}{b}" "a/b"; fonts (\mathcal, \mathbf, ...) are dropped, other commands shown by name.
+std::string math_plain(std::string_view math) {
+    std::string out;
+    for (std::size_t at = 0; at < math.size();) {
+        const char c = math[at];
+        if (c == '^' || c == '_') {
+            const auto [argument, end] = math_argument(math, at + 1);
+            if (!append_script(out, argument, c == '^')) out += (c == '^' ? "^" : "_") + math_plain(argument);
+            at = end;
+        } else if (c == '\\') {
+            std::size_t end = at + 1;
+            while (end < math.size() && is_letter(math[end])) ++end;
+            const std::string_view name = math.substr(at + 1, end - at - 1);
+            if (name.empty()) { // "\," "\{"
+                if (end < math.size()) out += std::string_view(",;:! ").find(math[end]) != std::string_view::npos ? ' ' : math[end];
+                at = end + 1;
+                continue;
+            }
+            at = end;
+            if (name == "frac") {
+                const auto [top, middle] = math_argument(math, at);
+                const auto [bottom, after] = math_argument(math, middle);
+                out += math_plain(top) + "/" + math_plain(bottom);
+                at = after;
+            } else if (auto text = symbol(name)) {
+                out += *text;
+            } else if (!name.starts_with("math") && name != "operatorname" && name != "text" && name != "left" &&
+                       name != "right") {
+                out += name;
+            }
+        } else {
+            if (c != '{' && c != '}') out += c;
+            ++at;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::string tex_to_plain(std::string_view text) {
+    std::string out;
+    std::size_t done = 0;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const char c = text[at];
+        if (c == '\\' && (at + 1 == text.size() || (text[at + 1] != '(' && text[at + 1] != '['))) {
+            ++at; // an escape: "\$" is a dollar sign
+            continue;
+        }
+        if (c != '$' && c != '\\') continue;
+        const auto end = math_end(text, at);
+        if (!end) continue;
+        const std::size_t open = text.substr(at, 2) == "$$" ? 2 : c == '$' ? 1 : 2;
+        out += tex_to_unicode(text.substr(done, at - done));
+        out += math_plain(text.substr(at + open, *end - at - 2 * open));
+        done = *end;
+        at = *end - 1;
+    }
+    return out + tex_to_unicode(text.substr(done));
+}
+
 } // namespace pp

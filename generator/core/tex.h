@@ -25,6 +25,11 @@ namespace pp {
 // as it is, so an escaped dollar never opens a formula there.
 std::string tex_to_unicode(std::string_view text, bool for_math_renderer = false);
 
+// `text` for where no math renderer runs (the feed, a page's description):
+// as tex_to_unicode, and its math as plain Unicode too ("$\ell_1$-norm" is
+// "ℓ₁-norm", "$O(n^2)$" "O(n²)"; a command without a letter by its name).
+std::string tex_to_plain(std::string_view text);
+
 // Whether tex_to_unicode could change `text` (a quick check for the common
 // case of plain text).
 bool has_tex(std::string_view text);

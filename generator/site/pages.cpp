@@ -454,7 +454,7 @@ static std::string day_description(const Day& day) {
     std::string text =
         plural(static_cast<long long>(day.papers.size()), "paper", "papers") + " for " + long_date(day.date);
     std::vector<std::string> titles;
-    for (std::size_t i = 0; i < day.papers.size() && i < 3; ++i) titles.push_back(tex_to_unicode(day.papers[i].title));
+    for (std::size_t i = 0; i < day.papers.size() && i < 3; ++i) titles.push_back(tex_to_plain(day.papers[i].title));
     return text + (titles.empty() ? "" : ": " + join(titles, "; ")) + ".";
 }
 
@@ -516,7 +516,7 @@ TemplateData month_page(const SiteContext& site, std::size_t index, const MonthB
                               plural(month.papers, "paper", "papers");
     std::vector<std::string> titles;
     for (std::size_t i = 0; i < best.papers.size() && i < 3; ++i)
-        titles.push_back(tex_to_unicode(best.papers[i].paper.title));
+        titles.push_back(tex_to_plain(best.papers[i].paper.title));
     if (!titles.empty()) description += ". Best: " + join(titles, "; ");
     auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month),
                           math, description + ".");
