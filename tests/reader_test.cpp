@@ -80,7 +80,8 @@ TEST_CASE("tex: text formatting, the older switches, footnotes and citations rea
 
 TEST_CASE("tex: plain text for where no math renderer runs (the feed, descriptions)") {
     CHECK(tex_to_plain("$\\ell_1$-norm and $O(n^2)$, \\emph{Sch\\\"utze}") == "ℓ₁-norm and O(n²), Schütze");
-    CHECK(tex_to_plain("$\\phi$-Balancing: $\\mathcal{O}(\\frac{1}{\\sqrt{T}})$ at $x_{ij}$") == "φ-Balancing: O(1/√T) at xᵢⱼ");
+    CHECK(tex_to_plain("$\\phi$-Balancing: $\\mathcal{O}(\\frac{1}{\\sqrt{T}})$ at $x_{ij}$") ==
+          "φ-Balancing: O(1/√T) at xᵢⱼ");
     CHECK(tex_to_plain("costs \\$5 and \\$6; \\(\\alpha\\) and $$\\beta^{2n}$$") == "costs $5 and $6; α and β²ⁿ");
 }
 
@@ -89,7 +90,8 @@ TEST_CASE("abstracts: the older switches as HTML, a footnote in parentheses, cit
           "<p>A <i>fast</i> and <b>sound <em>method</em></b> <em>here</em>, <code>code</code>.</p>\n");
     CHECK(abstract_to_html("We win~\\cite{a,b}.\\footnote{See \\url{https://a.b/c}.}") ==
           "<p>We win. (See <a href=\"https://a.b/c\">https://a.b/c</a>.)</p>\n");
-    CHECK(abstract_to_html("$ {\\bf x} $ and {\\itshape y} and {\\bf open") == "<p>$ {\\bf x} $ and y and {\\bf open</p>\n");
+    CHECK(abstract_to_html("$ {\\bf x} $ and {\\itshape y} and {\\bf open") ==
+          "<p>$ {\\bf x} $ and y and {\\bf open</p>\n");
 }
 
 TEST_CASE("abstracts: text-mode TeX formatting becomes HTML outside math and stays inside it") {

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <initializer_list>
-#include <utility>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
+#include <utility>
 
 namespace pp {
 
@@ -110,14 +110,15 @@ bool one_of(std::string_view name, std::initializer_list<std::string_view> names
 
 // Text-mode formatting that takes its text as an argument: \emph{x}.
 bool text_format(std::string_view name) {
-    return one_of(name, {"emph", "textbf", "textit", "textsl", "texttt", "textsc", "textrm", "textsf", "textup",
-                         "textmd", "textnormal", "text", "underline", "mbox", "textsuperscript", "textsubscript", "url"});
+    return one_of(name,
+                  {"emph", "textbf", "textit", "textsl", "texttt", "textsc", "textrm", "textsf", "textup", "textmd",
+                   "textnormal", "text", "underline", "mbox", "textsuperscript", "textsubscript", "url"});
 }
 
 // The older switches, inside a group: {\it x}, {\em x}, {\bf x}.
 bool format_switch(std::string_view name) {
-    return one_of(name, {"it", "em", "bf", "sl", "tt", "rm", "sf", "sc", "itshape", "bfseries", "ttfamily",
-                         "slshape", "scshape", "upshape", "rmfamily", "sffamily", "mdseries", "normalfont"});
+    return one_of(name, {"it", "em", "bf", "sl", "tt", "rm", "sf", "sc", "itshape", "bfseries", "ttfamily", "slshape",
+                         "scshape", "upshape", "rmfamily", "sffamily", "mdseries", "normalfont"});
 }
 
 // Commands dropped with their argument: a reader has no bibliography, labels or macro definitions.
@@ -130,21 +131,78 @@ bool dropped(std::string_view name) {
 // abstracts whose dollars were lost: "\alpha" is α, "\ie" is "i.e.".
 std::optional<std::string_view> symbol(std::string_view name) {
     static constexpr std::pair<std::string_view, std::string_view> symbols[] = {
-        {"alpha", "α"},   {"beta", "β"},        {"gamma", "γ"},      {"delta", "δ"},      {"epsilon", "ε"},
-        {"varepsilon", "ε"}, {"zeta", "ζ"},     {"eta", "η"},        {"theta", "θ"},      {"iota", "ι"},
-        {"kappa", "κ"},   {"lambda", "λ"},      {"mu", "μ"},         {"nu", "ν"},         {"xi", "ξ"},
-        {"pi", "π"},      {"rho", "ρ"},         {"sigma", "σ"},      {"tau", "τ"},        {"upsilon", "υ"},
-        {"phi", "φ"},     {"varphi", "φ"},      {"chi", "χ"},        {"psi", "ψ"},        {"omega", "ω"},
-        {"Gamma", "Γ"},   {"Delta", "Δ"},       {"Theta", "Θ"},      {"Lambda", "Λ"},     {"Xi", "Ξ"},
-        {"Pi", "Π"},      {"Sigma", "Σ"},       {"Phi", "Φ"},        {"Psi", "Ψ"},        {"Omega", "Ω"},
-        {"ell", "ℓ"},     {"infty", "∞"},       {"times", "×"},      {"cdot", "·"},       {"pm", "±"},
-        {"leq", "≤"},     {"le", "≤"},          {"geq", "≥"},        {"ge", "≥"},         {"neq", "≠"},
-        {"approx", "≈"},  {"sim", "∼"},         {"propto", "∝"},     {"in", "∈"},         {"to", "→"},
-        {"rightarrow", "→"}, {"leftarrow", "←"}, {"uparrow", "↑"},   {"downarrow", "↓"},  {"sqrt", "√"},
-        {"partial", "∂"}, {"nabla", "∇"},       {"ldots", "…"},      {"dots", "…"},       {"tanh", "tanh"},
-        {"log", "log"},   {"exp", "exp"},       {"ie", "i.e."},      {"eg", "e.g."},      {"etal", "et al."},
-        {"LaTeX", "LaTeX"}, {"TeX", "TeX"},     {"textemdash", "—"}, {"textendash", "–"}, {"guillemotleft", "«"},
-        {"guillemotright", "»"}, {"par", " "},
+        {"alpha", "α"},
+        {"beta", "β"},
+        {"gamma", "γ"},
+        {"delta", "δ"},
+        {"epsilon", "ε"},
+        {"varepsilon", "ε"},
+        {"zeta", "ζ"},
+        {"eta", "η"},
+        {"theta", "θ"},
+        {"iota", "ι"},
+        {"kappa", "κ"},
+        {"lambda", "λ"},
+        {"mu", "μ"},
+        {"nu", "ν"},
+        {"xi", "ξ"},
+        {"pi", "π"},
+        {"rho", "ρ"},
+        {"sigma", "σ"},
+        {"tau", "τ"},
+        {"upsilon", "υ"},
+        {"phi", "φ"},
+        {"varphi", "φ"},
+        {"chi", "χ"},
+        {"psi", "ψ"},
+        {"omega", "ω"},
+        {"Gamma", "Γ"},
+        {"Delta", "Δ"},
+        {"Theta", "Θ"},
+        {"Lambda", "Λ"},
+        {"Xi", "Ξ"},
+        {"Pi", "Π"},
+        {"Sigma", "Σ"},
+        {"Phi", "Φ"},
+        {"Psi", "Ψ"},
+        {"Omega", "Ω"},
+        {"ell", "ℓ"},
+        {"infty", "∞"},
+        {"times", "×"},
+        {"cdot", "·"},
+        {"pm", "±"},
+        {"leq", "≤"},
+        {"le", "≤"},
+        {"geq", "≥"},
+        {"ge", "≥"},
+        {"neq", "≠"},
+        {"approx", "≈"},
+        {"sim", "∼"},
+        {"propto", "∝"},
+        {"in", "∈"},
+        {"to", "→"},
+        {"rightarrow", "→"},
+        {"leftarrow", "←"},
+        {"uparrow", "↑"},
+        {"downarrow", "↓"},
+        {"sqrt", "√"},
+        {"partial", "∂"},
+        {"nabla", "∇"},
+        {"ldots", "…"},
+        {"dots", "…"},
+        {"tanh", "tanh"},
+        {"log", "log"},
+        {"exp", "exp"},
+        {"ie", "i.e."},
+        {"eg", "e.g."},
+        {"etal", "et al."},
+        {"LaTeX", "LaTeX"},
+        {"TeX", "TeX"},
+        {"textemdash", "—"},
+        {"textendash", "–"},
+        {"guillemotleft", "«"},
+        {"guillemotright", "»"},
+        {"par", " "},
     };
     for (const auto& [command, text] : symbols)
         if (command == name) return text;
@@ -281,7 +339,8 @@ private:
             return true;
         }
         if (dropped(name)) {
-            while (out_.ends_with(' ') || out_.ends_with("\u00A0")) out_.resize(out_.size() - (out_.back() == ' ' ? 1 : 2));
+            while (out_.ends_with(' ') || out_.ends_with("\u00A0"))
+                out_.resize(out_.size() - (out_.back() == ' ' ? 1 : 2));
         } else if (name == "footnote") {
             out_ += " (" + Converter(inside, keep_dollar_).run() + ")";
         } else if (text_format(name)) {
@@ -450,7 +509,8 @@ std::string math_plain(std::string_view math) {
             while (end < math.size() && is_letter(math[end])) ++end;
             const std::string_view name = math.substr(at + 1, end - at - 1);
             if (name.empty()) { // "\," "\{"
-                if (end < math.size()) out += std::string_view(",;:! ").find(math[end]) != std::string_view::npos ? ' ' : math[end];
+                if (end < math.size())
+                    out += std::string_view(",;:! ").find(math[end]) != std::string_view::npos ? ' ' : math[end];
                 at = end + 1;
                 continue;
             }

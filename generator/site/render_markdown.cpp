@@ -204,15 +204,14 @@ struct TextFormat {
     const char* tag;
 };
 constexpr TextFormat text_formats[] = {
-    {"\\textbf{", "b"},    {"\\emph{", "em"},     {"\\textit{", "i"},    {"\\textsl{", "i"},
-    {"\\texttt{", "code"}, {"\\underline{", "u"}, {"\\textsc{", ""},     {"\\textrm{", ""},
-    {"\\textsf{", ""},     {"\\textup{", ""},     {"\\textnormal{", ""}, {"\\text{", ""},
-    {"\\footnote{", "("}, // in parentheses: a page has no foot
+    {"\\textbf{", "b"},    {"\\emph{", "em"}, {"\\textit{", "i"},   {"\\textsl{", "i"}, {"\\texttt{", "code"},
+    {"\\underline{", "u"}, {"\\textsc{", ""}, {"\\textrm{", ""},    {"\\textsf{", ""},  {"\\textup{", ""},
+    {"\\textnormal{", ""}, {"\\text{", ""},   {"\\footnote{", "("}, // in parentheses: a page has no foot
 };
 // The older switches, which act to the end of their group: {\it x}, {\bf x}.
 constexpr TextFormat format_switches[] = {
-    {"{\\it", "i"}, {"{\\em", "em"}, {"{\\bf", "b"}, {"{\\sl", "i"}, {"{\\tt", "code"},
-    {"{\\rm", ""}, {"{\\sf", ""},    {"{\\sc", ""},
+    {"{\\it", "i"},    {"{\\em", "em"}, {"{\\bf", "b"}, {"{\\sl", "i"},
+    {"{\\tt", "code"}, {"{\\rm", ""},   {"{\\sf", ""},  {"{\\sc", ""},
 };
 
 struct Formatted {
@@ -234,7 +233,8 @@ std::optional<Formatted> format_at(std::string_view line, std::size_t at) {
     if (at == 0) return std::nullopt;
     for (const auto& format : format_switches) {
         std::size_t start = at - 1 + format.command.size();
-        if (!line.substr(at - 1).starts_with(format.command) || (start < line.size() && std::isalpha(static_cast<unsigned char>(line[start]))))
+        if (!line.substr(at - 1).starts_with(format.command) ||
+            (start < line.size() && std::isalpha(static_cast<unsigned char>(line[start]))))
             continue;
         const std::size_t close = group_end(line, at - 1);
         if (close == std::string_view::npos || in_math(line, at)) return std::nullopt;
