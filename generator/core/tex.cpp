@@ -112,7 +112,7 @@ bool one_of(std::string_view name, std::initializer_list<std::string_view> names
 bool text_format(std::string_view name) {
     return one_of(name,
                   {"emph", "textbf", "textit", "textsl", "texttt", "textsc", "textrm", "textsf", "textup", "textmd",
-                   "textnormal", "text", "underline", "mbox", "textsuperscript", "textsubscript", "url"});
+                   "textnormal", "text", "underline", "mbox", "textsuperscript", "textsubscript"});
 }
 
 // The older switches, inside a group: {\it x}, {\em x}, {\bf x}.
@@ -229,7 +229,8 @@ public:
     }
 
 private:
-    char peek(std::size_t ahead = 0) const { return at_ + ahead < text_.size() ? text_[at_ + ahead] : '\0'; }
+    char peek(std::size_t ahead = 0) const { return peek_at(at_ + ahead); }
+    char peek_at(std::size_t at) const { return at < text_.size() ? text_[at] : '\0'; }
 
     void step() {
         // The bytes up to the next that may start something, in one append:
@@ -314,6 +315,8 @@ private:
         }
         if (!is_letter(first)) return false;
         if (end < text_.size() && text_[end] == '{' && with_argument(name, end)) return true;
+        // An unclosed or unknown argument, or a switch outside its group: as written.
+        if (format_switch(name) || (peek_at(end) == '{' && peek_at(end + 1) != '}')) return false;
         // A symbol, or a macro the paper defined for itself (\svd, \BAEE{}): shown as its name.
         if (auto text = symbol(name)) out_ += *text;
         else out_ += name;
