@@ -45,7 +45,8 @@ TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands s
     CHECK(tex_to_unicode("about ~2x, (~80%), 1.69~2.18") == "about ~2x, (~80%), 1.69~2.18"); // plain text's tildes
     CHECK(tex_to_unicode("bound $x\\_1 \\cdot \\'e$ here") == "bound $x\\_1 \\cdot \\'e$ here");
     CHECK(tex_to_unicode("\\[ a--b \\] and \\( c~d \\)") == "\\[ a--b \\] and \\( c~d \\)");
-    CHECK(tex_to_unicode("\\cdot {\\sim} \\unknown{x}") == "· ∼ \\unknown{x}"); // symbols; an unknown argument as written
+    CHECK(tex_to_unicode("\\cdot {\\sim} \\unknown{x}") ==
+          "· ∼ \\unknown{x}"); // symbols; an unknown argument as written
     CHECK(tex_to_unicode("a lone $ sign, a trailing \\") == "a lone $ sign, a trailing \\");
     CHECK(tex_to_unicode("plain text") == "plain text");
     CHECK(tex_to_unicode("costs \\$5 or \\$6", true) == "costs \\$5 or \\$6"); // no formula for KaTeX

@@ -110,9 +110,8 @@ bool one_of(std::string_view name, std::initializer_list<std::string_view> names
 
 // Text-mode formatting that takes its text as an argument: \emph{x}.
 bool text_format(std::string_view name) {
-    return one_of(name,
-                  {"emph", "textbf", "textit", "textsl", "texttt", "textsc", "textrm", "textsf", "textup", "textmd",
-                   "textnormal", "text", "underline", "mbox", "textsuperscript", "textsubscript"});
+    return one_of(name, {"emph", "textbf", "textit", "textsl", "texttt", "textsc", "textrm", "textsf", "textup",
+                         "textmd", "textnormal", "text", "underline", "mbox", "textsuperscript", "textsubscript"});
 }
 
 // The older switches, inside a group: {\it x}, {\em x}, {\bf x}.
