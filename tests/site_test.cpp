@@ -779,8 +779,7 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
     CHECK(classic_day.find("Previous Day") != std::string::npos);
     CHECK(classic_day.find("Monthly Overview") != std::string::npos);
     CHECK(classic_day.find("arxiv_site_color_mode") != std::string::npos); // the reference site's key
-    CHECK(read_text(fixture.root() / "site-classic/2025/index.html").find(">January</a></th>") !=
-          std::string::npos);
+    CHECK(read_text(fixture.root() / "site-classic/2025/index.html").find(">January</a></th>") != std::string::npos);
     CHECK(read_text(fixture.root() / "site-default/static/style.css").find("@media print") != std::string::npos);
 }
 
