@@ -45,7 +45,8 @@ TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands s
     CHECK(tex_to_unicode("about ~2x, (~80%), 1.69~2.18") == "about ~2x, (~80%), 1.69~2.18"); // plain text's tildes
     CHECK(tex_to_unicode("bound $x\\_1 \\cdot \\'e$ here") == "bound $x\\_1 \\cdot \\'e$ here");
     CHECK(tex_to_unicode("\\[ a--b \\] and \\( c~d \\)") == "\\[ a--b \\] and \\( c~d \\)");
-    CHECK(tex_to_unicode("\\textbf{bold} \\cdot {\\sim}") == "\\textbf{bold} \\cdot {\\sim}");
+    CHECK(tex_to_unicode("\\cdot {\\sim} \\unknown{x}") ==
+          "· ∼ \\unknown{x}"); // symbols; an unknown argument as written
     CHECK(tex_to_unicode("a lone $ sign, a trailing \\") == "a lone $ sign, a trailing \\");
     CHECK(tex_to_unicode("plain text") == "plain text");
     CHECK(tex_to_unicode("costs \\$5 or \\$6", true) == "costs \\$5 or \\$6"); // no formula for KaTeX
@@ -59,6 +60,39 @@ TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands s
     CHECK(has_math("\\[ x \\]"));
     CHECK_FALSE(has_math("costs \\$5 and \\$6"));
     CHECK_FALSE(has_math("a lone $ sign"));
+}
+
+TEST_CASE("tex: text formatting, the older switches, footnotes and citations read as text (titles, feeds, search)") {
+    // Issue 43: seen raw in titles of the fixture archive and the reference's abstracts.
+    CHECK(tex_to_unicode("\\emph{Attention} is \\texttt{all\\_you} \\textbf{need}") == "Attention is all_you need");
+    CHECK(tex_to_unicode("{\\it Italic} and {\\em emph}, {\\bf bold Sch\\\"utze} {\\itshape y}") ==
+          "Italic and emph, bold Schütze y");
+    CHECK(tex_to_unicode("as shown~\\cite{smith2020, doe}. Next \\citep{x}") == "as shown. Next");
+    CHECK(tex_to_unicode("Results\\footnote{Code: \\emph{here}.} hold") == "Results (Code: here.) hold");
+    // Math keeps its TeX for KaTeX.
+    CHECK(tex_to_unicode("\\emph{$\\phi$-Balancing}", true) == "$\\phi$-Balancing");
+    CHECK(tex_to_unicode("$\\emph{x} \\alpha$ and \\(\\cite{y}\\)") == "$\\emph{x} \\alpha$ and \\(\\cite{y}\\)");
+    // Outside math (an abstract that lost its dollars), symbols as letters; a paper's own macros by their
+    // names; labels, references and definitions dropped.
+    CHECK(tex_to_unicode("x \\in (1,\\infty), \\alpha \\to 0 \\ie \\svd{} and \\LSLORA") ==
+          "x ∈ (1,∞), α → 0 i.e. svd and LSLORA");
+    CHECK(tex_to_unicode("(see \\cref{fig:a}) \\newcommand{\\x}[1]{\\text{#1}}Text") == "(see) Text");
+}
+
+TEST_CASE("tex: plain text for where no math renderer runs (the feed, descriptions)") {
+    CHECK(tex_to_plain("$\\ell_1$-norm and $O(n^2)$, \\emph{Sch\\\"utze}") == "ℓ₁-norm and O(n²), Schütze");
+    CHECK(tex_to_plain("$\\phi$-Balancing: $\\mathcal{O}(\\frac{1}{\\sqrt{T}})$ at $x_{ij}$") ==
+          "φ-Balancing: O(1/√T) at xᵢⱼ");
+    CHECK(tex_to_plain("costs \\$5 and \\$6; \\(\\alpha\\) and $$\\beta^{2n}$$") == "costs $5 and $6; α and β²ⁿ");
+}
+
+TEST_CASE("abstracts: the older switches as HTML, a footnote in parentheses, citations dropped") {
+    CHECK(abstract_to_html("A {\\it fast} and {\\bf sound \\emph{method}} {\\em here}, {\\tt code}.") ==
+          "<p>A <i>fast</i> and <b>sound <em>method</em></b> <em>here</em>, <code>code</code>.</p>\n");
+    CHECK(abstract_to_html("We win~\\cite{a,b}.\\footnote{See \\url{https://a.b/c}.}") ==
+          "<p>We win. (See <a href=\"https://a.b/c\">https://a.b/c</a>.)</p>\n");
+    CHECK(abstract_to_html("$ {\\bf x} $ and {\\itshape y} and {\\bf open") ==
+          "<p>$ {\\bf x} $ and y and {\\bf open</p>\n");
 }
 
 TEST_CASE("abstracts: text-mode TeX formatting becomes HTML outside math and stays inside it") {
@@ -323,6 +357,21 @@ TEST_CASE("reader: names, titles and search words show TeX as letters; the day f
     CHECK(month->find(R"(Sch\\\"utze)") != std::string::npos); // JSON-escaped Sch\"utze
 }
 
+TEST_CASE("reader: TeX's text formats in a title read as text on the day page, in the feed and the search data") {
+    ReaderSite site;
+    site.save(reader_day("2026-07-01", {reader_paper("2607.00009", "\\emph{Robust} {\\bf Models}~\\cite{x}", 8, 8)}));
+    site.build();
+    CHECK(site.page("2026/07/01").find("Robust Models</a>") != std::string::npos);
+    const auto feed = read_text(site.dir / "site/feed.xml");
+    CHECK(feed.find("Robust Models") != std::string::npos);
+    CHECK(feed.find("emph") == std::string::npos);
+    CHECK(feed.find("Second best O(n)") != std::string::npos); // feed readers typeset no math: plain text
+    CHECK(feed.find("$O(n)$") == std::string::npos);
+    const auto month = gunzip(read_text(site.dir / "site/data/2026-07.json.gz"), 1 << 20);
+    REQUIRE(month.has_value());
+    CHECK(month->find("\"title\":\"Robust Models\"") != std::string::npos); // what the search page shows
+}
+
 TEST_CASE("reader: notifications name the authors as letters") {
     Day day = reader_day("2026-07-27", {reader_paper("2607.00001", "Best of July", 10, 9)});
     day.papers[0].authors = {"Fran\\c{c}ois-Xavier Briol", "Hinrich Sch\\\"utze"};
@@ -338,6 +387,9 @@ TEST_CASE("reader: KaTeX only on pages with math; without KaTeX's files math mus
     CHECK(site.page("2026/07/27").find("katex") == std::string::npos);
     CHECK(read_text(site.dir / "site/archive/index.html").find("katex") == std::string::npos);
     CHECK(read_text(site.dir / "site/404.html").find("katex") == std::string::npos);
+    // The search results and the reading list show titles with math (issue 43).
+    CHECK(read_text(site.dir / "site/search/index.html").find("katex.min.js") != std::string::npos);
+    CHECK(read_text(site.dir / "site/starred/index.html").find("katex.min.js") != std::string::npos);
     auto missing = run_paperpress_env("PAPERPRESS_KATEX_DIR=/nonexistent", "build --out site2", site.dir.path());
     CHECK(missing.exit_code != 0);
     CHECK(missing.err.find("math: false") != std::string::npos);

@@ -319,12 +319,13 @@ TEST_CASE("site: a day page is lean: each title once, no blank lines, no optiona
         for (const char* optional : {"</p>", "</li>", "</td>", "</tr>", "</th>", "</dt>", "</dd>"})
             CHECK_MESSAGE(day.find(optional) == std::string::npos, optional);
     }
-    // The title is the heading's link only: site.js lists the contents from the headings.
+    // The title is the heading's link, and a short day's contents list in the page (issue 43: a list
+    // site.js added moved the papers down after the first paint); a big day's list is site.js's.
     const auto day = fixture.page("2024/12/30/");
     std::size_t titles = 0;
     for (auto at = day.find(">Winter paper</a>"); at != std::string::npos; at = day.find(">Winter paper</a>", at + 1))
         ++titles;
-    CHECK(titles == 1);
+    CHECK(titles == 2);
 }
 
 TEST_CASE("site: a day page shows what the reference page shows") {
@@ -336,7 +337,7 @@ TEST_CASE("site: a day page shows what the reference page shows") {
     CHECK(day.find("1000") != std::string::npos); // prompt tokens
     CHECK(day.find("cost $0.03 ($0.01 prompt, $0.02 completion)\n") != std::string::npos);
     CHECK(day.find("arXiv papers <b>500</b> · scanned <b>400</b>") != std::string::npos);
-    CHECK(day.find("<nav class=toc aria-label=Contents></nav>") != std::string::npos); // site.js fills it
+    CHECK(day.find("<nav class=toc aria-label=Contents><h2>Contents</h2>") != std::string::npos);
     CHECK(has_attribute(day, "id", "p-2412.00001"));
     CHECK(has_attribute(day, "href", "https://arxiv.org/abs/2412.00001"));
     CHECK(has_attribute(day, "href", "https://arxiv.org/pdf/2412.00001"));
@@ -772,15 +773,14 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
     }
     const auto classic = read_text(fixture.root() / "site-classic/2025/01/index.html");
     CHECK(classic.find("Personalized Monthly ArXiv Paper Summary 2025/01") != std::string::npos);
-    CHECK(classic.find("<th colspan=\"7\" class=\"caption\">2025/01</th>") != std::string::npos);
+    CHECK(classic.find("<caption>2025/01</caption>") != std::string::npos);
     CHECK(classic.find("<tr><td></td><td></td><td></td><td>1</td>") != std::string::npos); // Sunday-first
     CHECK(classic.find("Yearly Overview") != std::string::npos);
     const auto classic_day = read_text(fixture.root() / "site-classic/2025/01/08/index.html");
     CHECK(classic_day.find("Previous Day") != std::string::npos);
     CHECK(classic_day.find("Monthly Overview") != std::string::npos);
     CHECK(classic_day.find("arxiv_site_color_mode") != std::string::npos); // the reference site's key
-    CHECK(read_text(fixture.root() / "site-classic/2025/index.html").find("<strong>January</strong><br>") !=
-          std::string::npos);
+    CHECK(read_text(fixture.root() / "site-classic/2025/index.html").find(">January</a></th>") != std::string::npos);
     CHECK(read_text(fixture.root() / "site-default/static/style.css").find("@media print") != std::string::npos);
 }
 

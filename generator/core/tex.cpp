@@ -4,9 +4,12 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
+#include <utility>
 
 namespace pp {
 
@@ -25,6 +28,16 @@ std::optional<std::size_t> math_end(std::string_view text, std::size_t at) {
         if (text.substr(i, close.size()) == close) return i + close.size();
     }
     return std::nullopt;
+}
+
+std::size_t group_end(std::string_view text, std::size_t open) {
+    int depth = 0;
+    for (std::size_t i = open; i < text.size(); ++i) {
+        if (text[i] == '\\') ++i;
+        else if (text[i] == '{') ++depth;
+        else if (text[i] == '}' && --depth == 0) return i;
+    }
+    return std::string_view::npos;
 }
 
 namespace {
@@ -91,6 +104,110 @@ std::optional<std::uint32_t> special_letter(std::string_view name) {
     return std::nullopt;
 }
 
+bool one_of(std::string_view name, std::initializer_list<std::string_view> names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Text-mode formatting that takes its text as an argument: \emph{x}.
+bool text_format(std::string_view name) {
+    return one_of(name, {"emph", "textbf", "textit", "textsl", "texttt", "textsc", "textrm", "textsf", "textup",
+                         "textmd", "textnormal", "text", "underline", "mbox", "textsuperscript", "textsubscript"});
+}
+
+// The older switches, inside a group: {\it x}, {\em x}, {\bf x}.
+bool format_switch(std::string_view name) {
+    return one_of(name, {"it", "em", "bf", "sl", "tt", "rm", "sf", "sc", "itshape", "bfseries", "ttfamily", "slshape",
+                         "scshape", "upshape", "rmfamily", "sffamily", "mdseries", "normalfont"});
+}
+
+// Commands dropped with their argument: a reader has no bibliography, labels or macro definitions.
+bool dropped(std::string_view name) {
+    return one_of(name, {"cite", "citep", "citet", "citealp", "citeauthor", "ref", "cref", "Cref", "eqref", "autoref",
+                         "label", "color"});
+}
+
+// Commands that stand for a symbol or a word, as found outside math in
+// abstracts whose dollars were lost: "\alpha" is α, "\ie" is "i.e.".
+std::optional<std::string_view> symbol(std::string_view name) {
+    static constexpr std::pair<std::string_view, std::string_view> symbols[] = {
+        {"alpha", "α"},
+        {"beta", "β"},
+        {"gamma", "γ"},
+        {"delta", "δ"},
+        {"epsilon", "ε"},
+        {"varepsilon", "ε"},
+        {"zeta", "ζ"},
+        {"eta", "η"},
+        {"theta", "θ"},
+        {"iota", "ι"},
+        {"kappa", "κ"},
+        {"lambda", "λ"},
+        {"mu", "μ"},
+        {"nu", "ν"},
+        {"xi", "ξ"},
+        {"pi", "π"},
+        {"rho", "ρ"},
+        {"sigma", "σ"},
+        {"tau", "τ"},
+        {"upsilon", "υ"},
+        {"phi", "φ"},
+        {"varphi", "φ"},
+        {"chi", "χ"},
+        {"psi", "ψ"},
+        {"omega", "ω"},
+        {"Gamma", "Γ"},
+        {"Delta", "Δ"},
+        {"Theta", "Θ"},
+        {"Lambda", "Λ"},
+        {"Xi", "Ξ"},
+        {"Pi", "Π"},
+        {"Sigma", "Σ"},
+        {"Phi", "Φ"},
+        {"Psi", "Ψ"},
+        {"Omega", "Ω"},
+        {"ell", "ℓ"},
+        {"infty", "∞"},
+        {"times", "×"},
+        {"cdot", "·"},
+        {"pm", "±"},
+        {"leq", "≤"},
+        {"le", "≤"},
+        {"geq", "≥"},
+        {"ge", "≥"},
+        {"neq", "≠"},
+        {"approx", "≈"},
+        {"sim", "∼"},
+        {"propto", "∝"},
+        {"in", "∈"},
+        {"to", "→"},
+        {"rightarrow", "→"},
+        {"leftarrow", "←"},
+        {"uparrow", "↑"},
+        {"downarrow", "↓"},
+        {"sqrt", "√"},
+        {"partial", "∂"},
+        {"nabla", "∇"},
+        {"ldots", "…"},
+        {"dots", "…"},
+        {"tanh", "tanh"},
+        {"log", "log"},
+        {"exp", "exp"},
+        {"ie", "i.e."},
+        {"eg", "e.g."},
+        {"etal", "et al."},
+        {"LaTeX", "LaTeX"},
+        {"TeX", "TeX"},
+        {"textemdash", "—"},
+        {"textendash", "–"},
+        {"guillemotleft", "«"},
+        {"guillemotright", "»"},
+        {"par", " "},
+    };
+    for (const auto& [command, text] : symbols)
+        if (command == name) return text;
+    return std::nullopt;
+}
+
 class Converter {
 public:
     Converter(std::string_view text, bool keep_dollar) : text_(text), keep_dollar_(keep_dollar) {
@@ -111,7 +228,8 @@ public:
     }
 
 private:
-    char peek(std::size_t ahead = 0) const { return at_ + ahead < text_.size() ? text_[at_ + ahead] : '\0'; }
+    char peek(std::size_t ahead = 0) const { return peek_at(at_ + ahead); }
+    char peek_at(std::size_t at) const { return at < text_.size() ? text_[at] : '\0'; }
 
     void step() {
         // The bytes up to the next that may start something, in one append:
@@ -133,7 +251,7 @@ private:
             }
         }
         if (c == '\\' && command()) return;
-        if (c == '{' && braced_letter()) return;
+        if (c == '{' && (braced_switch() || braced_letter())) return;
         if (c == '-' && peek(1) == '-') {
             const bool em = peek(2) == '-';
             append_utf8(out_, em ? 0x2014 : 0x2013);
@@ -194,7 +312,59 @@ private:
             skip_command_end();
             return true;
         }
-        return false;
+        if (!is_letter(first)) return false;
+        if (end < text_.size() && text_[end] == '{' && with_argument(name, end)) return true;
+        // An unclosed or unknown argument, or a switch outside its group: as written.
+        if (format_switch(name) || (peek_at(end) == '{' && peek_at(end + 1) != '}')) return false;
+        // A symbol, or a macro the paper defined for itself (\svd, \BAEE{}): shown as its name.
+        if (auto text = symbol(name)) out_ += *text;
+        else out_ += name;
+        at_ = end;
+        if (peek() == '{' && peek(1) == '}') at_ += 2;
+        return true;
+    }
+
+    // \emph{x} and the like as x, \footnote{x} as " (x)", \cite{key} and
+    // \ref{l} as nothing (with the space or tie before them), a macro's
+    // definition as nothing; false when unknown or unclosed.
+    bool with_argument(std::string_view name, std::size_t open) {
+        const std::size_t close = group_end(text_, open);
+        if (close == std::string_view::npos) return false;
+        const std::string_view inside = text_.substr(open + 1, close - open - 1);
+        if (one_of(name, {"newcommand", "renewcommand", "providecommand"})) { // \newcommand{\x}[1]{...}
+            std::size_t body = close + 1;
+            if (body < text_.size() && text_[body] == '[') body = text_.find(']', body) + 1;
+            if (body == 0 || body >= text_.size() || text_[body] != '{') return false;
+            const std::size_t body_end = group_end(text_, body);
+            if (body_end == std::string_view::npos) return false;
+            at_ = body_end + 1;
+            return true;
+        }
+        if (dropped(name)) {
+            while (out_.ends_with(' ') || out_.ends_with("\u00A0"))
+                out_.resize(out_.size() - (out_.back() == ' ' ? 1 : 2));
+        } else if (name == "footnote") {
+            out_ += " (" + Converter(inside, keep_dollar_).run() + ")";
+        } else if (text_format(name)) {
+            out_ += Converter(inside, keep_dollar_).run();
+        } else {
+            return false;
+        }
+        at_ = close + 1;
+        return true;
+    }
+
+    // "{\it x}", "{\em x}", "{\bf x}": the text without the switch.
+    bool braced_switch() {
+        if (peek(1) != '\\') return false;
+        std::size_t end = at_ + 2;
+        while (end < text_.size() && is_letter(text_[end])) ++end;
+        const std::size_t close = group_end(text_, at_);
+        if (!format_switch(text_.substr(at_ + 2, end - at_ - 2)) || close == std::string_view::npos) return false;
+        while (end < close && text_[end] == ' ') ++end;
+        out_ += Converter(text_.substr(end, close - end), keep_dollar_).run();
+        at_ = close + 1;
+        return true;
     }
 
     // After a control word, TeX drops the spaces or an empty group: "\o rn", "\ss{}e".
@@ -295,6 +465,98 @@ bool in_math(std::string_view text, std::size_t pos) {
 std::string tex_to_unicode(std::string_view text, bool for_math_renderer) {
     if (!has_tex(text)) return std::string(text);
     return Converter(text, for_math_renderer).run();
+}
+
+namespace {
+
+// "2" as "²" (or "₂"): digits, signs and the letters Unicode has; false when some character has none.
+bool append_script(std::string& out, std::string_view text, bool superscript) {
+    static constexpr std::string_view plain = "0123456789+-=()niaeoxjklmpst";
+    static constexpr std::string_view supers[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹", "⁺", "⁻", "⁼", "⁽",
+                                                  "⁾", "ⁿ", "ⁱ", "ᵃ", "ᵉ", "ᵒ", "ˣ", "ʲ", "ᵏ", "ˡ", "ᵐ", "ᵖ", "ˢ", "ᵗ"};
+    static constexpr std::string_view subs[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉", "₊", "₋", "₌", "₍",
+                                                "₎", "ₙ", "ᵢ", "ₐ", "ₑ", "ₒ", "ₓ", "ⱼ", "ₖ", "ₗ", "ₘ", "ₚ", "ₛ", "ₜ"};
+    std::string scripted;
+    for (char c : text) {
+        const auto at = plain.find(c);
+        if (c == ' ') continue;
+        if (at == std::string_view::npos) return false;
+        scripted += superscript ? supers[at] : subs[at];
+    }
+    out += scripted;
+    return true;
+}
+
+// The argument at `at` ("{...}" or one character) and where it ends.
+std::pair<std::string_view, std::size_t> math_argument(std::string_view math, std::size_t at) {
+    if (at >= math.size()) return {{}, at};
+    if (math[at] != '{') return {math.substr(at, 1), at + 1};
+    const std::size_t close = group_end(math, at);
+    if (close == std::string_view::npos) return {math.substr(at + 1), math.size()};
+    return {math.substr(at + 1, close - at - 1), close + 1};
+}
+
+// A formula's TeX as plain text: "\ell_1" is "ℓ₁", "O(n^2)" "O(n²)",
+// "\frac{a}{b}" "a/b"; fonts (\mathcal, \mathbf, ...) are dropped, other commands shown by name.
+std::string math_plain(std::string_view math) {
+    std::string out;
+    for (std::size_t at = 0; at < math.size();) {
+        const char c = math[at];
+        if (c == '^' || c == '_') {
+            const auto [argument, end] = math_argument(math, at + 1);
+            if (!append_script(out, argument, c == '^')) out += (c == '^' ? "^" : "_") + math_plain(argument);
+            at = end;
+        } else if (c == '\\') {
+            std::size_t end = at + 1;
+            while (end < math.size() && is_letter(math[end])) ++end;
+            const std::string_view name = math.substr(at + 1, end - at - 1);
+            if (name.empty()) { // "\," "\{"
+                if (end < math.size())
+                    out += std::string_view(",;:! ").find(math[end]) != std::string_view::npos ? ' ' : math[end];
+                at = end + 1;
+                continue;
+            }
+            at = end;
+            if (name == "frac") {
+                const auto [top, middle] = math_argument(math, at);
+                const auto [bottom, after] = math_argument(math, middle);
+                out += math_plain(top) + "/" + math_plain(bottom);
+                at = after;
+            } else if (auto text = symbol(name)) {
+                out += *text;
+            } else if (!name.starts_with("math") && name != "operatorname" && name != "text" && name != "left" &&
+                       name != "right") {
+                out += name;
+            }
+        } else {
+            if (c != '{' && c != '}') out += c;
+            ++at;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::string tex_to_plain(std::string_view text) {
+    std::string out;
+    std::size_t done = 0;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const char c = text[at];
+        if (c == '\\' && (at + 1 == text.size() || (text[at + 1] != '(' && text[at + 1] != '['))) {
+            ++at; // an escape: "\$" is a dollar sign
+            continue;
+        }
+        if (c != '$' && c != '\\') continue;
+        const auto end = math_end(text, at);
+        if (!end) continue;
+        const std::size_t open = text.substr(at, 2) == "$$" ? 2 : c == '$' ? 1 : 2;
+        out += tex_to_unicode(text.substr(done, at - done));
+        out += math_plain(text.substr(at + open, *end - at - 2 * open));
+        done = *end;
+        at = *end - 1;
+    }
+    return out + tex_to_unicode(text.substr(done));
 }
 
 } // namespace pp

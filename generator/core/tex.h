@@ -15,14 +15,28 @@ namespace pp {
 // \& \% \_ \# \$ \{ \}, "--" and "---" as dashes and a tie "~" ("Fig.~2") as a
 // no-break space; a "~" that means "about" ("~2x") or a range ("1~2") stays.
 // Math ($...$, $$...$$, \(...\), \[...\]) is copied unchanged for a math
-// renderer, and so is any command this does not know. Composed to NFC.
+// renderer. Outside it, text formatting, \emph{x} \textbf{x} \texttt{x} ...
+// and the older {\it x} {\em x} {\bf x} ..., is reduced to its text;
+// \footnote{x} to " (x)"; \cite{key}, \ref{label} and \newcommand{...}{...}
+// are dropped (a reader has no bibliography); a symbol (\alpha, \infty,
+// \ie) is its letter or words, and any other command (a paper's own macro,
+// \svd) its name. Composed to NFC.
 // `for_math_renderer`: text for a page where KaTeX typesets $...$ keeps "\$"
 // as it is, so an escaped dollar never opens a formula there.
 std::string tex_to_unicode(std::string_view text, bool for_math_renderer = false);
 
+// `text` for where no math renderer runs (the feed, a page's description):
+// as tex_to_unicode, and its math as plain Unicode too ("$\ell_1$-norm" is
+// "ℓ₁-norm", "$O(n^2)$" "O(n²)"; a command without a letter by its name).
+std::string tex_to_plain(std::string_view text);
+
 // Whether tex_to_unicode could change `text` (a quick check for the common
 // case of plain text).
 bool has_tex(std::string_view text);
+
+// The closing brace of the group whose "{" is at `open` ("\{" and "\}" do
+// not count); npos when it is never closed.
+std::size_t group_end(std::string_view text, std::size_t open);
 
 // Whether `text` holds math a renderer would typeset: a closed $...$,
 // $$...$$, \(...\) or \[...\].

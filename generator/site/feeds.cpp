@@ -58,7 +58,7 @@ std::string entry_html(const Day& day) {
     html += "<ol>";
     for (const auto& paper : day.papers) {
         html += "<li><a href=\"" + html_escape(arxiv_abs_url(paper.id)) + "\">" +
-                html_escape(tex_to_unicode(paper.title)) + "</a>";
+                html_escape(tex_to_plain(paper.title)) + "</a>"; // feed readers typeset no math
         if (!paper.authors.empty()) html += "<br>" + html_escape(tex_to_unicode(join(paper.authors, ", ")));
         if (!paper.summary.tldr.empty()) html += "<p>TL;DR: " + html_escape(paper.summary.tldr) + "</p>";
         html += "</li>";

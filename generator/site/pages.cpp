@@ -349,6 +349,9 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     data.set("paper_count", plural(static_cast<long long>(day.papers.size()), "paper", "papers"));
     data.set("has_papers", !day.papers.empty());
     data.set("many_papers", day.papers.size() > 20); // a theme may collapse the contents list
+    // Some paper has a score: a theme keeps the line site.js's score filter goes into (no shift).
+    data.set("scored", std::any_of(day.papers.begin(), day.papers.end(),
+                                   [](const Paper& p) { return p.relevance && p.novelty; }));
     data.set("grouped", !groups.empty());
     set_moved(data, "topics", list_data(std::move(topics)));
     set_moved(data, "papers", list_data(std::move(papers)));
@@ -476,7 +479,7 @@ static std::string day_description(const Day& day) {
     std::string text =
         plural(static_cast<long long>(day.papers.size()), "paper", "papers") + " for " + long_date(day.date);
     std::vector<std::string> titles;
-    for (std::size_t i = 0; i < day.papers.size() && i < 3; ++i) titles.push_back(tex_to_unicode(day.papers[i].title));
+    for (std::size_t i = 0; i < day.papers.size() && i < 3; ++i) titles.push_back(tex_to_plain(day.papers[i].title));
     return text + (titles.empty() ? "" : ": " + join(titles, "; ")) + ".";
 }
 
@@ -538,7 +541,7 @@ TemplateData month_page(const SiteContext& site, std::size_t index, const MonthB
                               plural(month.papers, "paper", "papers");
     std::vector<std::string> titles;
     for (std::size_t i = 0; i < best.papers.size() && i < 3; ++i)
-        titles.push_back(tex_to_unicode(best.papers[i].paper.title));
+        titles.push_back(tex_to_plain(best.papers[i].paper.title));
     if (!titles.empty()) description += ". Best: " + join(titles, "; ");
     auto data = page_base(site, "month", month_label(month.year, month.month), month_path_of(month.year, month.month),
                           math, description + ".");
@@ -671,7 +674,8 @@ TemplateData not_found_page(const SiteContext& site) {
 std::string starred_page_path() { return "starred/"; }
 
 TemplateData starred_page(const SiteContext& site) {
-    auto data = page_base(site, "starred", "Starred papers", starred_page_path());
+    // KaTeX on the pages whose titles come from the browser: any may hold math.
+    auto data = page_base(site, "starred", "Starred papers", starred_page_path(), true);
     // Where the feedback file is proposed (site.js makes the link): data only, escaped by the template.
     if (!site.settings.repository.empty()) {
         TemplateData feedback;
@@ -696,7 +700,7 @@ std::string range_page_path() { return "range/"; }
 std::string preferences_page_path() { return "preferences/"; }
 
 TemplateData search_page(const SiteContext& site) {
-    auto data = page_base(site, "search", "Search", search_page_path());
+    auto data = page_base(site, "search", "Search", search_page_path(), true);
     data.set("abstracts",
              site.settings.data_has_full_text); // the month data holds the free text to search (in its key)
     set_nav(data, std::nullopt, link(site.urls.href(home_path()), "Home"), std::nullopt);

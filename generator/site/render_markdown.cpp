@@ -96,17 +96,6 @@ bool web_url(std::string_view url) {
     return std::all_of(url.begin(), url.end(), [](char c) { return static_cast<unsigned char>(c) > ' ' && c != '"'; });
 }
 
-// The closing brace of the group opened at `open` ('{'), allowing nested groups.
-std::size_t group_end(std::string_view text, std::size_t open) {
-    int depth = 0;
-    for (std::size_t i = open; i < text.size(); ++i) {
-        if (text[i] == '\\') ++i;
-        else if (text[i] == '{') ++depth;
-        else if (text[i] == '}' && --depth == 0) return i;
-    }
-    return std::string_view::npos;
-}
-
 // The text of a link as shown: "\texttt{x}" and braces unwrapped, TeX converted.
 std::string link_label(std::string_view tex) {
     std::string plain;
@@ -215,24 +204,42 @@ struct TextFormat {
     const char* tag;
 };
 constexpr TextFormat text_formats[] = {
-    {"\\textbf{", "b"},    {"\\emph{", "em"},     {"\\textit{", "i"},    {"\\textsl{", "i"},
-    {"\\texttt{", "code"}, {"\\underline{", "u"}, {"\\textsc{", ""},     {"\\textrm{", ""},
-    {"\\textsf{", ""},     {"\\textup{", ""},     {"\\textnormal{", ""}, {"\\text{", ""},
+    {"\\textbf{", "b"},    {"\\emph{", "em"}, {"\\textit{", "i"},   {"\\textsl{", "i"}, {"\\texttt{", "code"},
+    {"\\underline{", "u"}, {"\\textsc{", ""}, {"\\textrm{", ""},    {"\\textsf{", ""},  {"\\textup{", ""},
+    {"\\textnormal{", ""}, {"\\text{", ""},   {"\\footnote{", "("}, // in parentheses: a page has no foot
+};
+// The older switches, which act to the end of their group: {\it x}, {\bf x}.
+constexpr TextFormat format_switches[] = {
+    {"{\\it", "i"},    {"{\\em", "em"}, {"{\\bf", "b"}, {"{\\sl", "i"},
+    {"{\\tt", "code"}, {"{\\rm", ""},   {"{\\sf", ""},  {"{\\sc", ""},
 };
 
 struct Formatted {
     const char* tag;
-    std::size_t open, close; // the argument's braces
+    std::size_t open, close; // the group's braces
+    std::size_t start;       // where its text starts
 };
 
-// A formatting command at `at` (the backslash), outside math, with its argument closed.
+// A formatting command at `at` (the backslash), outside math, with its
+// argument closed; or a switch whose group opens just before `at`.
 std::optional<Formatted> format_at(std::string_view line, std::size_t at) {
     for (const auto& format : text_formats) {
         if (!line.substr(at).starts_with(format.command)) continue;
         const std::size_t open = at + format.command.size() - 1;
         const std::size_t close = group_end(line, open);
         if (close == std::string_view::npos || in_math(line, at)) return std::nullopt;
-        return Formatted{format.tag, open, close};
+        return Formatted{format.tag, open, close, open + 1};
+    }
+    if (at == 0) return std::nullopt;
+    for (const auto& format : format_switches) {
+        std::size_t start = at - 1 + format.command.size();
+        if (!line.substr(at - 1).starts_with(format.command) ||
+            (start < line.size() && std::isalpha(static_cast<unsigned char>(line[start]))))
+            continue;
+        const std::size_t close = group_end(line, at - 1);
+        if (close == std::string_view::npos || in_math(line, at)) return std::nullopt;
+        while (start < close && line[start] == ' ') ++start;
+        return Formatted{format.tag, at - 1, close, start};
     }
     return std::nullopt;
 }
@@ -241,9 +248,12 @@ void append_abstract_line(std::string& out, std::string_view line);
 
 void append_formatted(std::string& out, std::string_view line, const Formatted& format) {
     const std::string_view tag = format.tag;
-    if (!tag.empty()) out.append("<").append(tag).append(">");
-    append_abstract_line(out, line.substr(format.open + 1, format.close - format.open - 1));
-    if (!tag.empty()) out.append("</").append(tag).append(">");
+    const bool note = tag == "(";
+    if (note) out.append(" (");
+    else if (!tag.empty()) out.append("<").append(tag).append(">");
+    append_abstract_line(out, line.substr(format.start, format.close - format.start));
+    if (note) out.append(")");
+    else if (!tag.empty()) out.append("</").append(tag).append(">");
 }
 
 // One line of an abstract: links as <a>, text formatting as HTML, the rest
@@ -263,8 +273,8 @@ void append_abstract_line(std::string& out, std::string_view line) {
             at -= scheme;
         }
         if (*p == '\\') {
-            if (auto format = format_at(line, at)) {
-                append_text(out, line.substr(done, at - done));
+            if (auto format = format_at(line, at); format && format->open + 1 > done) {
+                append_text(out, line.substr(done, std::min(at, format->open) - done));
                 append_formatted(out, line, *format);
                 done = format->close + 1;
                 p = begin + format->close;

@@ -235,9 +235,10 @@
 
   function say(message) { if (status) status.textContent = message; }
 
-  // The next PAGE results, in order, once their days' files came. A paper
-  // listed on several days is one result: where it ranks first, with its
-  // newest day (state.shownIds: arXiv ID -> {li, date}).
+  // The next PAGE results, in order, once all their days' files came (shown
+  // as they came, a result would push down those below it: issue 43). A
+  // paper listed on several days is one result: where it ranks first, with
+  // its newest day (state.shownIds: arXiv ID -> {li, date}).
   function showMore(token, all) {
     var from = state.shown, to = Math.min(state.matches.length, from + PAGE);
     state.shown = to;

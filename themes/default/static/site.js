@@ -76,6 +76,9 @@
     // Commands arXiv's abstracts use that KaTeX lacks, as what they mean.
     macros: { "\\Tilde": "\\tilde" },
     throwOnError: false,
+    // What KaTeX cannot read shows as written in errorColor (default #cc0000, too dark on a dark
+    // background: katex.org/docs/options); KaTeX writes it into a style, so the scheme's own red.
+    errorColor: "var(--bad-fg, #cc0000)",
     ignoredClasses: ["usage", "prompt", "no-math", "banner", "counts"]
   };
   function typeset(element) {
@@ -98,20 +101,26 @@
     return null;
   }
 
-  // The contents list, from the papers' headings (and topic headings), into
-  // an empty nav.toc: the page does not carry every title twice, and without
-  // JavaScript the papers themselves are the page.
+  // The contents list, from the papers' headings (and topic headings). The
+  // page carries a short day's list, and a big day's closed and empty
+  // <details>: filled here, behind its summary, nothing on screen moves
+  // (issue 43), and the page does not carry every title twice. An empty
+  // nav.toc (a theme from before) gets the whole list.
   document.querySelectorAll("nav.toc").forEach(function (toc) {
-    if (toc.children.length) return;
-    var heading = document.createElement("h2");
-    heading.textContent = "Contents";
-    toc.appendChild(heading);
-    // A big day's list would push its papers off the first screens: closed, it says how many.
-    var papers = document.querySelectorAll(paperHeadings).length;
-    if (papers > bigDay) {
-      var details = toc.appendChild(document.createElement("details"));
-      details.appendChild(document.createElement("summary")).textContent = "All " + papers + " papers";
-      toc = details;
+    var closed = toc.querySelector("details");
+    if (closed && closed.children.length === 1) toc = closed;
+    else if (toc.children.length) return;
+    else {
+      var heading = document.createElement("h2");
+      heading.textContent = "Contents";
+      toc.appendChild(heading);
+      // A big day's list would push its papers off the first screens: closed, it says how many.
+      var papers = document.querySelectorAll(paperHeadings).length;
+      if (papers > bigDay) {
+        var details = toc.appendChild(document.createElement("details"));
+        details.appendChild(document.createElement("summary")).textContent = "All " + papers + " papers";
+        toc = details;
+      }
     }
     var topics = null, list = null; // the topics' <ul> when grouped; the <ol> papers go into
     function item(parent, href, text) {
@@ -171,10 +180,14 @@
     });
     var label = document.createElement("label");
     label.append("Show ", choice);
-    var line = document.createElement("p");
-    line.className = "score-filter";
+    // Into the line the page keeps for it (no shift), else a new one after the contents.
+    var line = document.querySelector("p.score-filter");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "score-filter";
+      anchor.after(line);
+    }
     line.appendChild(label);
-    anchor.after(line);
     // A paper's elements: classic's section, or the default theme's heading and what follows it.
     function parts(paper) {
       var list = [paper];
@@ -379,6 +392,7 @@
       meta.textContent = " arXiv:" + p.id + (p.date ? " · " + p.date : "") + (p.authors ? " · " + p.authors : "");
       li.append(remove, a, meta);
       element.appendChild(li);
+      typeset(a); // the title as written, with its TeX
     });
     return papers.length;
   }
