@@ -484,18 +484,6 @@ Result<void> read_field(cmark_node* item, int offset, Paper& paper, std::uint32_
     return {};
 }
 
-// A summary is its parts, the TL;DR first, or why there is none.
-std::optional<std::string> summary_problem(const Paper& paper) {
-    const PaperSummary& summary = paper.summary;
-    const bool parts = !(summary.motivation + summary.method + summary.result + summary.conclusion).empty();
-    if (!summary.failed.empty() && (parts || !summary.tldr.empty()))
-        return "expected either the summary's fields (TL;DR, ...) or 'Summary failed' in paper " + paper.id +
-               ", not both";
-    if (parts && summary.tldr.empty())
-        return "expected a 'TL;DR' field with the other parts of paper " + paper.id + "'s summary";
-    return std::nullopt;
-}
-
 // A paper's section as write_day() writes it, read without cmark: the
 // heading "## [Title](https://arxiv.org/abs/ID)", a blank line, a field a
 // line ("- **Label:** value"), a blank line and the abstract's paragraphs,

@@ -108,4 +108,15 @@ void tidy_paper(Paper& paper) {
     paper.summary.failed = tidy_text(paper.summary.failed);
 }
 
+std::optional<std::string> summary_problem(const Paper& paper) {
+    const PaperSummary& summary = paper.summary;
+    const bool parts = !(summary.motivation + summary.method + summary.result + summary.conclusion).empty();
+    if (!summary.failed.empty() && (parts || !summary.tldr.empty()))
+        return "expected either the summary's fields (TL;DR, ...) or 'Summary failed' in paper " + paper.id +
+               ", not both";
+    if (parts && summary.tldr.empty())
+        return "expected a 'TL;DR' field with the other parts of paper " + paper.id + "'s summary";
+    return std::nullopt;
+}
+
 } // namespace pp

@@ -20,6 +20,11 @@ struct PaperSummary {
     bool operator==(const PaperSummary&) const = default;
 };
 
+struct Paper;
+// A summary is its parts, the TL;DR first, or why there is none: what is
+// wrong with `paper`'s, if anything (the day file's reader and checker).
+std::optional<std::string> summary_problem(const Paper& paper);
+
 struct Paper {
     std::string id; // arXiv ID without version
     std::string title;

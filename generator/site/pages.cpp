@@ -2,6 +2,7 @@
 
 #include "core/arxiv_id.h"
 #include "core/tex.h"
+#include "site/paper_data.h"
 #include "site/render_markdown.h"
 #include "util/text.h"
 
@@ -17,14 +18,6 @@ namespace pp {
 namespace {
 
 using List = kainjow::mustache::list;
-
-// A field with no value is false, never absent: mustache looks a missing key
-// up in the enclosing contexts, so a month without failed days would show
-// its year's `states`. Every context of a kind defines the same keys.
-void put(TemplateData& data, const std::string& key, std::string value) {
-    if (value.empty()) data.set(key, false);
-    else set_moved(data, key, text_data(std::move(value)));
-}
 
 void put_link(TemplateData& data, const std::string& key, std::optional<TemplateData> value) {
     if (value) set_moved(data, key, std::move(*value));
@@ -64,30 +57,30 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     TemplateData data;
     TemplateData s;
     s.set("title", site.settings.title);
-    put(s, "description", site.settings.description);
-    put(s, "author", site.settings.author);
+    put_text(s, "description", site.settings.description);
+    put_text(s, "author", site.settings.author);
     s.set("base", site.urls.base_path());
     s.set("home", site.urls.href(home_path()));
     s.set("archive", site.urls.href(archive_path()));
     s.set("feed", site.urls.href(feed_path()));
     s.set("data", site.urls.href(data_index_path()));
-    put(s, "stylesheet", site.stylesheet);
-    put(s, "script", site.script);
-    put(s, "search_script", site.search_script);
-    put(s, "search_words_js", site.search_words_js);
+    put_text(s, "stylesheet", site.stylesheet);
+    put_text(s, "script", site.script);
+    put_text(s, "search_script", site.search_script);
+    put_text(s, "search_words_js", site.search_words_js);
     if (site.search_page) s.set("search", site.urls.href(search_page_path()));
     if (site.starred_page) s.set("starred", site.urls.href(starred_page_path()));
     if (site.trends_page) s.set("trends", site.urls.href(trends_page_path()));
     if (site.range_page) s.set("range", site.urls.href(range_page_path()));
     if (site.preferences_page) s.set("preferences", site.urls.href(preferences_page_path()));
-    put(s, "prefs_script", site.prefs_script);
+    put_text(s, "prefs_script", site.prefs_script);
     s.set("search_index", site.urls.href(data_index_path())); // the search reads the month data it lists
     s.set("search_words", site.search_words);                 // ... or the word index (search/index.json.gz)
     if (math && !site.katex_css.empty() && !site.katex_js.empty()) {
         TemplateData katex;
         katex.set("css", site.katex_css);
         katex.set("js", site.katex_js);
-        put(katex, "auto_render", site.katex_auto_render);
+        put_text(katex, "auto_render", site.katex_auto_render);
         s.set("math", katex);
     } else {
         s.set("math", false);
@@ -99,7 +92,7 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     page.set("title", title);
     page.set("canonical", site.urls.absolute(site_path));
     page.set("is_" + kind, true);
-    put(page, "description", description.empty() ? site.settings.description : description);
+    put_text(page, "description", description.empty() ? site.settings.description : description);
     page.set("keys", kind == "day" || kind == "month" || kind == "year" || kind == "home"); // site.js's shortcuts
     set_moved(data, "page", std::move(page));
     data.set("nav", false); // set_nav() gives the pages that have one theirs
@@ -117,123 +110,6 @@ void set_nav(TemplateData& data, std::optional<TemplateData> prev, std::optional
     put_link(nav, "up", std::move(up));
     put_link(nav, "next", std::move(next));
     set_moved(data, "nav", std::move(nav));
-}
-
-// "p-2501.00001", "p-hep-th-9901001": letters, digits, '.' and '-' only, so
-// themes may write it unquoted (id=p-…, href=#p-…).
-std::string paper_anchor(const std::string& id) {
-    std::string anchor = "p-" + id;
-    for (char& c : anchor)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '-';
-    return anchor;
-}
-
-// The abstract's paragraphs without their `</p>`: HTML ends a paragraph at
-// the next one and at the end of its element, and a day page has ~60 of them.
-std::string lean_paragraphs(std::string html) {
-    std::string out;
-    out.reserve(html.size());
-    for (std::size_t at = 0; at < html.size();) {
-        const auto end = html.find("</p>\n", at);
-        out.append(html, at, end == std::string::npos ? std::string::npos : end - at);
-        if (end == std::string::npos) break;
-        at = end + 5;
-        if (at < html.size()) out += '\n';
-    }
-    return out;
-}
-
-// A scorer's note names topics by their internal identifiers
-// ("efficiency_scaling"): shown as words. Only lowercase words joined by
-// '_' are changed, so "x_1" stays.
-std::string readable_identifiers(std::string text) {
-    auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
-    for (std::size_t at = 0; at < text.size();) {
-        std::size_t end = at;
-        while (end < text.size() && (lower(text[end]) || text[end] == '_')) ++end;
-        const std::string_view word(text.data() + at, end - at);
-        const bool identifier = word.find('_') != std::string_view::npos && lower(word.front()) && lower(word.back()) &&
-                                word.find("__") == std::string_view::npos &&
-                                (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]))) &&
-                                (end == text.size() || !std::isalnum(static_cast<unsigned char>(text[end])));
-        if (identifier) std::replace(text.begin() + at, text.begin() + end, '_', ' ');
-        at = end == at ? at + 1 : end;
-    }
-    return text;
-}
-
-TemplateData paper_data(const Paper& paper, std::size_t number) {
-    TemplateData data;
-    set_moved(data, "number", text_data(std::to_string(number)));
-    set_moved(data, "anchor", text_data(paper_anchor(paper.id)));
-    set_moved(data, "id", text_data(std::string(paper.id)));
-    set_moved(data, "title", text_data(tex_to_unicode(paper.title, true)));
-    set_moved(data, "abs_url", text_data(arxiv_abs_url(paper.id)));
-    set_moved(data, "pdf_url", text_data(arxiv_pdf_url(paper.id)));
-    put(data, "html_url", arxiv_html_url(paper.id)); // absent for papers arXiv has no HTML of
-    put(data, "authors", tex_to_unicode(join(paper.authors, ", ")));
-    put(data, "abstract_html", lean_paragraphs(abstract_to_html(paper.abstract)));
-    put(data, "comment", paper.comment);
-    put(data, "relevance", paper.relevance ? std::to_string(*paper.relevance) : "");
-    put(data, "novelty", paper.novelty ? std::to_string(*paper.novelty) : "");
-    put(data, "score", paper.relevance && paper.novelty ? std::to_string(paper.score()) : "");
-    data.set("has_scores", paper.relevance.has_value() || paper.novelty.has_value());
-    data.set("author_match", paper.author_match);
-    put(data, "topic", paper.topic);
-    put(data, "also_topics", join(paper.also_topics, ", "));
-    put(data, "topic_note", readable_identifiers(paper.topic_note));
-    put(data, "unscored", paper.unscored);
-    put(data, "tldr", paper.summary.tldr);
-    put(data, "motivation", paper.summary.motivation);
-    put(data, "method", paper.summary.method);
-    put(data, "result", paper.summary.result);
-    put(data, "conclusion", paper.summary.conclusion);
-    const PaperSummary& s = paper.summary;
-    data.set("summary_more", !(s.motivation.empty() && s.method.empty() && s.result.empty() && s.conclusion.empty()));
-    put(data, "summary_failed", paper.summary.failed);
-    return data;
-}
-
-struct TopicGroup {
-    std::string name;
-    std::vector<std::size_t> papers; // indices into the day's papers, in page order
-};
-
-// The day's papers by topic, in the order of each topic's best paper;
-// papers without a topic last, as "Other topics". None when no paper has a topic.
-std::vector<TopicGroup> topic_groups(const std::vector<Paper>& papers) {
-    std::vector<TopicGroup> groups;
-    TopicGroup other{"Other topics", {}};
-    for (std::size_t i = 0; i < papers.size(); ++i) {
-        const std::string topic = tex_to_unicode(papers[i].topic);
-        if (topic.empty()) {
-            other.papers.push_back(i);
-            continue;
-        }
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.name == topic; });
-        if (it == groups.end()) groups.push_back({topic, {i}});
-        else it->papers.push_back(i);
-    }
-    if (groups.empty()) return {};
-    if (!other.papers.empty()) groups.push_back(std::move(other));
-    return groups;
-}
-
-std::string topic_anchor(const std::string& name) {
-    std::string anchor = "t-";
-    for (unsigned char c : name)
-        if (std::isalnum(c)) anchor += static_cast<char>(std::tolower(c));
-        else if (anchor.back() != '-') anchor += '-';
-    return anchor;
-}
-
-TemplateData topic_data(const std::string& name, std::size_t count, List papers) {
-    TemplateData data;
-    data.set("name", name);
-    data.set("anchor", topic_anchor(name));
-    data.set("count", std::to_string(count));
-    set_moved(data, "papers", list_data(std::move(papers)));
-    return data;
 }
 
 bool paper_has_math(const Paper& paper) { return has_math(paper.title) || has_math(paper.abstract); }
@@ -256,8 +132,8 @@ DayState day_state(DayStatus status, int papers) {
 void set_state(TemplateData& data, const DaySummary& day) {
     const DayState state = day_state(day.status, day.papers);
     data.set("state", std::string(state.name));
-    put(data, "mark", state.mark);
-    put(data, "state_label", state.label);
+    put_text(data, "mark", state.mark);
+    put_text(data, "state_label", state.label);
 }
 
 // "23 failed, 2 quiet" for the days of a month or a year; "" when all have papers.
@@ -298,7 +174,7 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
         remedial.set("from", day.remedial->from.iso());
         remedial.set("to", day.remedial->to.iso());
         remedial.set("single_day", day.remedial->from == day.remedial->to);
-        put(remedial, "generated", day.remedial->generated ? day.remedial->generated->iso() : "");
+        put_text(remedial, "generated", day.remedial->generated ? day.remedial->generated->iso() : "");
         set_moved(data, "remedial", std::move(remedial));
     } else {
         data.set("remedial", false);
@@ -326,49 +202,9 @@ TemplateData day_data(const SiteContext& site, const Day& day, const std::string
     counts.set("relevant", count_text(day.counts.relevant));
     set_moved(data, "counts", std::move(counts));
 
-    // By topic (best topic first, papers without one last), numbered in
-    // the order shown; or the single ranked list.
-    const auto groups = site.settings.group_by_topic ? topic_groups(day.papers) : std::vector<TopicGroup>{};
-    std::vector<std::size_t> order;
-    for (const auto& group : groups) order.insert(order.end(), group.papers.begin(), group.papers.end());
-    if (groups.empty())
-        for (std::size_t i = 0; i < day.papers.size(); ++i) order.push_back(i);
-    std::vector<TemplateData> shown;
-    shown.reserve(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) shown.push_back(paper_data(day.papers[order[i]], i + 1));
-    List papers, topics;
-    papers.reserve(shown.size()); // kainjow's data moves without noexcept: growing would copy every paper
-    std::size_t next = 0;
-    for (const auto& group : groups) {
-        List members;
-        members.reserve(group.papers.size());
-        for (std::size_t k = 0; k < group.papers.size(); ++k) members.push_back(shown[next++]);
-        topics.push_back(topic_data(group.name, group.papers.size(), std::move(members)));
-    }
-    for (auto& paper : shown) papers.push_back(std::move(paper));
-    data.set("paper_count", plural(static_cast<long long>(day.papers.size()), "paper", "papers"));
-    data.set("has_papers", !day.papers.empty());
-    data.set("many_papers", day.papers.size() > 20); // a theme may collapse the contents list
-    // Some paper has a score: a theme keeps the line site.js's score filter goes into (no shift).
-    data.set("scored", std::any_of(day.papers.begin(), day.papers.end(),
-                                   [](const Paper& p) { return p.relevance && p.novelty; }));
-    data.set("grouped", !groups.empty());
-    set_moved(data, "topics", list_data(std::move(topics)));
-    set_moved(data, "papers", list_data(std::move(papers)));
-    // The rest of the announcement, titles and links only (docs/performance.md, "Not picked").
-    List unpicked;
-    unpicked.reserve(day.unpicked.size());
-    for (const auto& paper : day.unpicked) {
-        TemplateData entry;
-        set_moved(entry, "title", text_data(tex_to_unicode(paper.title, true)));
-        set_moved(entry, "abs_url", text_data(arxiv_abs_url(paper.id)));
-        unpicked.push_back(std::move(entry));
-    }
-    data.set("has_unpicked", !day.unpicked.empty());
-    data.set("unpicked_count", plural(static_cast<long long>(day.unpicked.size()), "paper", "papers"));
-    set_moved(data, "unpicked", list_data(std::move(unpicked)));
-    put(data, "prompt_html", prompt_html);
-    put(data, "prompt_url", prompt_url);
+    set_papers(data, day, site.settings.group_by_topic);
+    put_text(data, "prompt_html", prompt_html);
+    put_text(data, "prompt_url", prompt_url);
     return data;
 }
 
@@ -406,7 +242,7 @@ void set_day_nav(const SiteContext& site, TemplateData& data, const Date& date) 
 // A calendar cell: day 0 pads the first and last week.
 TemplateData calendar_cell(const SiteContext& site, const MonthNode& month, int d) {
     TemplateData cell;
-    put(cell, "day", d ? std::to_string(d) : "");
+    put_text(cell, "day", d ? std::to_string(d) : "");
     const auto found = d ? site.graph.find_day(Date{month.year, month.month, d}) : std::nullopt;
     if (!found) {
         for (const char* key : {"href", "title", "state", "mark", "state_label"}) cell.set(key, false);
@@ -447,10 +283,10 @@ void set_month_best(const SiteContext& site, TemplateData& data, const MonthBest
         entry.set("date", date.iso());
         entry.set("id", paper.id);
         entry.set("abs_url", arxiv_abs_url(paper.id));
-        put(entry, "authors", tex_to_unicode(join(paper.authors, ", ")));
-        put(entry, "score", paper.relevance && paper.novelty ? std::to_string(paper.score()) : "");
+        put_text(entry, "authors", tex_to_unicode(join(paper.authors, ", ")));
+        put_text(entry, "score", paper.relevance && paper.novelty ? std::to_string(paper.score()) : "");
         entry.set("author_match", paper.author_match);
-        put(entry, "topic", tex_to_unicode(paper.topic));
+        put_text(entry, "topic", tex_to_unicode(paper.topic));
         papers.push_back(entry);
     }
     data.set("has_best", !best.papers.empty());
@@ -512,7 +348,7 @@ TemplateData home_page(const SiteContext& site, const Day* latest, const std::st
     } else {
         TemplateData note;
         note.set("count", plural(static_cast<long long>(newer.size()), "day", "days"));
-        put(note, "states", state_counts(site.graph, newer));
+        put_text(note, "states", state_counts(site.graph, newer));
         set_moved(note, "first", *day_link(site, newer.front()));
         set_moved(note, "last", *day_link(site, newer.back()));
         note.set("single", newer.size() == 1);
@@ -548,7 +384,7 @@ TemplateData month_page(const SiteContext& site, std::size_t index, const MonthB
     TemplateData m;
     m.set("name", month_label(month.year, month.month));
     m.set("day_count", plural(static_cast<long long>(month.days.size()), "day", "days"));
-    put(m, "states", state_counts(site.graph, month.days));
+    put_text(m, "states", state_counts(site.graph, month.days));
     m.set("paper_count", plural(month.papers, "paper", "papers"));
     m.set("iso", month_data_name(month.year, month.month)); // "2025-02"
     m.set("year", std::to_string(month.year));
@@ -588,8 +424,8 @@ TemplateData month_page(const SiteContext& site, std::size_t index, const MonthB
         TemplateData o;
         o.set("html", overview.html);
         o.set("generated", overview.generated);
-        put(o, "model", overview.model);
-        put(o, "cost", overview.cost);
+        put_text(o, "model", overview.model);
+        put_text(o, "cost", overview.cost);
         data.set("overview", o);
     } else {
         data.set("overview", false);
@@ -605,7 +441,7 @@ TemplateData year_page(const SiteContext& site, std::size_t index) {
     TemplateData y;
     y.set("name", std::to_string(year.year));
     y.set("day_count", plural(year.days, "day", "days"));
-    put(y, "states", state_counts(site.graph, days_of_year(site.graph, year)));
+    put_text(y, "states", state_counts(site.graph, days_of_year(site.graph, year)));
     y.set("paper_count", plural(year.papers, "paper", "papers"));
     data.set("year", y);
     List months;
@@ -616,7 +452,7 @@ TemplateData year_page(const SiteContext& site, std::size_t index) {
             const auto& node = site.graph.months[*found];
             month.set("href", site.urls.href(month_path_of(year.year, m)));
             month.set("day_count", plural(static_cast<long long>(node.days.size()), "day", "days"));
-            put(month, "states", state_counts(site.graph, node.days));
+            put_text(month, "states", state_counts(site.graph, node.days));
             month.set("paper_count", plural(node.papers, "paper", "papers"));
         } else {
             for (const char* key : {"href", "day_count", "states", "paper_count"}) month.set(key, false);
@@ -645,7 +481,7 @@ TemplateData archive_page(const SiteContext& site) {
         year.set("name", std::to_string(it->year));
         year.set("href", site.urls.href(year_path_of(it->year)));
         year.set("day_count", plural(it->days, "day", "days"));
-        put(year, "states", state_counts(site.graph, days_of_year(site.graph, *it)));
+        put_text(year, "states", state_counts(site.graph, days_of_year(site.graph, *it)));
         year.set("paper_count", plural(it->papers, "paper", "papers"));
         List months;
         for (auto m : it->months) {
@@ -654,7 +490,7 @@ TemplateData archive_page(const SiteContext& site) {
             month.set("name", month_name(node.month));
             month.set("href", site.urls.href(month_path_of(node.year, node.month)));
             month.set("day_count", plural(static_cast<long long>(node.days.size()), "day", "days"));
-            put(month, "states", state_counts(site.graph, node.days));
+            put_text(month, "states", state_counts(site.graph, node.days));
             month.set("paper_count", plural(node.papers, "paper", "papers"));
             months.push_back(month);
         }
@@ -709,7 +545,7 @@ TemplateData search_page(const SiteContext& site) {
 
 TemplateData prompt_page(const SiteContext& site, const std::string& site_path, const std::string& prompt_html) {
     auto data = page_base(site, "prompt", "Selection prompt", site_path);
-    put(data, "prompt_html", prompt_html);
+    put_text(data, "prompt_html", prompt_html);
     return data;
 }
 

@@ -168,6 +168,9 @@ void set_papers(TemplateData& data, const Day& day, bool group_by_topic) {
     data.set("paper_count", plural(static_cast<long long>(day.papers.size()), "paper", "papers"));
     data.set("has_papers", !day.papers.empty());
     data.set("many_papers", day.papers.size() > 20); // a theme may collapse the contents list
+    // Some paper has a score: a theme keeps the line site.js's score filter goes into (no shift).
+    data.set("scored", std::any_of(day.papers.begin(), day.papers.end(),
+                                   [](const Paper& p) { return p.relevance && p.novelty; }));
     data.set("grouped", !groups.empty());
     set_moved(data, "topics", list_data(std::move(topics)));
     set_moved(data, "papers", list_data(std::move(papers)));

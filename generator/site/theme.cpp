@@ -486,6 +486,11 @@ TemplateData text_data(std::string&& text) {
     return data;
 }
 
+void put_text(TemplateData& data, const std::string& key, std::string value) {
+    if (value.empty()) data.set(key, false);
+    else set_moved(data, key, text_data(std::move(value)));
+}
+
 TemplateData list_data(std::vector<TemplateData>&& items) {
     TemplateData data(TemplateData::type::list);
     const_cast<std::vector<TemplateData>&>(data.list_value()) = std::move(items);

@@ -27,6 +27,10 @@ using TemplateData = kainjow::mustache::data;
 void set_moved(TemplateData& object, const std::string& key, TemplateData&& value);
 TemplateData text_data(std::string&& text);
 TemplateData list_data(std::vector<TemplateData>&& items);
+// A field with no value is false, never absent: mustache looks a missing key
+// up in the enclosing contexts, so a month without failed days would show
+// its year's `states`. Every context of a kind defines the same keys.
+void put_text(TemplateData& data, const std::string& key, std::string value);
 
 class ParsedLayouts; // theme.cpp
 
