@@ -54,7 +54,8 @@ def run(cmd, cwd, env=None, stdin=None):
 
 
 def git(args, cwd, stdin=None):
-    return run(["git"] + args, cwd, stdin=stdin).decode().strip()
+    # No background auto-gc: it would race the measured `git gc` and load the machine.
+    return run(["git", "-c", "gc.auto=0", "-c", "maintenance.auto=false"] + args, cwd, stdin=stdin).decode().strip()
 
 
 def packs(bare):
