@@ -110,7 +110,7 @@ def page_kind(relative):
         return {2: "year pages", 3: "month pages", 4: "day pages"}.get(len(parts), "other")
     if parts[0] == "data":
         if len(parts) > 2: return "data/days/*.json"
-        return "data/index.json" if parts[1] == "index.json" else "data/YYYY-MM.json.gz (data and search)"
+        return "data/index.json" if parts[1] == "index.json" else "data/YYYY-MM.json (data and search)"
     if parts[0] == "search":
         return "search page"
     return parts[0] if len(parts) > 1 else "top-level files (home, feed, sitemap, 404)"

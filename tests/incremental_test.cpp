@@ -160,7 +160,7 @@ TEST_CASE("incremental: appending a day rewrites only the outputs that show it")
     CHECK(as_set(report.written_files).contains("search/days/2025-02-05.json.gz"));
     CHECK(outside_index(report.written_files) ==
           std::set<std::string>{"2025/02/05/", "2025/02/04/", "2025/02/", "2025/", "archive/", "", "feed.xml",
-                                "sitemap.xml", "data/index.json", "data/2025-02.json.gz", "trends/", "range/"});
+                                "sitemap.xml", "data/index.json", "data/2025-02.json", "trends/", "range/"});
     // The new day, the previous day and the month's other day (2025-02-03), each once:
     // the month data, the feed and the home page share what was parsed. The trends page
     // reads its months' other days back (4 more: site/trends.h, docs/performance.md).
@@ -177,7 +177,7 @@ TEST_CASE("incremental: switching `data` between day, month, full and none adds 
     site.save(make_day("2025-02-05", 2));
     auto report = site.check_equals_clean("append with data: day");
     CHECK(as_set(report.written_files).contains("data/days/2025-02-05.json"));
-    CHECK(as_set(report.written_files).contains("data/2025-02.json.gz"));
+    CHECK(as_set(report.written_files).contains("data/2025-02.json"));
 
     site.config.data = "month";
     auto switched = site.check_equals_clean("data: month");
@@ -189,17 +189,17 @@ TEST_CASE("incremental: switching `data` between day, month, full and none adds 
     site.config.data = "full";
     switched = site.check_equals_clean("data: full");
     CHECK(outside_index(switched.written_files) ==
-          std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz", "data/2025-02.json.gz"});
+          std::set<std::string>{"data/2024-12.json", "data/2025-01.json", "data/2025-02.json"});
     site.config.data = "month";
     switched = site.check_equals_clean("data: month again");
     CHECK(outside_index(switched.written_files) ==
-          std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz", "data/2025-02.json.gz"});
+          std::set<std::string>{"data/2024-12.json", "data/2025-01.json", "data/2025-02.json"});
 
     site.config.data = "none";
     switched = site.check_equals_clean("data: none");
     CHECK(as_set(switched.removed_files).contains("search/index.json.gz")); // no search page, no index
-    CHECK(outside_index(switched.removed_files) == std::set<std::string>{"data/2024-12.json.gz", "data/2025-01.json.gz",
-                                                                         "data/2025-02.json.gz", "search/", "range/"});
+    CHECK(outside_index(switched.removed_files) == std::set<std::string>{"data/2024-12.json", "data/2025-01.json",
+                                                                         "data/2025-02.json", "search/", "range/"});
     site.save(make_day("2025-02-06", 2));
     report = site.check_equals_clean("append with data: none");
     CHECK(as_set(report.written_files) == std::set<std::string>{"2025/02/06/", "2025/02/05/", "2025/02/", "2025/",
@@ -492,9 +492,9 @@ TEST_CASE(
 TEST_CASE("incremental: a month's data file is remade from the day files, never from its damaged old version") {
     Site site;
     REQUIRE(site.build().ok());
-    const fs::path month = site.out() / "data/2025-02.json.gz";
+    const fs::path month = site.out() / "data/2025-02.json";
     const std::string bytes = read_text(month);
-    write_text(month, std::string(bytes.size(), ' ')); // same size, not gzip
+    write_text(month, std::string(bytes.size(), ' ')); // same size, not JSON
     site.save(make_day("2025-02-05", 2));
     site.check_equals_clean("append after the month file was overwritten in place");
 }
@@ -505,8 +505,8 @@ TEST_CASE("incremental: an append parses the month's days once, and no day of an
     site.save(make_day("2025-01-09", 2));
     auto report = site.build();
     REQUIRE(report.ok());
-    CHECK(as_set(report.written_files).contains("data/2025-01.json.gz"));
-    CHECK_FALSE(as_set(report.written_files).contains("data/2025-02.json.gz"));
+    CHECK(as_set(report.written_files).contains("data/2025-01.json"));
+    CHECK_FALSE(as_set(report.written_files).contains("data/2025-02.json"));
     // January's four days (the new one among them), 2025-02-03, whose page
     // links the new day, and 2025-02-04, which the new feed and home page
     // show: each once; and the trends page reads its months' other day back

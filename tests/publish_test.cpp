@@ -697,6 +697,57 @@ TEST_CASE("publish --push: a commit that lands on the remote during the run lose
     CHECK(git("rev-parse HEAD", clone) == git("rev-parse main", site.remote()));
 }
 
+// Pages deployed from Actions: the night pushes its day commits and nothing
+// else; no site branch is fetched, committed or pushed.
+TEST_CASE("publish --push: without a site branch only the content goes, and a remote that moved on is replayed") {
+    SiteRemote site;
+    TempDir dir;
+    const fs::path clone = dir / "clone";
+    git("clone -q --depth 1 '" + site.url() + "' '" + clone.string() + "'", dir.path()); // main's tip only
+    const std::string pages_tip = git("rev-parse gh-pages", site.remote());
+    const std::string env = "PAPERPRESS_COMMIT_CONTENT=true PAPERPRESS_SITE_BRANCH=false";
+    bool owner_pushed = false;
+    SUBCASE("the remote as the clone left it") {}
+    SUBCASE("the owner pushed a day meanwhile") { owner_pushed = true; }
+    SiteRemote::write_day(clone, "2025-05-12");
+    REQUIRE(commit_content_files(clone, {clone / "content/2025/05/2025-05-12.md"}, "Add 2025-05-12", quiet_config()));
+    REQUIRE(run_paperpress("build", clone).exit_code == 0);
+    if (owner_pushed) {
+        SiteRemote::write_day(site.seed(), "2025-05-09");
+        git("add -A", site.seed());
+        git("commit -q -m 'owner adds 2025-05-09'", site.seed());
+        git("push -q origin HEAD:main", site.seed());
+    }
+
+    auto r = run_paperpress_env(env, "publish --push", clone);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("push: main to origin") != std::string::npos);
+    CHECK(r.out.find("gh-pages") == std::string::npos);
+    CHECK(git("log -1 --format=%s main", site.remote()) == "Add 2025-05-12");
+    CHECK(git("rev-parse gh-pages", site.remote()) == pages_tip); // neither moved nor deleted
+    CHECK(shell("git rev-parse --verify -q refs/heads/gh-pages", clone).code != 0);
+    CHECK(git("rev-parse HEAD", clone) == git("rev-parse main", site.remote()));
+    if (owner_pushed) { // the site to deploy has the owner's day too
+        CHECK(has_path(site.remote(), "main", "content/2025/05/2025-05-09.md"));
+        CHECK(fs::exists(clone / "site/2025/05/09/index.html"));
+    }
+    CHECK(fs::exists(clone / "site/2025/05/12/index.html"));
+
+    // publish alone commits nothing, and says why.
+    auto alone = run_paperpress_env(env, "publish", clone);
+    CHECK(alone.exit_code == 0);
+    CHECK(alone.out.find("the site is not committed") != std::string::npos);
+    CHECK(shell("git rev-parse --verify -q refs/heads/gh-pages", clone).code != 0);
+}
+
+TEST_CASE("publish: PAPERPRESS_SITE_BRANCH must be true or false") {
+    Repo repo;
+    auto r = run_paperpress_env("PAPERPRESS_SITE_BRANCH=sometimes", "publish", repo.root());
+    CHECK(r.exit_code != 0);
+    CHECK(r.err.find("expected PAPERPRESS_SITE_BRANCH to be true or false, got") != std::string::npos);
+}
+
 TEST_CASE("publish --push: the same day file changed on both sides is an error, not an overwrite") {
     SiteRemote site;
     TempDir dir;

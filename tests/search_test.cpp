@@ -96,9 +96,7 @@ struct Archive {
     std::string file(const std::string& site_path) const { return read_text(dir / "site" / site_path); }
     // A month file's JSON.
     std::string month(const std::string& name) const {
-        auto json = gunzip(file("data/" + name + ".json.gz"), 64 << 20);
-        REQUIRE_MESSAGE(json.has_value(), json.error().to_string());
-        return *json;
+        return file("data/" + name + ".json");
     }
 };
 
@@ -131,7 +129,7 @@ TEST_CASE("data: the build writes one gzip'd file a month, listed newest first, 
     std::vector<std::string> names;
     for (const auto& month : months.GetArray()) names.push_back(month["month"].GetString());
     CHECK(names == std::vector<std::string>{"2025-02", "2025-01", "2024-12", "2024-11"});
-    CHECK(std::string(months[0]["url"].GetString()) == "2025-02.json.gz");
+    CHECK(std::string(months[0]["url"].GetString()) == "2025-02.json");
     CHECK(months[0]["days"].GetInt() == 1);
     CHECK(months[0]["papers"].GetInt() == 1);
     CHECK(months[3]["days"].GetInt() == 2);
@@ -140,9 +138,9 @@ TEST_CASE("data: the build writes one gzip'd file a month, listed newest first, 
     CHECK_FALSE(fs::exists(archive.dir / "site/search/index.json"));
 
     // The newest month holds only its month: far less than the whole archive.
-    const auto first = archive.file("data/2025-02.json.gz");
+    const auto first = archive.file("data/2025-02.json");
     std::size_t total = 0;
-    for (const auto& name : names) total += archive.file("data/" + name + ".json.gz").size();
+    for (const auto& name : names) total += archive.file("data/" + name + ".json").size();
     CHECK(first.size() < 700);
     CHECK(first.size() * 4 < total);
     const auto json = archive.month("2025-02");
@@ -225,7 +223,7 @@ TEST_CASE(
     CHECK(full.month("2025-02").find("Self-supervised widgets") != std::string::npos);
     CHECK(full.month("2025-02").find(newest_comment) != std::string::npos);
     CHECK(full.file("search/index.html") == lean.file("search/index.html"));
-    CHECK(full.file("data/2025-01.json.gz").size() > lean.file("data/2025-01.json.gz").size());
+    CHECK(full.file("data/2025-01.json").size() > lean.file("data/2025-01.json").size());
     CHECK_FALSE(fs::exists(full.dir / "site/data/days")); // per-day files only with `data: day`
 }
 
@@ -262,15 +260,15 @@ TEST_CASE("data: with no month data (`data: none`) a clean build still parses ea
 TEST_CASE("data: an incremental build remakes only the month files of changed months") {
     Archive archive;
     archive.build();
-    const auto january = archive.file("data/2025-01.json.gz");
+    const auto january = archive.file("data/2025-01.json");
     archive.save(make_day("2025-02-04", {paper("2502.00009", "Appended paper", "Brand new words.")}));
     auto report = archive.build();
     std::set<std::string> written(report.written_files.begin(), report.written_files.end());
-    CHECK(written.contains("data/2025-02.json.gz"));
+    CHECK(written.contains("data/2025-02.json"));
     CHECK(written.contains("data/index.json"));
-    CHECK_FALSE(written.contains("data/2025-01.json.gz"));
-    CHECK_FALSE(written.contains("data/2024-11.json.gz"));
-    CHECK(archive.file("data/2025-01.json.gz") == january);
+    CHECK_FALSE(written.contains("data/2025-01.json"));
+    CHECK_FALSE(written.contains("data/2024-11.json"));
+    CHECK(archive.file("data/2025-01.json") == january);
     auto month = parse(archive.month("2025-02"));
     REQUIRE(month["days"].Size() == 2);
     CHECK(std::string(month["days"][1]["papers"][0]["title"].GetString()) == "Appended paper");
@@ -279,13 +277,13 @@ TEST_CASE("data: an incremental build remakes only the month files of changed mo
     Archive clean;
     clean.save(make_day("2025-02-04", {paper("2502.00009", "Appended paper", "Brand new words.")}));
     clean.build();
-    CHECK(clean.file("data/2025-02.json.gz") == archive.file("data/2025-02.json.gz"));
+    CHECK(clean.file("data/2025-02.json") == archive.file("data/2025-02.json"));
 
     // Removing the month's days removes its file.
     fs::remove(day_path(archive.dir / "content", date("2025-02-03")));
     fs::remove(day_path(archive.dir / "content", date("2025-02-04")));
     report = archive.build();
-    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "data/2025-02.json.gz") !=
+    CHECK(std::find(report.removed_files.begin(), report.removed_files.end(), "data/2025-02.json") !=
           report.removed_files.end());
     auto index = parse(archive.file("data/index.json"));
     CHECK(std::string(index["months"][0]["month"].GetString()) == "2025-01");
@@ -295,7 +293,7 @@ TEST_CASE("data: `data: day` adds a file per day; `data: none` writes no month d
     Archive day_files;
     day_files.config.data = "day";
     day_files.build();
-    CHECK(fs::is_regular_file(day_files.dir / "site/data/2025-02.json.gz"));
+    CHECK(fs::is_regular_file(day_files.dir / "site/data/2025-02.json"));
     auto day = day_from_json(day_files.file("data/days/2025-02-03.json"));
     REQUIRE(day.has_value());
     CHECK(day->papers.at(0).id == "2502.00001");
@@ -303,7 +301,7 @@ TEST_CASE("data: `data: day` adds a file per day; `data: none` writes no month d
     Archive none;
     none.config.data = "none";
     none.build();
-    CHECK_FALSE(fs::exists(none.dir / "site/data/2025-02.json.gz"));
+    CHECK_FALSE(fs::exists(none.dir / "site/data/2025-02.json"));
     CHECK_FALSE(parse(none.file("data/index.json")).HasMember("months")); // the list of days stays
     CHECK_FALSE(fs::exists(none.dir / "site/search"));
     CHECK(none.file("2025/02/03/index.html").find("role=\"search\"") == std::string::npos); // no search box to nowhere

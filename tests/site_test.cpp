@@ -9,7 +9,6 @@
 #include "site/theme.h"
 #include "site/urls.h"
 #include "test_support.h"
-#include "util/gzip.h"
 
 #include <doctest/doctest.h>
 #include <pugixml.hpp>
@@ -230,7 +229,7 @@ TEST_CASE("site: builds every page of the fixture archive, and every internal li
          {"index.html", "404.html", "archive/index.html", "2024/index.html", "2025/index.html", "2024/12/index.html",
           "2025/01/index.html", "2025/02/index.html", "2024/12/30/index.html", "2025/01/02/index.html",
           "2025/01/03/index.html", "2025/01/08/index.html", "2025/02/03/index.html", "feed.xml", "sitemap.xml",
-          ".nojekyll", "data/index.json", "data/2025-01.json.gz", "static/style.css"})
+          ".nojekyll", "data/index.json", "data/2025-01.json", "static/style.css"})
         CHECK_MESSAGE(fs::is_regular_file(fixture.site() / expected), expected);
     CHECK_FALSE(fs::exists(fixture.site() / "2025/01/06"));
 
@@ -443,7 +442,7 @@ TEST_CASE("site: hostile text shows as text in every output and survives in the 
     CHECK(fixture.page("2025/01/").find(shown) != std::string::npos); // top titles
 
     rapidjson::Document january;
-    january.Parse(gunzip(read_text(fixture.site() / "data/2025-01.json.gz"), 1 << 20).value().c_str());
+    january.Parse(read_text(fixture.site() / "data/2025-01.json").c_str());
     REQUIRE_FALSE(january.HasParseError());
     const auto& json = january["days"][0]; // 2025-01-02
     CHECK(json["model"].GetString() == hostile);
@@ -457,7 +456,7 @@ TEST_CASE("site: hostile text shows as text in every output and survives in the 
     CHECK(json["papers"][1]["author_match"].GetBool());
     CHECK_FALSE(json["papers"][1].HasMember("relevance")); // unknown: left out, as is anything empty
     rapidjson::Document february;
-    february.Parse(gunzip(read_text(fixture.site() / "data/2025-02.json.gz"), 1 << 20).value().c_str());
+    february.Parse(read_text(fixture.site() / "data/2025-02.json").c_str());
     CHECK(february["days"][0]["cost"]["total"].IsNull()); // unknown, not $0
 }
 
@@ -474,9 +473,8 @@ TEST_CASE("site: every day's JSON data reads back as the day it was made from, a
         for (const auto& file : scan_content(fixture.root() / "content").days) {
             auto day = load_day(file.path);
             REQUIRE(day);
-            auto json = gunzip(read_text(fixture.site() / month_data_path(file.date.year, file.date.month)), 1 << 20);
-            REQUIRE(json);
-            auto month = month_days_from_json(*json);
+            auto month =
+                month_days_from_json(read_text(fixture.site() / month_data_path(file.date.year, file.date.month)));
             REQUIRE_MESSAGE(month, (month ? "" : month.error().to_string()));
             auto back = std::find_if(month->begin(), month->end(), [&](const Day& d) { return d.date == file.date; });
             REQUIRE(back != month->end());
@@ -579,7 +577,7 @@ TEST_CASE("site: data: none leaves out the data files and their links; the feed 
                "title: Test digest\nbase_url: " + base_url + "\nfeed_days: 3\ndata: none\n");
     REQUIRE(fixture.build().exit_code == 0);
     CHECK_FALSE(fs::exists(fixture.site() / "data/days"));
-    CHECK_FALSE(fs::exists(fixture.site() / "data/2025-02.json.gz"));
+    CHECK_FALSE(fs::exists(fixture.site() / "data/2025-02.json"));
     auto index = fixture.page(data_index_path());
     CHECK(index.find("\"data\"") == std::string::npos);
     CHECK(index.find("2025-02-03") != std::string::npos);
@@ -765,7 +763,7 @@ TEST_CASE("site: both shipped themes build, pass the link check and link prev/up
         if (theme == std::string("default")) {
             CHECK(read_text(out / "archive/index.html").find("href=\"/repo/data/index.json\"") != std::string::npos);
         }
-        CHECK(fs::is_regular_file(out / "data/2025-01.json.gz")); // what the search reads
+        CHECK(fs::is_regular_file(out / "data/2025-01.json")); // what the search reads
         CHECK(fs::is_regular_file(out / "static/search.js"));
         CHECK(fs::is_regular_file(out / "static/site.js"));
         // KaTeX (the tests' stub) only on pages with math: this day has none.

@@ -313,6 +313,42 @@ TEST_CASE("workflows: checkouts are shallow, and only gh-pages' tip is fetched")
         CHECK(step["with"]["persist-credentials"].as<bool>() == false);
 }
 
+// With Pages from GitHub Actions the gh-pages branch serves nothing: the night
+// builds from content/, deploys the artifact, and neither fetches nor commits
+// nor pushes the site branch unless Pages is served from it or the owner asks.
+TEST_CASE("workflows: the night keeps a site branch only for the branch source or when asked") {
+    YAML::Node nightly = load_workflow("nightly.yml");
+    const YAML::Node job = nightly_job(nightly);
+    INFO(text_of(job));
+    REQUIRE(job["env"]["PAPERPRESS_SITE_BRANCH"]);
+    CHECK(job["env"]["PAPERPRESS_SITE_BRANCH"].Scalar() ==
+          "${{ (vars.PAGES_SOURCE == 'branch' || vars.KEEP_SITE_BRANCH == 'true') && 'true' || 'false' }}");
+    int build = -1, publish = -1, upload = -1, fetches = 0, index = 0;
+    for (const auto& step : job["steps"]) {
+        const std::string text = step_text(step);
+        if (text.find("paperpress build") != std::string::npos) build = index;
+        if (text.find("paperpress publish") != std::string::npos) publish = index;
+        if (text.starts_with("actions/upload-pages-artifact@")) {
+            upload = index;
+            CHECK(step["with"]["path"].Scalar() == "site");
+        }
+        if (step["run"] && text.find("gh-pages") != std::string::npos) {
+            ++fetches;
+            REQUIRE(step["if"]);
+            CHECK(step["if"].Scalar() == "env.PAPERPRESS_SITE_BRANCH == 'true'");
+        }
+        ++index;
+    }
+    CHECK(fetches == 1);
+    // The day's commits are pushed (publish.site_branch decides about gh-pages), then the site deployed.
+    CHECK(build >= 0);
+    CHECK(build < publish);
+    CHECK(publish < upload);
+    const std::string operations = read_text(source_dir() / "docs/operations.md");
+    CHECK(operations.find("KEEP_SITE_BRANCH") != std::string::npos);
+    CHECK(read_text(source_dir() / "docs/configuration.md").find("PAPERPRESS_SITE_BRANCH") != std::string::npos);
+}
+
 TEST_CASE("workflows: a partial or stale day (run exits 3) is published, summarised, and the run still ends red") {
     YAML::Node nightly = load_workflow("nightly.yml");
     const YAML::Node job = nightly_job(nightly);

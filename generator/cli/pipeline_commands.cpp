@@ -11,6 +11,7 @@
 #include "util/text.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <iostream>
 
@@ -96,12 +97,27 @@ void print_push(const PushOutcome& pushed) {
     }
 }
 
+// Whether publish keeps the site branch: PAPERPRESS_SITE_BRANCH, which the
+// nightly workflow sets false when Pages is deployed from Actions, where a
+// site branch serves nothing and only makes the repository grow
+// (docs/operations.md, "The site branch"); true when unset.
+Result<bool> keep_site_branch() {
+    const char* value = std::getenv("PAPERPRESS_SITE_BRANCH");
+    const std::string text = value ? value : "";
+    if (text.empty() || text == "true") return true;
+    if (text == "false") return false;
+    return fail("expected PAPERPRESS_SITE_BRANCH to be true or false, got " + excerpt(text));
+}
+
 // Commits the site and pushes it with the content branch (with
 // commit_content); a push the remote refuses because it moved on is retried
 // after replaying the day commits on its tip and rebuilding the site.
 Result<PublishReport> publish_and_push_site(const GlobalOptions& global, const Config& site_config,
                                             const PublishSettings& config) {
     PublishPlan plan;
+    auto site_branch = keep_site_branch();
+    if (!site_branch) return std::unexpected(site_branch.error());
+    plan.site_branch = *site_branch;
     if (config.commit_content) {
         auto current = current_branch(".");
         if (!current) return std::unexpected(current.error());
@@ -335,6 +351,18 @@ int cmd_publish(const GlobalOptions& global, const Config& site, const PublishAr
             return exit_problems;
         }
         print_push(report->push);
+        if (report->push.branches.empty())
+            std::cout << "publish: nothing to push (PAPERPRESS_SITE_BRANCH=false and publish.commit_content off)\n";
+        return exit_ok;
+    }
+    auto site_branch = keep_site_branch();
+    if (!site_branch) {
+        print_error(site_branch.error());
+        return exit_problems;
+    }
+    if (!*site_branch) {
+        std::cout << "publish: PAPERPRESS_SITE_BRANCH=false: the site is not committed (deploy " << config.site_dir
+                  << " as it is)\n";
         return exit_ok;
     }
     const std::string content = global.content;

@@ -115,7 +115,8 @@ struct PublishPlan {
     std::function<Result<void>()> rebuild;               // rebuilds config.site_dir from content/
     std::function<void(const CommitOutcome&)> on_commit; // told of each site publish (to print it)
     std::function<void(const std::string&)> log;
-    int attempts = 3; // pushes at most
+    int attempts = 3;        // pushes at most
+    bool site_branch = true; // false: no site commit, the content branches only (Pages from Actions)
 };
 
 struct PublishReport {
@@ -124,7 +125,9 @@ struct PublishReport {
     int attempts = 0; // pushes made
 };
 
-// publish_site, then a push of the site branch and the content branches.
+// publish_site, then a push of the site branch and the content branches;
+// with plan.site_branch false, no site commit and a push of the content
+// branches only (the site is deployed some other way).
 // When the push is refused because the remote has commits this clone lacks,
 // fetches them, replays the content branches' local commits on the remote's
 // tips (an error when both sides changed the same file), moves the working

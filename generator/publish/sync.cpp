@@ -182,14 +182,18 @@ Result<PublishReport> publish_and_push(const fs::path& repo_dir, const PublishSe
     auto log = [&](const std::string& line) {
         if (plan.log) plan.log(line);
     };
-    std::vector<std::string> branches = {config.branch};
+    // Without a site branch (Pages deployed from Actions) only the content goes.
+    std::vector<std::string> branches;
+    if (plan.site_branch) branches.push_back(config.branch);
     branches.insert(branches.end(), plan.content_branches.begin(), plan.content_branches.end());
     PublishReport report;
     for (report.attempts = 1;; ++report.attempts) {
-        auto site = publish_site(repo_dir, config.site_dir, config, plan.message);
-        if (!site) return std::unexpected(site.error());
-        report.site = *site;
-        if (plan.on_commit) plan.on_commit(report.site);
+        if (plan.site_branch) {
+            auto site = publish_site(repo_dir, config.site_dir, config, plan.message);
+            if (!site) return std::unexpected(site.error());
+            report.site = *site;
+            if (plan.on_commit) plan.on_commit(report.site);
+        }
         auto pushed = try_push(repo_dir, branches, config);
         if (!pushed) return std::unexpected(pushed.error());
         report.push = *pushed;
@@ -210,8 +214,9 @@ Result<PublishReport> publish_and_push(const fs::path& repo_dir, const PublishSe
             if (!replayed) return std::unexpected(replayed.error());
             content_changed = content_changed || *replayed;
         }
-        if (auto reset = reset_to_remote(opened->get(), config.branch, config); !reset)
-            return std::unexpected(reset.error());
+        if (plan.site_branch)
+            if (auto reset = reset_to_remote(opened->get(), config.branch, config); !reset)
+                return std::unexpected(reset.error());
         if (content_changed && plan.rebuild) {
             log("the remote's content changed: rebuilding the site");
             if (auto rebuilt = plan.rebuild(); !rebuilt) return std::unexpected(rebuilt.error());

@@ -1,7 +1,6 @@
 #include "site/day_stage.h"
 
 #include "content/day_file.h"
-#include "util/gzip.h"
 #include "util/redact.h"
 
 #include <algorithm>
@@ -276,7 +275,7 @@ void DayStage::finish_month(MonthWork& month) {
     month.shares = std::vector<std::optional<DayShare>>(); // the month's memory goes back before the next one's
 }
 
-// data/YYYY-MM.json.gz, made again when a day of the month changed, from the
+// data/YYYY-MM.json, made again when a day of the month changed, from the
 // days' shares (the days no worker parsed are parsed here).
 void DayStage::write_month_data(MonthWork& month) {
     const Date first = month.days.front()->file.date;
@@ -309,7 +308,9 @@ void DayStage::write_month_data(MonthWork& month) {
         PageBuffer json = month_data_json(first.year, first.month, jsons);
         for (auto& share : month.shares)
             if (share) share->json = {};
-        return gzip(json);
+        // Plain JSON: GitHub Pages compresses it on the wire, and a site
+        // branch stores a night's change as a delta (docs/data.md).
+        return json;
     });
 }
 

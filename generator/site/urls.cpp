@@ -32,7 +32,7 @@ std::string sitemap_path() { return "sitemap.xml"; }
 std::string data_index_path() { return "data/index.json"; }
 std::string day_data_path(const Date& date) { return "data/days/" + date.iso() + ".json"; }
 std::string month_data_name(int year, int month) { return Date{year, month, 1}.iso().substr(0, 7); }
-std::string month_data_path(int year, int month) { return "data/" + month_data_name(year, month) + ".json.gz"; }
+std::string month_data_path(int year, int month) { return "data/" + month_data_name(year, month) + ".json"; }
 std::string search_page_path() { return "search/"; }
 
 std::string prompt_path_of(std::string_view reference) {

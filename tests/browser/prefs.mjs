@@ -136,7 +136,7 @@ for (const theme of Object.keys(sites)) {
     expect(days.length >= 3 && JSON.stringify(ids) === JSON.stringify(expected),
            `the range's papers by date, as ls --json lists them: ${ids.length} vs ${expected.length}`);
     const data = fetched.filter((p) => p.includes("/data/"));
-    expect(JSON.stringify(data) === JSON.stringify(["/sub/data/2026-04.json.gz"]), `its month's file only: ${data.join(", ")}`);
+    expect(JSON.stringify(data) === JSON.stringify(["/sub/data/2026-04.json"]), `its month's file only: ${data.join(", ")}`);
     // By score: the same papers, best first.
     await page.goto(`${base}/sub/range/?from=${from}&to=${to}&sort=score`);
     await page.waitForFunction(() => /papers on/.test(document.getElementById("range-status").textContent));

@@ -206,7 +206,7 @@
   // The date range page: ?last=N (the newest day's N calendar days) or
   // ?from=&to= (ISO dates), &sort=score|date. The page names the newest day
   // and the months that have a data file; the range reads its months' files
-  // (data/YYYY-MM.json.gz, gzip'd: docs/data.md) and nothing else.
+  // (data/YYYY-MM.json: docs/data.md) and nothing else.
   function rangePage() {
     var form = document.getElementById("range-form");
     if (!form) return;
@@ -240,7 +240,7 @@
     var months = (form.getAttribute("data-months") || "").split(" ").filter(function (m) {
       return /^\d{4}-\d{2}$/.test(m) && m >= from.slice(0, 7) && m <= to.slice(0, 7);
     });
-    Promise.all(months.map(function (m) { return get(base + "data/" + m + ".json.gz"); })).then(function (files) {
+    Promise.all(months.map(function (m) { return get(base + "data/" + m + ".json"); })).then(function (files) {
       show(files, from, to, sort);
     }).catch(function (error) { status.textContent = "The data could not be read: " + error.message; });
 

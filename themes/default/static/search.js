@@ -6,8 +6,8 @@
 // the last two only with `data: full` or `day`); results link to the paper on its
 // day page. A query with a date (2025-02-03) or a new-style arXiv ID
 // (2502.01234) searches only the months it can be in: the date's month, or
-// the ID's month and later, oldest first. A month (data/YYYY-MM.json.gz,
-// gzip'd JSON: docs/data.md) is fetched once and kept for later queries.
+// the ID's month and later, oldest first. A month (data/YYYY-MM.json:
+// docs/data.md) is fetched once and kept for later queries.
 // Both sides are folded as the word index folds them, by static/search-words.js
 // (the build's own tables): "Scholkopf" finds "Schölkopf", "Saebo" "Sæbø".
 // Results come as you type; each says in which of its fields the words were
@@ -50,8 +50,9 @@
     return index;
   }
 
-  // A month file's JSON text: gunzipped here unless the server already did
-  // (a server that sends it with Content-Encoding: gzip).
+  // A month file's JSON text; gunzipped here when it comes gzip'd without
+  // Content-Encoding (the .json.gz month files of a site built by an older
+  // paperpress, whose index a cached page may still read).
   function monthText(response) {
     return response.arrayBuffer().then(function (bytes) {
       var head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
