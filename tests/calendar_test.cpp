@@ -111,4 +111,3 @@ TEST_CASE("arXiv's calendar: the announcement days' windows tile 2024-2026, each
     const int lost = weekdays - days;
     CHECK(lost == 26);
 }
-

@@ -198,8 +198,8 @@ TEST_CASE("incremental: switching `data` between day, month, full and none adds 
     site.config.data = "none";
     switched = site.check_equals_clean("data: none");
     CHECK(as_set(switched.removed_files).contains("search/index.json.gz")); // no search page, no index
-    CHECK(outside_index(switched.removed_files) == std::set<std::string>{"data/2024-12.json", "data/2025-01.json",
-                                                                         "data/2025-02.json", "search/", "range/"});
+    CHECK(outside_index(switched.removed_files) ==
+          std::set<std::string>{"data/2024-12.json", "data/2025-01.json", "data/2025-02.json", "search/", "range/"});
     site.save(make_day("2025-02-06", 2));
     report = site.check_equals_clean("append with data: none");
     CHECK(as_set(report.written_files) == std::set<std::string>{"2025/02/06/", "2025/02/05/", "2025/02/", "2025/",

@@ -95,9 +95,7 @@ struct Archive {
     }
     std::string file(const std::string& site_path) const { return read_text(dir / "site" / site_path); }
     // A month file's JSON.
-    std::string month(const std::string& name) const {
-        return file("data/" + name + ".json");
-    }
+    std::string month(const std::string& name) const { return file("data/" + name + ".json"); }
 };
 
 } // namespace

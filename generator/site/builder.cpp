@@ -164,8 +164,7 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
     add_page_settings(global, context.settings); // every config value a page can read
     global.add(context.stylesheet);
     for (const auto* href : {&context.script, &context.search_script, &context.search_words_js, &context.prefs_script,
-                             &context.katex_css,
-                             &context.katex_js, &context.katex_auto_render})
+                             &context.katex_css, &context.katex_js, &context.katex_auto_render})
         global.add(*href);
     global.add(static_cast<std::uint64_t>(context.search_page)).add(static_cast<std::uint64_t>(build_.prompt_pages));
     global.add(static_cast<std::uint64_t>(context.search_words));

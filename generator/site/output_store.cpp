@@ -77,6 +77,7 @@ void OutputStore::write(const std::string& site_path, std::uint64_t key, std::st
     auto outcome = write_file_inside(options_.out_dir, file_of(site_path), bytes);
     if (!outcome) {
         keep_previous(site_path);
+        write_failed_ = true;
         return report_.error(outcome.error());
     }
     const std::uint64_t hash = kept == Kept::key_and_bytes ? hash_bytes(bytes) : 0;
@@ -121,8 +122,10 @@ std::uint64_t OutputStore::recorded_bytes(const std::string& site_path) {
 }
 
 void OutputStore::finish(std::uint64_t program, std::int64_t start_ns, bool may_remove) {
-    if (may_remove && removal_allowed())
-        remove_stale(); // else the outputs stay in the state: a later build removes them
+    // A write that failed (a full disk) may have left an older output in
+    // use by one not rewritten (the word index's list of its chunks): nothing
+    // is removed, and the outputs stay in the state for a later build.
+    if (may_remove && !write_failed_ && removal_allowed()) remove_stale();
     state_.outputs.merge(added_);
     state_.program = program;
     BuildReport& report = report_.unshared();

@@ -77,8 +77,9 @@ public:
     // An output's bytes as the last build wrote them, read beneath the output folder.
     Result<std::string> read(const std::string& site_path) const;
 
-    // Removes the stale outputs (unless `may_remove` is false: some content
-    // could not be listed) and saves the state, stamped with the build's start.
+    // Removes the stale outputs (unless `may_remove` is false, some content
+    // could not be listed, or a write failed) and saves the state, stamped
+    // with the build's start.
     void finish(std::uint64_t program, std::int64_t start_ns, bool may_remove);
 
 private:
@@ -100,6 +101,7 @@ private:
     std::string out_prefix_; // the output folder, ending in "/"
     Fd out_dir_;             // stat()s relative to it walk shorter paths
     std::atomic<int> files_{0}, rendered_{0};
+    std::atomic<bool> write_failed_{false}; // some output could not be written: none is removed
 };
 
 } // namespace pp

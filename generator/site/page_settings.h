@@ -46,9 +46,8 @@ static_assert(detail::field_count<PageSettings>() ==
               "every field of PageSettings must be in fields(), so that the pages' key covers it");
 
 inline PageSettings page_settings(const Config& config) {
-    return {config.title,          config.description,    config.author,
-            config.base_url,       config.home_days,      config.group_by_topic,
-            config.data_has_full_text(), config.repository, config.branch};
+    return {config.title,          config.description,          config.author,     config.base_url, config.home_days,
+            config.group_by_topic, config.data_has_full_text(), config.repository, config.branch};
 }
 
 // Adds every field to `hasher`.
@@ -56,7 +55,8 @@ inline void add_page_settings(Hasher& hasher, const PageSettings& settings) {
     std::apply(
         [&](const auto&... field) {
             auto add = [&](const auto& value) {
-                if constexpr (std::is_convertible_v<decltype(value), std::string_view>) hasher.add(std::string_view(value));
+                if constexpr (std::is_convertible_v<decltype(value), std::string_view>)
+                    hasher.add(std::string_view(value));
                 else hasher.add(static_cast<std::uint64_t>(value));
             };
             (add(field), ...);

@@ -22,11 +22,6 @@ const std::vector<std::string>& required_layouts() {
     return names;
 }
 
-const std::vector<std::string>& optional_layouts() {
-    static const std::vector<std::string> names = {"search", "starred", "prompt", "trends", "range", "preferences"};
-    return names;
-}
-
 namespace {
 
 constexpr std::string_view template_extension = ".mustache";

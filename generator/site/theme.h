@@ -80,9 +80,6 @@ Result<Theme> load_theme(const fs::path& themes_dir, const std::string& name, co
 // call it on templates made in memory.
 Result<void> prepare_templates(Theme& theme);
 
-// The layouts a theme may have; the build renders their pages only when it does.
-const std::vector<std::string>& optional_layouts(); // "search"
-
 // `paperpress theme new NAME`: copies the theme `from` to themes_dir/NAME
 // (refuses to overwrite an existing folder) and names it in its theme.yaml.
 Result<fs::path> new_theme(const fs::path& themes_dir, const std::string& name, const std::string& from = "default");

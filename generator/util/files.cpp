@@ -75,12 +75,6 @@ std::optional<FileStamp> stamp_at(const Fd& dir, const std::string& path) {
 
 std::optional<FileStamp> stamp_of(const fs::path& path) { return stamp(AT_FDCWD, path.c_str()); }
 
-std::int64_t now_ns() {
-    timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 namespace {
 
 // The bytes of an open file, refused unless it is a regular file within `limit`.

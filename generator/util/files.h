@@ -54,9 +54,6 @@ struct FileStamp {
 std::optional<FileStamp> stamp_at(const Fd& dir, const std::string& path);
 std::optional<FileStamp> stamp_of(const fs::path& path);
 
-// The wall clock, in nanoseconds since the epoch (file times' unit).
-std::int64_t now_ns();
-
 // A folder to look files up in (O_PATH): fstatat() relative to it skips
 // walking the folder's own path on each lookup. -1 when it does not exist.
 Fd open_directory(const fs::path& path);
