@@ -299,6 +299,14 @@ TEST_CASE("bad input names the file, the line and what was expected") {
               .find(":8: expected the title to link to https://arxiv.org/abs/2501.00002") != std::string::npos);
     CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n- **Relevance:** high\n")
               .find(":11: field 'Relevance': expected a whole number from 0 to 10, got 'high'") != std::string::npos);
+    // The edges of the ranges: 10 is a score, 11 is not; a count is never negative.
+    CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n- **Relevance:** 11\n")
+              .find(":11: field 'Relevance': expected a whole number from 0 to 10, got '11'") != std::string::npos);
+    CHECK(read_day(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n- **Relevance:** 10\n",
+                   "day.md")
+              .has_value());
+    CHECK(error_of("---\ndate: 2025-05-20\ntokens:\n  prompt: -5\n---\n")
+              .find(":4: expected 'tokens.prompt' to be a whole number") != std::string::npos);
     CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n- **Mood:** good\n")
               .find(":11: unknown field 'Mood'; expected one of: ID, Authors") != std::string::npos);
     CHECK(error_of(header + "## [T](https://arxiv.org/abs/2501.00001)\n\n- **ID:** 2501.00001\n- **ID:** 2501.00001\n")
@@ -521,6 +529,7 @@ TEST_CASE("a pick's summary, or why it has none, round-trips in its fields; chec
                     "not both") != std::string::npos);
     CHECK(error_of(header + section + "- **Method:** How\n")
               .find(":8: expected a 'TL;DR' field with the other parts of paper 2501.00001's summary") !=
+          std::string::npos);
 }
 
 // Issue 44: the rest of the announcement, after the papers.

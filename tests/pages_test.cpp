@@ -265,7 +265,7 @@ TEST_CASE("pages: a day lists its papers not picked, closed, titles and links; t
     Pages pages;
     Day day = make_day("2026-06-01", {make_paper("2606.00001", "June", 6, "Theory")});
     day.unpicked = {{"2606.00002", "Missed <b>bold</b> & \"quoted\""}, {"hep-th/9901001", "Old style"}};
-    SiteContext site{pages.config, pages.urls, pages.graph, "/repo/static/style.css"};
+    SiteContext site{page_settings(pages.config), pages.urls, pages.graph, "/repo/static/style.css"};
     site.starred_page = true;
     for (const std::string name : {"default", "classic"}) {
         CAPTURE(name);
@@ -292,7 +292,7 @@ TEST_CASE("pages: a day lists its papers not picked, closed, titles and links; t
         Config with = pages.config;
         with.repository = "octo-org/paper.digest";
         with.branch = "x\"><script>";
-        SiteContext repo{with, pages.urls, pages.graph, "/repo/static/style.css"};
+        SiteContext repo{page_settings(with), pages.urls, pages.graph, "/repo/static/style.css"};
         repo.starred_page = true;
         auto linked = render_layout(theme, "starred", starred_page(repo));
         REQUIRE(linked);
