@@ -50,6 +50,7 @@ struct TasteIndex {
         Date date;
         int candidates = 0; // the feed's new and cross-listed papers
         int picked = 0;     // the day's picks
+        bool self_scored = false; // picked by this scorer (model "embedded"), not by the LLM or the reader
     };
     std::vector<FeedShare> feed_shares;
 };
