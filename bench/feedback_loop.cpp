@@ -85,8 +85,10 @@ int main(int argc, char** argv) {
     auto arg = [&](const std::string& name) { return args.count("--" + name) ? args["--" + name] : ""; };
     auto start = parse_iso_date(arg("start"));
     if (arg("archive").empty() || arg("days").empty() || arg("work").empty() || arg("topics").empty() || !start) {
-        std::fprintf(stderr, "usage: %s --archive OUT --topics FILE --days days.jsonl --work DIR --feeds DIR "
-                             "--start YYYY-MM-DD --loop 0|1\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s --archive OUT --topics FILE --days days.jsonl --work DIR --feeds DIR "
+                     "--start YYYY-MM-DD --loop 0|1\n",
+                     argv[0]);
         return 2;
     }
     const bool loop = arg("loop") == "1";
@@ -140,8 +142,7 @@ int main(int argc, char** argv) {
         auto judgements = loop ? read_page(*day, kept) : std::vector<Judgement>{};
         if (!judgements.empty()) append_feedback(content, day->date, judgements);
         std::printf("{\"date\":\"%s\",\"truth\":%zu,\"kept\":%zu,\"hits\":%zu,\"judged\":%zu,\"feedback\":%zu}\n",
-                    day->date.iso().c_str(), day->truth.size(), kept.size(), hits, judgements.size(),
-                    feedback.size());
+                    day->date.iso().c_str(), day->truth.size(), kept.size(), hits, judgements.size(), feedback.size());
         std::fflush(stdout);
     }
     return 0;

@@ -517,12 +517,14 @@ TEST_CASE("a day the embedded scorer picked counts as the picks it expected, so 
             const std::string id = "2503.0000" + std::to_string(p);
             if (p < 7) day.papers.push_back(paper(id, "Graph neural networks " + id, "Message passing."));
             items += "<item><title>Paper " + id + "</title><link>https://arxiv.org/abs/" + id +
-                     "</link><description>arXiv:" + id + "v1 Announce Type: new \nAbstract: About it.</description></item>";
+                     "</link><description>arXiv:" + id +
+                     "v1 Announce Type: new \nAbstract: About it.</description></item>";
         }
         save_all(dir / "content", {day});
-        write_text(dir / "rss/2025-03-04.xml", "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>cs.LG</title>"
-                                               "<pubDate>Tue, 04 Mar 2025 00:00:00 -0500</pubDate>" +
-                                                   items + "</channel></rss>");
+        write_text(dir / "rss/2025-03-04.xml",
+                   "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>cs.LG</title>"
+                   "<pubDate>Tue, 04 Mar 2025 00:00:00 -0500</pubDate>" +
+                       items + "</channel></rss>");
         TasteSources sources{dir / "content", dir / "rss", dir / "cache/taste-index.bin", 20, {}};
         const double expected = model == "embedded" ? 50.0 : 70.0; // of a 100-paper feed
         std::vector<std::string> warnings;

@@ -168,8 +168,7 @@ TasteIndex assemble_taste_index(std::vector<IndexSource> sources) {
 }
 
 IndexSource day_source(const Day& day) {
-    IndexSource source{false, false, day.date, {}, {}};
-    source.self_scored = day.model == "embedded"; // as an offline run writes it (pipeline/llm_pass.cpp)
+    IndexSource source{false, day.model == "embedded", day.date, {}, {}}; // an offline run's day (llm_pass.cpp)
     if (day.status != DayStatus::announced) return source;
     for (const auto& paper : day.papers)
         if (paper.unscored.empty()) source.papers.push_back(indexed(day.date, paper)); // unscored: kept, not chosen
@@ -199,11 +198,7 @@ double usual_daily_picks(const TasteIndex& index, int recent_days) {
 
 namespace {
 
-// The share of their papers the reader picked on the last `days` past feeds,
-// pooled. A day this scorer picked kept `keep_multiple` times the picks it
-// expected: counted as they are, an offline archive's count would grow by
-// that much with every window of days (bench/feedback_loop.py), so they
-// count as what was expected.
+// The picked share of the last `days` past feeds, pooled; a day this scorer kept counts as the picks it expected.
 double picked_share(const std::vector<TasteIndex::FeedShare>& shares, int days, double keep_multiple) {
     const size_t n = std::min(shares.size(), static_cast<size_t>(std::max(days, 1)));
     double candidates = 0, picked = 0;
