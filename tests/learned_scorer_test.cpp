@@ -191,7 +191,7 @@ TEST_CASE("the learned scorer's index cache is reused, updated for a changed day
     std::string why = "does not verify";
     SUBCASE("the old binary version") {
         write_text(sources.index_cache, std::string("paperpress taste index 4\n") + std::string(40, '\x01'));
-        why = "expected version 5 of the paperpress taste index format, found version '4'";
+        why = "expected version 6 of the paperpress taste index format, found version '4'";
     }
     SUBCASE("a paper whose terms do not decode, under a checksum that verifies") {
         std::string bytes = read_text(sources.index_cache);
