@@ -137,12 +137,20 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "%s\n", saved.error().to_string().c_str());
             return 1;
         }
-        size_t hits = 0;
+        size_t hits = 0, ranked_hits = 0; // the latter: the ranking alone, its top 1.5 x the truth's size
         for (const auto& id : kept) hits += day->truth.count(id);
+        std::vector<size_t> order(day->feed.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return scores[a].score > scores[b].score; });
+        for (size_t r = 0; r < std::min(order.size(), (3 * day->truth.size() + 1) / 2); ++r)
+            ranked_hits += day->truth.count(day->feed[order[r]].id);
         auto judgements = loop ? read_page(*day, kept) : std::vector<Judgement>{};
         if (!judgements.empty()) append_feedback(content, day->date, judgements);
-        std::printf("{\"date\":\"%s\",\"truth\":%zu,\"kept\":%zu,\"hits\":%zu,\"judged\":%zu,\"feedback\":%zu}\n",
-                    day->date.iso().c_str(), day->truth.size(), kept.size(), hits, judgements.size(), feedback.size());
+        std::printf(
+            "{\"date\":\"%s\",\"truth\":%zu,\"kept\":%zu,\"hits\":%zu,\"top\":%zu,\"judged\":%zu,\"feedback\":%zu}\n",
+            day->date.iso().c_str(), day->truth.size(), kept.size(), hits, ranked_hits, judgements.size(),
+            feedback.size());
         std::fflush(stdout);
     }
     return 0;

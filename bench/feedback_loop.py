@@ -35,7 +35,9 @@ def figures(rows):
     truth = sum(r["truth"] for r in rows)
     kept = sum(r["kept"] for r in rows)
     hits = sum(r["hits"] for r in rows)
-    return "%.1f%% | %.1f%% | %.2f" % (100.0 * hits / max(truth, 1), 100.0 * hits / max(kept, 1), kept / max(truth, 1))
+    top = sum(r["top"] for r in rows)
+    return "%.1f%% | %.1f%% | %.2f | %.1f%%" % (100.0 * hits / max(truth, 1), 100.0 * hits / max(kept, 1),
+                                              kept / max(truth, 1), 100.0 * top / max(truth, 1))
 
 
 def main():
@@ -65,9 +67,9 @@ def main():
     for date in sorted(without):
         year, week, _ = datetime.date.fromisoformat(date).isocalendar()
         weeks.setdefault("%d-W%02d" % (year, week), []).append(date)
-    print("| week | days | picks | without: recall | precision | kept/picks | with the loop: recall | precision "
-          "| kept/picks | judgements |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| week | days | picks | without: recall | precision | kept/picks | top 1.5x | with the loop: recall "
+          "| precision | kept/picks | top 1.5x | judgements |")
+    print("|" + " --- |" * 12)
     for week, dates in weeks.items():
         a, b = [without[d] for d in dates], [with_loop[d] for d in dates]
         print("| %s | %d | %d | %s | %s | %d |" % (week, len(dates), sum(r["truth"] for r in a),
@@ -76,7 +78,7 @@ def main():
     for first, last in sq.SPANS:
         dates = [d for d in sorted(without) if first <= d <= last]
         if dates:
-            print("%s..%s (%d days): without %s | with the loop %s  (recall | precision | kept/picks)" % (
+            print("%s..%s (%d days): without %s | with the loop %s  (recall | precision | kept/picks | recall of the top 1.5 x picks)" % (
                 first, last, len(dates), figures([without[d] for d in dates]), figures([with_loop[d] for d in dates])))
 
 

@@ -259,6 +259,14 @@ def main():
             s.setdefault("cascade_sweep", {})[label] = c
             print("    %-16s %5.1f%% of picks, %4.1f%% of tokens" % (label, 100 * c["picks_reaching_llm"], 100 * c["token_share"]))
         print("  learned scorer: at most %.3f s CPU a day (index load + scoring)" % s["max_seconds"])
+    months = sorted({d["date"][:7] for d in evaluated})
+    for month in months:  # the "no month under 60%": by calendar month, at the default cutoff
+        span = [d for d in evaluated if d["date"].startswith(month)]
+        m = summary(span, "learned")
+        report.setdefault("months", {})[month] = m
+        print("%s (%d days, %d picks): learned recall %5.1f%% at %.2f x the picks, precision %5.1f%%, top 1.5 x %5.1f%%" % (
+            month, len(span), sum(d["picked"] for d in span), 100 * m["recall"], m["kept_per_picked"],
+            100 * m["precision"], 100 * m["recall_at_1_5x_picks"]))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1, sort_keys=True)

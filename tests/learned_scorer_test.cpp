@@ -191,7 +191,7 @@ TEST_CASE("the learned scorer's index cache is reused, updated for a changed day
     std::string why = "does not verify";
     SUBCASE("the old binary version") {
         write_text(sources.index_cache, std::string("paperpress taste index 4\n") + std::string(40, '\x01'));
-        why = "expected version 5 of the paperpress taste index format, found version '4'";
+        why = "expected version 6 of the paperpress taste index format, found version '4'";
     }
     SUBCASE("a paper whose terms do not decode, under a checksum that verifies") {
         std::string bytes = read_text(sources.index_cache);
@@ -501,4 +501,38 @@ TEST_CASE("feedback counts from its date on; a paper the index does not know is 
     CHECK(examples[0].verdict == Verdict::star);
     CHECK(examples[0].title == "Protein structure prediction with protein language models");
     CHECK(examples[1].verdict == Verdict::hide);
+}
+
+TEST_CASE("a day the embedded scorer picked counts as the picks it expected, so an offline archive does not grow") {
+    // 2025-03-04: 7 papers kept of a 10-paper feed. Picked by the LLM, that is a share of 7 in 10;
+    // picked offline (keep_multiple 1.4 x what it expected), a share of 5 in 10.
+    for (const std::string model : {"gpt-4o", "embedded"}) {
+        CAPTURE(model);
+        TempDir dir;
+        Day day;
+        day.date = *parse_iso_date("2025-03-04");
+        day.model = model;
+        std::string items;
+        for (int p = 0; p < 10; ++p) {
+            const std::string id = "2503.0000" + std::to_string(p);
+            if (p < 7) day.papers.push_back(paper(id, "Graph neural networks " + id, "Message passing."));
+            items += "<item><title>Paper " + id + "</title><link>https://arxiv.org/abs/" + id +
+                     "</link><description>arXiv:" + id +
+                     "v1 Announce Type: new \nAbstract: About it.</description></item>";
+        }
+        save_all(dir / "content", {day});
+        write_text(dir / "rss/2025-03-04.xml",
+                   "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>cs.LG</title>"
+                   "<pubDate>Tue, 04 Mar 2025 00:00:00 -0500</pubDate>" +
+                       items + "</channel></rss>");
+        TasteSources sources{dir / "content", dir / "rss", dir / "cache/taste-index.bin", 20, {}};
+        const double expected = model == "embedded" ? 50.0 : 70.0; // of a 100-paper feed
+        std::vector<std::string> warnings;
+        for (int run = 0; run < 2; ++run) { // the index read afresh, then from its cache
+            auto index = load_taste_index(sources, *parse_iso_date("2025-03-10"), warnings);
+            REQUIRE(index.feed_shares.size() == 1);
+            CHECK(expected_picks(index, 100, {}) == doctest::Approx(expected));
+        }
+        CHECK(warnings.empty());
+    }
 }

@@ -138,8 +138,10 @@ TermCounts paper_terms(const Paper& paper) {
 TasteIndex assemble_taste_index(std::vector<IndexSource> sources) {
     TasteIndex index;
     std::unordered_map<long, std::set<std::string>> picked_on;
+    std::set<long> self_scored;
     for (auto& source : sources) {
         if (source.is_feed) continue;
+        if (source.self_scored) self_scored.insert(days_since_epoch(source.date));
         if (!source.papers.empty()) index.picks_per_day.push_back(static_cast<int>(source.papers.size()));
         for (auto& pick : source.papers) {
             picked_on[days_since_epoch(source.date)].insert(pick.id);
@@ -152,8 +154,9 @@ TasteIndex assemble_taste_index(std::vector<IndexSource> sources) {
         for (auto& paper : source.papers)
             if (!picked.contains(paper.id)) index.background.push_back(std::move(paper));
         if (!picked.empty() && source.candidates > 0)
-            index.feed_shares.push_back(
-                {source.date, static_cast<int>(source.candidates), static_cast<int>(picked.size())});
+            index.feed_shares.push_back({source.date, static_cast<int>(source.candidates),
+                                         static_cast<int>(picked.size()),
+                                         self_scored.contains(days_since_epoch(source.date))});
     }
     auto by_date = [](const IndexedPaper& a, const IndexedPaper& b) { return a.date < b.date; };
     std::stable_sort(index.picks.begin(), index.picks.end(), by_date);
@@ -164,7 +167,7 @@ TasteIndex assemble_taste_index(std::vector<IndexSource> sources) {
 }
 
 IndexSource day_source(const Day& day) {
-    IndexSource source{false, day.date, {}, {}};
+    IndexSource source{false, day.model == "embedded", day.date, {}, {}}; // an offline run's day (llm_pass.cpp)
     if (day.status != DayStatus::announced) return source;
     for (const auto& paper : day.papers)
         if (paper.unscored.empty()) source.papers.push_back(indexed(day.date, paper)); // unscored: kept, not chosen
@@ -172,7 +175,7 @@ IndexSource day_source(const Day& day) {
 }
 
 IndexSource feed_source(const PastFeed& feed) {
-    IndexSource source{true, feed.date, {}, {}};
+    IndexSource source{true, false, feed.date, {}, {}};
     for (const auto& paper : feed.papers) source.papers.push_back(indexed(feed.date, paper));
     source.candidates = static_cast<std::uint32_t>(feed.candidates ? feed.candidates : feed.papers.size());
     return source;
@@ -194,12 +197,12 @@ double usual_daily_picks(const TasteIndex& index, int recent_days) {
 
 namespace {
 
-// The share of their papers the reader picked on the last `days` past feeds, pooled.
-double picked_share(const std::vector<TasteIndex::FeedShare>& shares, int days) {
+// The picked share of the last `days` past feeds, pooled; a day this scorer kept counts as the picks it expected.
+double picked_share(const std::vector<TasteIndex::FeedShare>& shares, int days, double keep_multiple) {
     const size_t n = std::min(shares.size(), static_cast<size_t>(std::max(days, 1)));
     double candidates = 0, picked = 0;
     for (auto it = shares.end() - static_cast<long>(n); it != shares.end(); ++it)
-        candidates += it->candidates, picked += it->picked;
+        candidates += it->candidates, picked += it->self_scored ? it->picked / keep_multiple : it->picked;
     return picked / candidates;
 }
 
@@ -209,8 +212,10 @@ double expected_picks(const TasteIndex& index, std::size_t feed_size, const Lear
     const auto& shares = index.feed_shares;
     if (shares.empty() || options.share_days <= 0) return usual_daily_picks(index, options.usual_days);
     // A fall in the share shows in the last few feeds first: follow it at once, a rise only as the longer window does.
-    double share = picked_share(shares, options.share_days);
-    if (options.recent_share_days > 0) share = std::min(share, picked_share(shares, options.recent_share_days));
+    const double multiple = std::max(options.keep_multiple, 1.0);
+    double share = picked_share(shares, options.share_days, multiple);
+    if (options.recent_share_days > 0)
+        share = std::min(share, picked_share(shares, options.recent_share_days, multiple));
     return share * static_cast<double>(feed_size);
 }
 

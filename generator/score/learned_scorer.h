@@ -50,6 +50,9 @@ struct TasteIndex {
         Date date;
         int candidates = 0; // the feed's new and cross-listed papers
         int picked = 0;     // the day's picks
+        // Picked by this scorer (model "embedded"): it kept keep_multiple x the picks it expected, so it counts
+        // as those; counted as kept, an offline archive's count would grow with every window of days.
+        bool self_scored = false;
     };
     std::vector<FeedShare> feed_shares;
 };

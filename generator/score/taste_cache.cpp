@@ -28,7 +28,7 @@ enum PaperField { p_id, p_title, p_terms };
 const RecordFormat& cache_format() {
     static const RecordFormat format{
         .name = "paperpress taste index",
-        .version = 5,
+        .version = 6,
         .kinds = {{'S', {"key", "feed", "date", "size", "mtime_ns", "candidates"}}, {'P', {"id", "title", "terms"}}},
         .max_line = std::size_t{1} << 22,
         .max_values = 16,
@@ -88,7 +88,7 @@ std::string serialize(const Sources& sources) {
     for (const auto& [path, source] : sources) {
         w.begin('S');
         w.text(path);
-        w.text(source.is_feed ? "1" : "0");
+        w.text(source.is_feed ? "1" : source.self_scored ? "2" : "0"); // 2: a day the embedded scorer picked
         w.text(source.date.iso());
         w.number(source.stamp.size);
         w.number(source.stamp.mtime_ns);
@@ -111,10 +111,11 @@ bool read_source(const Record& r, Sources& sources, IndexSource*& current) {
     IndexSource source;
     const std::string_view feed = r.raw(s_feed);
     auto date = parse_iso_date(r.raw(s_date));
-    if ((feed != "0" && feed != "1") || !date || !r.number(s_size, source.stamp.size) ||
+    if ((feed != "0" && feed != "1" && feed != "2") || !date || !r.number(s_size, source.stamp.size) ||
         !r.number(s_mtime, source.stamp.mtime_ns) || !r.number(s_candidates, source.candidates))
         return false;
     source.is_feed = feed == "1";
+    source.self_scored = feed == "2";
     source.date = *date;
     auto [at, added] = sources.emplace(r.text(s_key), std::move(source));
     current = &at->second;

@@ -8,7 +8,8 @@
 namespace pp {
 
 struct IndexSource {
-    bool is_feed = false; // a past raw feed; else a day file
+    bool is_feed = false;     // a past raw feed; else a day file
+    bool self_scored = false; // a day file the embedded scorer picked (model "embedded"): its count is its own echo
     Date date;
     FileStamp stamp;                  // of the file it was read from
     std::vector<IndexedPaper> papers; // a day's picks, or every paper of a feed
