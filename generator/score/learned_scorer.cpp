@@ -521,6 +521,45 @@ std::vector<LearnedScore> keyword_only(const std::vector<Paper>& feed, const Top
     return out;
 }
 
+// The papers a pick classifier learns against: past feeds' unpicked papers
+// (or today's feed), today's feed too where asked, and the hidden ones.
+struct Negatives {
+    const std::vector<Vector>& ordinary;
+    const std::vector<Vector>& feed;
+    const std::vector<Vector>& hidden;
+};
+
+TermArray train_classifier(const std::vector<Vector>& picks, const std::vector<double>& recency,
+                           const Negatives& negatives, const TasteIndex& index, bool has_background, size_t terms,
+                           const LearnedScorerOptions& options) {
+    if (options.classifier_weight <= 0) return {};
+    // Today's feed is mostly papers the reader will not pick, and of today's topics.
+    std::vector<Vector> against = negatives.ordinary;
+    if (options.feed_negatives && has_background)
+        against.insert(against.end(), negatives.feed.begin(), negatives.feed.end());
+    const size_t ordinary = against.size();
+    against.insert(against.end(), negatives.hidden.begin(), negatives.hidden.end());
+    std::vector<double> hidden_weights;
+    for (const auto& paper : index.hidden) hidden_weights.push_back(paper.weight);
+    return pick_classifier(picks, recency, against, ordinary, hidden_weights, terms, options.classifier_epochs,
+                           has_background ? options.classifier_rate : options.feed_only_rate);
+}
+
+// Ratings by rank: a multiple of the picks expected today rate 7 or more.
+void rate_by_rank(std::vector<LearnedScore>& out, const TasteIndex& index, const std::vector<Vector>& background,
+                  const TermArray& classifier, const LearnedScorerOptions& options) {
+    std::vector<size_t> order(out.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].score > out[b].score; });
+    double expected = expected_picks(index, out.size(), options);
+    // Two estimates with errors of their own, combined: the past feeds' share and today's standouts.
+    const bool from_shares = !index.feed_shares.empty() && options.share_days > 0; // as expected_picks() predicts
+    if (from_shares && options.standout_share > 0 && !classifier.empty() && !background.empty())
+        expected = std::sqrt(expected * standout_papers(out, background, classifier, options.standout_share));
+    const double keep = options.keep_multiple * expected;
+    for (size_t rank = 0; rank < order.size(); ++rank) out[order[rank]].relevance = relevance_for_rank(rank, keep);
+}
+
 } // namespace
 
 std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const TasteIndex& index,
@@ -539,11 +578,6 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     const auto past_background = std::span(index.background).subspan(skipped);
     std::vector<TermCounts> feed_terms;
     for (const auto& paper : feed) feed_terms.push_back(paper_terms(paper));
-    size_t entries = 0;
-    for (const IndexedPaper* pick : pick_papers) entries += pick->terms.size();
-    for (const auto& paper : index.hidden) entries += paper.terms.size();
-    for (const auto& paper : past_background) entries += paper.terms.size();
-    for (const auto& terms : feed_terms) entries += terms.size();
 
     std::vector<TermsView> all_terms;
     all_terms.reserve(pick_papers.size() + index.hidden.size() + past_background.size() + feed.size());
@@ -556,6 +590,8 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     const TermIds ids = term_ids(all_terms, first_background, first_feed, options.max_df_fraction);
     const size_t terms = ids.idf.size();
 
+    size_t entries = 0;
+    for (const auto& view : all_terms) entries += view.size();
     BigVector<Weight> weights;
     weights.reserve(entries);
     const std::vector<Vector> all = weigh_all(all_terms, first_background, ids, weights);
@@ -576,19 +612,8 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
     // The background: past feeds' unpicked papers, or else today's feed.
     const auto& negatives = background.empty() ? papers : background;
     const auto against = centroid(negatives, std::vector<double>(negatives.size(), 1.0), terms);
-    TermArray classifier;
-    // Today's feed is mostly papers the reader will not pick, and of today's topics.
-    std::vector<Vector> trained_against = negatives;
-    if (options.feed_negatives && !background.empty())
-        trained_against.insert(trained_against.end(), papers.begin(), papers.end());
-    const size_t ordinary_negatives = trained_against.size();
-    trained_against.insert(trained_against.end(), hidden.begin(), hidden.end());
-    std::vector<double> hidden_weights;
-    for (const auto& paper : index.hidden) hidden_weights.push_back(paper.weight);
-    if (options.classifier_weight > 0)
-        classifier = pick_classifier(picks, recency, trained_against, ordinary_negatives, hidden_weights, terms,
-                                     options.classifier_epochs,
-                                     background.empty() ? options.feed_only_rate : options.classifier_rate);
+    const TermArray classifier =
+        train_classifier(picks, recency, {negatives, papers, hidden}, index, !background.empty(), terms, options);
 
     // The topics prompt's keywords are a prior for a young archive; the
     // reader's own picks say more once there are many.
@@ -614,17 +639,7 @@ std::vector<LearnedScore> learned_scores(const std::vector<Paper>& feed, const T
         out[i].comment = neighbour_comment(neighbours, pick_papers);
     }
 
-    // Ratings by rank: a multiple of the picks expected today rate 7 or more.
-    std::vector<size_t> order(feed.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].score > out[b].score; });
-    double expected = expected_picks(index, feed.size(), options);
-    // Two estimates with errors of their own, combined: the past feeds' share and today's standouts.
-    const bool from_shares = !index.feed_shares.empty() && options.share_days > 0; // as expected_picks() predicts
-    if (from_shares && options.standout_share > 0 && !classifier.empty() && !background.empty())
-        expected = std::sqrt(expected * standout_papers(out, background, classifier, options.standout_share));
-    const double keep = options.keep_multiple * expected;
-    for (size_t rank = 0; rank < order.size(); ++rank) out[order[rank]].relevance = relevance_for_rank(rank, keep);
+    rate_by_rank(out, index, background, classifier, options);
     return out;
 }
 
