@@ -30,6 +30,19 @@ std::optional<std::size_t> math_end(std::string_view text, std::size_t at) {
     return std::nullopt;
 }
 
+std::optional<std::pair<std::size_t, std::size_t>> next_math(std::string_view text, std::size_t from) {
+    for (std::size_t at = from; at < text.size(); ++at) {
+        const char c = text[at];
+        if (c == '\\' && (at + 1 == text.size() || (text[at + 1] != '(' && text[at + 1] != '['))) {
+            ++at; // an escape: "\$" is a dollar sign
+            continue;
+        }
+        if (c != '$' && c != '\\') continue;
+        if (auto end = math_end(text, at)) return std::pair{at, *end};
+    }
+    return std::nullopt;
+}
+
 std::size_t group_end(std::string_view text, std::size_t open) {
     int depth = 0;
     for (std::size_t i = open; i < text.size(); ++i) {
@@ -434,31 +447,11 @@ bool has_tex(std::string_view text) {
     return false;
 }
 
-bool has_math(std::string_view text) {
-    for (std::size_t at = 0; at < text.size(); ++at) {
-        const char c = text[at];
-        if (c == '\\' && (at + 1 == text.size() || (text[at + 1] != '(' && text[at + 1] != '['))) {
-            ++at; // an escape: "\$" is a dollar sign
-            continue;
-        }
-        if ((c == '$' || c == '\\') && math_end(text, at)) return true;
-    }
-    return false;
-}
+bool has_math(std::string_view text) { return next_math(text, 0).has_value(); }
 
 bool in_math(std::string_view text, std::size_t pos) {
-    for (std::size_t at = 0; at < text.size() && at <= pos; ++at) {
-        const char c = text[at];
-        if (c == '\\' && (at + 1 == text.size() || (text[at + 1] != '(' && text[at + 1] != '['))) {
-            ++at; // an escape: "\$" is a dollar sign
-            continue;
-        }
-        if (c != '$' && c != '\\') continue;
-        const auto end = math_end(text, at);
-        if (!end) continue;
-        if (pos < *end) return true;
-        at = *end - 1;
-    }
+    for (auto span = next_math(text, 0); span && span->first <= pos; span = next_math(text, span->second))
+        if (pos < span->second) return true;
     return false;
 }
 
@@ -541,20 +534,12 @@ std::string math_plain(std::string_view math) {
 std::string tex_to_plain(std::string_view text) {
     std::string out;
     std::size_t done = 0;
-    for (std::size_t at = 0; at < text.size(); ++at) {
-        const char c = text[at];
-        if (c == '\\' && (at + 1 == text.size() || (text[at + 1] != '(' && text[at + 1] != '['))) {
-            ++at; // an escape: "\$" is a dollar sign
-            continue;
-        }
-        if (c != '$' && c != '\\') continue;
-        const auto end = math_end(text, at);
-        if (!end) continue;
-        const std::size_t open = text.substr(at, 2) == "$$" ? 2 : c == '$' ? 1 : 2;
+    for (auto span = next_math(text, 0); span; span = next_math(text, span->second)) {
+        const auto [at, end] = *span;
+        const std::size_t open = text.substr(at, 2) == "$$" ? 2 : text[at] == '$' ? 1 : 2;
         out += tex_to_unicode(text.substr(done, at - done));
-        out += math_plain(text.substr(at + open, *end - at - 2 * open));
-        done = *end;
-        at = *end - 1;
+        out += math_plain(text.substr(at + open, end - at - 2 * open));
+        done = end;
     }
     return out + tex_to_unicode(text.substr(done));
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace pp {
 
@@ -45,6 +46,9 @@ bool has_math(std::string_view text);
 // The end of the math that starts at `at` ("$", "$$", "\(" or "\["), just
 // past its closing delimiter; nullopt when it is never closed.
 std::optional<std::size_t> math_end(std::string_view text, std::size_t at);
+// The first formula that opens at or after `from`, escapes skipped: where it
+// opens and where it ends (has_math, in_math and tex_to_plain walk these).
+std::optional<std::pair<std::size_t, std::size_t>> next_math(std::string_view text, std::size_t from);
 
 // Whether the byte at `pos` is inside math (its delimiters included).
 bool in_math(std::string_view text, std::size_t pos);
