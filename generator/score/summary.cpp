@@ -76,7 +76,8 @@ PaperSummary read_summary_reply(const ChatReply& reply) {
         return summary;
     }
     rapidjson::Document doc;
-    const std::string_view json = json_object_in(reply.content.substr(0, max_reply_bytes));
+    const std::string_view content = std::string_view(reply.content).substr(0, max_reply_bytes);
+    const std::string_view json = json_object_in(content); // a view into reply.content, never a temporary
     if (json.empty() || !parse_json(doc, json) || !doc.IsObject()) {
         summary.failed = "the reply is not the JSON object asked for: " + excerpt(reply.content, 120);
         return summary;
