@@ -180,7 +180,7 @@ std::vector<std::string> broken_links(const fs::path& site) {
             if (link.starts_with(base_url)) link = base_path + link.substr(base_url.size());
             if (link.starts_with("https://arxiv.org/") || link.starts_with("http://arxiv.org/")) continue;
             if (link.starts_with("data:")) continue; // inline (the classic theme's favicon)
-            if (link == "#") continue; // the page's top: a link site.js points elsewhere on a click
+            if (link == "#") continue;               // the page's top: a link site.js points elsewhere on a click
             if (link.starts_with("#")) {
                 if (std::find(ids.begin(), ids.end(), link.substr(1)) == ids.end()) broken.push_back(where);
                 continue;
