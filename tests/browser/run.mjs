@@ -42,7 +42,9 @@ function prepare(root) {
     process.exit(1);
   }
   fs.symlinkSync(path.join(options.source, "node_modules"), path.join(root, "node_modules"));
-  fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Browser digest\nbase_url: /\n");
+  // The word index is off here: these checks are of the month data's search (lazy months, as you type);
+  // search.mjs and the others check the default, the word index.
+  fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Browser digest\nbase_url: /\nsearch_index: false\n");
 }
 function build(root, theme, out) {
   const result = spawnSync(options.paperpress, ["build", "--theme", theme, "--out", out, "--base-url", "/"],
