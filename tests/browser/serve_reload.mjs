@@ -144,7 +144,10 @@ try {
   await step("a broken layout shows the build error over the last good page", async () => {
     const override = path.join(root, "layouts/day.mustache");
     fs.mkdirSync(path.dirname(override), { recursive: true });
-    fs.writeFileSync(override, "{{> head}}\n{{#day}}\n<p>never closed</p>\n{{> foot}}\n");
+    // Whole at once, as an editor saves: created empty first, the watcher could build the empty layout
+    // (a valid one) and reload to an empty page before the broken text arrives.
+    fs.writeFileSync(`${override}.tmp.${process.pid}`, "{{> head}}\n{{#day}}\n<p>never closed</p>\n{{> foot}}\n");
+    fs.renameSync(`${override}.tmp.${process.pid}`, override);
     await waitFor(() => page.locator("#paperpress-build-error").isVisible(), 15000, "the error overlay");
     const overlay = await page.locator("#paperpress-build-error").innerText();
     if (!overlay.includes("layouts/day.mustache")) throw new Error(`the overlay does not name the file: ${overlay}`);
