@@ -884,13 +884,37 @@ TEST_CASE("paperpress run notifies after writing the day; an unreachable channel
     CHECK(fs::exists(dir / "site/2025/05/28/index.html"));
 }
 
+TEST_CASE("paperpress run shows the LLM's progress on stderr, a line a tenth of the work, apart from the log") {
+    Fixture f;
+    FakeLlm llm;
+    fs::copy(source_dir() / "themes", f.dir / "themes", fs::copy_options::recursive);
+    write_text(f.dir / "paperpress.yaml",
+               "arxiv:\n  request_interval: 0\n  catch_up_days: 0\nllm:\n  batch_size: 4\n  concurrency: 1\n");
+    auto result = run_paperpress_env("OPENAI_API_KEY=k OPENAI_BASE_URL=" + llm.http.url("/v1") +
+                                         " PAPERPRESS_ARXIV_RSS_URL=" + f.arxiv.url("/rss/"),
+                                     "run --date 2025-05-28", f.dir.path());
+    REQUIRE_MESSAGE(result.exit_code == 0, result.err);
+    // 29 candidates (no followed author here) in 8 batches of 4, a line when the work starts and after
+    // each reply, as each crosses a tenth of the work: a long day's log shows that the run moves.
+    CHECK(result.err.find("scoring 2025-05-28: 0/29\nscoring 2025-05-28: 4/29\n") != std::string::npos);
+    CHECK(result.err.find("scoring 2025-05-28: 28/29\nscoring 2025-05-28: 29/29\n") != std::string::npos);
+    size_t lines = 0;
+    for (size_t at = result.err.find("scoring 2025-05-28: "); at != std::string::npos;
+         at = result.err.find("scoring 2025-05-28: ", at + 1))
+        ++lines;
+    CHECK_MESSAGE(lines == 9, result.err);
+    CHECK(result.out.find("scoring 2025-05-28") == std::string::npos); // the log is stdout's, the progress stderr's
+}
+
 TEST_CASE("run: a slow LLM endpoint is timed out and retried; a late reply never lands in the day") {
     Fixture f;
     FakeLlm llm;
     f.use(llm);
-    llm.latency = std::chrono::milliseconds(500);
+    // Far apart, so that a loaded machine (CI runs browsers beside this test)
+    // neither times out the sending of a request nor lets a slow reply land.
+    llm.latency = std::chrono::milliseconds(2500);
     f.feed_body = feed(item("2505.50001", "new", "Sparse attention") + item("2505.50002", "new", "Pruning"));
-    f.config.llm.timeout = 0.2; // seconds
+    f.config.llm.timeout = 0.5; // seconds
     f.config.llm.retries = 0;
     f.config.llm.batch_size = 2;
     RunResult result = f.run();

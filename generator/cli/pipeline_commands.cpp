@@ -1,5 +1,6 @@
 // `run`, `notify` and `publish`: the nightly job, its messages and its commit.
 #include "cli/cli_common.h"
+#include "cli/progress.h"
 
 #include "config/arxiv_dates.h"
 #include "content/content_tree.h"
@@ -191,7 +192,9 @@ int run_month_overview(const GlobalOptions& global, const Config& config, const 
 }
 
 // The run asked for on the command line; nothing (the error printed) for a usage error.
-std::optional<RunRequest> run_request(const GlobalOptions& global, const Secrets& secrets, const RunArgs& args) {
+// Its log and progress are shown through `bar`.
+std::optional<RunRequest> run_request(const GlobalOptions& global, const Secrets& secrets, const RunArgs& args,
+                                      ProgressLine& bar) {
     bool bad = false;
     RunRequest request;
     request.date = date_option(args.date, "--date", bad);
@@ -211,7 +214,11 @@ std::optional<RunRequest> run_request(const GlobalOptions& global, const Secrets
     request.offline = args.offline;
     request.content_dir = global.content;
     request.llm_api_key = secrets.llm_api_key;
-    request.log = [](const std::string& line) { std::cout << line << std::endl; };
+    request.log = [&bar](const std::string& line) {
+        bar.end();
+        std::cout << line << std::endl;
+    };
+    request.progress = [&bar](const std::string& task, size_t done, size_t total) { bar.update(task, done, total); };
     return request;
 }
 
@@ -288,7 +295,8 @@ int after_run(const GlobalOptions& global, const Config& config, const Secrets& 
 int cmd_run(const GlobalOptions& global, Config config, const Secrets& secrets, const RunArgs& args) {
     if (!args.summary.empty()) return run_month_overview(global, config, secrets, args);
     if (args.push_every_days >= 0) config.publish.push_every_days = args.push_every_days;
-    auto request = run_request(global, secrets, args);
+    ProgressLine bar;
+    auto request = run_request(global, secrets, args, bar);
     if (!request) return exit_usage;
     ContentCommits commits{global, config};
     if (config.publish.commit_content)
@@ -298,6 +306,7 @@ int cmd_run(const GlobalOptions& global, Config config, const Secrets& secrets, 
     auto lock = lock_content_tree(global);
     if (!lock) return exit_problems;
     RunResult result = run_nightly(*request, config);
+    bar.end();
     for (const auto& warning : result.warnings) print_warning(warning);
     return after_run(global, config, secrets, args, *request, result, commits.failures);
 }

@@ -1,7 +1,6 @@
 // The scorers of a day's candidates: the LLM, with the embedded scorer
 // standing in for the papers it leaves unscored (when it stops serving), the
 // embedded scorer alone (no LLM), and the pre-filter before the LLM.
-#include "pipeline/progress.h"
 #include "pipeline/run_context.h"
 #include "score/embedded_scorer.h"
 #include "score/learned_scorer.h"
@@ -139,10 +138,11 @@ LlmPass score_by_llm(const Context& ctx, const std::vector<Paper>& papers, const
     pass.prompt_text = prompt_record(prompts);
     ScoreCache cache(config.scoring.cache_dir, config.llm.model, pass.prompt_text);
     LlmScorerOptions options = llm_options(ctx);
-    Progress progress("scoring " + date.iso());
-    options.on_progress = [&](size_t done, size_t total) { progress.update(done, total); };
+    if (ctx.request.progress)
+        options.on_progress = [&](size_t done, size_t total) {
+            ctx.request.progress("scoring " + date.iso(), done, total);
+        };
     pass.scoring = score_with_llm(papers, prompts, options, &cache);
-    progress.finish();
     if (auto saved = cache.save(); !saved)
         result.warnings.push_back("score cache not saved: " + saved.error().to_string());
     ctx.llm_stopped = pass.scoring.stopped;

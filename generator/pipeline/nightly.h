@@ -34,6 +34,8 @@ struct RunRequest {
     // pipeline never reads the environment. Empty: no key (an LLM at llm.base_url may need none).
     std::string llm_api_key;
     std::function<void(const std::string&)> log; // what happened, a line at a time
+    // Progress on long work (the LLM scoring a day): `done` of `total` of `task`. Tests leave it unset.
+    std::function<void(const std::string& task, size_t done, size_t total)> progress;
     std::function<void(const std::vector<fs::path>&, const std::string&)> after_write; // e.g. commit the files
 };
 

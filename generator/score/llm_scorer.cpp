@@ -557,9 +557,10 @@ void record_reply(const Batch& batch, const ChatReply& reply, LlmScoring& result
     for (auto& [id, problem] : problems) last_problem[id] = problem;
 }
 
-// One pass over `pending` in batches of `batch_size`.
+// One pass over `pending` in batches of `batch_size`; `progress` after each reply taken.
 void scoring_pass(Session& session, const PromptSet& prompts, const std::vector<const Paper*>& pending,
-                  size_t batch_size, ScoreCache* cache, std::map<std::string, std::string>& last_problem) {
+                  size_t batch_size, ScoreCache* cache, std::map<std::string, std::string>& last_problem,
+                  const std::function<void()>& progress) {
     run_batches(make_batches(pending, batch_size), session, [&](const Batch& batch, HttpClient& http) {
         auto reply = session.call(scoring_messages(prompts, copies(batch)), batch.size(), http);
         std::lock_guard lock(session.mutex);
@@ -569,6 +570,7 @@ void scoring_pass(Session& session, const PromptSet& prompts, const std::vector<
             return;
         }
         record_reply(batch, *reply, session.result, cache, last_problem);
+        progress();
     });
 }
 
@@ -612,13 +614,12 @@ LlmScoring score_with_llm(const std::vector<Paper>& papers, const PromptSet& pro
     std::map<std::string, std::string> last_problem;
     size_t batch_size = static_cast<size_t>(settings.batch_size);
     for (int pass = 0; pass <= settings.retries && !pending.empty() && !session.stop; ++pass) {
-        scoring_pass(session, prompts, pending, batch_size, cache, last_problem);
+        scoring_pass(session, prompts, pending, batch_size, cache, last_problem, progress);
         std::erase_if(pending, [&](const Paper* p) { return result.scores.contains(p->id); });
         batch_size = std::max<size_t>(1, batch_size / 2);
         if (!pending.empty() && pass < settings.retries && !session.stop)
             session.log(std::to_string(pending.size()) + " papers had no score; asking again in batches of " +
                         std::to_string(batch_size));
-        progress();
     }
     record_unscored(pending, settings.retries + 1, last_problem, result);
     return result;
