@@ -1,5 +1,5 @@
-// Redaction (util/redact.h) at its choke points: a cut, a secret URL's
-// fragments, the lines printed, the day file written.
+// Redaction (util/redact.h) at its choke points: a URL's userinfo and secret
+// query values, a cut, a secret URL's fragments, the lines printed, the day file written.
 #include "content/day_file.h"
 #include "util/redact.h"
 #include "util/text.h"
@@ -73,4 +73,27 @@ TEST_CASE("redact: the day file never holds a registered secret value, in the fr
     REQUIRE_MESSAGE(read.has_value(), read.error().to_string()); // still a well-formed day file
     CHECK(read->papers.at(0).comment == "[$PP_REDACT_DAY_KEY]");
     CHECK(read->papers.at(0).abstract == "An abstract quoting [$PP_REDACT_DAY_KEY] (a hand edit).");
+}
+
+TEST_CASE("redact_url hides userinfo and the values of secret query parameters, nothing else") {
+    CHECK(redact_url("http://user:PASSWORD@host:8080/v1") == "http://***@host:8080/v1");
+    CHECK(redact_url("https://host/v1?key=abc&q=cats&api_key=k1&access_token=t&X-Api-Key=z#f") ==
+          "https://host/v1?key=***&q=cats&api_key=***&access_token=***&X-Api-Key=***#f");
+    CHECK(redact_url("https://export.arxiv.org/api/query?search_query=cat:cs.LG&start=0") ==
+          "https://export.arxiv.org/api/query?search_query=cat:cs.LG&start=0");
+    CHECK(redact_url("https://host/path@not-userinfo") == "https://host/path@not-userinfo");
+    CHECK(redact_url("") == "");
+}
+
+TEST_CASE("redact hides every URL's secrets in running text and the registered secret values anywhere") {
+    CHECK(redact("HTTP 401 from http://u:PASSWORD@h/v1: bad, see \"https://h/x?token=T0K\".") ==
+          "HTTP 401 from http://***@h/v1: bad, see \"https://h/x?token=***\".");
+    CHECK(redact("scorer: LLM m at http://user:pw@127.0.0.1:9/v1 (set)") ==
+          "scorer: LLM m at http://***@127.0.0.1:9/v1 (set)");
+    register_secret("sk-core-test-4f9a", "PP_CORE_TEST_KEY");
+    register_secret("abc", "PP_TOO_SHORT"); // too short to hide: would blank ordinary words
+    CHECK(redact("{\"error\": \"Incorrect API key provided: sk-core-test-4f9a.\"} abc") ==
+          "{\"error\": \"Incorrect API key provided: [$PP_CORE_TEST_KEY].\"} abc");
+    CHECK(redact("sk-core-test-4f9ask-core-test-4f9a") == "[$PP_CORE_TEST_KEY][$PP_CORE_TEST_KEY]");
+    CHECK(redact("no :// scheme, a bare ://") == "no :// scheme, a bare ://");
 }

@@ -440,6 +440,22 @@ TEST_CASE("search: accents and case fold on both sides; a word in the title rank
     CHECK(find(archive, "filler", 5).hits.size() == 5);
 }
 
+// Issue 46's mutant: within a day and a kind of match, the higher-scored paper comes first, wherever the day
+// file lists it.
+TEST_CASE("search: of one day's papers that match alike, the higher-scored comes first") {
+    Archive archive;
+    Paper low = paper("2502.00201", "Lattice gauge low", "Lattices.");
+    low.relevance = 5;
+    Paper high = paper("2502.00202", "Lattice gauge high", "Lattices.");
+    high.relevance = 10;
+    archive.save(make_day("2025-02-05", {low, high}));
+    archive.build();
+    CHECK(ids_of(find(archive, "lattice")) == std::vector<std::string>{"2502.00202", "2502.00201"});
+    archive.save(make_day("2025-02-05", {high, low}));
+    archive.build();
+    CHECK(ids_of(find(archive, "lattice")) == std::vector<std::string>{"2502.00202", "2502.00201"});
+}
+
 // Issue 46: the index's ASCII fast path lower-cases as utf8proc's folding does, every capital included
 // (a capitalised word is found by its lower-case query, and the other way round).
 TEST_CASE("search: the word index folds every ASCII capital as the full folding does") {

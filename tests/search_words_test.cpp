@@ -22,9 +22,11 @@ namespace {
 // Words as a reader types them, and as names are written: capitals on the
 // ASCII fast path, Latin letters NFKD leaves whole, marks, ligatures.
 const std::vector<std::string> samples = {
-    "Saebo", "SAEBO",          "Sæbø",     "SÆBØ",       "Łukasz Kaiser", "Lukasz",  "Straße",     "STRASSE",
-    "Þórr",  "Œuvre complète", "Đorđević", "Dırak",      "Ærøskøbing",    "Ħal",     "Schölkopf",  "ŊATO",
-    "ǅemal", "ﬁnite ﬁeld",     "Ĳssel",    "the of and", "x1 ε-net",      "ΣΊΣΥΦΟΣ", "2502.00001", "Ꝥorn"};
+    "Saebo",    "SAEBO",   "Sæbø",       "SÆBØ",  "Łukasz Kaiser",
+    "Lukasz",   "Straße",  "STRASSE",    "Þórr",  "Œuvre complète",
+    "Đorđević", "Dırak",   "Ærøskøbing", "Ħal",   "Schölkopf",
+    "ŊATO",     "ǅemal",   "ﬁnite ﬁeld", "Ĳssel", "the of and",
+    "x1 ε-net", "ΣΊΣΥΦΟΣ", "2502.00001", "Ꝥorn",  "x y 3 Z é ab which whiches theirs"};
 
 std::string json_string(std::string_view text) {
     std::string out = "\"";
@@ -66,6 +68,23 @@ TEST_CASE("search words: æ ø ß ł þ œ ı fold as readers type them, on the 
     CHECK(search::words_of("Œuvre") == W{"oeuvre"});
     CHECK(search::words_of("Đorđević") == W{"dordevic"});
     CHECK(search::words_of("Dırak") == W{"dirak"});
+}
+
+// Issue 46's mutants: every stop word is left out, the longest ones too, and a single letter or digit is no
+// word (the index would list every "x" and "3"); what is neither stays.
+TEST_CASE("search words: every stop word and every single letter is left out; other words of any length stay") {
+    using W = std::vector<std::string>;
+    std::string stops;
+    std::size_t longest = 0;
+    for (auto word : search::stop_words()) {
+        CAPTURE(word);
+        CHECK(search::is_stop_word(word));
+        stops += std::string(word) + " ";
+        longest = std::max(longest, word.size());
+    }
+    CHECK(longest == 5); // "which", "these", "their", ...
+    CHECK(search::words_of(stops).empty());
+    CHECK(search::words_of("x y 3 Z é ab which whiches theirs") == W{"ab", "whiches", "theirs"});
 }
 
 TEST_CASE("search words: the page's script splits and folds every sample into the words the build indexes") {

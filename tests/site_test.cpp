@@ -289,6 +289,21 @@ TEST_CASE("site: navigation steps over gaps and has no dead ends at the first an
         CHECK_MESSAGE(home.find(std::string("href=\"") + day + "\"") != std::string::npos, day);
 }
 
+// Issue 46's mutants: counts a reader reads on the archive and month pages, each from the archive's days.
+TEST_CASE("site: the archive counts each year's days, and a month lists each day's three best titles") {
+    Fixture fixture;
+    std::vector<Paper> five;
+    for (const char* title : {"Top one", "Top two", "Top three", "Top four", "Top five"})
+        five.push_back(paper("2502.0001" + std::to_string(five.size()), title, 9 - static_cast<int>(five.size()), 6));
+    REQUIRE(save_day(fixture.root() / "content", announced("2025-02-04", five)));
+    REQUIRE(fixture.build().exit_code == 0);
+    const std::string archive = fixture.page("archive/");
+    CHECK(archive.find(">2024</a> <span class=\"count\">1 day, 2 papers</span>") != std::string::npos);
+    CHECK(archive.find(">2025</a> <span class=\"count\">5 days (1 failed), 9 papers</span>") != std::string::npos);
+    const std::string month = fixture.page("2025/02/");
+    CHECK(month.find("<ul class=titles><li>Top one<li>Top two<li>Top three</ul>") != std::string::npos); // no fourth
+}
+
 TEST_CASE("site: month calendar is Sunday-first and links the days that have a page") {
     Fixture fixture;
     REQUIRE(fixture.build().exit_code == 0);

@@ -93,6 +93,34 @@ void read_google_text(ProviderError& out) {
         out.retry_delay = parse_duration(std::string_view(lower).substr(at + 16));
 }
 
+// A validation error of FastAPI/Pydantic, which Mistral's API and Azure's
+// model endpoints answer with a 422: {"detail": [{"type": "extra_forbidden",
+// "loc": ["body", "seed"], "msg": "Extra inputs are not permitted"}]}
+// (mistralai/platform-docs-public#7, langchain-ai/langchain-azure#82). Mistral
+// wraps it in "message", as an object or as JSON text. The parameter is the
+// body's member the first item names.
+bool read_validation_detail(const rapidjson::Value& holder, ProviderError& out, int depth = 0) {
+    if (!holder.IsObject() || depth > 2) return false;
+    auto detail = holder.FindMember("detail");
+    if (detail == holder.MemberEnd()) {
+        auto message = holder.FindMember("message");
+        if (message == holder.MemberEnd()) return false;
+        if (message->value.IsObject()) return read_validation_detail(message->value, out, depth + 1);
+        rapidjson::Document inner; // JSON text in "message"
+        return message->value.IsString() && parse_json(inner, member_text(holder, "message")) &&
+               read_validation_detail(inner, out, depth + 1);
+    }
+    if (!detail->value.IsArray() || detail->value.Empty() || !detail->value[0].IsObject()) return false;
+    const rapidjson::Value& first = detail->value[0];
+    auto loc = first.FindMember("loc");
+    if (loc != first.MemberEnd() && loc->value.IsArray() && loc->value.Size() >= 2 && loc->value[1].IsString() &&
+        loc->value[0] == "body")
+        out.param = loc->value[1].GetString();
+    out.message = (out.param.empty() ? "" : out.param + ": ") + member_text(first, "msg");
+    if (out.type.empty()) out.type = member_text(first, "type");
+    return true;
+}
+
 } // namespace
 
 ProviderError read_provider_error(std::string_view body) {
@@ -113,6 +141,7 @@ ProviderError read_provider_error(std::string_view body) {
     said.code = member_text(object, "code");
     said.param = member_text(object, "param");
     said.status = member_text(object, "status");
+    if (said.param.empty()) read_validation_detail(object, said);
     read_google_details(object, said);
     read_google_text(said);
     return said;
