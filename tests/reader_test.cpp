@@ -35,6 +35,16 @@ TEST_CASE("tex: the accents of arXiv's author names become letters") {
     CHECK(tex_to_unicode("Mart{\\'\\i}n and Mart\\'{\\i}n") == "Martín and Martín");
     CHECK(tex_to_unicode("{\\AA}ngstr\\\"om, {\\ae}sir, Gro\\ss{}e") == "Ångström, æsir, Große");
     CHECK(tex_to_unicode("\\c{T}\\^{i}r\\^ea") == "Ţîrêa");
+    // Issue 43: a letter accent before a space takes the next letter, as TeX reads it (a real author's
+    // "Wa{\\l}{\\k e}ga"); over a group of letters, its first (a real abstract's "\\r{ho}"); a command that
+    // only starts with an accent's letter is none.
+    CHECK(tex_to_unicode("Wa{\\l}{\\k e}ga, O\\u g, \\v s") == "Wałęga, Oğ, š");
+    CHECK(tex_to_unicode("ratio \\r{ho} = N") == "ratio h\u030Ao = N");
+    CHECK(tex_to_unicode("\\u{} \\k{a b} \\b") == "\\u{} \\k{a b} \\b");
+    CHECK(tex_to_unicode("\\cdot x") == "\u00B7 x"); // \cdot is no \c
+    // A JSON escape leaked into a real abstract (2026-04-09): the character it names, not a breve over "0".
+    CHECK(tex_to_unicode("pessimism-free \\u007eO(1/n) and \\u00e9t\\u00E9") == "pessimism-free ~O(1/n) and \u00e9t\u00e9");
+    CHECK(tex_to_unicode("\\u0000 \\u00g0") == "\\u0000 \\u00g0"); // nor a control, nor what is not hex
 }
 
 TEST_CASE("tex: the common escapes, dashes and ties; math and unknown commands stay") {

@@ -304,6 +304,7 @@ private:
             at_ = end + 1;
             return true;
         }
+        if (first == 'u' && unicode_escape(end + 1)) return true;
         std::string_view name;
         if (is_letter(first)) {
             while (end < text_.size() && is_letter(text_[end])) ++end;
@@ -387,13 +388,37 @@ private:
             while (peek() == ' ') ++at_;
     }
 
-    // The accent's base letter at at_: "{e}", "{\i}", "\i" or "e" (unless
-    // `braces_only`); emits it with `mark`.
-    bool accented(std::uint32_t mark, bool braces_only) {
+    // "\u007e": a JSON or JavaScript escape that leaked into arXiv's text
+    // (TeX would read a breve over "0"), read as the character it names.
+    bool unicode_escape(std::size_t digits) {
+        std::uint32_t code = 0;
+        for (std::size_t i = digits; i < digits + 4; ++i) {
+            const char c = peek_at(i);
+            const int value = c >= '0' && c <= '9'   ? c - '0'
+                              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                     : -1;
+            if (value < 0) return false;
+            code = code * 16 + static_cast<std::uint32_t>(value);
+        }
+        if (code < 0x20 || (code >= 0x7F && code < 0xA0) || (code >= 0xD800 && code < 0xE000)) return false;
+        append_utf8(out_, code);
+        at_ = digits + 4;
+        return true;
+    }
+
+    // The accent's base letter at at_: "{e}", "{\i}", "\i" or "e" (for a
+    // letter accent, `after_letters`, only after a space, as TeX reads "\k e":
+    // "\cdot" is no accent); emits it with `mark`. A group of several letters,
+    // "\r{ho}", gets the mark on its first, as TeX sets it over the group.
+    bool accented(std::uint32_t mark, bool after_letters) {
         const std::size_t start = at_;
         const bool braced = peek() == '{';
         if (braced) ++at_;
-        else if (braces_only) return false;
+        else if (after_letters) {
+            if (peek() != ' ') return false;
+            while (peek() == ' ') ++at_;
+        }
         std::uint32_t base = 0;
         if (peek() == '\\' && (peek(1) == 'i' || peek(1) == 'j') && !is_letter(peek(2))) {
             base = peek(1) == 'i' ? 'i' : 'j'; // the dotless i under an accent is written as plain i
@@ -403,13 +428,17 @@ private:
             base = static_cast<unsigned char>(peek());
             ++at_;
         }
-        if (base == 0 || (braced && peek() != '}')) {
+        std::size_t rest = at_; // the group's other letters
+        if (braced)
+            while (is_letter(peek_at(rest)) && rest - at_ < 16) ++rest;
+        if (base == 0 || (braced && peek_at(rest) != '}')) {
             at_ = start;
             return false;
         }
-        if (braced) ++at_;
         append_utf8(out_, base);
         append_utf8(out_, mark);
+        out_.append(text_.substr(at_, rest - at_));
+        at_ = braced ? rest + 1 : rest;
         composed_ = true;
         return true;
     }
