@@ -81,7 +81,9 @@ struct LlmSettings {
     std::string reply_format =
         "json_schema"; // asked first: json_schema, json_object or text (each falls back to the next)
     // One request a pick for its summary (score/summary.h), in `language`, as the model is told it.
-    bool summaries = false;
+    // On: the picks only, so the bill stays bounded (docs/scoring.md, "Summaries": under a cent a day on
+    // the default model); without an LLM there are none.
+    bool summaries = true;
     std::string language = "English";
     PriceTable prices = default_prices();
 };

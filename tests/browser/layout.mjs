@@ -199,10 +199,12 @@ try {
       texCounts[theme] = { text: found.length, "unknown to KaTeX in formulas": inMath };
       // 115 a theme before issue 43. What remains: malformed abstracts (\sqrt outside any formula, an old \tt
       // switch inside one KaTeX refuses, a paper's \newcommand and \usefont), which no converter can read as
-      // their authors meant. The check holds the line there: no new kind of raw TeX, and no more of them.
-      const known = new Set(["\\sqrt", "\\tt", "\\newcommandmathds", "\\usefont"]);
-      const unknown = found.filter((f) => !known.has(f.split(" ").pop()));
-      expect(unknown.length === 0 && found.length <= 20,
+      // their authors meant; and one LLM comment (2026-04-09) with a JSON escape it leaked, "\u007eO(1/n)", shown
+      // as the LLM wrote it (a comment is the model's prose, not TeX: its "~10x" must stay "~10x").
+      // The check holds the line there: no new kind of raw TeX, and no more of them.
+      const known = new Set(["\\sqrt", "\\tt", "\\newcommandmathds", "\\usefont", "/2026/04/09/ \\u"]);
+      const unknown = found.filter((f) => !known.has(f.split(" ").pop()) && !known.has(f));
+      expect(unknown.length === 0 && found.length <= 17,
              `${found.length} raw TeX commands: ${(unknown.length ? unknown : found).slice(0, 12).join(", ")}`);
       expect(problems.length === 0, problems.join("; "));
       await context.close();
