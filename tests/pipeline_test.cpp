@@ -358,7 +358,7 @@ struct Fixture {
         config.llm.requests_per_minute = 0;
         config.llm.retries = 2;
         config.llm.api_key_env = "PAPERPRESS_TEST_KEY";
-        config.llm.summaries = false; // counted requests are scoring's; the summary tests turn it on
+        config.llm.summaries = false;   // counted requests are scoring's; the summary tests turn it on
         config.arxiv.catch_up_days = 0; // the catch-up tests turn it on
     }
 

@@ -43,7 +43,8 @@ TEST_CASE("tex: the accents of arXiv's author names become letters") {
     CHECK(tex_to_unicode("\\u{} \\k{a b} \\b") == "\\u{} \\k{a b} \\b");
     CHECK(tex_to_unicode("\\cdot x") == "\u00B7 x"); // \cdot is no \c
     // A JSON escape leaked into a real abstract (2026-04-09): the character it names, not a breve over "0".
-    CHECK(tex_to_unicode("pessimism-free \\u007eO(1/n) and \\u00e9t\\u00E9") == "pessimism-free ~O(1/n) and \u00e9t\u00e9");
+    CHECK(tex_to_unicode("pessimism-free \\u007eO(1/n) and \\u00e9t\\u00E9") ==
+          "pessimism-free ~O(1/n) and \u00e9t\u00e9");
     CHECK(tex_to_unicode("\\u0000 \\u00g0") == "\\u0000 \\u00g0"); // nor a control, nor what is not hex
 }
 

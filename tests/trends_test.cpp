@@ -159,6 +159,50 @@ TEST_CASE("trends: a change to a day outside the page's months leaves the page; 
     CHECK(read_text(dir / "site/trends/index.html").find("Edited Inside") != std::string::npos);
 }
 
+// An append reads a dozen month data files for the page, not a year of day files: the same page as the
+// days give (`data: none` writes no month data), and a data file edited since it was written is not trusted.
+TEST_CASE("trends: made from the months' data files, it is the page the days give; an edited one is not trusted") {
+    TempDir with_data, without;
+    auto days = archive_days();
+    for (const TempDir* dir : {&with_data, &without}) {
+        for (const auto& day : days) REQUIRE(save_day(*dir / "content", day).has_value());
+        fs::copy(source_dir() / "themes", *dir / "themes", fs::copy_options::recursive);
+    }
+    write_text(without / "paperpress.yaml", "data: none\nsearch_index: false\n");
+    REQUIRE(run_paperpress("build", with_data.path()).exit_code == 0);
+    REQUIRE(run_paperpress("build", without.path()).exit_code == 0);
+    REQUIRE_FALSE(fs::exists(without / "site/data/2025-06.json"));
+    auto main_of = [](const std::string& html) { // the page's own part: the site's menu differs (no search)
+        const auto from = html.find("<main"), to = html.find("</main>");
+        REQUIRE((from != std::string::npos && to != std::string::npos));
+        return html.substr(from, to - from);
+    };
+    const std::string page = main_of(read_text(with_data / "site/trends/index.html"));
+    const std::string from_days = main_of(read_text(without / "site/trends/index.html"));
+    CHECK(page.size() > 5000);
+    if (page != from_days) {
+        std::size_t at = 0;
+        while (at < page.size() && at < from_days.size() && page[at] == from_days[at]) ++at;
+        FAIL_CHECK("from the data files: " << page.substr(at, 200) << "\nfrom the days: " << from_days.substr(at, 200));
+    }
+
+    // June 2025's data edited by hand (same size), then a day of the newest month changed: the page is
+    // made again, and not from the edited file.
+    std::string june = read_text(with_data / "site/data/2025-06.json");
+    REQUIRE(june.find("Ada Lovelace") != std::string::npos);
+    for (auto at = june.find("Lovelace"); at != std::string::npos; at = june.find("Lovelace", at))
+        june.replace(at, 8, "Tampered");
+    write_text(with_data / "site/data/2025-06.json", june);
+    days.back().papers.front().authors.push_back("Edited Inside");
+    REQUIRE(save_day(with_data / "content", days.back()).has_value());
+    const auto rebuilt = run_paperpress("build", with_data.path());
+    REQUIRE(rebuilt.exit_code == 0);
+    CHECK(rebuilt.err.find("was changed since it was written: built everything again") != std::string::npos);
+    const std::string remade = read_text(with_data / "site/trends/index.html");
+    CHECK(remade.find("Edited Inside") != std::string::npos);
+    CHECK(remade.find("Tampered") == std::string::npos);
+}
+
 TEST_CASE("trends: the charts' SVG escapes its labels and title, and scales bars to the largest") {
     const std::vector<ChartBar> bars = {{"<script>alert(1)</script>", {2}}, {"A & \"B\"", {4, 4}}};
     for (const std::string& svg : {column_svg("Cost <per> month", bars), row_svg("Cost <per> month", bars)}) {

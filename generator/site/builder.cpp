@@ -262,9 +262,10 @@ BuildReport build_site(const BuildOptions& options) {
         // A file read back was changed since it was written: build it all again.
         report = BuildReport{};
         Build(options, report, true).run();
-        report.warnings.insert(report.warnings.begin(),
-                               "an output read back (data/days/*.json) was changed since it was written: built "
-                               "everything again");
+        report.warnings.insert(
+            report.warnings.begin(),
+            "an output read back (data/days/*.json, data/YYYY-MM.json) was changed since it was written: built "
+            "everything again");
     }
     std::sort(report.written_files.begin(), report.written_files.end());
     std::sort(report.removed_files.begin(), report.removed_files.end());

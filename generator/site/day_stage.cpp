@@ -289,29 +289,45 @@ void DayStage::write_month_data(MonthWork& month) {
             any = true;
         }
     if (!any) return; // a month of unreadable days has no data
-    build_.store.produce(month_data_path(first.year, first.month), key.value(), [&]() -> std::optional<PageBuffer> {
-        std::vector<std::string_view> jsons;
-        for (std::size_t d = 0; d < month.days.size(); ++d) {
-            if (month.days[d]->failed) continue;
-            if (!month.shares[d]) {
-                auto day = parse_day_file(month.days[d]->file.path);
-                if (!day) {
-                    build_.error(day.error());
-                    return std::nullopt;
+    build_.store.produce(
+        month_data_path(first.year, first.month), key.value(),
+        [&]() -> std::optional<PageBuffer> {
+            std::vector<std::string_view> jsons;
+            for (std::size_t d = 0; d < month.days.size(); ++d) {
+                if (month.days[d]->failed) continue;
+                if (!month.shares[d]) {
+                    auto day = parse_day_file(month.days[d]->file.path);
+                    if (!day) {
+                        build_.error(day.error());
+                        return std::nullopt;
+                    }
+                    remember(*day); // (render_months remembered the days it parsed)
+                    if (build_.day_parsed) build_.day_parsed(*day);
+                    month.shares[d] = share_of(*day);
                 }
-                remember(*day); // (render_months remembered the days it parsed)
-                if (build_.day_parsed) build_.day_parsed(*day);
-                month.shares[d] = share_of(*day);
+                jsons.push_back(month.shares[d]->json.view());
             }
-            jsons.push_back(month.shares[d]->json.view());
-        }
-        PageBuffer json = month_data_json(first.year, first.month, jsons);
-        for (auto& share : month.shares)
-            if (share) share->json = {};
-        // Plain JSON: GitHub Pages compresses it on the wire, and a site
-        // branch stores a night's change as a delta (docs/data.md).
-        return json;
-    });
+            PageBuffer json = month_data_json(first.year, first.month, jsons);
+            for (auto& share : month.shares)
+                if (share) share->json = {};
+            // Plain JSON: GitHub Pages compresses it on the wire, and a site
+            // branch stores a night's change as a delta (docs/data.md).
+            return json;
+        },
+        OutputStore::Kept::key_and_bytes); // read back by the trends page
+}
+
+Result<std::vector<Day>> DayStage::month_read_back(int year, int month) {
+    const std::string site_path = month_data_path(year, month);
+    const std::uint64_t recorded = build_.store.recorded_bytes(site_path);
+    if (recorded == 0) return fail("no month data recorded");
+    auto json = build_.store.read(site_path);
+    if (!json) return std::unexpected(json.error());
+    if (hash_bytes(*json) != recorded) {
+        tampered_ = true;
+        return fail(site_path + " is not what this build wrote");
+    }
+    return month_days_from_json(*json);
 }
 
 std::optional<MonthBest> DayStage::best_of_month(int year, int month) {

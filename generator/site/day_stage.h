@@ -66,6 +66,9 @@ public:
     Result<Day> rendered_day(const DayTask& task);
     // The best-of the month's data pass made, when every day was at hand.
     std::optional<MonthBest> best_of_month(int year, int month);
+    // The month's days as its data file holds them (no prompt, no free text with
+    // `data: month`), when its bytes are what the store recorded.
+    Result<std::vector<Day>> month_read_back(int year, int month);
 
     int parsed() const { return parsed_; }
     // A file read back did not hash to what was recorded when it was written.

@@ -5,6 +5,7 @@
 #include "site/trends.h"
 #include "util/text.h"
 
+#include <iterator>
 #include <memory>
 #include <set>
 
@@ -289,8 +290,9 @@ ListOutput Lists::search() {
                        [this](const ListInputs&) { return search_page(*build_.site); });
 }
 
-// Trends: the days of the newest trend_months months, read back when one
-// of them changed (a nightly append reads a year of days, not the archive).
+// Trends: the days of the newest trend_months months, made again when one
+// of them changed. They are read from the months' data files (a dozen JSON
+// files, not a year of day files); a month without one is read day by day.
 ListOutput Lists::trends() {
     ListInputs in;
     const std::size_t first_month = graph_.months.size() > static_cast<std::size_t>(trend_months)
@@ -298,8 +300,19 @@ ListOutput Lists::trends() {
                                         : 0;
     for (std::size_t m = first_month; m < graph_.months.size(); ++m)
         for (auto d : graph_.months[m].days) in.days.push_back(live_[d]);
-    return page_output("trends", trends_page_path(), std::move(in), [this](const ListInputs& inputs) {
-        return trends_page(*build_.site, trends_of(full_days(inputs)));
+    return page_output("trends", trends_page_path(), std::move(in), [this, first_month](const ListInputs&) {
+        std::vector<Day> days;
+        for (std::size_t m = first_month; m < graph_.months.size(); ++m) {
+            const MonthNode& node = graph_.months[m];
+            auto month = days_.month_read_back(node.year, node.month);
+            if (!month) {
+                ListInputs one;
+                for (auto d : node.days) one.days.push_back(live_[d]);
+                month = full_days(one);
+            }
+            std::move(month->begin(), month->end(), std::back_inserter(days));
+        }
+        return trends_page(*build_.site, trends_of(days));
     });
 }
 
