@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <unordered_map>
 
 namespace pp {
 
@@ -169,7 +170,16 @@ TemplateData cost_chart(const Trends& trends) {
 
 Trends trends_of(const std::vector<Day>& days) {
     Trends trends;
-    std::map<std::string, int> authors, topics;
+    // Counted by the text as written; each distinct text is made readable once (a year of picks names
+    // the same authors and topics again and again: this was most of an append's time for the page).
+    std::unordered_map<std::string, std::string> readable_authors, readable_topics;
+    auto readable_of = [&](const std::string& written, bool author) -> const std::string& {
+        auto [it, added] = (author ? readable_authors : readable_topics).try_emplace(written);
+        if (added) it->second = tex_to_unicode(author ? split_author(written).name : written);
+        return it->second;
+    };
+    std::unordered_map<std::string, int> authors, topics;
+    std::vector<const std::string*> names;
     for (const Day& day : days) {
         if (trends.months.empty() || trends.months.back().year != day.date.year ||
             trends.months.back().month != day.date.month)
@@ -180,24 +190,33 @@ Trends trends_of(const std::vector<Day>& days) {
         if (day.cost.total) month.cost += *day.cost.total;
         else ++month.unknown_cost_days;
         for (const Paper& paper : day.papers) {
-            const std::string topic = tex_to_unicode(paper.topic);
+            const std::string& topic = readable_of(paper.topic, false);
             ++month.topics[topic];
             if (!topic.empty()) ++topics[topic];
-            std::set<std::string> names; // a name written twice counts once
-            for (const auto& author : paper.authors) names.insert(tex_to_unicode(split_author(author).name));
-            for (const auto& name : names)
-                if (!name.empty()) ++authors[name];
+            names.clear(); // a name written twice counts once
+            for (const auto& author : paper.authors) {
+                const std::string& name = readable_of(author, true);
+                if (!name.empty() && std::find_if(names.begin(), names.end(),
+                                                  [&](const std::string* n) { return *n == name; }) == names.end())
+                    names.push_back(&name);
+            }
+            for (const std::string* name : names) ++authors[*name];
         }
     }
     for (std::size_t i = days.size() > trend_days ? days.size() - trend_days : 0; i < days.size(); ++i)
         trends.picks.emplace_back(days[i].date, static_cast<int>(days[i].papers.size()));
-    // Most first; a tie in name order (the maps' order, kept by a stable sort).
-    auto most = [](std::map<std::string, int>& counts, std::size_t limit) {
-        std::vector<std::pair<std::string, int>> sorted(counts.begin(), counts.end());
-        std::stable_sort(sorted.begin(), sorted.end(),
-                         [](const auto& a, const auto& b) { return a.second > b.second; });
-        if (sorted.size() > limit) sorted.resize(limit);
-        return sorted;
+    // Most first; a tie in name order.
+    auto most = [](const std::unordered_map<std::string, int>& counts, std::size_t limit) {
+        std::vector<const std::pair<const std::string, int>*> order;
+        order.reserve(counts.size());
+        for (const auto& entry : counts) order.push_back(&entry);
+        const auto first = order.begin() + static_cast<std::ptrdiff_t>(std::min(limit, order.size()));
+        std::partial_sort(order.begin(), first, order.end(), [](const auto* a, const auto* b) {
+            return a->second != b->second ? a->second > b->second : a->first < b->first;
+        });
+        std::vector<std::pair<std::string, int>> top;
+        for (auto it = order.begin(); it != first; ++it) top.emplace_back((*it)->first, (*it)->second);
+        return top;
     };
     trends.authors = most(authors, trend_authors);
     for (const auto& [topic, count] : most(topics, trend_topics)) trends.topics.push_back(topic);

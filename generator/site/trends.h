@@ -14,8 +14,8 @@
 namespace pp {
 
 // How many of the archive's newest months the page covers (so a new day
-// reads a year of days, not the whole archive), and of their days how many
-// the picks-per-day chart shows, and how many authors.
+// reads a dozen month data files, not the whole archive), and of their days
+// how many the picks-per-day chart shows, and how many authors.
 inline constexpr int trend_months = 12;
 inline constexpr std::size_t trend_days = 60;
 inline constexpr std::size_t trend_authors = 15;
