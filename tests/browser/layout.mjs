@@ -39,12 +39,16 @@ for (let day = 1; day <= 30; ++day) {
 fs.symlinkSync(path.join(options.source, "node_modules"), path.join(root, "node_modules"));
 fs.writeFileSync(path.join(root, "titles.yaml"), "title: Layout digest\nbase_url: /\nsearch_index: false\n");
 fs.writeFileSync(path.join(root, "words.yaml"), "title: Layout digest\nbase_url: /\nsearch_index: true\n");
+// The default title too: the header's rows depend on the title's width.
+fs.writeFileSync(path.join(root, "plain.yaml"), "base_url: /\n");
 const sites = {};
 for (const theme of ["default", "classic"])
   for (const index of ["titles", "words"]) {
     run(["build", "--config", `${index}.yaml`, "--theme", theme, "--out", `out-${theme}-${index}`]);
     sites[`${theme}-${index}`] = path.join(root, `out-${theme}-${index}`);
   }
+for (const theme of ["default", "classic"])
+  run(["build", "--config", "plain.yaml", "--theme", theme, "--out", `out-${theme}-plain`]);
 
 // The pages whose shift is measured; a search waits for its results.
 const measured = { home: "/", "big day": "/2026/04/30/", "day with math": "/2025/02/25/",
@@ -90,6 +94,8 @@ async function layoutShift(page, url, isSearch) {
 const { check, tally } = checks();
 const servers = {};
 for (const [name, site] of Object.entries(sites)) servers[name] = await serve(fs.realpathSync(site));
+for (const theme of ["default", "classic"]) // for the header's check only
+  servers[`${theme}-plain`] = await serve(fs.realpathSync(path.join(root, `out-${theme}-plain`)));
 const browser = await launch(chromium, chromiumPath);
 const figures = [];
 const texCounts = {};
@@ -121,24 +127,25 @@ try {
   // What site.js adds to the header (the light/dark button, the search box) takes the room kept for it:
   // the header is as tall with JavaScript as without at every phone and tablet width. A shift that
   // happens before the first paint is no layout shift here, but on a slow phone it is (Lighthouse's
-  // 412 px on a site like this one: the menu wrapped to a third row, CLS 0.198). On this test's site
-  // the old stylesheet did not wrap (docs/performance.md, "Pages that stand still").
+  // 412 px: the menu wrapped to a third row, CLS 0.198), so both sites are measured: this test's (a
+  // short title) and one with the default title, with which the old stylesheet wrapped.
   for (const theme of ["default", "classic"]) {
     await check(`${theme}: the header is as tall with JavaScript as without, 360 to 1280 px`, async () => {
       const heights = {};
       for (const javaScriptEnabled of [false, true]) {
         const context = await browser.newContext({ viewport: viewports.phone, javaScriptEnabled });
         const page = await context.newPage();
-        for (const width of [360, 390, 412, 480, 600, 768, 1024, 1280]) {
-          await page.setViewportSize({ width, height: 800 });
-          await page.goto(servers[`${theme}-titles`].url + "/", { waitUntil: "load" });
-          const height = await page.evaluate(() => document.querySelector("main").getBoundingClientRect().top);
-          (heights[width] ||= []).push(height);
-        }
+        for (const [name, server] of [["short title", servers[`${theme}-titles`]], ["default title", servers[`${theme}-plain`]]])
+          for (const width of [360, 390, 412, 480, 600, 768, 1024, 1280]) {
+            await page.setViewportSize({ width, height: 800 });
+            await page.goto(server.url + "/", { waitUntil: "load" });
+            const height = await page.evaluate(() => document.querySelector("main").getBoundingClientRect().top);
+            (heights[`${name}, ${width}`] ||= []).push(height);
+          }
         await context.close();
       }
       const moved = Object.entries(heights).filter(([, [without, withJs]]) => Math.abs(without - withJs) > 0.5)
-        .map(([width, [without, withJs]]) => `${width} px: main at ${without.toFixed(1)} without, ${withJs.toFixed(1)} with`);
+        .map(([where, [without, withJs]]) => `${where} px: main at ${without.toFixed(1)} without, ${withJs.toFixed(1)} with`);
       expect(moved.length === 0, moved.join("; "));
     });
   }
