@@ -58,6 +58,39 @@ std::string thirty_papers() {
 int relevance_of(const std::string& id) { return 3 + (std::stoi(id.substr(5)) * 7) % 8; }
 int novelty_of(const std::string& id) { return 4 + (std::stoi(id.substr(5)) * 3) % 7; }
 
+struct ReplyUsage {
+    long long prompt = 0, completion = 0;
+    std::optional<long long> cached; // prompt_tokens_details.cached_tokens, when sent
+};
+
+// An OpenAI chat completion of `content`; `finish_reason` and `usage` when given.
+std::string chat_completion(const std::string& content, const char* finish_reason, std::optional<ReplyUsage> usage) {
+    rapidjson::Document reply(rapidjson::kObjectType);
+    auto& a = reply.GetAllocator();
+    rapidjson::Value message(rapidjson::kObjectType), choice(rapidjson::kObjectType), choices(rapidjson::kArrayType);
+    message.AddMember("role", "assistant", a);
+    message.AddMember("content", rapidjson::Value(content.c_str(), a), a);
+    choice.AddMember("message", message, a);
+    if (finish_reason) choice.AddMember("finish_reason", rapidjson::StringRef(finish_reason), a);
+    choices.PushBack(choice, a);
+    reply.AddMember("choices", choices, a);
+    if (usage) {
+        rapidjson::Value counts(rapidjson::kObjectType);
+        counts.AddMember("prompt_tokens", static_cast<int64_t>(usage->prompt), a);
+        counts.AddMember("completion_tokens", static_cast<int64_t>(usage->completion), a);
+        if (usage->cached) {
+            rapidjson::Value details(rapidjson::kObjectType);
+            details.AddMember("cached_tokens", static_cast<int64_t>(*usage->cached), a);
+            counts.AddMember("prompt_tokens_details", details, a);
+        }
+        reply.AddMember("usage", counts, a);
+    }
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    reply.Accept(writer);
+    return buffer.GetString();
+}
+
 // An OpenAI-compatible endpoint with knobs for misbehaviour.
 struct FakeLlm {
     LoopbackServer http;
@@ -218,25 +251,8 @@ struct FakeLlm {
         const int64_t completion_tokens = tokens_per_minute ? static_cast<int64_t>(content.size() / 4) : 100;
         if (tokens_per_minute && !within_budget(prompt_tokens + completion_tokens, res)) return;
         batches.push_back(ids);
-        rapidjson::Document reply(rapidjson::kObjectType);
-        auto& a = reply.GetAllocator();
-        rapidjson::Value message(rapidjson::kObjectType), choice(rapidjson::kObjectType),
-            choices(rapidjson::kArrayType);
-        message.AddMember("role", "assistant", a);
-        message.AddMember("content", rapidjson::Value(content.c_str(), a), a);
-        choice.AddMember("message", message, a);
-        choices.PushBack(choice, a);
-        reply.AddMember("choices", choices, a);
-        rapidjson::Value usage(rapidjson::kObjectType), details(rapidjson::kObjectType);
-        usage.AddMember("prompt_tokens", prompt_tokens, a);
-        usage.AddMember("completion_tokens", completion_tokens, a);
-        details.AddMember("cached_tokens", 400, a);
-        usage.AddMember("prompt_tokens_details", details, a);
-        if (!omit_usage) reply.AddMember("usage", usage, a);
-        rapidjson::StringBuffer buffer;
-        rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-        reply.Accept(writer);
-        res.set_content(buffer.GetString(), "application/json");
+        const auto usage = omit_usage ? std::nullopt : std::optional(ReplyUsage{prompt_tokens, completion_tokens, 400});
+        res.set_content(chat_completion(content, nullptr, usage), "application/json");
     }
 
     // A summary as asked: the language the prompt names echoed in its TL;DR,
@@ -256,24 +272,8 @@ struct FakeLlm {
             cut ? "{\"tldr\": \"Half a sen"
                 : "{\"tldr\": \"[" + language + "] <b>" + id + "</b> & co in one line\", \"motivation\": \"Why " + id +
                       "\", \"method\": \"How\", \"result\": \"What\", \"conclusion\": \"So what\"}";
-        rapidjson::Document reply(rapidjson::kObjectType);
-        auto& a = reply.GetAllocator();
-        rapidjson::Value message(rapidjson::kObjectType), choice(rapidjson::kObjectType),
-            choices(rapidjson::kArrayType);
-        message.AddMember("role", "assistant", a);
-        message.AddMember("content", rapidjson::Value(content.c_str(), a), a);
-        choice.AddMember("message", message, a);
-        choice.AddMember("finish_reason", rapidjson::StringRef(cut ? "length" : "stop"), a);
-        choices.PushBack(choice, a);
-        reply.AddMember("choices", choices, a);
-        rapidjson::Value usage(rapidjson::kObjectType);
-        usage.AddMember("prompt_tokens", 300, a);
-        usage.AddMember("completion_tokens", 120, a);
-        reply.AddMember("usage", usage, a);
-        rapidjson::StringBuffer buffer;
-        rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-        reply.Accept(writer);
-        res.set_content(buffer.GetString(), "application/json");
+        res.set_content(chat_completion(content, cut ? "length" : "stop", ReplyUsage{300, 120, std::nullopt}),
+                        "application/json");
     }
 
     // Charges `tokens` to the minute's budget, or answers 429 as OpenAI does:

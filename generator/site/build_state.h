@@ -52,8 +52,9 @@ struct DayRecord {
 struct OutputRecord {
     std::uint64_t key = 0; // hash of every input the output was made from
     std::uint64_t size = 0;
-    std::uint64_t bytes = 0; // hash of the bytes written, for outputs read back (data/days/*.json); else 0
-    bool made = false;       // the builder's own mark: made or kept by this build (not saved)
+    std::uint64_t bytes =
+        0;             // hash of the bytes written, for outputs read back (data/days/*.json, data/YYYY-MM.json); else 0
+    bool made = false; // the builder's own mark: made or kept by this build (not saved)
 };
 
 struct BuildState {
