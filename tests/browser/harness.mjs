@@ -69,6 +69,32 @@ export function checks() {
 // default theme's paper heading (a day article's h2 that is not a topic's).
 export const PAPER = ".paper, article.day > h2:not(.topic-head)";
 
+// site.js loads KaTeX when a formula comes near the viewport and typesets each
+// part of a page as it does: katexReady waits for KaTeX; typesetAll typesets
+// every formula, as printing does (a page without math loads no KaTeX).
+export async function katexReady(page) {
+  await page.waitForFunction(() => typeof window.renderMathInElement === "function");
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0))); // its onload has run
+}
+export async function typesetAll(page) {
+  await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+  if (await page.evaluate(() => document.querySelector('script[src*="katex"]') !== null)) await katexReady(page);
+}
+
+// How far a page is wider than the viewport, every part laid out: the shipped
+// stylesheets let the browser skip papers off screen (content-visibility), whose
+// width would otherwise not count until the reader scrolled to them.
+export function sidewaysOverflow(page) {
+  return page.evaluate(() => {
+    const all = document.createElement("style");
+    all.textContent = "* { content-visibility: visible !important; }";
+    document.head.append(all);
+    const extra = document.documentElement.scrollWidth - window.innerWidth;
+    all.remove();
+    return extra;
+  });
+}
+
 export function expect(condition, message) {
   if (!condition) throw new Error(message);
 }

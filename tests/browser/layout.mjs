@@ -18,7 +18,7 @@
 // Exit 0: all passed; 1: a check failed; 77: skipped (as run.mjs).
 import fs from "node:fs";
 import path from "node:path";
-import { checks, expect, launch, openPage, sampleSite, setUp, tearDown } from "./harness.mjs";
+import { checks, expect, katexReady, launch, openPage, sampleSite, setUp, sidewaysOverflow, tearDown, typesetAll } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("layout browser test", "layout.mjs");
@@ -36,6 +36,16 @@ for (let day = 1; day <= 30; ++day) {
   fs.writeFileSync(path.join(root, "content/2026/06", `${date}.md`),
                    `---\ndate: ${date}\nstatus: ${status}\nreason: a test\n---\n\n# arXiv papers for ${date}\n`);
 }
+// A long day with math in every paper, from its first screen to its last: what is typeset when. (Not
+// the latest day: the home page's first screen stays as measured above.)
+fs.mkdirSync(path.join(root, "content/2026/03"), { recursive: true });
+let mathDay = "---\ndate: 2026-03-31\nstatus: announced\n---\n\n# arXiv papers for 2026-03-31\n";
+for (let n = 1; n <= 30; ++n)
+  mathDay += `\n## [Bounds on $x_{${n}}$ for model ${n}](https://arxiv.org/abs/2603.${String(n).padStart(5, "0")})\n\n` +
+             `- **ID:** 2603.${String(n).padStart(5, "0")}\n- **Authors:** Ada Lovelace, Alan Turing\n\n` +
+             `We show that $\\alpha_{${n}} \\le \\beta^2$ holds for every model of this kind. ` +
+             "The proof is short, and the bound is tight for the models that matter most here. ".repeat(3) + "\n";
+fs.writeFileSync(path.join(root, "content/2026/03/2026-03-31.md"), mathDay);
 fs.symlinkSync(path.join(options.source, "node_modules"), path.join(root, "node_modules"));
 fs.writeFileSync(path.join(root, "titles.yaml"), "title: Layout digest\nbase_url: /\nsearch_index: false\n");
 fs.writeFileSync(path.join(root, "words.yaml"), "title: Layout digest\nbase_url: /\nsearch_index: true\n");
@@ -159,7 +169,7 @@ try {
       for (const where of [...Object.values(kinds), ...months]) {
         await page.goto(servers[`${theme}-titles`].url + where, { waitUntil: "load" });
         if (where.startsWith("/search/")) await page.locator(".search-result").first().waitFor();
-        const extra = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const extra = await sidewaysOverflow(page);
         if (extra > 0) wide.push(`${where} by ${extra} px`);
       }
       expect(wide.length === 0, `wider than the phone: ${wide.join(", ")}`);
@@ -175,11 +185,13 @@ try {
         const context = await browser.newContext({ colorScheme: scheme });
         const page = await openPage(context, problems, { timeout: 30000 });
         await page.goto(servers[`${theme}-titles`].url + measured["day with math"], { waitUntil: "load" });
-        const ratio = await page.evaluate(() => {
+        const ratio = await page.evaluate(async () => {
           const p = document.createElement("p");
           p.textContent = "$\\nosuchcommand{x}$";
           document.querySelector("main").appendChild(p);
-          window.paperpressTypeset(p);
+          window.paperpressTypeset(p); // loads KaTeX first when the page has not yet
+          for (let waited = 0; !p.querySelector(".katex") && waited < 20000; waited += 50)
+            await new Promise((resolve) => setTimeout(resolve, 50));
           const error = p.querySelector(".katex [style*=color]"); // the command, as written
           if (!error) return 0;
           const rgb = (css) => css.match(/[\d.]+/g).slice(0, 3).map(Number);
@@ -195,6 +207,48 @@ try {
         expect(problems.length === 0, problems.join("; "));
         await context.close();
       }
+    });
+  }
+
+  // A page typesets the formulas near the viewport, the others as the reader comes to them, and all
+  // of them for printing: typesetting a 51-paper day whole blocked a phone for 780 ms (Lighthouse).
+  for (const theme of ["default", "classic"]) {
+    await check(`${theme}: math is typeset near the viewport, then as the reader scrolls to it, and all for printing`, async () => {
+      const problems = [];
+      const context = await browser.newContext({ viewport: viewports.phone });
+      const page = await openPage(context, problems, { timeout: 30000 });
+      await page.goto(servers[`${theme}-titles`].url + "/2026/03/31/", { waitUntil: "load" });
+      await katexReady(page);
+      await page.waitForTimeout(300);
+      // Each block with a formula: where it is, and whether any "$" is left outside KaTeX's output.
+      const blocks = () => page.evaluate(() => [...document.querySelectorAll("main h2, main p, main li")]
+        .map((e, i) => [e, i])
+        .filter(([e]) => !e.closest(".usage, .counts, .prompt, .no-math, .banner") && !e.querySelector("p, li"))
+        .map(([e, i]) => {
+          const copy = e.cloneNode(true);
+          copy.querySelectorAll(".katex").forEach((k) => k.remove());
+          return { i, top: e.getBoundingClientRect().top, shown: e.checkVisibility(), // not in a closed <details>
+                   raw: copy.textContent.includes("$"), typeset: e.querySelector(".katex") !== null };
+        }).filter((b) => b.raw || b.typeset));
+      const screen = viewports.phone.height;
+      let now = await blocks();
+      const firstScreen = now.filter((b) => b.shown && b.top >= 0 && b.top < screen);
+      expect(firstScreen.length > 0 && firstScreen.every((b) => b.typeset && !b.raw),
+             `the first screen's formulas typeset: ${JSON.stringify(firstScreen)}`);
+      const far = now.filter((b) => b.shown && b.top > 4 * screen);
+      expect(far.length > 0 && far.every((b) => b.raw),
+             `formulas four screens down wait: ${far.filter((b) => !b.raw).length} of ${far.length} typeset`);
+      const last = far[far.length - 1];
+      await page.evaluate((i) => document.querySelectorAll("main h2, main p, main li")[i].scrollIntoView(), last.i);
+      await page.waitForTimeout(300);
+      now = await blocks();
+      expect(now.some((b) => b.i === last.i && b.typeset && !b.raw), "a formula scrolled to is typeset");
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await typesetAll(page); // printing
+      const left = (await blocks()).filter((b) => b.raw);
+      expect(left.length === 0, `raw formulas left for printing: ${JSON.stringify(left)}`);
+      expect(problems.length === 0, problems.join("; "));
+      await context.close();
     });
   }
 
@@ -216,6 +270,7 @@ try {
       for (const where of [...new Set(pages)]) {
         await page.goto(servers[`${theme}-titles`].url + where, { waitUntil: "load" });
         if (where.startsWith("/search/")) await page.locator(".search-result").first().waitFor();
+        await typesetAll(page);
         const raw = await page.evaluate(() => {
           const main = document.querySelector("main").cloneNode(true);
           main.querySelectorAll("details.prompt, .prompt, script").forEach((e) => e.remove());

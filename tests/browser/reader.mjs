@@ -15,7 +15,7 @@
 // Exit 0: all passed; 1: a check failed; 77: skipped (as run.mjs).
 import fs from "node:fs";
 import path from "node:path";
-import { PAPER, checks, expect, launch, openPage, sampleSite, setUp, tearDown } from "./harness.mjs";
+import { PAPER, checks, expect, katexReady, launch, openPage, sampleSite, setUp, sidewaysOverflow, tearDown } from "./harness.mjs";
 import { serve } from "./server.mjs";
 
 const { options, chromium, chromiumPath, skip } = setUp("reader browser test", "reader.mjs");
@@ -50,7 +50,7 @@ const browser = await launch(chromium, chromiumPath);
 const open = (context, problems) => openPage(context, problems, { timeout: 30000, expectedMissing: "/no-such-page/" });
 const dayPath = (iso) => `/sub/${iso.slice(0, 4)}/${iso.slice(5, 7)}/${iso.slice(8, 10)}/`;
 // The page's width beyond the viewport: 0 when nothing makes it scroll sideways.
-const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+const overflow = sidewaysOverflow;
 
 try {
   for (const theme of ["default", "classic"]) {
@@ -273,12 +273,14 @@ try {
       // A title with math is kept as written, not as KaTeX's rendering (issue 33, item 4).
       await page.goto(base + dayPath("2025-02-25"));
       const withMath = page.locator("#p-2502\\.15957");
+      await withMath.scrollIntoViewIfNeeded(); // math is typeset as the reader comes to it
       await withMath.locator(".katex").first().waitFor();
       await withMath.locator("button.star").click();
       const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("paperpress-starred:/sub/")));
       const math = kept.find((p) => p.id === "2502.15957");
       expect(math && math.title.startsWith("R$^3$Mem: Bridging"), `the raw title kept: ${math && math.title}`);
       // Commands KaTeX lacks but abstracts use (\Tilde) typeset, not shown in red (item 5).
+      await katexReady(page);
       const tilde = await page.evaluate(() => {
         const p = document.createElement("p");
         p.textContent = "$\\Tilde{x}$";

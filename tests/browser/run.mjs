@@ -160,6 +160,7 @@ try {
       const title = theme === "classic" ? paper.locator("h2") : paper;
       const abstract = theme === "classic" ? paper.locator(".abstract") : page.locator(
         'xpath=//h2[@id="p-2502.15957"]/following-sibling::p[not(@class)][preceding-sibling::h2[1][@id="p-2502.15957"]]');
+      await title.scrollIntoViewIfNeeded(); // math is typeset as the reader comes to it
       await title.locator(".katex").first().waitFor();
       expect(!(await title.textContent()).includes("$^3$"), "no raw LaTeX left in the title");
       expect(await abstract.locator(".katex").count() >= 1, "the abstract's formula is typeset");

@@ -81,11 +81,77 @@
     errorColor: "var(--bad-fg, #cc0000)",
     ignoredClasses: ["usage", "prompt", "no-math", "banner", "counts"]
   };
+  // KaTeX (270 KB of script) is not in the page's head: it is loaded when a
+  // part with math comes near the viewport, after the page's first paint, so a
+  // big day is drawn and usable before it (Lighthouse mobile: the script's
+  // evaluation and the typesetting delayed the largest paint by a second).
+  // The script tag's data-katex and data-auto-render name it; a layout of
+  // before that loads it itself still works.
+  var thisScript = document.currentScript;
+  var katexWaiting = null; // what waits for KaTeX, once it is asked for
+  function withKatex(then) {
+    if (typeof window.renderMathInElement === "function") return then();
+    if (katexWaiting) return katexWaiting.push(then);
+    var sources = thisScript ? [thisScript.getAttribute("data-katex"), thisScript.getAttribute("data-auto-render")] : [];
+    if (!sources[0] || !sources[1]) return; // no math on this page
+    katexWaiting = [then];
+    sources.forEach(function (src, i) {
+      var script = document.createElement("script");
+      script.src = src;
+      script.async = false; // in order: auto-render needs katex
+      if (i === sources.length - 1) script.onload = function () { katexWaiting.forEach(function (f) { f(); }); };
+      document.head.appendChild(script);
+    });
+  }
   function typeset(element) {
-    if (typeof window.renderMathInElement !== "function" || !element) return;
-    window.renderMathInElement(element, options);
+    if (element) withKatex(function () { window.renderMathInElement(element, options); });
   }
   window.paperpressTypeset = typeset;
+
+  // Typesetting a big day whole blocks a phone for most of a second (Lighthouse mobile on a
+  // 51-paper day: total blocking time 780 ms), so each part with math is typeset when it comes
+  // within a screen of the viewport: those of the first screen just after the first paint (as
+  // KaTeX arrives), the others before they are scrolled to. Printing typesets the rest.
+  var mathText = /\$|\\\(|\\\[/;
+  var skipped = new RegExp("^(SCRIPT|NOSCRIPT|STYLE|TEXTAREA|PRE|CODE|OPTION)$");
+  var mathBlock = "p, li, dd, dt, td, th, h1, h2, h3, h4, h5, h6, summary, blockquote, figcaption";
+  // The smallest blocks of `roots` whose text has a delimiter, outside what typesetting skips.
+  function mathParts(roots) {
+    var parts = new Set(); // in document order
+    roots.forEach(function (root) {
+      var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!mathText.test(node.data) || ignored(node.parentElement, root)) continue;
+        var block = node.parentElement.closest(mathBlock);
+        parts.add(block && root.contains(block) ? block : root);
+      }
+    });
+    return Array.from(parts);
+  }
+  function ignored(element, root) {
+    for (var e = element; e && e !== root.parentElement; e = e.parentElement) {
+      if (skipped.test(e.tagName)) return true;
+      for (var i = 0; i < options.ignoredClasses.length; ++i) if (e.classList.contains(options.ignoredClasses[i])) return true;
+    }
+    return false;
+  }
+  function typesetNearViewport(parts) {
+    if (!("IntersectionObserver" in window)) return parts.forEach(typeset);
+    var waiting = new Set(parts);
+    function typesetPart(part) {
+      if (waiting.delete(part)) typeset(part);
+    }
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (entry.isIntersecting) { observer.unobserve(entry.target); typesetPart(entry.target); }
+      });
+    }, { rootMargin: "100% 0px" });
+    parts.forEach(function (part) { observer.observe(part); });
+    window.addEventListener("beforeprint", function () {
+      observer.disconnect();
+      waiting.forEach(typesetPart);
+    });
+  }
 
   // A paper is its heading (the anchor: in the default theme a day article's
   // h2 that is not a topic's; .paper in the classic theme) and the elements up
@@ -319,9 +385,10 @@
 
   // Math last: the reading list above keeps the titles' TeX.
   var mathRoots = "article.day, .paper, .toc, .titles, .best-list, .math, .unpicked"; // .paper, .toc: the classic theme
-  document.querySelectorAll(mathRoots).forEach(function (element) {
-    if (!(element.parentElement && element.parentElement.closest(mathRoots))) typeset(element);
-  });
+  var parts = mathParts([].filter.call(document.querySelectorAll(mathRoots), function (element) {
+    return !(element.parentElement && element.parentElement.closest(mathRoots));
+  }));
+  typesetNearViewport(parts);
 
   var list = document.getElementById("starred-list");
   if (!list) return;
