@@ -729,6 +729,44 @@ TEST_CASE("run: the learned pre-filter sends the LLM only the top of its ranking
           f.log.end());
 }
 
+TEST_CASE("run: a topics prompt with no keyword never empties the day: the keyword pre-filter steps aside, and says so") {
+    Fixture f;
+    // The reference system's newer form: topics as "Keep:" and "Filter:" prose, no "- Relevant:" line.
+    write_text(f.dir / "prompts/topics.md", "## Relevant Topics\n\n1. Architecture and Training Dynamics\n"
+                                            "- Keep: work that analyzes attention variants or residual design.\n"
+                                            "- Filter: papers that apply an existing architecture to a new task.\n");
+    auto said = [&](const RunResult& result, const std::string& consequence) {
+        return std::any_of(result.warnings.begin(), result.warnings.end(), [&](const std::string& w) {
+            return w.find("prompts/topics.md: no \"- Relevant: a, b, c\" line") != std::string::npos &&
+                   w.find(consequence) != std::string::npos;
+        });
+    };
+    SUBCASE("with the LLM and the keyword pre-filter: every paper goes to the LLM") {
+        FakeLlm llm;
+        f.use(llm);
+        f.config.scoring.prefilter = PrefilterKind::keywords;
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        size_t asked = 0;
+        for (const auto& batch : llm.batches) asked += batch.size();
+        CHECK(asked == 28); // all but the author match; before, none (each matched no keyword)
+        CHECK_FALSE(f.day("2025-05-28").papers.empty());
+        CHECK(said(result, "the keyword pre-filter (scoring.prefilter: keywords) is skipped"));
+    }
+    SUBCASE("offline, the keyword scorer keeps nothing, and says why") {
+        f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+        RunResult result = f.run(std::nullopt, true);
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
+        CHECK(said(result, "the keyword scorer (scoring.embedded: keywords) keeps no paper"));
+    }
+    SUBCASE("a prompt with keywords: no such warning") {
+        write_text(f.dir / "prompts/topics.md", read_text(source_dir() / "prompts/topics.md"));
+        f.config.scoring.embedded = EmbeddedScorerKind::keywords;
+        RunResult result = f.run(std::nullopt, true);
+        CHECK_FALSE(said(result, "keeps no paper"));
+    }
+}
+
 TEST_CASE("run: the reader's stars and hides (content/feedback/) reach the LLM's prompt and the learned scorer") {
     Fixture f;
     seed_archive(f, {"Oversquashing in message passing graph neural networks",

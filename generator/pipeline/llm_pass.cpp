@@ -58,11 +58,24 @@ std::map<std::string, ScoreReply> learned_replies(const std::vector<Paper>& pape
     return scores;
 }
 
+// A topics prompt without "- Relevant:" lines (the reference's newer "Keep:" and "Filter:" prose, say)
+// gives the keyword scorer nothing to match: every paper would be rated as matching no topic.
+std::string no_topic_keywords(const Context& ctx, const std::string& consequence) {
+    return ctx.config.scoring.topics + ": no \"- Relevant: a, b, c\" line, so no topic keyword " +
+           "(docs/scoring.md, keywords); " + consequence;
+}
+
 // The configured embedded scorer's verdicts on `papers` (learned or keywords).
 std::map<std::string, ScoreReply> embedded_verdicts(const Context& ctx, const Date& date,
                                                     const std::vector<Paper>& papers, RunResult& result) {
     TopicKeywords keywords = parse_topic_keywords(ctx.prompts.topics);
-    if (ctx.config.scoring.embedded == EmbeddedScorerKind::keywords) return embedded_scores(papers, keywords);
+    if (ctx.config.scoring.embedded == EmbeddedScorerKind::keywords) {
+        if (keywords.relevant.empty())
+            result.warnings.push_back(no_topic_keywords(
+                ctx, "the keyword scorer (scoring.embedded: keywords) keeps no paper; add such lines, or set "
+                     "scoring.embedded: learned"));
+        return embedded_scores(papers, keywords);
+    }
     return learned_replies(papers, learned_ranking(ctx, date, papers, keywords, result.warnings));
 }
 
@@ -77,6 +90,11 @@ void prefilter_for_llm(const Context& ctx, const Date& date, std::vector<Paper>&
         ctx.log("learned pre-filter: the top " + std::to_string(to_score.size()) + " of " + std::to_string(all) +
                 " papers go to the LLM");
     } else if (ctx.config.scoring.prefilter == PrefilterKind::keywords) {
+        if (keywords.relevant.empty()) { // it would send the LLM nothing, and the day would be empty
+            result.warnings.push_back(no_topic_keywords(
+                ctx, "the keyword pre-filter (scoring.prefilter: keywords) is skipped: every paper goes to the LLM"));
+            return;
+        }
         // No topic keyword at all: not worth an LLM call.
         auto scores = embedded_scores(to_score, keywords);
         size_t all = to_score.size();
