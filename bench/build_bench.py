@@ -32,6 +32,15 @@ measures the file system's bookkeeping, not the tools. Before each run,
 sync() writes the last run's files to disk, so no run shares the cores with
 the kernel's write-back of the one before. The load average is printed
 before and after: on a shared machine, other work skews every figure.
+With --without-index, paperpress runs a third time in each row, the same
+builds with `search_index: false` (bench/out/archive/paperpress/
+paperpress-no-index.yaml): what the word index costs, as ratios of one run.
+With --pagefind, Pagefind (npm `pagefind`, installed into bench/out/pagefind
+as bench/search_bench.mjs does) indexes Hugo's output after Hugo's full
+builds at 2 cores in each place, --pagefind-runs times (no warm-up: about
+two minutes a run): "Hugo followed by Pagefind" is what a Hugo site with
+full-text search costs, the peer of paperpress's build with its word index
+(on by default). Its peak RSS is reported beside.
 Everything lives under bench/out/ (gitignored); the table is also written
 to bench/out/last-run.txt.
 """
@@ -67,6 +76,18 @@ def timed(cmd, cwd):
 
 
 SET_ASIDE = os.path.join(OUT, "set-aside")
+NO_INDEX_CONFIG = "paperpress-no-index.yaml"  # --without-index
+PAGEFIND_VERSION = "1.6.0"  # as bench/search_bench.mjs
+PAGEFIND = os.path.join(OUT, "pagefind", "node_modules", "@pagefind", "linux-x64", "bin", "pagefind_extended")
+
+
+def install_pagefind():
+    if not os.path.exists(PAGEFIND):
+        home = os.path.join(OUT, "pagefind")
+        os.makedirs(home, exist_ok=True)
+        with open(os.path.join(home, "package.json"), "w") as f:
+            f.write('{"name":"pagefind-bench","private":true}\n')
+        sh(f"npm install --no-audit --no-fund pagefind@{PAGEFIND_VERSION} >/dev/null", cwd=home)
 
 
 def set_aside(path):
@@ -172,7 +193,12 @@ def main():
     ap.add_argument("--rss-jobs", default="1,2,4,8,16",
                     help="worker counts (build -j N) whose full build's peak RSS is measured, on all cores; '' for none")
     ap.add_argument("--config", default="", help="extra lines for the bench site's paperpress.yaml (e.g. 'data: none')")
+    ap.add_argument("--without-index", action="store_true",
+                    help="also time paperpress with search_index: false, for the index's cost as a ratio")
+    ap.add_argument("--pagefind", action="store_true", help="also time Pagefind over Hugo's output (see above)")
+    ap.add_argument("--pagefind-runs", type=int, default=1)
     a = ap.parse_args()
+    if a.pagefind and not a.skip_hugo: install_pagefind()
     if not a.skip_hugo and not shutil.which("hugo"):
         sh("apt-get install -y hugo >/dev/null")
     if not os.path.isdir(os.path.join(PP_SITE, "content")):
@@ -183,9 +209,12 @@ def main():
         os.remove(themes)
     if not os.path.lexists(themes):
         os.symlink(os.path.join(ROOT, "themes"), themes)
+    config = ("title: Bench digest\nbase_url: https://example.github.io/arxiv-digest/\nmath: false\n" +  # no KaTeX beside it
+              a.config.replace("\\n", "\n") + "\n")
     with open(os.path.join(PP_SITE, "paperpress.yaml"), "w") as f:
-        f.write("title: Bench digest\nbase_url: https://example.github.io/arxiv-digest/\nmath: false\n" +  # no KaTeX beside it
-                 a.config.replace("\\n", "\n") + "\n")
+        f.write(config)
+    with open(os.path.join(PP_SITE, NO_INDEX_CONFIG), "w") as f:
+        f.write(config + "search_index: false\n")
     for name in ("hugo.toml", "layouts"):
         src, dst = os.path.join(HERE, "hugo", name), os.path.join(HUGO_SITE, name)
         if os.path.isdir(src):
@@ -215,7 +244,7 @@ def main():
     if not tmpfs and not a.skip_tmpfs: print("== no tmpfs (not root, or mount failed): real disk only")
     if a.config: print(f"== paperpress.yaml adds: {a.config}")
     if not a.skip_hugo: print(f"== {subprocess.check_output(['hugo', 'version'], text=True).strip()}")
-    rows, rss_by_jobs = [], []
+    rows, rss_by_jobs, pagefind = [], [], {}
     try:
         unappend()
         for place, where in places:
@@ -232,6 +261,12 @@ def main():
                     aside(os.path.join(where, ".pp-site.paperpress-state"))
 
                 tools = [("paperpress", pp, PP_SITE, clean_pp, site)]
+                if a.without_index:  # the same build with the word index off: what the index costs, in this run
+                    bare = os.path.join(where, "pp-site-no-index")
+                    tools.append(("paperpress, no index", pin + [a.binary, "build", "--config", NO_INDEX_CONFIG,
+                                  "--out", bare], PP_SITE,
+                                  lambda: (aside(bare), aside(os.path.join(where, ".pp-site-no-index.paperpress-state"))),
+                                  bare))
                 if not a.skip_hugo:
                     tools.append(("hugo", hugo, HUGO_SITE, lambda: aside(hugo_out), hugo_out))
                 for tool, cmd, cwd, clean, out in tools:
@@ -246,9 +281,14 @@ def main():
                     same = None if skip else measure(label + " no-change", cmd, cwd, a.runs, warmup=a.warmup)
                     # paperpress builds again after the day is removed, so the next append starts from the
                     # same state; Hugo keeps none.
-                    restore = (lambda: (unappend(), timed(cmd, cwd))) if tool == "paperpress" else unappend
+                    restore = (lambda: (unappend(), timed(cmd, cwd))) if tool.startswith("paperpress") else unappend
                     appended = measure(label + " append", cmd, cwd, a.runs, pre=append, post=restore, warmup=a.warmup)
                     rows.append((place, n, tool, full, same, appended, size, files, folders))
+                    if tool == "hugo" and a.pagefind and n == 2:
+                        index = os.path.join(where, "pagefind-index")
+                        pagefind[place] = measure(f"pagefind {place} 2 cores", pin + [PAGEFIND, "--site", hugo_out,
+                                                  "--output-path", index], where, a.pagefind_runs,
+                                                  pre=lambda: aside(index), warmup=0)
         rss_by_jobs = peak_rss_by_jobs(a, places[-1][1] if places else OUT)
     finally:  # the set-aside outputs take a few GB
         shutil.rmtree(SET_ASIDE, ignore_errors=True)
@@ -269,6 +309,15 @@ def main():
                 pb, hb = by[(place, n, "paperpress")][3], by[(place, n, "hugo")][3]
                 print(f"{place}, {n} cores: full build {pf['wall'] / hf['wall']:.2f} x Hugo (goal <= 0.2); "
                       f"bytes {pb / hb:.2f} x Hugo (goal <= 1); peak RSS {pf['rss']:.0f} MB (goal <= 64)")
+                if (place, n, "paperpress, no index") in by:
+                    bare = by[(place, n, "paperpress, no index")]
+                    print(f"{place}, {n} cores: the word index costs a full build {pf['wall'] / bare[0]['wall']:.2f} x "
+                          f"(goal <= 1.5), an append {by[(place, n, 'paperpress')][2]['wall'] / bare[2]['wall']:.2f} x; "
+                          f"bytes {pb / bare[3]:.2f} x")
+                if n == 2 and place in pagefind:
+                    f = pagefind[place]
+                    print(f"{place}, 2 cores: Pagefind over Hugo's output {cell(f)} s, peak RSS {f['rss']:.0f} MB; "
+                          f"full build {pf['wall'] / (hf['wall'] + f['wall']):.3f} x Hugo followed by Pagefind (goal <= 0.25)")
     print("goals at 2 cores: append <= 60 ms, no-change <= 40 ms (medians above)")
     if rss_by_jobs:
         print(f"peak RSS of a full build by worker count (build -j N on {cores} cores, median of {a.runs}; goal <= 64 MB): " +
