@@ -729,7 +729,8 @@ TEST_CASE("run: the learned pre-filter sends the LLM only the top of its ranking
           f.log.end());
 }
 
-TEST_CASE("run: a topics prompt with no keyword never empties the day: the keyword pre-filter steps aside, and says so") {
+TEST_CASE(
+    "run: a topics prompt with no keyword never empties the day: the keyword pre-filter steps aside, and says so") {
     Fixture f;
     // The reference system's newer form: topics as "Keep:" and "Filter:" prose, no "- Relevant:" line.
     write_text(f.dir / "prompts/topics.md", "## Relevant Topics\n\n1. Architecture and Training Dynamics\n"
