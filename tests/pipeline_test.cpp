@@ -754,16 +754,17 @@ TEST_CASE(
         CHECK_FALSE(f.day("2025-05-28").papers.empty());
         CHECK(said(result, "the keyword pre-filter (scoring.prefilter: keywords) is skipped"));
     }
-    SUBCASE("offline, the keyword scorer keeps nothing, and says why") {
+    SUBCASE("without an LLM, the keyword scorer keeps nothing, and says why") {
         f.config.scoring.embedded = EmbeddedScorerKind::keywords;
-        RunResult result = f.run(std::nullopt, true);
+        RunResult result = f.run();
         REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
         CHECK(said(result, "the keyword scorer (scoring.embedded: keywords) keeps no paper"));
     }
     SUBCASE("a prompt with keywords: no such warning") {
         write_text(f.dir / "prompts/topics.md", read_text(source_dir() / "prompts/topics.md"));
         f.config.scoring.embedded = EmbeddedScorerKind::keywords;
-        RunResult result = f.run(std::nullopt, true);
+        RunResult result = f.run();
+        REQUIRE_MESSAGE(result.outcome == RunOutcome::written, result.error);
         CHECK_FALSE(said(result, "keeps no paper"));
     }
 }
