@@ -14,7 +14,10 @@
 //                        [--max-df F] [--keep-multiple M] [--share-days N]
 //                        [--recent-share-days N] [--standout-share F] [--usual-days N]
 //                        [--prior-fade PICKS] [--background-days N]
+//                        [--own-prompts 1]  (each day's own topics prompt from the archive, not --topics)
+#include "content/content_tree.h"
 #include "content/importer.h"
+#include "content/prompt_store.h"
 #include "score/embedded_scorer.h"
 #include "score/learned_scorer.h"
 #include "util/files.h"
@@ -92,6 +95,18 @@ void print_day(const Date& date, const std::vector<Paper>& feed, const std::vect
     std::fflush(stdout);
 }
 
+// The keywords of the prompt the archive's day was scored with; `fallback` when it has none.
+TopicKeywords own_keywords(const fs::path& content, const Date& date, const TopicKeywords& fallback) {
+    auto day = load_day(day_path(content, date));
+    if (!day || day->prompt.empty()) return fallback;
+    auto prompt = load_prompt(content, day->prompt);
+    if (!prompt) return fallback;
+    TopicKeywords own = parse_topic_keywords(*prompt);
+    std::fprintf(stderr, "%s: the day's own prompt %s: %zu keywords\n", date.iso().c_str(), day->prompt.c_str(),
+                 own.relevant.size());
+    return own;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -166,14 +181,18 @@ int main(int argc, char** argv) {
         auto date = parse_iso_date(doc["date"].GetString());
         if (!date) return 1;
         std::vector<Paper> feed = papers_of(doc["papers"]);
+        // --own-prompts 1: the topics of the prompt the reference scored this day with (the archive keeps
+        // each day's, content/prompts/), as the nightly run reads its own topics prompt.
+        const TopicKeywords day_keywords =
+            number("own-prompts", 0) != 0 ? own_keywords(content, *date, keywords) : keywords;
         std::vector<int> keyword;
-        for (const auto& paper : feed) keyword.push_back(embedded_score(paper, keywords).relevance);
+        for (const auto& paper : feed) keyword.push_back(embedded_score(paper, day_keywords).relevance);
 
         const double start = cpu_seconds();
         std::vector<std::string> warnings;
         TasteIndex index = load_taste_index(sources, *date, warnings);
         const double loaded = cpu_seconds();
-        auto learned = learned_scores(feed, index, keywords, *date, options);
+        auto learned = learned_scores(feed, index, day_keywords, *date, options);
         const double seconds = cpu_seconds() - start;
         std::fprintf(stderr, "%s: %zu papers; index %.3f s CPU (%zu picks, %zu background), scoring %.3f s CPU\n",
                      date->iso().c_str(), feed.size(), loaded - start, index.picks.size(), index.background.size(),
