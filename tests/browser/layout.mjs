@@ -11,7 +11,10 @@
 //   from the first paint) stay at or below 0.02. The scripts arrive late, as
 //   on a slow phone (the page paints before they run), so what they change
 //   after the first paint is measured;
-// - no page kind, and no month, scrolls sideways at 390 px;
+// - no page kind, and no month, scrolls sideways at 390 px (every part laid
+//   out, as the reader would find it scrolling);
+// - math is typeset near the viewport first, the rest as the reader comes to
+//   it, and all of it for printing; no raw TeX command is left on any page;
 // - the classic theme's month calendar has a caption, and its year grid's
 //   data cells have headers.
 //
