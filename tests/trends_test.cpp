@@ -35,7 +35,8 @@ std::vector<Day> archive_days() {
                 std::snprintf(id, sizeof id, "%02d%02d.%05d", (2025 + m / 12) % 100, 1 + m % 12, n * 10 + p);
                 paper.id = id;
                 paper.title = "Paper " + std::to_string(n) + "." + std::to_string(p);
-                paper.authors = {"Ada Lovelace (Analytical Engines)", "Kurt G\\\"odel"};
+                // Gödel twice, in two spellings a reader sees as one name: counted once a paper.
+                paper.authors = {"Ada Lovelace (Analytical Engines)", "Kurt G\\\"odel", "Kurt Gödel (IAS)"};
                 if (m < 2) paper.authors.push_back("Old Author");
                 if (p == 1) paper.authors.push_back(hostile);
                 paper.relevance = paper.novelty = 5 + p;

@@ -193,13 +193,12 @@ Trends trends_of(const std::vector<Day>& days) {
             const std::string& topic = readable_of(paper.topic, false);
             ++month.topics[topic];
             if (!topic.empty()) ++topics[topic];
-            names.clear(); // a name written twice counts once
-            for (const auto& author : paper.authors) {
-                const std::string& name = readable_of(author, true);
-                if (!name.empty() && std::find_if(names.begin(), names.end(),
-                                                  [&](const std::string* n) { return *n == name; }) == names.end())
-                    names.push_back(&name);
-            }
+            names.clear(); // a name written twice counts once (sorted: a collaboration lists thousands)
+            for (const auto& author : paper.authors)
+                if (const std::string& name = readable_of(author, true); !name.empty()) names.push_back(&name);
+            std::sort(names.begin(), names.end(), [](const auto* a, const auto* b) { return *a < *b; });
+            names.erase(std::unique(names.begin(), names.end(), [](const auto* a, const auto* b) { return *a == *b; }),
+                        names.end());
             for (const std::string* name : names) ++authors[*name];
         }
     }
