@@ -129,15 +129,15 @@ int main(int argc, char** argv) {
         for (const auto& [name, period] : periods) {
             std::vector<Date> dates;
             for (const Day* day : period) dates.push_back(day->date);
-            auto& gathered = period_words[name] = std::make_unique<search::PeriodWords>(std::move(dates));
+            auto& gathered = period_words[name] = std::make_unique<search::PeriodWords>(name, std::move(dates));
             for (std::size_t i = 0; i < period.size(); ++i) gathered->add(*period[i], i);
         }
     }));
     std::vector<std::pair<std::string, std::string>> files; // site path, bytes
-    steps.push_back(timed("join, write and gzip the chunks (finish)", [&] {
+    steps.push_back(timed("join and write the chunks (finish)", [&] {
         for (auto& [name, gathered] : period_words)
-            gathered->finish(search::chunk_text_bytes, [&](std::size_t chunk, std::string_view gzipped) {
-                files.emplace_back(search::chunk_path(name, chunk), gzipped);
+            gathered->finish(search::chunk_text_bytes, [&](std::string_view first_word, std::string_view text) {
+                files.emplace_back(search::chunk_path(name, first_word), text);
             });
     }));
     steps.push_back(timed("make the days' result files", [&] {

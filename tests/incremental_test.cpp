@@ -5,6 +5,7 @@
 #include "content/content_tree.h"
 #include "content/day_file.h"
 #include "content/prompt_store.h"
+#include "search/index.h"
 #include "site/build_state.h"
 #include "site/builder.h"
 #include "site/render_markdown.h"
@@ -197,7 +198,7 @@ TEST_CASE("incremental: switching `data` between day, month, full and none adds 
 
     site.config.data = "none";
     switched = site.check_equals_clean("data: none");
-    CHECK(as_set(switched.removed_files).contains("search/index.json.gz")); // no search page, no index
+    CHECK(as_set(switched.removed_files).contains(search::manifest_path)); // no search page, no index
     CHECK(outside_index(switched.removed_files) ==
           std::set<std::string>{"data/2024-12.json", "data/2025-01.json", "data/2025-02.json", "search/", "range/"});
     site.save(make_day("2025-02-06", 2));

@@ -200,5 +200,5 @@ TEST_CASE("search words: the index is on by default; a theme without a search la
     CHECK(searched.exit_code == 1);
     CHECK(searched.err.find("search layout") != std::string::npos);
     CHECK(site.build().warnings.empty());
-    CHECK(fs::exists(site.dir / "site/search/index.json.gz"));
+    CHECK(fs::exists(site.dir / "site/search/index.json"));
 }

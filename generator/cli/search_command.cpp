@@ -2,6 +2,7 @@
 // files the search page reads (search/query.h), and saying which.
 #include "cli/cli_common.h"
 
+#include "search/index.h"
 #include "search/query.h"
 #include "util/text.h"
 
@@ -50,7 +51,7 @@ int cmd_search() {
     auto found = search::search_site(args.site, args.query, args.limit);
     if (!found) {
         Error error = found.error();
-        if (!fs::exists(fs::path(args.site) / "search/index.json.gz"))
+        if (!fs::exists(fs::path(args.site) / search::manifest_path))
             error.message += " (the site has no word index: the build writes it when the theme has a search layout "
                              "and 'search_index' is on, the default; its warnings say which was missing)";
         print_error(error);

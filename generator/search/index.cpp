@@ -34,6 +34,53 @@ std::string period_of(const Date& date, const Date& newest) {
     return name;
 }
 
+std::optional<std::pair<Date, Date>> period_span(const std::string& name) {
+    const bool year = name.size() == 4, month = name.size() == 7;
+    if (!year && !month && name.size() != 10) return std::nullopt;
+    const auto first = parse_iso_date(year ? name + "-01-01" : month ? name + "-01" : name);
+    if (!first) return std::nullopt;
+    const int month_end = Date::days_in_month(first->year, first->month);
+    if (year) return std::pair{*first, Date{first->year, 12, 31}};
+    if (month) return std::pair{*first, Date{first->year, first->month, month_end}};
+    const int since_monday = (first->weekday() + 6) % 7;
+    if (since_monday != 0 && first->day != 1) return std::nullopt;
+    return std::pair{*first, Date{first->year, first->month, std::min(month_end, first->day + 6 - since_monday)}};
+}
+
+int part_of(const std::string& name, const Date& date) {
+    if (name.size() == 4) return date.month;
+    if (name.size() == 7) return (date.day - 1 + (Date{date.year, date.month, 1}.weekday() + 6) % 7) / 7;
+    return date.day;
+}
+
+double period_filled(const std::string& name, const Date& last) {
+    const auto span = period_span(name);
+    if (!span) return 1;
+    int covered = 0, whole = 0;
+    for (Date d = span->first; d <= span->second; d = next_day(d)) {
+        ++whole;
+        if (d <= last) ++covered;
+    }
+    return std::max(covered, 1) / static_cast<double>(whole);
+}
+
+void append_posting(std::string& text, std::uint64_t value) {
+    char digits[16];
+    int i = 16;
+    digits[--i] = static_cast<char>('A' + value % 26);
+    for (std::uint64_t lead = value / 26; lead; lead /= 36)
+        digits[--i] = "0123456789abcdefghijklmnopqrstuvwxyz"[lead % 36];
+    text.append(digits + i, digits + 16);
+}
+
+std::string chunk_name(std::string_view first_word) {
+    std::uint32_t hash = 0x811c9dc5u;
+    for (unsigned char c : first_word) hash = (hash ^ c) * 0x01000193u;
+    char name[9];
+    std::snprintf(name, sizeof name, "%08x", hash);
+    return name;
+}
+
 std::vector<std::size_t> rank_order(const Day& day) {
     std::vector<std::size_t> order(day.papers.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = order.size() - 1 - i; // last on the page first
@@ -71,8 +118,8 @@ std::string day_meta_file(const Day& day) { return gzip_small(day_meta_json(day)
 
 std::string day_meta_path(const Date& date) { return "search/days/" + date.iso() + ".json.gz"; }
 
-std::string chunk_path(const std::string& period, std::size_t chunk) {
-    return "search/" + period + "/" + std::to_string(chunk) + ".txt.gz";
+std::string chunk_path(const std::string& period, std::string_view first_word) {
+    return "search/" + period + "/" + chunk_name(first_word) + ".txt";
 }
 
 std::string manifest_json(const std::vector<PeriodHead>& periods) {
@@ -102,7 +149,7 @@ std::string manifest_json(const std::vector<PeriodHead>& periods) {
 
 Result<std::vector<PeriodHead>> read_manifest(std::string_view text) {
     rapidjson::Document doc;
-    auto wrong = [](std::string what) { return fail("expected a search index (search/index.json.gz): " + what); };
+    auto wrong = [](std::string what) { return fail("expected a search index (search/index.json): " + what); };
     if (!parse_json(doc, text) || !doc.IsObject()) return wrong("it is not a JSON object");
     if (!doc.HasMember("version") || !doc["version"].IsInt() || doc["version"].GetInt() != format_version) {
         const bool numbered = doc.HasMember("version") && doc["version"].IsInt();

@@ -2,11 +2,12 @@
 
 #include "search/index.h"
 #include "search/words.h"
-#include "util/gzip.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <set>
 #include <unordered_map>
 
 namespace pp::search {
@@ -52,15 +53,14 @@ std::uint32_t posting_of(std::size_t day, std::size_t rank, int cls) {
 }
 std::uint32_t paper_of(std::uint32_t posting) { return posting >> 2; }
 
-// Appends base 36 of n.
-void append_base36(std::string& text, std::uint64_t n) {
-    char digits[16];
-    int i = 16;
-    do {
-        digits[--i] = "0123456789abcdefghijklmnopqrstuvwxyz"[n % 36];
-        n /= 36;
-    } while (n);
-    text.append(digits + i, digits + 16);
+// The hash that cuts chunks: FNV-1a, then mixed so that its low bits depend
+// on every byte. Byte by byte, so that every machine cuts alike.
+std::uint64_t cut_hash(std::string_view word) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : word) h = (h ^ c) * 0x100000001b3ull;
+    h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdull;
+    h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
 }
 
 } // namespace
@@ -168,8 +168,9 @@ struct PeriodWords::Shard {
     }
 };
 
-PeriodWords::PeriodWords(std::vector<Date> dates)
-    : dates_(std::move(dates)), papers_(new std::atomic<int>[dates_.size()]), spans_(dates_.size()) {
+PeriodWords::PeriodWords(std::string name, std::vector<Date> dates)
+    : name_(std::move(name)), dates_(std::move(dates)), papers_(new std::atomic<int>[dates_.size()]),
+      spans_(dates_.size()) {
     for (std::size_t i = 0; i < dates_.size(); ++i) papers_[i] = -1;
 }
 
@@ -255,13 +256,107 @@ Postings join(const Shards& shards, const Spans& spans) {
     return out;
 }
 
+// Whether a word of `bytes` starts a chunk: with a chance of its bytes over a
+// chunk's, as many as the period will have once whole (its text now over
+// `filled`), drawn from its hash. So chunks hold `chunk_bytes` on average,
+// and a period that gains days keeps its cuts: a word's share of its
+// period's text changes little, and a cut that comes or goes changes its
+// chunk and the one before alone.
+bool starts_chunk(std::string_view word, std::size_t bytes, std::size_t chunk_bytes, double filled) {
+    const double draw = static_cast<double>(cut_hash(word) >> 11) * 0x1p-53; // in [0, 1)
+    return draw * filled * static_cast<double>(chunk_bytes) < static_cast<double>(bytes);
+}
+
+std::size_t day_of(std::uint32_t posting) { return posting >> (rank_bits + 2); }
+
+// A period's words in byte order, cut into chunks and written part by part.
+struct Layout {
+    const Postings& postings;
+    std::vector<int> part;                   // by day: index.h's part_of()
+    std::vector<std::uint64_t> first_number; // by day: its first paper's number
+    std::vector<std::uint32_t> sorted{};     // ids of the words with postings, in byte order
+
+    void sort() {
+        for (std::uint32_t id = 0; id < postings.words.size(); ++id)
+            if (postings.starts[id] != postings.starts[id + 1]) sorted.push_back(id);
+        std::sort(sorted.begin(), sorted.end(),
+                  [&](std::uint32_t a, std::uint32_t b) { return postings.words.word(a) < postings.words.word(b); });
+    }
+
+    int part_at(std::uint32_t i) const { return part[day_of(postings.list[i])]; }
+
+    // About a word's bytes: its line in each part it is in, two bytes a posting.
+    std::size_t bytes_of(std::uint32_t id) const {
+        std::size_t lines = 1;
+        for (std::uint32_t i = postings.starts[id] + 1; i < postings.starts[id + 1]; ++i)
+            lines += part_at(i) != part_at(i - 1);
+        return lines * (postings.words.word(id).size() + 2) + 2 * (postings.starts[id + 1] - postings.starts[id]);
+    }
+
+    // Where chunks start (indices into `sorted`, then its size), each under a
+    // name of its own; their first words go to `first_words`.
+    std::vector<std::size_t> cuts(std::size_t chunk_bytes, double filled, std::vector<std::string>& first_words) const {
+        std::vector<std::size_t> out;
+        std::set<std::string> names;
+        std::size_t size = 0;
+        for (std::size_t w = 0; w < sorted.size(); ++w) {
+            const std::string_view word = postings.words.word(sorted[w]);
+            const std::size_t bytes = bytes_of(sorted[w]);
+            const bool cut = w == 0 || starts_chunk(word, bytes, chunk_bytes, filled) || size >= 4 * chunk_bytes;
+            if (cut && names.insert(chunk_name(word)).second) { // a name taken: the chunk goes on
+                out.push_back(w);
+                first_words.emplace_back(word);
+                size = 0;
+            }
+            size += bytes;
+        }
+        out.push_back(sorted.size());
+        return out;
+    }
+
+    // The chunk of words [from, to): their lines part by part, so that the
+    // days a later build adds come at its end.
+    std::string text(std::size_t from, std::size_t to) const {
+        std::string text;
+        std::vector<std::uint32_t> next; // by word: its first posting not yet written
+        for (std::size_t w = from; w < to; ++w) next.push_back(postings.starts[sorted[w]]);
+        for (;;) {
+            int now = std::numeric_limits<int>::max(); // the earliest part left
+            for (std::size_t w = from; w < to; ++w)
+                if (next[w - from] < postings.starts[sorted[w] + 1]) now = std::min(now, part_at(next[w - from]));
+            if (now == std::numeric_limits<int>::max()) return text;
+            for (std::size_t w = from; w < to; ++w) append_line(text, sorted[w], next[w - from], now);
+        }
+    }
+
+    // The word's line of part `now`, from posting `i` on, if it has one.
+    void append_line(std::string& text, std::uint32_t id, std::uint32_t& i, int now) const {
+        const std::uint32_t end = postings.starts[id + 1];
+        if (i == end || part_at(i) != now) return;
+        text += postings.words.word(id);
+        text += '\t';
+        std::uint64_t previous = 0;
+        for (bool first = true; i < end && part_at(i) == now; ++i, first = false) {
+            const std::uint32_t posting = postings.list[i];
+            const std::uint64_t n = first_number[day_of(posting)] + (paper_of(posting) & ((1u << rank_bits) - 1));
+            append_posting(text, (first ? n + 1 : n - previous) * 4 + (posting & 3));
+            previous = n;
+        }
+        text += '\n';
+    }
+};
+
 } // namespace
 
 PeriodWords::Chunks PeriodWords::finish(std::size_t chunk_bytes, const WriteChunk& write) {
     Chunks out;
-    std::vector<std::uint64_t> first_number(dates_.size()); // a day's first paper's number
+    if (dates_.empty()) return out;
+    std::vector<std::uint64_t> first_number(dates_.size());
+    std::vector<int> part(dates_.size());
     std::uint64_t number = 0;
+    Date last = dates_.front();
     for (std::size_t i = 0; i < dates_.size(); ++i) {
+        part[i] = part_of(name_, dates_[i]);
         const int papers = papers_[i];
         if (papers < 0) continue;
         if (!out.days.empty()) out.days += ',';
@@ -270,38 +365,14 @@ PeriodWords::Chunks PeriodWords::finish(std::size_t chunk_bytes, const WriteChun
         out.days += entry;
         first_number[i] = number;
         number += static_cast<std::uint64_t>(papers);
+        last = dates_[i];
     }
     const Postings postings = join(idle_, spans_);
     clear(); // the shards are in `postings` now: let them go before the text is made
-    std::vector<std::uint32_t> sorted;
-    for (std::uint32_t id = 0; id < postings.words.size(); ++id)
-        if (postings.starts[id] != postings.starts[id + 1]) sorted.push_back(id);
-    std::sort(sorted.begin(), sorted.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return postings.words.word(a) < postings.words.word(b); });
-    std::string text;
-    auto flush = [&] {
-        if (text.empty()) return;
-        write(out.first_words.size() - 1, gzip_small(text, Effort::fast));
-        text.clear();
-    };
-    for (std::uint32_t id : sorted) {
-        const std::string_view word = postings.words.word(id);
-        if (text.empty()) out.first_words.emplace_back(word);
-        text += word;
-        text += '\t';
-        std::uint64_t previous = 0;
-        for (std::uint32_t i = postings.starts[id]; i < postings.starts[id + 1]; ++i) {
-            const std::uint32_t posting = postings.list[i];
-            const std::uint64_t n =
-                first_number[posting >> (rank_bits + 2)] + (paper_of(posting) & ((1u << rank_bits) - 1));
-            if (i > postings.starts[id]) text += ',';
-            append_base36(text, (i == postings.starts[id] ? n + 1 : n - previous) * 4 + (posting & 3));
-            previous = n;
-        }
-        text += '\n';
-        if (text.size() >= chunk_bytes) flush();
-    }
-    flush();
+    Layout layout{postings, std::move(part), std::move(first_number)};
+    layout.sort();
+    const auto cuts = layout.cuts(chunk_bytes, period_filled(name_, last), out.first_words);
+    for (std::size_t c = 0; c + 1 < cuts.size(); ++c) write(out.first_words[c], layout.text(cuts[c], cuts[c + 1]));
     return out;
 }
 

@@ -49,8 +49,9 @@ private:
 
 class PeriodWords {
 public:
-    // A period of these days, in date order (the dates of a year at most).
-    explicit PeriodWords(std::vector<Date> dates);
+    // Period `name` (index.h's period_of()) of these days, in date order (the
+    // dates of a year at most, one at least).
+    PeriodWords(std::string name, std::vector<Date> dates);
     ~PeriodWords();
 
     // Adds the day's words as the period's day number `index`; a day added
@@ -66,9 +67,10 @@ public:
         std::string days;                     // "MMDD:papers,…" in date order
         std::vector<std::string> first_words; // of each chunk
     };
-    using WriteChunk = std::function<void(std::size_t chunk, std::string_view gzipped)>;
-    // The period's chunks, of about `chunk_bytes` of text each, handed to
-    // `write` one at a time. Not thread-safe, and only once every add() has returned.
+    using WriteChunk = std::function<void(std::string_view first_word, std::string_view text)>;
+    // The period's chunks (index.h), of about `chunk_bytes` of text each once
+    // the period is whole, handed to `write` one at a time. Not thread-safe,
+    // and only once every add() has returned.
     Chunks finish(std::size_t chunk_bytes, const WriteChunk& write);
 
 private:
@@ -76,6 +78,7 @@ private:
     std::unique_ptr<Shard> take_shard();
     void give_back(std::unique_ptr<Shard> shard);
 
+    std::string name_;
     std::vector<Date> dates_;
     std::unique_ptr<std::atomic<int>[]> papers_; // a day's papers; -1 until added
     std::atomic<std::size_t> added_{0};

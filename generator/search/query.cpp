@@ -53,22 +53,6 @@ struct Period {
     std::uint32_t papers = 0;         // at most a year's days times max_papers_per_day
 };
 
-// The first and last day a period can hold, as period_of() names periods: a
-// year "2024", a month "2024-12", or a week "2024-12-23" (from its Monday or
-// the 1st, to its Sunday or the month's end); none for any other name.
-std::optional<std::pair<Date, Date>> period_span(const std::string& name) {
-    const bool year = name.size() == 4, month = name.size() == 7;
-    if (!year && !month && name.size() != 10) return std::nullopt;
-    const auto first = parse_iso_date(year ? name + "-01-01" : month ? name + "-01" : name);
-    if (!first) return std::nullopt;
-    const int month_end = Date::days_in_month(first->year, first->month);
-    if (year) return std::pair{*first, Date{first->year, 12, 31}};
-    if (month) return std::pair{*first, Date{first->year, first->month, month_end}};
-    const int since_monday = (first->weekday() + 6) % 7;
-    if (since_monday != 0 && first->day != 1) return std::nullopt;
-    return std::pair{*first, Date{first->year, first->month, std::min(month_end, first->day + 6 - since_monday)}};
-}
-
 // Adds one "MMDD:papers" of the period's days: a day of the period, after the one before.
 Result<void> add_day(Period& period, const std::pair<Date, Date>& span, std::string_view entry) {
     auto wrong = [&] {
@@ -173,23 +157,34 @@ void compact(Postings& postings) {
     std::reverse(postings.begin(), postings.end());
 }
 
-// A line's postings: numbers rise (each gap at least 1) and stay below the period's papers.
+// A line's postings (append_posting()): numbers rise (each gap at least 1) and stay below the period's papers.
 Result<void> read_postings(std::string_view list, std::uint32_t papers, Postings& out) {
-    std::uint64_t number = 0;
-    bool first = true;
-    return for_each_part(list, ',', [&](std::string_view token) -> Result<void> {
-        std::uint64_t value = 0;
-        const char* end = token.data() + token.size();
-        if (auto [at, ec] = std::from_chars(token.data(), end, value, 36); ec != std::errc() || at != end || value < 4)
-            return fail("expected base-36 postings in the search index, got " + excerpt(token));
-        number = first ? value / 4 - 1 : number + value / 4; // below 2^21 + 2^62: no overflow
+    std::uint64_t number = 0, lead = 0;
+    bool first = true, pending = false; // pending: digits read, their capital not yet
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const char c = list[i];
+        const bool digit = c >= '0' && c <= '9', lower = c >= 'a' && c <= 'z';
+        if (digit || lower) {
+            lead = lead * 36 + static_cast<std::uint64_t>(digit ? c - '0' : c - 'a' + 10);
+            pending = true;
+            if (lead >> 40) return fail("expected postings in the search index, got " + excerpt(list.substr(i)));
+            continue;
+        }
+        if (c < 'A' || c > 'Z')
+            return fail("expected postings (0-9a-z, then A-Z) in the search index, got " + excerpt(list.substr(i)));
+        const std::uint64_t value = lead * 26 + static_cast<std::uint64_t>(c - 'A');
+        lead = 0;
+        pending = false;
+        if (value < 4) return fail("expected postings of a paper at least 1 past the last, got " + excerpt(list));
+        number = first ? value / 4 - 1 : number + value / 4; // below 2^21 + 2^45: no overflow
         first = false;
         if (number >= papers)
             return fail("expected postings below the period's " + std::to_string(papers) + " papers, got paper " +
                         std::to_string(number));
         out.push_back(static_cast<std::uint32_t>(number << 2 | value % 4));
-        return {};
-    });
+    }
+    if (pending) return fail("expected each posting to end in a capital in the search index, got " + excerpt(list));
+    return {};
 }
 
 // Adds the postings of the chunk's words that match `word`. A line holds each
@@ -224,7 +219,7 @@ public:
         if (!bytes) return std::unexpected(bytes.error());
         found_.reads.push_back({path, bytes->size()});
         const std::size_t left = max_query_bytes - found_.unpacked;
-        auto text = gunzip(*bytes, std::min(limit, left));
+        auto text = path.ends_with(".gz") ? gunzip(*bytes, std::min(limit, left)) : within(std::move(*bytes), limit);
         if (!text) {
             std::string why = text.error().message;
             if (left < limit && why.find("over the limit") != std::string::npos)
@@ -236,10 +231,20 @@ public:
     }
 
 private:
+    Result<std::string> within(std::string bytes, std::size_t limit) const;
+
     const ReadFile& read_;
     Found& found_;
     std::map<std::string, std::string> chunks_;
 };
+
+// A plain file's text within `limit` bytes, and what is left of the query's.
+Result<std::string> Reader::within(std::string bytes, std::size_t limit) const {
+    const std::size_t most = std::min(limit, max_query_bytes - found_.unpacked);
+    if (bytes.size() > most)
+        return fail(std::to_string(bytes.size()) + " bytes, over the limit of " + std::to_string(most));
+    return bytes;
+}
 
 struct Match {
     std::uint32_t period = 0; // newest first
@@ -284,10 +289,11 @@ Result<Postings> word_postings(Reader& reader, const Period& period, const std::
     auto [from, to] = chunk_range(period.head, word, prefix);
     Postings postings;
     for (std::size_t c = from; c < to && c < period.head.first_words.size(); ++c) {
-        auto text = reader.chunk(chunk_path(period.head.name, c));
+        const std::string path = chunk_path(period.head.name, period.head.first_words[c]);
+        auto text = reader.chunk(path);
         if (!text) return std::unexpected(text.error());
         if (auto scanned = scan_chunk(*text, word, prefix, period.papers, postings); !scanned)
-            return std::unexpected(in_file(scanned.error(), chunk_path(period.head.name, c)));
+            return std::unexpected(in_file(scanned.error(), path));
     }
     compact(postings);
     return postings;

@@ -31,7 +31,7 @@ namespace pp::search {
 // 10-year bench archive the list of periods is 14 KB gzip'd and a common
 // word's query reads 87 KB gzip'd, docs/performance.md), far below the
 // gigabytes a hostile few kilobytes asked for.
-inline constexpr std::size_t max_manifest_bytes = 8u << 20;  // search/index.json.gz
+inline constexpr std::size_t max_manifest_bytes = 8u << 20;  // search/index.json
 inline constexpr std::size_t max_day_file_bytes = 16u << 20; // a day's results file
 inline constexpr std::size_t max_query_bytes = 128u << 20;   // every file of one query
 

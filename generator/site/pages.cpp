@@ -75,7 +75,7 @@ TemplateData page_base(const SiteContext& site, const std::string& kind, const s
     if (site.preferences_page) s.set("preferences", site.urls.href(preferences_page_path()));
     put_text(s, "prefs_script", site.prefs_script);
     s.set("search_index", site.urls.href(data_index_path())); // the search reads the month data it lists
-    s.set("search_words", site.search_words);                 // ... or the word index (search/index.json.gz)
+    s.set("search_words", site.search_words);                 // ... or the word index (search/index.json)
     if (math && !site.katex_css.empty() && !site.katex_js.empty()) {
         TemplateData katex;
         katex.set("css", site.katex_css);

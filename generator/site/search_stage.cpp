@@ -1,7 +1,6 @@
 #include "site/search_stage.h"
 
 #include "content/content_tree.h"
-#include "util/gzip.h"
 
 #include <algorithm>
 
@@ -28,7 +27,7 @@ SearchStage::SearchStage(BuildContext& build, std::vector<DayTask>& tasks) : bui
     for (auto& [name, part] : parts_) {
         std::vector<Date> dates;
         for (const DayTask* task : part.tasks) dates.push_back(task->file.date);
-        part.words = std::make_unique<search::PeriodWords>(std::move(dates));
+        part.words = std::make_unique<search::PeriodWords>(name, std::move(dates));
     }
 }
 
@@ -86,12 +85,14 @@ std::vector<SearchStage::Period> SearchStage::periods_of(const std::vector<DayTa
 bool SearchStage::check_period(Period& period, bool listed) {
     const std::string prefix = "search/" + period.name + "/";
     const auto& outputs = build_.store.state().outputs;
+    std::vector<std::string> made;
     for (auto it = outputs.lower_bound(prefix); it != outputs.end() && it->first.starts_with(prefix); ++it)
-        if (it->second.key == period.key) ++period.chunks;
-    if (period.chunks == 0) return listed;
+        if (it->second.key == period.key) made.push_back(it->first);
+    period.chunks = made.size();
+    if (made.empty()) return listed;
     bool missing = false;
-    for (std::size_t c = 0; c < period.chunks; ++c)
-        build_.store.produce(search::chunk_path(period.name, c), period.key, [&] {
+    for (const auto& path : made)
+        build_.store.produce(path, period.key, [&] {
             missing = true;
             return std::optional<std::string>();
         });
@@ -105,9 +106,7 @@ std::map<std::string, search::PeriodHead> SearchStage::last_heads(std::uint64_t 
     if (recorded == 0) return heads;
     auto bytes = build_.store.read(search::manifest_path);
     if (!bytes || hash_bytes(*bytes) != recorded) return heads;
-    auto json = gunzip(*bytes, 64u << 20);
-    if (!json) return heads;
-    auto periods = search::read_manifest(*json);
+    auto periods = search::read_manifest(*bytes);
     if (!periods) return heads;
     for (auto& head : *periods) heads[head.name] = std::move(head);
     return heads;
@@ -130,10 +129,10 @@ void SearchStage::add_missing(const std::vector<Period*>& stale) {
 
 // The period's chunks from its days' words.
 search::PeriodHead SearchStage::rebuild(const Period& period) {
-    auto chunks =
-        parts_.at(period.name).words->finish(search::chunk_text_bytes, [&](std::size_t c, std::string_view gzipped) {
-            build_.store.write(search::chunk_path(period.name, c), period.key, gzipped);
-        });
+    auto write = [&](std::string_view first_word, std::string_view text) {
+        build_.store.write(search::chunk_path(period.name, first_word), period.key, text);
+    };
+    auto chunks = parts_.at(period.name).words->finish(search::chunk_text_bytes, write);
     return {period.name, std::move(chunks.days), std::move(chunks.first_words)};
 }
 
@@ -180,8 +179,7 @@ void SearchStage::write_periods(std::vector<Period>& periods, std::uint64_t last
         auto& made = parts_.at(stale[i]->name).head; // by add(), once add_missing() brought its last day
         list[static_cast<std::size_t>(stale[i] - periods.data())] = made ? std::move(*made) : rebuild(*stale[i]);
     });
-    build_.store.write(search::manifest_path, key, gzip_small(search::manifest_json(list)), true,
-                       OutputStore::Kept::key_and_bytes);
+    build_.store.write(search::manifest_path, key, search::manifest_json(list), true, OutputStore::Kept::key_and_bytes);
 }
 
 void SearchStage::write_day_meta(const DayTask& task, const Day& day) {

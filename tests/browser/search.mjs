@@ -73,8 +73,8 @@ for (const theme of Object.keys(sites)) {
     const problems = [];
     const context = await browser.newContext();
     const page = await searchPage(context, problems);
-    expect(JSON.stringify(fetched.filter((p) => p.includes("/search/") && p.endsWith(".gz"))) ===
-           JSON.stringify(["/sub/search/index.json.gz"]), `only the list of periods before a key: ${fetched.join(", ")}`);
+    expect(JSON.stringify(fetched.filter((p) => p.includes("/search/") && /\.(json|txt|gz)$/.test(p))) ===
+           JSON.stringify(["/sub/search/index.json"]), `only the list of periods before a key: ${fetched.join(", ")}`);
     fetched.length = 0;
     await page.fill("#search-query", "grokking"); // one input event, one query: what it reads is its own
     const ids = await pageIds(page);
@@ -89,7 +89,7 @@ for (const theme of Object.keys(sites)) {
     const searchFiles = fetched.filter((p) => p.includes("/search/"));
     expect(fetched.every((p) => !p.includes("/data/")), `no month data: ${fetched.join(", ")}`);
     // A chunk or two a period (its words' range), and the days of the results shown.
-    const chunks = searchFiles.filter((p) => p.endsWith(".txt.gz"));
+    const chunks = searchFiles.filter((p) => /\/[0-9a-f]{8}\.txt$/.test(p));
     const days = searchFiles.filter((p) => p.includes("/search/days/"));
     expect(chunks.length <= 2 * periods(theme) && days.length <= ids.length && chunks.length + days.length === searchFiles.length,
            `a few files, not the archive (${periods(theme)} periods): ${searchFiles.join(", ")}`);

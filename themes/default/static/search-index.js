@@ -1,8 +1,9 @@
 // paperpress search: client-side, over the archive's word index (docs/data.md,
-// "The search index"). search/index.json.gz lists the periods (years; the
+// "The search index"). search/index.json lists the periods (years; the
 // newest month and its newest week), each with its days and the first word of each of its
-// chunks; a query fetches, in parallel, only the chunks that can hold its
-// words, then the day files (search/days/DATE.json.gz) of the results shown.
+// chunks (a chunk's file is named by its first word, chunkName()); a query
+// fetches, in parallel, only the chunks that can hold its words, then the day
+// files (search/days/DATE.json.gz) of the results shown.
 // `paperpress search` reads the same files the same way (search/query.cpp).
 //
 // Words are folded and split as the build does it, by static/search-words.js,
@@ -19,7 +20,7 @@
   var indexUrl = new URL(script.getAttribute("data-index"), location.href);
   var base = script.getAttribute("data-base") || "/";
   var PAGE = 20, WAIT = 150, MIN_PREFIX = 3;
-  var VERSION = 2; // of the index's format: search/index.h's format_version
+  var VERSION = 3; // of the index's format: search/index.h's format_version
   // A site can come from anyone's fork: the index is read as the build writes it (search/query.h's bounds).
   var MAX_PAPERS = 5000;        // a day's, core/paper.h's max_papers_per_day
   var MAX_FILE = 16 << 20;      // bytes unpacked of one file of the index
@@ -36,12 +37,13 @@
   var run = 0;      // the current query; older ones stop
   var state = null; // {matches, shown}
 
-  // A gzip'd file's text, fetched once (read as it is when a server has already unpacked it).
+  // A file's text, fetched once; a gzip'd one (a day's) unpacked, unless a server already has.
   function text(path) {
     if (!files[path]) files[path] = fetch(new URL(path, indexUrl)).then(function (r) {
       if (!r.ok) throw new Error(path + ": HTTP " + r.status);
       return r.arrayBuffer();
     }).then(function (bytes) {
+      if (bytes.byteLength > MAX_FILE) throw new Error(path + " is more than " + MAX_FILE + " bytes");
       var head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
       if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return new TextDecoder().decode(bytes);
       return unpack(path, new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")));
@@ -66,7 +68,7 @@
 
   var manifest = null;
   function periods() {
-    if (!manifest) manifest = text("index.json.gz").then(function (t) {
+    if (!manifest) manifest = text("index.json").then(function (t) {
       var index = JSON.parse(t);
       if (index.version !== VERSION) throw new Error("the search index is of another version: reload the page");
       return index.periods.map(function (p) {
@@ -126,23 +128,42 @@
     return out;
   }
 
-  // number -> best class of the word's postings in the chunk's text.
+  // A chunk's file name: its first word's 32-bit FNV-1a hash in hex (search/index.h's chunk_name()).
+  function chunkName(word) {
+    var bytes = new TextEncoder().encode(word), h = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; ++i) h = Math.imul(h ^ bytes[i], 0x01000193);
+    return ("0000000" + (h >>> 0).toString(16)).slice(-8);
+  }
+
+  // number -> best class of the word's postings in the chunk's text. A posting
+  // is base 36 (0-9a-z) of its value / 26, then value % 26 as a capital (A-Z).
   function scan(chunk, word, prefix, papers, weights) {
     chunk.split("\n").forEach(function (line) {
       var tab = line.indexOf("\t");
       if (tab < 0) return;
       var w = line.slice(0, tab);
       if (!(w === word || (prefix && w.indexOf(word) === 0))) return;
-      var n = -1;
-      line.slice(tab + 1).split(",").forEach(function (token) {
-        var v = parseInt(token, 36);
-        if (!(v >= 4)) throw new Error("the search index holds a posting " + token.slice(0, 20));
+      var n = -1, lead = 0, pending = false;
+      for (var i = tab + 1; i < line.length; ++i) {
+        var code = line.charCodeAt(i);
+        if (code >= 48 && code <= 57 || code >= 97 && code <= 122) {
+          lead = lead * 36 + (code <= 57 ? code - 48 : code - 87);
+          pending = true;
+          if (lead > 1e12) throw new Error("the search index holds a posting too large");
+          continue;
+        }
+        if (code < 65 || code > 90) throw new Error("the search index holds a posting " + line.slice(i, i + 20));
+        var v = lead * 26 + code - 65;
+        lead = 0;
+        pending = false;
+        if (v < 4) throw new Error("the search index holds a posting of no gap");
         n += Math.floor(v / 4);
         // Numbers rise and stay below the period's papers: a map of at most that many.
         if (n >= papers) throw new Error("the search index holds a paper number past its period's papers");
         var c = v % 4;
         if (!(weights.get(n) >= c)) weights.set(n, c);
-      });
+      }
+      if (pending) throw new Error("the search index holds a posting with no last digit");
     });
   }
 
@@ -153,7 +174,7 @@
     var perWord = q.words.map(function (word) {
       var prefix = bytes(word) >= MIN_PREFIX;
       return Promise.all(chunksFor(period, word, prefix).map(function (c) {
-        return text(period.name + "/" + c + ".txt.gz");
+        return text(period.name + "/" + chunkName(period.chunks[c]) + ".txt");
       })).then(function (chunks) {
         var weights = new Map();
         chunks.forEach(function (chunk) { scan(chunk, word, prefix, period.papers, weights); });
