@@ -7,13 +7,14 @@
 //                              its chunks
 //   search/P/NAME.txt          period P's chunk whose first word is named
 //                              NAME (chunk_name()): `word<TAB>postings`
-//                              lines in byte order of the words
+//                              lines, part by part (part_of()), each part's
+//                              in byte order of the words
 //   search/days/DATE.json.gz   what a result shows of each of the day's papers
 //
 // The list and the chunks are plain text, the chunks cut where the words
-// say (a word whose hash ends in enough zero bits starts one) and named by
-// their first word, their lines grouped by part_of() (a word has a line in
-// each part it is in). So where a site branch is kept, a period that gains
+// say (a word starts one by its hash and its share of the period's text)
+// and named by their first word, their lines grouped by part_of() (a word
+// has a line in each part it is in). So where a site branch is kept, a period that gains
 // days keeps its chunks' names, and what it gains comes at their ends: git
 // stores the new version as a small delta of the old (docs/data.md). A
 // day's file, written once, is gzip'd.
@@ -47,7 +48,8 @@ namespace pp::search {
 
 // 2: period names are not prefixes of their days' dates (the newest week's), so
 // a reader finds a date's periods by their days. 3: plain list and chunks,
-// chunks cut by their words and named by their first, postings with no commas.
+// chunks cut by their words, named by their first, their lines by parts,
+// postings with no commas.
 inline constexpr int format_version = 3;
 
 // Text per chunk, on average once its period is whole: a rare word's query
