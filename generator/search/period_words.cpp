@@ -140,6 +140,15 @@ struct PeriodWords::Shard {
     std::vector<std::uint32_t> day_last;  // by day's word id: 1 + the index of its last pair; 0: none
     std::vector<std::uint32_t> ids;       // day's word id -> shard's
 
+    // Lets go of the tables, keeping the pairs.
+    void release_tables() {
+        WordTable().swap(words);
+        WordTable().swap(day_words);
+        decltype(day_pairs)().swap(day_pairs);
+        decltype(day_last)().swap(day_last);
+        decltype(ids)().swap(ids);
+    }
+
     void start_day() {
         day_words.clear();
         day_pairs.clear();
@@ -231,13 +240,14 @@ struct Postings {
 };
 
 template <class Shards, class Spans>
-Postings join(const Shards& shards, const Spans& spans) {
+Postings join(Shards& shards, const Spans& spans) {
     Postings out;
     std::unordered_map<const void*, std::vector<std::uint32_t>> ids; // a shard's word id -> out's
-    for (const auto& shard : shards) {
+    for (auto& shard : shards) {
         auto& map = ids[shard.get()];
         map.resize(shard->words.size());
         for (std::uint32_t id = 0; id < shard->words.size(); ++id) map[id] = out.words.intern(shard->words.word(id));
+        shard->release_tables(); // their pairs are all the join needs now: megabytes a year, freed before the list
     }
     out.starts.assign(out.words.size() + 1, 0);
     for (const auto& shard : shards)

@@ -38,6 +38,11 @@ public:
     }
     std::uint32_t size() const { return static_cast<std::uint32_t>(starts_.size() - 1); }
     static bool is_stop(std::uint32_t id);
+    void swap(WordTable& other) noexcept {
+        slots_.swap(other.slots_);
+        starts_.swap(other.starts_);
+        text_.swap(other.text_);
+    }
 
 private:
     void grow();

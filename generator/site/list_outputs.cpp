@@ -301,7 +301,7 @@ ListOutput Lists::trends() {
     for (std::size_t m = first_month; m < graph_.months.size(); ++m)
         for (auto d : graph_.months[m].days) in.days.push_back(live_[d]);
     return page_output("trends", trends_page_path(), std::move(in), [this, first_month](const ListInputs&) {
-        std::vector<Day> days;
+        TrendsCounter counter; // a month's days at a time
         for (std::size_t m = first_month; m < graph_.months.size(); ++m) {
             const MonthNode& node = graph_.months[m];
             auto month = days_.month_read_back(node.year, node.month);
@@ -310,9 +310,9 @@ ListOutput Lists::trends() {
                 for (auto d : node.days) one.days.push_back(live_[d]);
                 month = full_days(one);
             }
-            std::move(month->begin(), month->end(), std::back_inserter(days));
+            for (const Day& day : *month) counter.add(day);
         }
-        return trends_page(*build_.site, trends_of(days));
+        return trends_page(*build_.site, std::move(counter).finish());
     });
 }
 

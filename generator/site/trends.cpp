@@ -168,42 +168,39 @@ TemplateData cost_chart(const Trends& trends) {
 
 } // namespace
 
-Trends trends_of(const std::vector<Day>& days) {
-    Trends trends;
-    // Counted by the text as written; each distinct text is made readable once (a year of picks names
-    // the same authors and topics again and again: this was most of an append's time for the page).
-    std::unordered_map<std::string, std::string> readable_authors, readable_topics;
-    auto readable_of = [&](const std::string& written, bool author) -> const std::string& {
-        auto [it, added] = (author ? readable_authors : readable_topics).try_emplace(written);
-        if (added) it->second = tex_to_unicode(author ? split_author(written).name : written);
-        return it->second;
-    };
-    std::unordered_map<std::string, int> authors, topics;
-    std::vector<const std::string*> names;
-    for (const Day& day : days) {
-        if (trends.months.empty() || trends.months.back().year != day.date.year ||
-            trends.months.back().month != day.date.month)
-            trends.months.push_back(MonthTrend{day.date.year, day.date.month, 0, 0, {}, 0, 0});
-        MonthTrend& month = trends.months.back();
-        ++month.days;
-        month.picks += static_cast<int>(day.papers.size());
-        if (day.cost.total) month.cost += *day.cost.total;
-        else ++month.unknown_cost_days;
-        for (const Paper& paper : day.papers) {
-            const std::string& topic = readable_of(paper.topic, false);
-            ++month.topics[topic];
-            if (!topic.empty()) ++topics[topic];
-            names.clear(); // a name written twice counts once (sorted: a collaboration lists thousands)
-            for (const auto& author : paper.authors)
-                if (const std::string& name = readable_of(author, true); !name.empty()) names.push_back(&name);
-            std::sort(names.begin(), names.end(), [](const auto* a, const auto* b) { return *a < *b; });
-            names.erase(std::unique(names.begin(), names.end(), [](const auto* a, const auto* b) { return *a == *b; }),
-                        names.end());
-            for (const std::string* name : names) ++authors[*name];
-        }
+const std::string& TrendsCounter::readable(const std::string& written, bool author) {
+    auto [it, added] = (author ? readable_authors_ : readable_topics_).try_emplace(written);
+    if (added) it->second = tex_to_unicode(author ? split_author(written).name : written);
+    return it->second;
+}
+
+void TrendsCounter::add(const Day& day) {
+    if (trends_.months.empty() || trends_.months.back().year != day.date.year ||
+        trends_.months.back().month != day.date.month)
+        trends_.months.push_back(MonthTrend{day.date.year, day.date.month, 0, 0, {}, 0, 0});
+    MonthTrend& month = trends_.months.back();
+    ++month.days;
+    month.picks += static_cast<int>(day.papers.size());
+    if (day.cost.total) month.cost += *day.cost.total;
+    else ++month.unknown_cost_days;
+    for (const Paper& paper : day.papers) {
+        const std::string& topic = readable(paper.topic, false);
+        ++month.topics[topic];
+        if (!topic.empty()) ++topics_[topic];
+        names_.clear(); // a name written twice counts once (sorted: a collaboration lists thousands)
+        for (const auto& author : paper.authors)
+            if (const std::string& name = readable(author, true); !name.empty()) names_.push_back(&name);
+        std::sort(names_.begin(), names_.end(), [](const auto* a, const auto* b) { return *a < *b; });
+        names_.erase(std::unique(names_.begin(), names_.end(), [](const auto* a, const auto* b) { return *a == *b; }),
+                     names_.end());
+        for (const std::string* name : names_) ++authors_[*name];
     }
-    for (std::size_t i = days.size() > trend_days ? days.size() - trend_days : 0; i < days.size(); ++i)
-        trends.picks.emplace_back(days[i].date, static_cast<int>(days[i].papers.size()));
+    trends_.picks.emplace_back(day.date, static_cast<int>(day.papers.size()));
+}
+
+Trends TrendsCounter::finish() && {
+    if (trends_.picks.size() > trend_days)
+        trends_.picks.erase(trends_.picks.begin(), trends_.picks.end() - static_cast<std::ptrdiff_t>(trend_days));
     // Most first; a tie in name order.
     auto most = [](const std::unordered_map<std::string, int>& counts, std::size_t limit) {
         std::vector<const std::pair<const std::string, int>*> order;
@@ -217,9 +214,15 @@ Trends trends_of(const std::vector<Day>& days) {
         for (auto it = order.begin(); it != first; ++it) top.emplace_back((*it)->first, (*it)->second);
         return top;
     };
-    trends.authors = most(authors, trend_authors);
-    for (const auto& [topic, count] : most(topics, trend_topics)) trends.topics.push_back(topic);
-    return trends;
+    trends_.authors = most(authors_, trend_authors);
+    for (const auto& [topic, count] : most(topics_, trend_topics)) trends_.topics.push_back(topic);
+    return std::move(trends_);
+}
+
+Trends trends_of(const std::vector<Day>& days) {
+    TrendsCounter counter;
+    for (const Day& day : days) counter.add(day);
+    return std::move(counter).finish();
 }
 
 // Bars up from a baseline, the largest total written at the top of the axis.

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace pp {
@@ -34,6 +35,26 @@ struct Trends {
     std::vector<MonthTrend> months;                   // oldest first
     std::vector<std::pair<std::string, int>> authors; // most picks first, then by name
     std::vector<std::string> topics;                  // the most picked, most first
+};
+
+// The trends of days given one at a time, in date order (those of the
+// newest trend_months months), so that a caller holds a month of them at
+// most: a year's days were most of a full build's peak memory.
+class TrendsCounter {
+public:
+    void add(const Day& day);
+    Trends finish() &&;
+
+private:
+    const std::string& readable(const std::string& written, bool author);
+
+    Trends trends_;
+    // Counted by the text as written; each distinct text is made readable
+    // once (a year of picks names the same authors and topics again and
+    // again: this was most of an append's time for the page).
+    std::unordered_map<std::string, std::string> readable_authors_, readable_topics_;
+    std::unordered_map<std::string, int> authors_, topics_;
+    std::vector<const std::string*> names_; // a paper's, as made readable
 };
 
 // `days` in date order, those of the newest trend_months months.
