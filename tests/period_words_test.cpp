@@ -254,3 +254,21 @@ TEST_CASE("words: two words whose names collide never start two chunks of one pe
     CHECK(text.find("q189db\t") != std::string::npos);
     CHECK(text.find("q57828\t") != std::string::npos);
 }
+
+TEST_CASE("words: a period's parts and its share of its calendar, at the edges of weeks, months and years") {
+    // 2023-01-01 is a Sunday: the month's first week is that day alone.
+    CHECK(part_of("2023-01", Date{2023, 1, 1}) == 0);
+    CHECK(part_of("2023-01", Date{2023, 1, 2}) == 1);
+    CHECK(part_of("2023-01", Date{2023, 1, 8}) == 1);
+    CHECK(part_of("2023-01", Date{2023, 1, 9}) == 2);
+    CHECK(part_of("2023", Date{2023, 12, 31}) == 12);
+    CHECK(part_of("2023-01-02", Date{2023, 1, 5}) == 5); // a week's part is its day
+    // A week from a Wednesday the 1st ends on the Sunday; a leap year and its February are whole at their ends.
+    const auto week = period_share("2025-01-01", Date{2025, 1, 3});
+    CHECK((week.covered == 3 && week.whole == 5));
+    const auto year = period_share("2024", Date{2024, 12, 31});
+    CHECK((year.covered == 366 && year.whole == 366));
+    const auto february = period_share("2024-02", Date{2024, 2, 10});
+    CHECK((february.covered == 10 && february.whole == 29));
+    CHECK(period_share("2024-13", Date{2024, 1, 1}).whole == 1); // no such period: whole
+}

@@ -53,15 +53,16 @@ int part_of(const std::string& name, const Date& date) {
     return date.day;
 }
 
-double period_filled(const std::string& name, const Date& last) {
+PeriodShare period_share(const std::string& name, const Date& last) {
     const auto span = period_span(name);
-    if (!span) return 1;
-    int covered = 0, whole = 0;
+    if (!span) return {};
+    PeriodShare share{0, 0};
     for (Date d = span->first; d <= span->second; d = next_day(d)) {
-        ++whole;
-        if (d <= last) ++covered;
+        ++share.whole;
+        if (d <= last) ++share.covered;
     }
-    return std::max(covered, 1) / static_cast<double>(whole);
+    share.covered = std::max(share.covered, 1);
+    return share;
 }
 
 void append_posting(std::string& text, std::uint64_t value) {

@@ -29,8 +29,8 @@
 // number in its period counts its days' papers before it, then its rank in
 // its day: the highest score gets the day's highest number, so "newer, then
 // higher-scored" is "higher number first". A posting is (gap from the
-// previous number) * 4 + class, written as append_posting() does with no
-// separator; the class says where the word is: 3 the title, 2 authors,
+// previous number of its line, the first counted from -1) * 4 + class,
+// written as append_posting() does with no separator; the class says where the word is: 3 the title, 2 authors,
 // topics or the arXiv ID, 1 the abstract, the scorer's comment or its topic note.
 #pragma once
 
@@ -53,9 +53,9 @@ namespace pp::search {
 inline constexpr int format_version = 3;
 
 // Text per chunk, on average once its period is whole: a rare word's query
-// reads one chunk a period (about 4 KB on the wire at this size;
-// docs/performance.md). No chunk holds more than four times this unless its
-// first word's line alone does.
+// reads one chunk a period (a few KB on the wire, compressed;
+// docs/performance.md). A chunk holds at most about four times this, by the
+// writer's estimate of its bytes, and one word's lines more.
 inline constexpr std::size_t chunk_text_bytes = 8 << 10;
 
 // Appends a posting's value: base 36 (0-9a-z) of value / 26, none when it is
@@ -109,10 +109,17 @@ std::optional<std::pair<Date, Date>> period_span(const std::string& name);
 // what a period gains comes at its files' ends.
 int part_of(const std::string& name, const Date& date);
 
-// How much of its calendar a period's days cover, from its first day to its
-// last (a week's 7 days, a month's, a year's): the chunks are cut for the
-// size the period will have once whole.
-double period_filled(const std::string& name, const Date& last);
+// How much of its calendar a period's days cover, from its first day to
+// `last`, in days: {covered, whole} (a week's 7 days, a month's, a year's).
+// The chunks are cut for the size the period will have once whole.
+struct PeriodShare {
+    int covered = 1, whole = 1;
+};
+PeriodShare period_share(const std::string& name, const Date& last);
+
+// A posting's digits before its capital, at most: a period's postings need
+// four (366 days of 5,000 papers), and a reader refuses more.
+inline constexpr int max_posting_digits = 6;
 
 struct PeriodHead {
     std::string name;

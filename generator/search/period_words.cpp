@@ -268,13 +268,17 @@ Postings join(Shards& shards, const Spans& spans) {
 
 // Whether a word of `bytes` starts a chunk: with a chance of its bytes over a
 // chunk's, as many as the period will have once whole (its text now over
-// `filled`), drawn from its hash. So chunks hold `chunk_bytes` on average,
-// and a period that gains days keeps its cuts: a word's share of its
-// period's text changes little, and a cut that comes or goes changes its
-// chunk and the one before alone.
-bool starts_chunk(std::string_view word, std::size_t bytes, std::size_t chunk_bytes, double filled) {
-    const double draw = static_cast<double>(cut_hash(word) >> 11) * 0x1p-53; // in [0, 1)
-    return draw * filled * static_cast<double>(chunk_bytes) < static_cast<double>(bytes);
+// its share of its calendar), drawn from its hash. So chunks hold
+// `chunk_bytes` on average, and a period that gains days keeps its cuts: a
+// word's share of its period's text changes little, and a cut that comes or
+// goes changes its chunk and the one before alone. In integers, so that
+// every machine cuts alike: draw / 2^32 < bytes / (chunk_bytes * covered / whole),
+// each side below 2^55 (a word of a chunk's bytes or more always starts one).
+bool starts_chunk(std::string_view word, std::size_t bytes, std::size_t chunk_bytes, PeriodShare share) {
+    if (bytes >= chunk_bytes) return true;
+    const std::uint64_t draw = cut_hash(word) >> 32;
+    return draw * static_cast<std::uint64_t>(share.covered) * chunk_bytes <
+           (std::uint64_t(bytes) * static_cast<std::uint64_t>(share.whole) << 32);
 }
 
 std::size_t day_of(std::uint32_t posting) { return posting >> (rank_bits + 2); }
@@ -305,14 +309,15 @@ struct Layout {
 
     // Where chunks start (indices into `sorted`, then its size), each under a
     // name of its own; their first words go to `first_words`.
-    std::vector<std::size_t> cuts(std::size_t chunk_bytes, double filled, std::vector<std::string>& first_words) const {
+    std::vector<std::size_t> cuts(std::size_t chunk_bytes, PeriodShare share,
+                                  std::vector<std::string>& first_words) const {
         std::vector<std::size_t> out;
         std::set<std::string> names;
         std::size_t size = 0;
         for (std::size_t w = 0; w < sorted.size(); ++w) {
             const std::string_view word = postings.words.word(sorted[w]);
             const std::size_t bytes = bytes_of(sorted[w]);
-            const bool cut = w == 0 || starts_chunk(word, bytes, chunk_bytes, filled) || size >= 4 * chunk_bytes;
+            const bool cut = w == 0 || starts_chunk(word, bytes, chunk_bytes, share) || size >= 4 * chunk_bytes;
             if (cut && names.insert(chunk_name(word)).second) { // a name taken: the chunk goes on
                 out.push_back(w);
                 first_words.emplace_back(word);
@@ -381,7 +386,7 @@ PeriodWords::Chunks PeriodWords::finish(std::size_t chunk_bytes, const WriteChun
     clear(); // the shards are in `postings` now: let them go before the text is made
     Layout layout{postings, std::move(part), std::move(first_number)};
     layout.sort();
-    const auto cuts = layout.cuts(chunk_bytes, period_filled(name_, last), out.first_words);
+    const auto cuts = layout.cuts(chunk_bytes, period_share(name_, last), out.first_words);
     for (std::size_t c = 0; c + 1 < cuts.size(); ++c) write(out.first_words[c], layout.text(cuts[c], cuts[c + 1]));
     return out;
 }

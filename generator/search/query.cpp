@@ -160,30 +160,32 @@ void compact(Postings& postings) {
 // A line's postings (append_posting()): numbers rise (each gap at least 1) and stay below the period's papers.
 Result<void> read_postings(std::string_view list, std::uint32_t papers, Postings& out) {
     std::uint64_t number = 0, lead = 0;
-    bool first = true, pending = false; // pending: digits read, their capital not yet
+    int digits = 0; // read, their capital not yet
+    bool first = true;
     for (std::size_t i = 0; i < list.size(); ++i) {
         const char c = list[i];
         const bool digit = c >= '0' && c <= '9', lower = c >= 'a' && c <= 'z';
         if (digit || lower) {
             lead = lead * 36 + static_cast<std::uint64_t>(digit ? c - '0' : c - 'a' + 10);
-            pending = true;
-            if (lead >> 40) return fail("expected postings in the search index, got " + excerpt(list.substr(i)));
+            if (++digits > max_posting_digits)
+                return fail("expected postings of at most " + std::to_string(max_posting_digits + 1) +
+                            " characters in the search index, got " + excerpt(list.substr(i)));
             continue;
         }
         if (c < 'A' || c > 'Z')
             return fail("expected postings (0-9a-z, then A-Z) in the search index, got " + excerpt(list.substr(i)));
         const std::uint64_t value = lead * 26 + static_cast<std::uint64_t>(c - 'A');
         lead = 0;
-        pending = false;
+        digits = 0;
         if (value < 4) return fail("expected postings of a paper at least 1 past the last, got " + excerpt(list));
-        number = first ? value / 4 - 1 : number + value / 4; // below 2^21 + 2^45: no overflow
+        number = first ? value / 4 - 1 : number + value / 4; // below 2^21 + 36^6: no overflow
         first = false;
         if (number >= papers)
             return fail("expected postings below the period's " + std::to_string(papers) + " papers, got paper " +
                         std::to_string(number));
         out.push_back(static_cast<std::uint32_t>(number << 2 | value % 4));
     }
-    if (pending) return fail("expected each posting to end in a capital in the search index, got " + excerpt(list));
+    if (digits > 0) return fail("expected each posting to end in a capital in the search index, got " + excerpt(list));
     return {};
 }
 
@@ -453,7 +455,8 @@ Result<Found> run_query(const ReadFile& read, std::string_view text, std::size_t
 Result<Found> search_site(const fs::path& site, std::string_view query, std::size_t limit) {
     // Inside the site's folder only, links included (read_file_inside): the index names no file outside it.
     auto read = [&](const std::string& path) -> Result<std::string> {
-        auto bytes = read_file_inside(site, site / path, max_query_bytes);
+        const std::size_t most = path == manifest_path ? max_manifest_bytes : max_query_bytes;
+        auto bytes = read_file_inside(site, site / path, most);
         if (!bytes) return fail(bytes.error().message, (site / path).string());
         return bytes;
     };

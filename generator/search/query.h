@@ -28,8 +28,8 @@
 namespace pp::search {
 
 // What one query may unpack: far above what a real archive needs (on the
-// 10-year bench archive the list of periods is 14 KB gzip'd and a common
-// word's query reads 87 KB gzip'd, docs/performance.md), far below the
+// 10-year bench archive a common word's query reads well under a megabyte:
+// docs/performance.md), far below the
 // gigabytes a hostile few kilobytes asked for.
 inline constexpr std::size_t max_manifest_bytes = 8u << 20;  // search/index.json
 inline constexpr std::size_t max_day_file_bytes = 16u << 20; // a day's results file
@@ -57,7 +57,7 @@ struct Found {
     std::size_t unpacked = 0; // the text those files held: at most max_query_bytes
 };
 
-// A site file's bytes as served (gzip'd), by site path.
+// A site file's bytes as written (a day's file gzip'd, the rest plain), by site path.
 using ReadFile = std::function<Result<std::string>(const std::string& site_path)>;
 
 Result<Found> run_query(const ReadFile& read, std::string_view query, std::size_t limit);

@@ -160,10 +160,15 @@ void OutputStore::remove_stale() {
 }
 
 // Not more than half of the site unless forced.
+// Refused when the site would shrink to less than half of what the last
+// build made: a content folder gone or misread. A site whose files were
+// renamed (a new version's format of the word index) keeps its size, so
+// the old names go.
 bool OutputStore::removal_allowed() {
     const auto stale = static_cast<std::size_t>(
         std::count_if(state_.outputs.begin(), state_.outputs.end(), [](const auto& o) { return !o.second.made; }));
-    if (options_.force || stale * 2 <= state_.outputs.size()) return true;
+    const std::size_t after = state_.outputs.size() - stale + added_.size();
+    if (options_.force || stale * 2 <= state_.outputs.size() || after * 2 >= state_.outputs.size()) return true;
     report_.error({(options_.out_dir / "").string(), 0,
                    "expected a build to keep most of the site, but it would remove " + std::to_string(stale) +
                        " of the " + std::to_string(state_.outputs.size()) +

@@ -23,6 +23,9 @@ SearchStage::SearchStage(BuildContext& build, std::vector<DayTask>& tasks) : bui
     enabled_ = build.site && build.site->search_words && !tasks.empty();
     if (!enabled_) return;
     newest_ = tasks.back().file.date;
+    const auto& outputs = build.store.state().outputs;
+    if (const auto last = outputs.find(search::manifest_path); last != outputs.end())
+        last_list_bytes_ = last->second.bytes;
     for (auto& task : tasks) parts_[search::period_of(task.file.date, newest_)].tasks.push_back(&task);
     for (auto& [name, part] : parts_) {
         std::vector<Date> dates;
@@ -51,7 +54,7 @@ void SearchStage::add(const Day& day) {
 }
 
 void SearchStage::finish_early(const std::string& name, Part& part) {
-    Period period{name, part.tasks, 0, 0, false};
+    Period period{name, part.tasks, 0, std::nullopt, false};
     period.key = period_key(period);
     if (check_period(period, false)) return; // its words stay, should the last list of periods not read back
     part.head = rebuild(period);
@@ -71,7 +74,7 @@ std::vector<SearchStage::Period> SearchStage::periods_of(const std::vector<DayTa
     std::vector<Period> periods;
     for (auto it = live.rbegin(); it != live.rend(); ++it) {
         const std::string name = search::period_of((*it)->file.date, newest_);
-        if (periods.empty() || periods.back().name != name) periods.push_back({name, {}, 0, 0, false});
+        if (periods.empty() || periods.back().name != name) periods.push_back({name, {}, 0, std::nullopt, false});
         periods.back().days.insert(periods.back().days.begin(), *it);
     }
     for (auto& period : periods) period.key = period_key(period);
@@ -79,37 +82,46 @@ std::vector<SearchStage::Period> SearchStage::periods_of(const std::vector<DayTa
 }
 
 // Whether the last build made the period's chunks from the same days, and
-// they are all still there (which marks them as made by this build). A
-// period of days without papers has no chunks: it is up to date when the
-// last list of periods, made from the same periods' days, is (`listed`).
+// they are all still there (which marks them as made by this build): the
+// chunks of this key are exactly those the last list of periods names for
+// it (a file of this key that the list does not name, a failed removal's
+// or a renamed one's, is not taken). A period of days without papers has
+// no chunks: it is up to date when the last list of periods, made from the
+// same periods' days, is (`listed`).
 bool SearchStage::check_period(Period& period, bool listed) {
+    const auto& heads = last_heads();
+    const auto head = heads.find(period.name);
+    if (head == heads.end()) return false;
+    std::set<std::string> named;
+    for (const auto& word : head->second.first_words) named.insert(search::chunk_path(period.name, word));
     const std::string prefix = "search/" + period.name + "/";
     const auto& outputs = build_.store.state().outputs;
-    std::vector<std::string> made;
+    std::set<std::string> made;
     for (auto it = outputs.lower_bound(prefix); it != outputs.end() && it->first.starts_with(prefix); ++it)
-        if (it->second.key == period.key) made.push_back(it->first);
-    period.chunks = made.size();
-    if (made.empty()) return listed;
+        if (it->second.key == period.key) made.insert(it->first);
+    if (made != named || (made.empty() && !listed)) return false;
     bool missing = false;
     for (const auto& path : made)
         build_.store.produce(path, period.key, [&] {
             missing = true;
             return std::optional<std::string>();
         });
+    if (!missing) period.listed = head->second;
     return !missing;
 }
 
-// The periods' heads as the last build listed them, when its list reads
-// back as it was written.
-std::map<std::string, search::PeriodHead> SearchStage::last_heads(std::uint64_t recorded) {
-    std::map<std::string, search::PeriodHead> heads;
-    if (recorded == 0) return heads;
-    auto bytes = build_.store.read(search::manifest_path);
-    if (!bytes || hash_bytes(*bytes) != recorded) return heads;
-    auto periods = search::read_manifest(*bytes);
-    if (!periods) return heads;
-    for (auto& head : *periods) heads[head.name] = std::move(head);
-    return heads;
+// The periods' entries in the last build's list, when it reads back as it
+// was written; read once, from whichever thread asks first.
+const std::map<std::string, search::PeriodHead>& SearchStage::last_heads() {
+    std::call_once(heads_once_, [&] {
+        if (last_list_bytes_ == 0) return;
+        auto bytes = build_.store.read(search::manifest_path);
+        if (!bytes || hash_bytes(*bytes) != last_list_bytes_) return;
+        auto periods = search::read_manifest(*bytes);
+        if (!periods) return;
+        for (auto& head : *periods) heads_[head.name] = std::move(head);
+    });
+    return heads_;
 }
 
 // The days of the periods to rebuild that no worker parsed, parsed on the workers.
@@ -142,9 +154,7 @@ void SearchStage::write(const std::vector<DayTask*>& live) {
     Hasher manifest_key;
     manifest_key.add(build_.data_key).add(std::string_view("search index"));
     for (const auto& period : periods) manifest_key.add(period.name).add(period.key);
-    const auto& outputs = build_.store.state().outputs;
-    const auto last = outputs.find(search::manifest_path);
-    const std::uint64_t last_bytes = last == outputs.end() ? 0 : last->second.bytes; // before produce() marks it
+    last_heads(); // read before produce() marks the list as this build's
     bool stale_manifest = false;
     build_.store.produce(
         search::manifest_path, manifest_key.value(),
@@ -159,19 +169,16 @@ void SearchStage::write(const std::vector<DayTask*>& live) {
             parts_.at(periods[i].name).head.has_value() || check_period(periods[i], !stale_manifest);
     });
     if (stale_manifest || !std::all_of(periods.begin(), periods.end(), [](const Period& p) { return p.up_to_date; }))
-        write_periods(periods, last_bytes, manifest_key.value());
+        write_periods(periods, manifest_key.value());
     write_day_metas(live);
 }
 
-void SearchStage::write_periods(std::vector<Period>& periods, std::uint64_t last_bytes, std::uint64_t key) {
-    auto heads = last_heads(last_bytes);
+void SearchStage::write_periods(std::vector<Period>& periods, std::uint64_t key) {
     std::vector<search::PeriodHead> list(periods.size());
     std::vector<Period*> stale;
     for (std::size_t i = 0; i < periods.size(); ++i) {
-        auto head = heads.find(periods[i].name);
         if (auto& made = parts_.at(periods[i].name).head) list[i] = std::move(*made);
-        else if (periods[i].up_to_date && head != heads.end() && head->second.first_words.size() == periods[i].chunks)
-            list[i] = std::move(head->second);
+        else if (periods[i].up_to_date && periods[i].listed) list[i] = std::move(*periods[i].listed);
         else stale.push_back(&periods[i]);
     }
     add_missing(stale);

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,7 +40,7 @@ private:
         std::string name;
         std::vector<DayTask*> days; // in date order
         std::uint64_t key = 0;
-        std::size_t chunks = 0; // the last build's, made from the same key
+        std::optional<search::PeriodHead> listed; // the last list's entry, when its chunks are this key's
         bool up_to_date = false;
     };
     // What the build gathers of a period while the days come.
@@ -56,8 +57,8 @@ private:
     std::vector<Period> periods_of(const std::vector<DayTask*>& live);
     void finish_early(const std::string& name, Part& part);
     bool check_period(Period& period, bool listed);
-    std::map<std::string, search::PeriodHead> last_heads(std::uint64_t recorded);
-    void write_periods(std::vector<Period>& periods, std::uint64_t last_bytes, std::uint64_t key);
+    const std::map<std::string, search::PeriodHead>& last_heads();
+    void write_periods(std::vector<Period>& periods, std::uint64_t key);
     void add_missing(const std::vector<Period*>& stale);
     search::PeriodHead rebuild(const Period& period);
     void write_day_meta(const DayTask& task, const Day& day);
@@ -67,6 +68,9 @@ private:
     bool enabled_ = false;
     Date newest_;                       // the newest day: it decides the periods (search::period_of)
     std::map<std::string, Part> parts_; // by period; made up front, so no node moves
+    std::uint64_t last_list_bytes_ = 0; // the hash of the last build's list of periods, as it recorded it
+    std::once_flag heads_once_;
+    std::map<std::string, search::PeriodHead> heads_; // that list's entries, once read back
     std::mutex metas_mutex_;
     std::set<Date> metas_done_; // the days whose result file add() wrote
 };

@@ -24,6 +24,7 @@
   // A site can come from anyone's fork: the index is read as the build writes it (search/query.h's bounds).
   var MAX_PAPERS = 5000;        // a day's, core/paper.h's max_papers_per_day
   var MAX_FILE = 16 << 20;      // bytes unpacked of one file of the index
+  var MAX_DIGITS = 6;           // a posting's before its capital: search/index.h's max_posting_digits
   var PERIOD = /^\d{4}(-\d{2}(-\d{2})?)?$/, DAY = /^(\d{4}):(\d{1,4})$/;
 
   var form = document.querySelector(".search-form");
@@ -38,27 +39,27 @@
   var state = null; // {matches, shown}
 
   // A file's text, fetched once; a gzip'd one (a day's) unpacked, unless a server already has.
+  // Read as it streams, and refused past MAX_FILE bytes: a site can come from anyone's fork.
   function text(path) {
     if (!files[path]) files[path] = fetch(new URL(path, indexUrl)).then(function (r) {
       if (!r.ok) throw new Error(path + ": HTTP " + r.status);
-      return r.arrayBuffer();
+      return readAll(path, r.body);
     }).then(function (bytes) {
-      if (bytes.byteLength > MAX_FILE) throw new Error(path + " is more than " + MAX_FILE + " bytes");
-      var head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
-      if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return new TextDecoder().decode(bytes);
-      return unpack(path, new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")));
+      if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return new TextDecoder().decode(bytes);
+      return readAll(path, new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")))
+        .then(function (plain) { return new TextDecoder().decode(plain); });
     });
     return files[path];
   }
 
-  // A gzip stream's text, refused past MAX_FILE bytes (a small file can unpack to gigabytes).
-  function unpack(path, stream) {
+  // A stream's bytes, refused past MAX_FILE (a small gzip'd file can unpack to gigabytes).
+  function readAll(path, stream) {
     var reader = stream.getReader(), parts = [], size = 0;
     function next() {
       return reader.read().then(function (step) {
-        if (step.done) return new Blob(parts).text();
+        if (step.done) return new Blob(parts).arrayBuffer().then(function (b) { return new Uint8Array(b); });
         size += step.value.length;
-        if (size > MAX_FILE) { reader.cancel(); throw new Error(path + " unpacks to more than " + MAX_FILE + " bytes"); }
+        if (size > MAX_FILE) { reader.cancel(); throw new Error(path + " is more than " + MAX_FILE + " bytes"); }
         parts.push(step.value);
         return next();
       });
@@ -143,19 +144,18 @@
       if (tab < 0) return;
       var w = line.slice(0, tab);
       if (!(w === word || (prefix && w.indexOf(word) === 0))) return;
-      var n = -1, lead = 0, pending = false;
+      var n = -1, lead = 0, digits = 0;
       for (var i = tab + 1; i < line.length; ++i) {
         var code = line.charCodeAt(i);
         if (code >= 48 && code <= 57 || code >= 97 && code <= 122) {
           lead = lead * 36 + (code <= 57 ? code - 48 : code - 87);
-          pending = true;
-          if (lead > 1e12) throw new Error("the search index holds a posting too large");
+          if (++digits > MAX_DIGITS) throw new Error("the search index holds a posting too long");
           continue;
         }
         if (code < 65 || code > 90) throw new Error("the search index holds a posting " + line.slice(i, i + 20));
         var v = lead * 26 + code - 65;
         lead = 0;
-        pending = false;
+        digits = 0;
         if (v < 4) throw new Error("the search index holds a posting of no gap");
         n += Math.floor(v / 4);
         // Numbers rise and stay below the period's papers: a map of at most that many.
@@ -163,7 +163,7 @@
         var c = v % 4;
         if (!(weights.get(n) >= c)) weights.set(n, c);
       }
-      if (pending) throw new Error("the search index holds a posting with no last digit");
+      if (digits > 0) throw new Error("the search index holds a posting with no last digit");
     });
   }
 
