@@ -25,6 +25,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import http from "node:http";
+import zlib from "node:zlib";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -98,7 +99,9 @@ const pagefindPage = '<!doctype html><meta charset="utf-8"><title>Pagefind bench
 // A static server whose one downlink is slow 4G: each response waits a round trip (150 ms), then
 // its bytes (and 300 bytes of headers) queue on a 1.6 Mbit/s link shared by all responses. It
 // counts the files and bytes served while `log.on`: a worker's fetches (Pagefind's) count too,
-// which the browser's own throttling would not slow.
+// which the browser's own throttling would not slow. Like GitHub Pages, it gzips text (mime-db's
+// compressible types: HTML, CSS, JavaScript, JSON, plain text) for a client that asks; the word
+// index's list and chunks are plain text since its format 3, a day's file and Pagefind's gzip'd.
 const log = { on: false, files: 0, bytes: 0 };
 function throttledServer() {
   let linkFree = 0;
@@ -106,7 +109,10 @@ function throttledServer() {
     const url = decodeURIComponent(new URL(req.url, "http://localhost").pathname);
     let file = url.startsWith("/pagefind/") ? path.join(pagefindOut, url.slice(10)) : path.join(site, path.normalize(url));
     if (url.endsWith("/")) file = path.join(file, "index.html");
-    const body = url === "/pagefind-bench.html" ? Buffer.from(pagefindPage) : fs.existsSync(file) ? fs.readFileSync(file) : null;
+    const raw = url === "/pagefind-bench.html" ? Buffer.from(pagefindPage) : fs.existsSync(file) ? fs.readFileSync(file) : null;
+    const compress = raw && /\.(html|css|js|json|txt)$/.test(url.endsWith("/") ? "index.html" : url) &&
+                     /\bgzip\b/.test(req.headers["accept-encoding"] || "");
+    const body = compress ? zlib.gzipSync(raw) : raw;
     if (log.on && body) { log.files += 1; log.bytes += body.length; }
     const now = Date.now(), start = Math.max(now + 150, linkFree);
     linkFree = start + ((body ? body.length : 0) + 300) * 8 / 1.6e3; // ms at 1.6 Mbit/s
@@ -115,7 +121,9 @@ function throttledServer() {
       const name = url === "/pagefind-bench.html" ? url : file;
       const type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".wasm") ? "application/wasm" :
                    name.endsWith(".html") ? "text/html" : name.endsWith(".css") ? "text/css" : "application/octet-stream";
-      res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
+      const headers = { "content-type": type, "cache-control": "no-store" };
+      if (compress) headers["content-encoding"] = "gzip";
+      res.writeHead(200, headers).end(body);
     }, linkFree - now);
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () =>
