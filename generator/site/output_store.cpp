@@ -159,8 +159,7 @@ void OutputStore::remove_stale() {
     }
 }
 
-// Not more than half of the site unless forced.
-// Refused when the site would shrink to less than half of what the last
+// Refused, unless forced, when the site would shrink to less than half of what the last
 // build made: a content folder gone or misread. A site whose files were
 // renamed (a new version's format of the word index) keeps its size, so
 // the old names go.
