@@ -17,9 +17,12 @@ crosses 1 January), committed on main with git (what `paperpress run` commits), 
 and `paperpress publish --push` to each bare repository. After the last night both are packed again
 with `git gc`; bytes per night = (packed size after - packed size before) / nights.
 
-The push: libgit2's local transport writes the pack it would send into the remote as one pack file,
-so the new pack's size is what libgit2 sends; git's is `git pack-objects --revs --thin --stdout`
-over the same ref ranges, what `git push` sends (thin: deltas against objects the remote has).
+The push (`--push-with`, publish.push_with; auto: git's own client where git is installed):
+libgit2's local transport writes the pack it would send into the remote as one pack file, so the new
+pack's size is what libgit2 sends; git's client talks to the remote's `git-receive-pack`, which the
+bench wraps to count the bytes it is sent (the commands and the pack). Against both:
+`git pack-objects --revs --thin --stdout` over the same ref ranges, what `git push` sends (thin:
+deltas against objects the remote has).
 
 Prints a Markdown table (docs/performance.md, "Ten years in the repository") and the load average.
 Everything goes under bench/out/growth/ (the archive under bench/out/archive, shared with
@@ -88,11 +91,11 @@ def thin_pack_bytes(local, ranges):
 
 
 class Site:
-    def __init__(self, work, binary, index, modes, quick):
-        self.work, self.binary, self.index, self.quick = work, binary, index, quick
+    def __init__(self, work, binary, index, modes, quick, push_with):
+        self.work, self.binary, self.index, self.quick, self.push_with = work, binary, index, quick, push_with
         self.local = os.path.join(work, "local")
         self.remotes = {name: os.path.join(work, name + ".git") for name in modes}
-        self.sent = {name: [0, 0] for name in self.remotes}  # libgit2, git --thin
+        self.sent = {name: [0, 0] for name in self.remotes}  # paperpress, git --thin
         self.publish_ms = {name: [] for name in self.remotes}
 
     def pp(self, args, env=None):
@@ -108,7 +111,8 @@ class Site:
             f.write("/site/\n/themes\n/.site.paperpress-*\n/.*.paperpress-lock\n/.cache/\n")
         with open(os.path.join(self.local, "paperpress.yaml"), "w") as f:
             f.write("title: Bench digest\nbase_url: https://example.github.io/arxiv-digest/\nmath: false\n"
-                    f"search_index: {'true' if self.index else 'false'}\n")
+                    f"search_index: {'true' if self.index else 'false'}\n"
+                    f"publish:\n  push_with: {self.push_with}\n")
         git(["add", "-A"], self.local)
         git(["commit", "-q", "-m", "the archive"], self.local)
         self.pp(["build"])
@@ -121,10 +125,23 @@ class Site:
             for branch in branches[name][1:]:
                 git(["fetch", "-q", self.local, f"{branch}:{branch}"], bare)
             git(["remote", "add", name, bare], self.local)
+            git(["config", f"remote.{name}.receivepack", self.counting_receive_pack(name)], self.local)
             git(["fetch", "-q", name], self.local)
             sizes[name] = packed_size(bare, self.quick)
         self.start_tips = {b: tip(self.local, b) for b in ("main", "gh-pages")}
         return sizes
+
+    def counting_receive_pack(self, name):
+        """A git-receive-pack that first counts what it is sent, for git's own client (libgit2's local
+        transport writes into the remote without it)."""
+        script = os.path.join(self.work, f"receive-pack-{name}.sh")
+        with open(script, "w") as f:
+            f.write(f"#!/bin/sh\ntee -a '{self.received(name)}' | git-receive-pack \"$@\"\n")
+        os.chmod(script, 0o755)
+        return script
+
+    def received(self, name):
+        return os.path.join(self.work, f"received-{name}.bytes")
 
     def night(self, number):
         days = os.path.join(self.work, "days")
@@ -140,13 +157,18 @@ class Site:
             kept = "true" if name == "pages" else "false"
             old = {b: tip(self.local, f"refs/remotes/{name}/{b}") for b in ("main", "gh-pages")}
             before = packs(bare)
+            received = self.received(name)
+            received_before = os.path.getsize(received) if os.path.exists(received) else 0
             t0 = time.monotonic()
             self.pp(["publish", "--push", "--remote", name],
                     env={"PAPERPRESS_SITE_BRANCH": kept, "PAPERPRESS_COMMIT_CONTENT": "true"})
             self.publish_ms[name].append((time.monotonic() - t0) * 1000)
-            after = packs(bare)
-            self.sent[name][0] += sum(size for p, size in after.items() if p != "loose" and p not in before)
-            self.sent[name][0] += after["loose"] - before["loose"]
+            if os.path.exists(received):  # git's client: the bytes its receive-pack read
+                self.sent[name][0] += os.path.getsize(received) - received_before
+            else:  # libgit2: the pack its local transport wrote
+                after = packs(bare)
+                self.sent[name][0] += sum(size for p, size in after.items() if p != "loose" and p not in before)
+                self.sent[name][0] += after["loose"] - before["loose"]
             ranges = [(tip(self.local, b), old[b]) for b in (["main", "gh-pages"] if name == "pages" else ["main"])]
             self.sent[name][1] += thin_pack_bytes(self.local, ranges)
 
@@ -168,6 +190,8 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="no git gc: a night's growth is the thin pack of the month's commits over the start, "
                          "new objects as deltas against the old, as gc stores them (minutes instead of an hour)")
+    ap.add_argument("--push-with", default="auto", choices=["auto", "git", "libgit2"],
+                    help="publish.push_with: the client paperpress pushes with")
     a = ap.parse_args()
     if not os.path.isdir(os.path.join(ARCHIVE, "paperpress", "content")):
         run([sys.executable, os.path.join(HERE, "gen_archive.py"), "--out", ARCHIVE], ROOT)
@@ -178,7 +202,8 @@ def main():
     for index in indexes:
         # The content repository does not depend on the index: measured once.
         modes = a.modes.split(",") if index == indexes[0] else ["pages"]
-        site = Site(os.path.join(OUT, "growth", "index-on" if index else "index-off"), a.binary, index, modes, a.quick)
+        site = Site(os.path.join(OUT, "growth", "index-on" if index else "index-off"), a.binary, index, modes, a.quick,
+                    a.push_with)
         t0 = time.monotonic()
         start = site.start()
         print(f"-- index {'on' if index else 'off'}: packed at the start {', '.join(f'{n} {kb(s)}' for n, s in start.items())}"
@@ -192,19 +217,19 @@ def main():
                           (["main", "gh-pages"] if name == "pages" else ["main"])]
                 end = start[name] + thin_pack_bytes(site.local, ranges)
             per_night = (end - start[name]) / a.nights
-            libgit2, thin = site.sent[name]
+            sent, thin = site.sent[name]
             ms = sorted(site.publish_ms[name])[len(site.publish_ms[name]) // 2]
-            rows.append((name, index, per_night, libgit2 / a.nights, thin / a.nights, ms))
+            rows.append((name, index, per_night, sent / a.nights, thin / a.nights, ms))
             print(f"-- {name}: {kb(start[name])} -> {kb(end)} after gc", flush=True)
     print(f"\n| deploy | word index | added a night after `git gc` | 10 years (2,520 nights; 3,650) "
-          f"| push a night: libgit2 / `git push` | publish --push (median) |")
+          f"| push a night: paperpress ({a.push_with}) / `git push` | publish --push (median) |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for name, index, per_night, libgit2, thin, ms in rows:
+    for name, index, per_night, sent, thin, ms in rows:
         mode = "Actions artifact (content only)" if name == "actions" else "site branch kept"
         index_text = "either" if name == "actions" else "on" if index else "off"
-        ratio = f"{libgit2 / thin:.2f}×" if thin else "-"
+        ratio = f"{sent / thin:.2f}×" if thin else "-"
         print(f"| {mode} | {index_text} | {kb(per_night)} | {per_night * 2520 / 1e6:,.0f} MB; "
-              f"{per_night * 3650 / 1e6:,.0f} MB | {kb(libgit2)} / {kb(thin)} ({ratio}) | {ms:.0f} ms |")
+              f"{per_night * 3650 / 1e6:,.0f} MB | {kb(sent)} / {kb(thin)} ({ratio}) | {ms:.0f} ms |")
     print(f"\nload average after: {load()}")
 
 

@@ -6,6 +6,7 @@
 #include "content/content_tree.h"
 #include "publish/publish.h"
 #include "test_support.h"
+#include "util/subprocess.h"
 
 #include <doctest/doctest.h>
 
@@ -151,6 +152,105 @@ std::string base64(const std::string& in) {
         out += i + 2 < in.size() ? digits[n & 63] : '=';
     }
     return out;
+}
+
+// A real git smart-HTTP server on loopback: git's own http-backend (a CGI
+// program) behind cpp-httplib, serving the bare repository repo.git to a
+// client that sends Basic credentials x-access-token:TOKEN, and 401 to any
+// other. It keeps the size of each push's request body: the pack sent.
+class GitHttpServer {
+public:
+    explicit GitHttpServer(std::string token) : token_(std::move(token)) {
+        git("init -q --bare repo.git", root_.path());
+        auto handle = [this](const httplib::Request& req, httplib::Response& res) { serve(req, res); };
+        http_.server.Get(R"(/repo\.git/.*)", handle);
+        http_.server.Post(R"(/repo\.git/.*)", handle);
+        http_.start();
+    }
+    ~GitHttpServer() { http_.stop(); }
+    std::string url() const { return http_.url("/repo.git"); }
+    fs::path repository() const { return root_ / "repo.git"; }
+    std::vector<size_t> pushes() {
+        std::lock_guard lock(mutex_);
+        return pushes_;
+    }
+
+private:
+    void serve(const httplib::Request& req, httplib::Response& res) {
+        if (req.get_header_value("Authorization") != "Basic " + base64("x-access-token:" + token_)) {
+            res.status = 401;
+            res.set_header("WWW-Authenticate", "Basic realm=\"test\"");
+            return;
+        }
+        ProcessOptions cgi;
+        cgi.env = {"GIT_PROJECT_ROOT=" + root_.path().string(),
+                   "GIT_HTTP_EXPORT_ALL=1",
+                   "PATH_INFO=" + req.path,
+                   "REQUEST_METHOD=" + req.method,
+                   "REMOTE_USER=x-access-token",
+                   "REMOTE_ADDR=127.0.0.1",
+                   "QUERY_STRING=" + (req.has_param("service") ? "service=" + req.get_param_value("service") : ""),
+                   "CONTENT_TYPE=" + req.get_header_value("Content-Type"),
+                   "CONTENT_LENGTH=" + std::to_string(req.body.size()),
+                   "HTTP_GIT_PROTOCOL=" + req.get_header_value("Git-Protocol")};
+        cgi.input = req.body;
+        cgi.max_output = 64 << 20;
+        auto ran = run_process({"git", "http-backend"}, cgi);
+        if (!ran || ran->exit_code != 0) {
+            res.status = 500;
+            return;
+        }
+        if (req.method == "POST" && req.path.ends_with("/git-receive-pack")) {
+            std::lock_guard lock(mutex_);
+            pushes_.push_back(req.body.size());
+        }
+        // CGI: header lines, a blank line, the body.
+        size_t end = ran->out.find("\r\n\r\n");
+        std::istringstream headers(ran->out.substr(0, end));
+        std::string type = "application/octet-stream";
+        for (std::string line; std::getline(headers, line);) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            size_t colon = line.find(": ");
+            if (colon == std::string::npos) continue;
+            std::string name = line.substr(0, colon), value = line.substr(colon + 2);
+            if (name == "Status") res.status = std::stoi(value);
+            else if (name == "Content-Type") type = value;
+        }
+        res.set_content(end == std::string::npos ? "" : ran->out.substr(end + 4), type);
+    }
+
+    std::string token_;
+    TempDir root_;
+    LoopbackServer http_;
+    std::mutex mutex_;
+    std::vector<size_t> pushes_;
+};
+
+// Text that compresses the way a page does, but not away: numbered lines of
+// pseudo-random words.
+std::string page_text(int lines) {
+    std::string text;
+    uint32_t state = 12345;
+    for (int i = 0; i < lines; ++i) {
+        text += std::to_string(i) + ":";
+        for (int w = 0; w < 8; ++w) {
+            state = state * 1664525 + 1013904223;
+            text += " w" + std::to_string(state >> 20);
+        }
+        text += "\n";
+    }
+    return text;
+}
+
+// The bytes `git push` would send for `tip` when the remote has `base`.
+size_t thin_pack_bytes(const fs::path& repo, const std::string& base, const std::string& tip) {
+    ProcessOptions options;
+    options.input = tip + "\n^" + base + "\n";
+    options.max_output = 64 << 20;
+    auto ran = run_process({"git", "-C", repo.string(), "pack-objects", "--revs", "--thin", "--stdout", "-q"}, options);
+    REQUIRE(ran);
+    REQUIRE(ran->exit_code == 0);
+    return ran->out.size();
 }
 
 PublishSettings quiet_config() {
@@ -358,7 +458,12 @@ TEST_CASE("publish: the message names the newest day and its paper count") {
 }
 
 TEST_CASE("publish --push: to a local bare repository, and the token is written nowhere") {
+    std::string client;
+    SUBCASE("git's client") { client = "git"; }
+    SUBCASE("libgit2") { client = "libgit2"; }
+    CAPTURE(client);
     Repo repo;
+    write_text(repo.dir / "paperpress.yaml", "publish:\n  push_with: " + client + "\n");
     TempDir remote;
     git("init -q --bare '" + remote.path().string() + "'", remote.path());
     git("remote add origin '" + remote.path().string() + "'", repo.root());
@@ -398,8 +503,13 @@ TEST_CASE("publish --push: with publish.commit_content the current branch goes t
     CHECK(git("rev-parse gh-pages", remote.path()) == git("rev-parse gh-pages", repo.root()));
 }
 
-TEST_CASE("publish --push: a remote that moved on is fetched, and the site is committed on top of it") {
+namespace {
+
+// The cases of the test below, for one client (publish.push_with).
+void remote_moved_on(const std::string& client) {
+    CAPTURE(client);
     Repo repo;
+    write_text(repo.dir / "paperpress.yaml", "publish:\n  push_with: " + client + "\n");
     TempDir remote;
     git("init -q --bare '" + remote.path().string() + "'", remote.path());
     git("remote add origin '" + remote.path().string() + "'", repo.root());
@@ -421,7 +531,9 @@ TEST_CASE("publish --push: a remote that moved on is fetched, and the site is co
     }
     SUBCASE("push_branches alone says what happened and what to do") {
         REQUIRE(run_paperpress("publish", repo.root()).exit_code == 0);
-        auto pushed = push_branches(repo.root(), {"gh-pages"}, quiet_config());
+        PublishSettings config = quiet_config();
+        config.push_with = client;
+        auto pushed = push_branches(repo.root(), {"gh-pages"}, config);
         REQUIRE_FALSE(pushed);
         CHECK(pushed.error().message.find("rejected") != std::string::npos);
         CHECK(pushed.error().message.find("git fetch origin") != std::string::npos);
@@ -436,8 +548,19 @@ TEST_CASE("publish --push: a remote that moved on is fetched, and the site is co
     check_tree_equals(remote.path(), "gh-pages", repo.dir / "site");
 }
 
-TEST_CASE("publish --push: a remote that asks for credentials gets the token through the callback only") {
+} // namespace
+
+TEST_CASE("publish --push: a remote that moved on is fetched, and the site is committed on top of it") {
+    SUBCASE("git's client") { remote_moved_on("git"); }
+    SUBCASE("libgit2") { remote_moved_on("libgit2"); }
+}
+
+namespace {
+
+// The cases of the test below, for one client (publish.push_with).
+void ask_for_credentials(const std::string& client) {
     const std::string token = "ppTOKENhttp51b2";
+    CAPTURE(client);
     LoopbackServer http;
     std::vector<std::string> authorizations;
     std::mutex seen;
@@ -450,6 +573,8 @@ TEST_CASE("publish --push: a remote that asks for credentials gets the token thr
     http.start();
     Repo repo;
     git("remote add origin " + http.url("/repo.git"), repo.root());
+    const std::string push_with = "publish:\n  push_with: " + client + "\n";
+    write_text(repo.dir / "paperpress.yaml", push_with);
 
     SUBCASE("no token") {
         auto r = run_paperpress_env("GITHUB_TOKEN=", "publish --push", repo.root());
@@ -459,7 +584,7 @@ TEST_CASE("publish --push: a remote that asks for credentials gets the token thr
         CHECK(r.err.find("GITHUB_TOKEN") != std::string::npos);
     }
     SUBCASE("a token the server refuses, named by publish.token_env") {
-        write_text(repo.dir / "paperpress.yaml", "publish:\n  token_env: SITE_TOKEN\n");
+        write_text(repo.dir / "paperpress.yaml", push_with + "  token_env: SITE_TOKEN\n");
         auto r = run_paperpress_env("SITE_TOKEN=" + token, "publish --push", repo.root());
         INFO(r.out << r.err);
         CHECK(r.exit_code == 1);
@@ -472,11 +597,28 @@ TEST_CASE("publish --push: a remote that asks for credentials gets the token thr
         CHECK(authorizations.size() <= 3);
         CHECK_FALSE(any_file_contains(repo.dir / ".git", token));
     }
+    SUBCASE("a token with a line break is refused before the remote is asked") {
+        auto r = run_paperpress_env("GITHUB_TOKEN=\"$(printf 'ppTOKEN\\nurl=http://elsewhere/')\"", "publish --push",
+                                    repo.root());
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("holds a line break") != std::string::npos);
+        std::lock_guard lock(seen);
+        CHECK(authorizations.empty());
+    }
+    SUBCASE("the URL's user goes with the token") {
+        git("remote set-url origin " + http.url("/repo.git").insert(7, "site-bot@"), repo.root());
+        auto r = run_paperpress_env("GITHUB_TOKEN=" + token, "publish --push", repo.root());
+        CHECK(r.exit_code == 1);
+        std::lock_guard lock(seen);
+        CHECK(std::count(authorizations.begin(), authorizations.end(), "Basic " + base64("site-bot:" + token)) == 1);
+    }
     SUBCASE("the token is the one handed down in the settings; the environment is not read below the CLI") {
         REQUIRE(run_paperpress("publish", repo.root()).exit_code == 0);
         setenv("GITHUB_TOKEN", "ppENVtokenNOTread", 1);
         PublishSettings config = quiet_config();
         config.token = token;
+        config.push_with = client;
         auto pushed = push_branches(repo.root(), {"gh-pages"}, config);
         unsetenv("GITHUB_TOKEN");
         REQUIRE_FALSE(pushed);
@@ -487,6 +629,87 @@ TEST_CASE("publish --push: a remote that asks for credentials gets the token thr
         CHECK(std::count(authorizations.begin(), authorizations.end(),
                          "Basic " + base64("x-access-token:ppENVtokenNOTread")) == 0);
     }
+}
+
+} // namespace
+
+TEST_CASE(
+    "publish --push: a remote that asks for credentials gets the token only when it asks, through either client") {
+    SUBCASE("git's client") { ask_for_credentials("git"); }
+    SUBCASE("libgit2") { ask_for_credentials("libgit2"); }
+}
+
+TEST_CASE("publish --push over HTTP: git's client sends what git push would, libgit2 every changed file whole") {
+    const std::string token = "ppTOKENthin9a7c41";
+    std::string client;
+    SUBCASE("git's client") { client = "git"; }
+    SUBCASE("libgit2") { client = "libgit2"; }
+    CAPTURE(client);
+    GitHttpServer server(token);
+    Repo repo;
+    write_text(repo.dir / "paperpress.yaml", "publish:\n  push_with: " + client + "\n");
+    git("remote add origin " + server.url(), repo.root());
+    // A helper of the user's that would store what it is given: it is given nothing.
+    TempDir helper_dir;
+    const fs::path stored = helper_dir / "stored-credentials";
+    git("config credential.helper 'store --file " + stored.string() + "'", repo.root());
+    // A large file that changes a little every night, as the feed and the month's data do.
+    std::string big = page_text(6000);
+    write_text(repo.dir / "site/data/big.json", big);
+    auto first = run_paperpress_env("GITHUB_TOKEN=" + token, "publish --push", repo.root());
+    INFO(first.out << first.err);
+    REQUIRE(first.exit_code == 0);
+    const std::string before = git("rev-parse gh-pages", repo.root());
+
+    big.replace(big.find("\n3000:") + 1, 5, "night");
+    write_text(repo.dir / "site/data/big.json", big);
+    auto second = run_paperpress_env("GITHUB_TOKEN=" + token, "publish --push", repo.root());
+    INFO(second.out << second.err);
+    REQUIRE(second.exit_code == 0);
+    const std::string after = git("rev-parse gh-pages", repo.root());
+    CHECK(git("rev-parse gh-pages", server.repository()) == after);
+    check_tree_equals(server.repository(), "gh-pages", repo.dir / "site");
+    CHECK(shell("git fsck --no-dangling", server.repository()).code == 0);
+
+    const auto pushes = server.pushes();
+    REQUIRE(pushes.size() == 2);
+    const size_t thin = thin_pack_bytes(repo.root(), before, after);
+    const size_t whole = big.size() / 3; // well under what the changed file takes compressed
+    INFO("second push " << pushes[1] << " bytes; git push's thin pack " << thin);
+    if (client == "git") {
+        CHECK(pushes[1] <= thin * 3 / 2 + 512); // + the commands and flush lines around the pack
+        CHECK(pushes[1] < whole);
+    } else {
+        CHECK(pushes[1] > whole); // libgit2 cannot send a delta against what the remote has
+    }
+    for (const auto& r : {first, second}) {
+        CHECK(r.out.find(token) == std::string::npos);
+        CHECK(r.err.find(token) == std::string::npos);
+    }
+    CHECK_FALSE(any_file_contains(repo.dir / ".git", token));
+    CHECK_FALSE(any_file_contains(server.repository(), token));
+    CHECK_FALSE(fs::exists(stored));
+}
+
+TEST_CASE("publish.push_with: auto goes through libgit2 where there is no git; git there is an error") {
+    Repo repo;
+    TempDir remote;
+    git("init -q --bare '" + remote.path().string() + "'", remote.path());
+    git("remote add origin '" + remote.path().string() + "'", repo.root());
+    TempDir no_git; // PATH: a folder without git
+    const std::string env = "PATH='" + no_git.path().string() + "'";
+
+    write_text(repo.dir / "paperpress.yaml", "publish:\n  push_with: git\n");
+    auto refused = run_paperpress_env(env, "publish --push", repo.root());
+    INFO(refused.out << refused.err);
+    CHECK(refused.exit_code == 1);
+    CHECK(refused.err.find("no git on PATH") != std::string::npos);
+
+    write_text(repo.dir / "paperpress.yaml", "publish:\n  push_with: auto\n");
+    auto pushed = run_paperpress_env(env, "publish --push", repo.root());
+    INFO(pushed.out << pushed.err);
+    CHECK(pushed.exit_code == 0);
+    CHECK(git("rev-parse gh-pages", remote.path()) == git("rev-parse gh-pages", repo.root()));
 }
 
 TEST_CASE("publish --push: a missing remote is a clear error") {

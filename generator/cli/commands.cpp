@@ -100,7 +100,9 @@ void add_publish_commands(CLI::App& app, Commands& p) {
     p.publish->add_option("--branch", p.publish_args.branch,
                           "Branch to commit the site on (overrides publish.branch, "
                           "default gh-pages)");
-    p.publish->add_flag("--push", p.publish_args.push, "Push the branch to the remote afterwards (fast-forward only)");
+    p.publish->add_flag("--push", p.publish_args.push,
+                        "Push the branch to the remote afterwards (fast-forward only; with git's own client where it "
+                        "is installed, else libgit2: publish.push_with)");
     p.publish->add_option("--remote", p.publish_args.remote,
                           "Remote to push to (overrides publish.remote, default origin)");
     p.publish->add_option("--site", p.publish_args.site,

@@ -98,6 +98,7 @@ struct PublishSettings {
     std::string author_email;               // empty: GIT_AUTHOR_EMAIL, else "paperpress@localhost"
     std::string site_dir = "site";          // the built site that is published
     int push_every_days = 0;                // `run` with commit_content: publish and push after every N days (0: never)
+    std::string push_with = "auto";         // the push's client: auto, git or libgit2 (publish/push_clients.h)
 };
 
 // A notification channel's section of notify: (slack:, webhook:, email:),

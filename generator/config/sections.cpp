@@ -125,17 +125,19 @@ Result<void> read_llm(const Section& s, const YAML::Node& node, LlmSettings& l) 
 }
 
 Result<void> read_publish(const Section& s, const YAML::Node& node, PublishSettings& p) {
-    return s.read(node, {
-                            {"branch", s.text(p.branch, "a branch name such as gh-pages", ref_name)},
-                            {"remote", s.text(p.remote, "a remote name such as origin", ref_name)},
-                            {"commit_content", s.flag(p.commit_content)},
-                            {"token_env", s.env_name(p.token_env)},
-                            {"author_name", s.text(p.author_name, "a name on one line", one_line)},
-                            {"author_email",
-                             s.text(p.author_email, "an e-mail address without '<', '>' or line breaks", one_line)},
-                            {"site_dir", s.text(p.site_dir, "a folder", non_empty)},
-                            {"push_every_days", s.number(p.push_every_days, 0, 366)},
-                        });
+    return s.read(
+        node,
+        {
+            {"branch", s.text(p.branch, "a branch name such as gh-pages", ref_name)},
+            {"remote", s.text(p.remote, "a remote name such as origin", ref_name)},
+            {"commit_content", s.flag(p.commit_content)},
+            {"token_env", s.env_name(p.token_env)},
+            {"author_name", s.text(p.author_name, "a name on one line", one_line)},
+            {"author_email", s.text(p.author_email, "an e-mail address without '<', '>' or line breaks", one_line)},
+            {"site_dir", s.text(p.site_dir, "a folder", non_empty)},
+            {"push_every_days", s.number(p.push_every_days, 0, 366)},
+            {"push_with", s.text(p.push_with, "auto, git or libgit2", one_of({"auto", "git", "libgit2"}))},
+        });
 }
 
 Result<void> read_notify(const Section& s, const YAML::Node& node, NotifySettings& c) {

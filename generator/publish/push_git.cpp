@@ -1,0 +1,166 @@
+// A push through git's own client, which sends thin packs (push_clients.h).
+// The token reaches git through a credential helper given in git's
+// environment (GIT_CONFIG_COUNT), which prints it from a variable of that
+// environment: never on a command line, in a file or in git's config. The
+// helper list is reset first, so no helper of the user's stores the token.
+#include "publish/push_clients.h"
+
+#include "util/redact.h"
+#include "util/subprocess.h"
+#include "util/text.h"
+
+#include <cstdlib>
+#include <map>
+
+namespace pp::push {
+
+namespace {
+
+constexpr const char* token_variable = "PAPERPRESS_PUSH_TOKEN";
+
+// Answers `get` with the URL's user (git sends it when there is one) or
+// x-access-token, and the token; ignores `store` and `erase`.
+constexpr const char* credential_helper =
+    "!f() { test \"$1\" = get || exit 0; user=; while read -r line; do case \"$line\" in username=?*) user=1;; "
+    "esac; done; test -n \"$user\" || echo username=x-access-token; echo \"password=$PAPERPRESS_PUSH_TOKEN\"; }; f";
+
+// git's environment: English messages (they are read below), no prompt, and
+// the credential helper added to whatever configuration the caller's
+// environment already carries.
+std::vector<std::string> git_environment(const PublishSettings& config) {
+    std::vector<std::pair<std::string, std::string>> settings = {{"credential.helper", ""}};
+    if (!config.token.empty()) settings.emplace_back("credential.helper", credential_helper);
+    int first = 0;
+    if (const char* count = std::getenv("GIT_CONFIG_COUNT")) first = std::clamp(std::atoi(count), 0, 1000);
+    std::vector<std::string> env = {"LC_ALL=C",
+                                    "LANGUAGE=",
+                                    "GIT_TERMINAL_PROMPT=0",
+                                    "GIT_ASKPASS=",
+                                    std::string(token_variable) + "=" + config.token,
+                                    "GIT_CONFIG_COUNT=" + std::to_string(first + settings.size())};
+    for (size_t i = 0; i < settings.size(); ++i) {
+        const std::string n = std::to_string(first + i);
+        env.push_back("GIT_CONFIG_KEY_" + n + "=" + settings[i].first);
+        env.push_back("GIT_CONFIG_VALUE_" + n + "=" + settings[i].second);
+    }
+    return env;
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+    std::vector<std::string_view> lines;
+    while (!text.empty()) {
+        size_t end = text.find('\n');
+        lines.push_back(text.substr(0, end));
+        if (end == std::string_view::npos) break;
+        text.remove_prefix(end + 1);
+    }
+    return lines;
+}
+
+// A line of `git push --porcelain`: "FLAG\tFROM:TO\tSUMMARY", where FLAG is
+// ' ' (fast-forward), '*' (new), '=' (up to date), '!' (rejected), and
+// SUMMARY is "OLD..NEW", "[new branch]", "[up to date]" or "[rejected] (why)".
+struct RefLine {
+    char flag = ' ';
+    std::string ref; // the remote's, "refs/heads/gh-pages"
+    std::string summary;
+};
+
+std::vector<RefLine> ref_lines(std::string_view out) {
+    std::vector<RefLine> lines;
+    for (std::string_view line : lines_of(out)) {
+        if (line.size() < 3 || line[1] != '\t') continue;
+        size_t tab = line.find('\t', 2);
+        std::string_view refs = line.substr(2, tab == std::string_view::npos ? std::string_view::npos : tab - 2);
+        size_t colon = refs.find(':');
+        if (colon == std::string_view::npos) continue;
+        RefLine ref{line[0], std::string(refs.substr(colon + 1)), {}};
+        if (tab != std::string_view::npos) ref.summary = std::string(line.substr(tab + 1));
+        lines.push_back(std::move(ref));
+    }
+    return lines;
+}
+
+// "(fetch first)" of "[rejected] (fetch first)".
+std::string reason_of(const std::string& summary) {
+    size_t open = summary.find('(');
+    size_t close = summary.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return summary;
+    return summary.substr(open + 1, close - open - 1);
+}
+
+// The full id of an abbreviation git printed; the abbreviation when unknown here.
+std::string full_id(git_repository* repo, const std::string& abbreviated) {
+    git_object* object = nullptr;
+    if (git_revparse_single(&object, repo, abbreviated.c_str()) != 0) return abbreviated;
+    std::string id = git::hex(*git_object_id(object));
+    git_object_free(object);
+    return id;
+}
+
+bool says(const std::string& text, std::string_view what) { return text.find(what) != std::string::npos; }
+
+Error failure(const ProcessResult& ran, const Request& request, const PublishSettings& config) {
+    const std::string& err = ran.err;
+    if (says(err, "terminal prompts disabled") || says(err, "could not read Username") ||
+        says(err, "could not read Password"))
+        return credential_error(config.token.empty() ? git::CredentialProblem::no_token
+                                                     : git::CredentialProblem::refused,
+                                request.where, config);
+    if (says(err, "Authentication failed") || says(err, "Invalid username or password") ||
+        says(err, "returned error: 403"))
+        return credential_error(git::CredentialProblem::refused, request.where, config);
+    std::string last;
+    for (std::string_view line : lines_of(err))
+        if (!trim(line).empty()) last = std::string(trim(line));
+    return Error{{},
+                 0,
+                 "push to " + request.where + " failed (git exited with " + std::to_string(ran.exit_code) +
+                     "): " + excerpt(redact(last), 400)};
+}
+
+} // namespace
+
+Result<PushOutcome> with_git(const Request& request, const PublishSettings& config, PushOutcome outcome) {
+    std::vector<std::string> argv = {"git",         "-C",          request.repo_dir.string(), "push",
+                                     "--porcelain", "--no-verify", "--no-follow-tags",        "--recurse-submodules=no",
+                                     "--",          config.remote};
+    argv.insert(argv.end(), request.specs.begin(), request.specs.end());
+    ProcessOptions options;
+    options.env = git_environment(config);
+    auto ran = run_process(argv, options);
+    if (!ran) return std::unexpected(ran.error());
+
+    std::map<std::string, std::pair<std::string, std::string>> updates;
+    std::string reasons;
+    bool all_behind = true;
+    for (const RefLine& line : ref_lines(ran->out)) {
+        if (line.flag == '!') {
+            std::string reason = reason_of(line.summary);
+            std::string name = line.ref.starts_with("refs/heads/") ? line.ref.substr(11) : line.ref;
+            reasons += (reasons.empty() ? "" : "; ") + name + ": " + reason;
+            all_behind = all_behind && refused_as_behind(reason);
+            continue;
+        }
+        if (line.flag != ' ' && line.flag != '*') continue; // '=': up to date
+        std::string branch = line.ref.starts_with("refs/heads/") ? line.ref.substr(11) : line.ref;
+        auto tip = git::resolve(request.repo, line.ref);
+        std::string new_id = tip && *tip ? git::hex(**tip) : "";
+        std::string old_id;
+        if (size_t dots = line.summary.find(".."); line.flag == ' ' && dots != std::string::npos)
+            old_id = full_id(request.repo, line.summary.substr(0, dots));
+        updates[line.ref] = {old_id, new_id};
+    }
+    if (!reasons.empty()) {
+        if (all_behind) {
+            outcome.behind = true;
+            return outcome;
+        }
+        return std::unexpected(rejected_error(request.where, reasons, config));
+    }
+    if (ran->exit_code != 0) return std::unexpected(failure(*ran, request, config));
+    outcome.branches = pushed_branches(request.repo, request.branches, updates);
+    return outcome;
+}
+
+} // namespace pp::push

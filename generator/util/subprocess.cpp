@@ -1,0 +1,170 @@
+#include "util/subprocess.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace pp {
+
+namespace {
+
+std::string_view name_of(std::string_view assignment) { return assignment.substr(0, assignment.find('=')); }
+
+// This process's environment with `extra` set over it, in a stable order.
+std::vector<std::string> merged_environment(const std::vector<std::string>& extra) {
+    std::map<std::string, std::string, std::less<>> vars;
+    for (char** e = environ; e && *e; ++e) vars.emplace(name_of(*e), *e);
+    for (const auto& assignment : extra) vars.insert_or_assign(std::string(name_of(assignment)), assignment);
+    std::vector<std::string> out;
+    for (auto& [name, assignment] : vars) out.push_back(std::move(assignment));
+    return out;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+    std::vector<char*> out;
+    for (auto& s : strings) out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+}
+
+// Writes `input` to the child and reads both of its outputs until they
+// close, keeping at most `max` bytes of each; one loop, so neither side ever
+// waits on a full pipe.
+void exchange(Fd in, int out_fd, int err_fd, std::string_view input, size_t max, ProcessResult& result) {
+    pollfd fds[3] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}, {in.get(), POLLOUT, 0}};
+    std::string* sinks[2] = {&result.out, &result.err};
+    if (input.empty()) {
+        in = Fd();
+        fds[2].fd = -1;
+    } else {
+        ::fcntl(in.get(), F_SETFL, ::fcntl(in.get(), F_GETFL) | O_NONBLOCK); // write what fits, then read
+    }
+    int reading = 2;
+    char buffer[16384];
+    while (reading > 0 || fds[2].fd >= 0) {
+        if (::poll(fds, 3, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                fds[i].fd = -1;
+                --reading;
+                continue;
+            }
+            std::string& sink = *sinks[i];
+            sink.append(buffer, std::min(static_cast<size_t>(n), max - std::min(max, sink.size())));
+        }
+        if (fds[2].fd >= 0 && (fds[2].revents & (POLLOUT | POLLHUP | POLLERR))) {
+            ssize_t n = ::write(fds[2].fd, input.data(), input.size());
+            if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+            if (n > 0) input.remove_prefix(static_cast<size_t>(n));
+            if (n <= 0 || input.empty()) { // done, or the child stopped reading
+                in = Fd();
+                fds[2].fd = -1;
+            }
+        }
+    }
+}
+
+// While alive, a write to a pipe whose reader has gone fails with EPIPE in
+// this thread instead of raising SIGPIPE, which would end the program.
+class SigpipeBlocked {
+public:
+    SigpipeBlocked() {
+        sigemptyset(&pipe_);
+        sigaddset(&pipe_, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+    }
+    ~SigpipeBlocked() {
+        timespec none{};
+        while (sigtimedwait(&pipe_, nullptr, &none) > 0) {} // consume the one our write raised
+        pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+    }
+
+private:
+    sigset_t pipe_, old_;
+};
+
+struct Pipe {
+    Fd read, write;
+};
+
+Result<Pipe> make_pipe() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+        return fail_as(ErrorKind::io, std::string("cannot make a pipe: ") + strerror(errno));
+    return Pipe{Fd(fds[0]), Fd(fds[1])};
+}
+
+} // namespace
+
+Result<ProcessResult> run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
+    if (argv.empty()) return fail("no program to run");
+    auto in = make_pipe();
+    if (!in) return std::unexpected(in.error());
+    auto out = make_pipe();
+    if (!out) return std::unexpected(out.error());
+    auto err = make_pipe();
+    if (!err) return std::unexpected(err.error());
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in->read.get(), 0);
+    posix_spawn_file_actions_adddup2(&actions, out->write.get(), 1);
+    posix_spawn_file_actions_adddup2(&actions, err->write.get(), 2);
+
+    std::vector<std::string> args = argv;
+    std::vector<std::string> vars = merged_environment(options.env);
+    auto arg_pointers = pointers(args);
+    auto var_pointers = pointers(vars);
+    pid_t pid = 0;
+    int rc = posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, arg_pointers.data(), var_pointers.data());
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) return fail_as(ErrorKind::refused, "cannot run " + argv[0] + ": " + strerror(rc));
+    in->read = Fd();
+    out->write = Fd();
+    err->write = Fd();
+
+    ProcessResult result;
+    SigpipeBlocked no_sigpipe;
+    exchange(std::move(in->write), out->read.get(), err->read.get(), options.input, options.max_output, result);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return result;
+}
+
+std::optional<fs::path> find_on_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string_view rest = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    while (true) {
+        size_t colon = rest.find(':');
+        std::string_view dir = rest.substr(0, colon);
+        if (!dir.empty()) {
+            fs::path candidate = fs::path(dir) / name;
+            struct stat st;
+            if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+                return candidate;
+        }
+        if (colon == std::string_view::npos) return std::nullopt;
+        rest.remove_prefix(colon + 1);
+    }
+}
+
+} // namespace pp
