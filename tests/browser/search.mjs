@@ -3,7 +3,9 @@
 // in the same order as `paperpress search` (which reads the same files);
 // accent-free spellings find accented names; a word of an abstract, a topic
 // note or an ID finds its paper; a date lists its day; only search/ files
-// are fetched, and only a few.
+// are fetched, and only a few; a chunk whose first word is not ASCII is
+// found by its name (the page hashes UTF-8 bytes, as the build does); a
+// malformed posting is refused by the page and the CLI alike.
 //
 //   node tests/browser/search.mjs --paperpress build/generator/paperpress [--source .] [--keep]
 import { spawnSync } from "node:child_process";
@@ -18,10 +20,39 @@ if (!fs.existsSync(path.join(options.source, "node_modules/katex/dist/katex.min.
 const { tmp, root, run } = sampleSite(options, "search");
 fs.symlinkSync(path.join(options.source, "node_modules"), path.join(root, "node_modules"));
 fs.writeFileSync(path.join(root, "paperpress.yaml"), "title: Searched digest\nbase_url: /sub/\n"); // the word index by default
+// A year of Greek words only: some of its chunks begin with a non-ASCII word, whose file name the page
+// must hash from the word's UTF-8 bytes as the build does (chunkName, search/index.h's chunk_name).
+const greek = greekDay();
+fs.mkdirSync(path.join(root, "content/2019/03"), { recursive: true });
+fs.writeFileSync(path.join(root, "content/2019/03/2019-03-04.md"), greek.text);
 const sites = {};
 for (const theme of ["default", "classic"]) {
   run(["build", "--theme", theme, "--out", `out-${theme}/sub`]);
   sites[theme] = path.join(root, `out-${theme}`);
+}
+
+// A day file of 40 papers whose titles and abstracts are made-up Greek words, from a fixed seed.
+function greekDay() {
+  let state = 7;
+  const random = (n) => { state = (state * 1103515245 + 12345) % 2147483648; return state % n; };
+  const letters = "αβγδεζηθικλμνξοπρστυφχψω";
+  const vocabulary = Array.from({ length: 3000 }, () =>
+    Array.from({ length: 4 + random(6) }, () => letters[random(letters.length)]).join(""));
+  const pick = (n) => Array.from({ length: n }, () => vocabulary[random(vocabulary.length)]).join(" ");
+  const lines = ["---", "date: 2019-03-04", "status: announced", "---", "", "# arXiv papers for 2019-03-04", ""];
+  for (let i = 1; i <= 40; ++i) {
+    const id = `1903.${String(i).padStart(5, "0")}`;
+    lines.push(`## [${pick(5)}](https://arxiv.org/abs/${id})`, "", `- **ID:** ${id}`, "- **Authors:** Ζήνων Ελεάτης",
+               "- **Relevance:** 8", "- **Novelty:** 7", "", pick(120), "");
+  }
+  return { text: lines.join("\n") };
+}
+
+// The first words of the chunks of the site's year 2019 that are not ASCII.
+function greekFirstWords(theme) {
+  const index = JSON.parse(fs.readFileSync(path.join(sites[theme], "sub/search/index.json"), "utf8"));
+  const year = index.periods.find((p) => p.name === "2019");
+  return year ? year.chunks.filter((w) => /[^\x00-\x7f]/.test(w)) : [];
 }
 
 // How many periods the built site's word index has (a folder each, beside days/).
@@ -136,7 +167,51 @@ for (const theme of Object.keys(sites)) {
     expect(problems.length === 0, problems.join("; "));
     await context.close();
   });
+
+  await check(`${theme}: a chunk that begins with a non-ASCII word is found by its name, as paperpress search finds it`, async () => {
+    const problems = [];
+    const context = await browser.newContext();
+    const page = await searchPage(context, problems);
+    const words = greekFirstWords(theme);
+    expect(words.length >= 3, `the Greek year has chunks that begin with a Greek word: ${words.slice(0, 5).join(", ")}`);
+    for (const word of words.slice(0, 6)) {
+      await type(page, word);
+      await page.waitForFunction((q) => new URL(location.href).searchParams.get("q") === q, word);
+      const ids = await pageIds(page);
+      expect(ids.length > 0 && ids.every((id) => id.startsWith("1903.")), `${word} finds its Greek papers: ${ids.join(", ")}`);
+      expect(JSON.stringify(ids) === JSON.stringify(cliIds(theme, word)), `${word} as paperpress search: ${ids.join(", ")}`);
+    }
+    expect(problems.length === 0, problems.join("; "));
+    await context.close();
+  });
 }
+
+// A chunk edited into malformed postings: the page says the search failed and names no wrong paper,
+// and `paperpress search` refuses it too (search_hostile_test has the C++ reader's cases).
+await check("a malformed posting in a chunk: the page and paperpress search refuse it", async () => {
+  const theme = "default";
+  const word = greekFirstWords(theme)[0];
+  const chunkDir = path.join(sites[theme], "sub/search/2019");
+  for (const [what, postings] of [["no capital at its end", "1b"], ["too many digits", "1234567A"], ["no gap", "A"]]) {
+    const file = fs.readdirSync(chunkDir).map((f) => path.join(chunkDir, f))
+      .find((f) => fs.readFileSync(f, "utf8").startsWith(word + "\t"));
+    expect(file !== undefined, `the chunk that begins with ${word}`);
+    const original = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, `${word}\t${postings}\n` + original.slice(original.indexOf("\n") + 1));
+    const problems = [];
+    const context = await browser.newContext();
+    const page = await openPage(context, problems);
+    await page.goto(servers[theme].url + "/sub/search/?q=" + encodeURIComponent(word));
+    await page.waitForFunction(() => /Search failed/.test(document.getElementById("search-status").textContent));
+    const status = await page.locator("#search-status").textContent();
+    expect(/posting/.test(status), `${what}: the page says what is wrong: ${status}`);
+    expect(await page.locator(".search-result").count() === 0, `${what}: no result shown`);
+    const cli = spawnSync(options.paperpress, ["search", word, "--site", `out-${theme}/sub`], { cwd: root, encoding: "utf8" });
+    expect(cli.status !== 0 && /posting/.test(cli.stderr), `${what}: paperpress search refuses it: ${cli.stderr}`);
+    fs.writeFileSync(file, original);
+    await context.close();
+  }
+});
 
 await tearDown({ browser, servers, tmp, keep: options.keep });
 console.log(`search browser test: ${tally.passed} passed, ${tally.failures.length} failed`);
