@@ -671,6 +671,8 @@ TEST_CASE("publish --push over HTTP: git's client sends what git push would, lib
     check_tree_equals(server.repository(), "gh-pages", repo.dir / "site");
     CHECK(shell("git fsck --no-dangling", server.repository()).code == 0);
 
+    CHECK(second.out.find("push: gh-pages to origin (" + server.url() + ") through " + client + ": ") !=
+          std::string::npos);
     const auto pushes = server.pushes();
     REQUIRE(pushes.size() == 2);
     const size_t thin = thin_pack_bytes(repo.root(), before, after);

@@ -91,7 +91,8 @@ void print_site_commit(const CommitOutcome& outcome, const std::string& site_dir
 
 void print_push(const PushOutcome& pushed) {
     for (const auto& b : pushed.branches) {
-        std::cout << "push: " << b.branch << " to " << pushed.remote << " (" << pushed.url << "): ";
+        std::cout << "push: " << b.branch << " to " << pushed.remote << " (" << pushed.url << ") through "
+                  << pushed.client << ": ";
         if (b.up_to_date) std::cout << "up to date\n";
         else if (b.old_id.empty()) std::cout << "new branch at " << b.new_id.substr(0, 12) << "\n";
         else std::cout << b.old_id.substr(0, 12) << ".." << b.new_id.substr(0, 12) << "\n";

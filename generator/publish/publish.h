@@ -83,6 +83,7 @@ struct PushedBranch {
 struct PushOutcome {
     std::string remote; // name
     std::string url;    // without any user or password part
+    std::string client; // what pushed: "git" or "libgit2" (publish.push_with)
     std::vector<PushedBranch> branches;
     bool behind = false; // (try_push only) refused: the remote has commits this clone lacks; nothing was pushed
 };

@@ -165,7 +165,11 @@ Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::st
     auto client = push::choose_client(config);
     if (!client) return std::unexpected(client.error());
     push::Request request{repo, repo_dir, branches, std::move(*specs), "'" + config.remote + "' (" + outcome.url + ")"};
-    if (*client == push::Client::git) return push::with_git(request, config, std::move(outcome));
+    if (*client == push::Client::git) {
+        outcome.client = "git";
+        return push::with_git(request, config, std::move(outcome));
+    }
+    outcome.client = "libgit2";
     return push::with_libgit2(request, remote->get(), config, std::move(outcome));
 }
 
