@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <latch>
 #include <map>
 #include <random>
 #include <thread>
@@ -43,6 +44,8 @@ std::vector<Day> month_of_days() {
     for (int d = 1; d <= 28; d += 1 + d % 3) days.push_back(make_day(day_of(3, d), 1 + d % 7));
     return days;
 }
+
+Day varied_day(const Date& date, int papers); // below
 
 std::vector<Date> dates_of(const std::vector<Day>& days) {
     std::vector<Date> dates;
@@ -116,17 +119,41 @@ TEST_CASE("words: a period's chunks are the same whatever order and threads its 
     std::vector<std::size_t> order(days.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::shuffle(order.begin(), order.end(), std::mt19937(7));
-    PeriodWords shuffled("2023-03", dates_of(days));
-    std::atomic<std::size_t> next{0}, last_days{0};
+    // Six threads, with as many shards as they like, or fewer (the rest wait their turn).
+    for (std::size_t most_shards : {0, 1, 2}) {
+        CAPTURE(most_shards);
+        PeriodWords shuffled("2023-03", dates_of(days), most_shards);
+        std::atomic<std::size_t> next{0}, last_days{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 6; ++t)
+            threads.emplace_back([&] {
+                for (std::size_t i; (i = next++) < order.size();)
+                    if (shuffled.add(days[order[i]], order[i])) ++last_days;
+            });
+        for (auto& thread : threads) thread.join();
+        CHECK(last_days == 1); // exactly one add() says the period is complete
+        if (most_shards > 0) CHECK(shuffled.shards_made() <= most_shards);
+        CHECK(finished(shuffled) == expected);
+    }
+}
+
+TEST_CASE("words: no more threads add at once than the period has shards; the others wait their turn") {
+    std::vector<Day> days;
+    for (int d = 1; d <= 12; ++d) days.push_back(varied_day(Date{2023, 5, d}, 400)); // an add takes a while
+    PeriodWords words("2023-05", dates_of(days), 1);
+    std::latch start(6);
+    std::atomic<std::size_t> next{0};
     std::vector<std::thread> threads;
-    for (int t = 0; t < 3; ++t)
+    for (int t = 0; t < 6; ++t)
         threads.emplace_back([&] {
-            for (std::size_t i; (i = next++) < order.size();)
-                if (shuffled.add(days[order[i]], order[i])) ++last_days;
+            start.arrive_and_wait(); // all six at once
+            for (std::size_t i; (i = next++) < days.size();) words.add(days[i], i);
         });
     for (auto& thread : threads) thread.join();
-    CHECK(last_days == 1); // exactly one add() says the period is complete
-    CHECK(finished(shuffled) == expected);
+    CHECK(words.shards_made() == 1);
+    PeriodWords alone("2023-05", dates_of(days));
+    for (std::size_t i = 0; i < days.size(); ++i) alone.add(days[i], i);
+    CHECK(finished(words) == finished(alone));
 }
 
 TEST_CASE("words: each paper is listed once a word, with the word's best place, numbered in day then rank order") {

@@ -640,7 +640,7 @@ TEST_CASE(
 }
 
 TEST_CASE("publish --push over HTTP: git's client sends what git push would, libgit2 every changed file whole") {
-    const std::string token = "ppTOKENthin9a7c41";
+    const std::string token = "ppTOKEN\\thin9a7c41"; // a backslash, which a shell's echo would eat
     std::string client;
     SUBCASE("git's client") { client = "git"; }
     SUBCASE("libgit2") { client = "libgit2"; }
@@ -656,14 +656,22 @@ TEST_CASE("publish --push over HTTP: git's client sends what git push would, lib
     // A large file that changes a little every night, as the feed and the month's data do.
     std::string big = page_text(6000);
     write_text(repo.dir / "site/data/big.json", big);
-    auto first = run_paperpress_env("GITHUB_TOKEN=" + token, "publish --push", repo.root());
+    const std::string with_token = "GITHUB_TOKEN='" + token + "'";
+    auto first = run_paperpress_env(with_token, "publish --push", repo.root());
     INFO(first.out << first.err);
     REQUIRE(first.exit_code == 0);
     const std::string before = git("rev-parse gh-pages", repo.root());
 
     big.replace(big.find("\n3000:") + 1, 5, "night");
     write_text(repo.dir / "site/data/big.json", big);
-    auto second = run_paperpress_env("GITHUB_TOKEN=" + token, "publish --push", repo.root());
+    // What the caller's environment and the repository's config may hold: a helper that stores (added as
+    // `git -c` does), another repository, and an extra header (actions/checkout's) that would hide the token.
+    const fs::path stored_too = helper_dir / "stored-by-parameters";
+    git("config http." + server.url() + ".extraheader 'Authorization: Basic bm90OnRoaXM='", repo.root());
+    const std::string hostile = with_token +
+                                " GIT_DIR=/nonexistent GIT_CONFIG_PARAMETERS=\"'credential.helper'='store --file " +
+                                stored_too.string() + "'\"";
+    auto second = run_paperpress_env(hostile, "publish --push", repo.root());
     INFO(second.out << second.err);
     REQUIRE(second.exit_code == 0);
     const std::string after = git("rev-parse gh-pages", repo.root());
@@ -691,6 +699,7 @@ TEST_CASE("publish --push over HTTP: git's client sends what git push would, lib
     CHECK_FALSE(any_file_contains(repo.dir / ".git", token));
     CHECK_FALSE(any_file_contains(server.repository(), token));
     CHECK_FALSE(fs::exists(stored));
+    CHECK_FALSE(fs::exists(stored_too));
 }
 
 TEST_CASE("publish.push_with: auto goes through libgit2 where there is no git; git there is an error") {

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdlib>
 
 using namespace pp;
@@ -72,4 +73,39 @@ TEST_CASE("find_on_path: an executable file on PATH, or nothing") {
     CHECK(sh->filename() == "sh");
     CHECK(sh->is_absolute());
     CHECK_FALSE(find_on_path("pp-no-such-program-7f3"));
+}
+
+TEST_CASE("run_process: it ends when the child does, not when what the child left behind lets go of its output") {
+    const auto started = std::chrono::steady_clock::now();
+    auto ran = run_process({"sh", "-c", "sleep 30 & echo started; exit 4"});
+    REQUIRE(ran);
+    CHECK(ran->exit_code == 4);
+    CHECK(ran->out == "started\n");
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+}
+
+TEST_CASE("run_process: a child that outlives its timeout is stopped, and the run is an error") {
+    ProcessOptions options;
+    options.timeout = std::chrono::milliseconds(300);
+    auto ran = run_process({"sleep", "30"}, options);
+    REQUIRE_FALSE(ran);
+    CHECK(ran.error().kind == ErrorKind::timeout);
+    CHECK(ran.error().message.find("sleep") != std::string::npos);
+}
+
+TEST_CASE("run_process: variables can be taken out of the child's environment, by name or by prefix") {
+    setenv("PP_SUBPROCESS_GONE", "x", 1);
+    setenv("PP_SUBPROCESS_PREFIX_A", "y", 1);
+    setenv("PP_SUBPROCESS_STAYS", "z", 1);
+    ProcessOptions options;
+    options.unset = {"PP_SUBPROCESS_GONE", "PP_SUBPROCESS_PREFIX_*"};
+    auto ran = run_process({"sh", "-c",
+                            "echo ${PP_SUBPROCESS_GONE-unset} ${PP_SUBPROCESS_PREFIX_A-unset} "
+                            "${PP_SUBPROCESS_STAYS-unset}"},
+                           options);
+    unsetenv("PP_SUBPROCESS_GONE");
+    unsetenv("PP_SUBPROCESS_PREFIX_A");
+    unsetenv("PP_SUBPROCESS_STAYS");
+    REQUIRE(ran);
+    CHECK(ran->out == "unset unset z\n");
 }

@@ -58,6 +58,7 @@
     X(git_, libgit2_shutdown) \
     X(git_, merge_base) \
     X(git_, object_free) \
+    X(git_, object_lookup_prefix) \
     X(git_, object_id) \
     X(git_, odb_add_backend) \
     X(git_, odb_backend_data_alloc) \

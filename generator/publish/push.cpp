@@ -164,7 +164,8 @@ Result<PushOutcome> try_push(const fs::path& repo_dir, const std::vector<std::st
     if (specs->empty()) return outcome;
     auto client = push::choose_client(config);
     if (!client) return std::unexpected(client.error());
-    push::Request request{repo, repo_dir, branches, std::move(*specs), "'" + config.remote + "' (" + outcome.url + ")"};
+    push::Request request{
+        repo, repo_dir, branches, std::move(*specs), url ? url : "", "'" + config.remote + "' (" + outcome.url + ")"};
     if (*client == push::Client::git) {
         outcome.client = "git";
         return push::with_git(request, config, std::move(outcome));

@@ -22,6 +22,7 @@ struct Request {
     fs::path repo_dir;
     std::vector<std::string> branches;
     std::vector<std::string> specs; // "refs/heads/B:refs/heads/B", one a branch
+    std::string url;                // the remote's push URL, as configured
     std::string where;              // "'origin' (https://host/repo.git)", for messages
 };
 

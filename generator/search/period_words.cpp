@@ -177,25 +177,37 @@ struct PeriodWords::Shard {
     }
 };
 
-PeriodWords::PeriodWords(std::string name, std::vector<Date> dates)
+PeriodWords::PeriodWords(std::string name, std::vector<Date> dates, std::size_t most_shards)
     : name_(std::move(name)), dates_(std::move(dates)), papers_(new std::atomic<int>[dates_.size()]),
-      spans_(dates_.size()) {
+      most_shards_(most_shards), spans_(dates_.size()) {
     for (std::size_t i = 0; i < dates_.size(); ++i) papers_[i] = -1;
 }
 
 PeriodWords::~PeriodWords() = default;
 
 std::unique_ptr<PeriodWords::Shard> PeriodWords::take_shard() {
-    std::lock_guard lock(shards_mutex_);
-    if (idle_.empty()) return std::make_unique<Shard>();
+    std::unique_lock lock(shards_mutex_);
+    if (idle_.empty() && (most_shards_ == 0 || shards_ < most_shards_)) {
+        ++shards_;
+        return std::make_unique<Shard>();
+    }
+    shard_returned_.wait(lock, [&] { return !idle_.empty(); });
     auto shard = std::move(idle_.back());
     idle_.pop_back();
     return shard;
 }
 
 void PeriodWords::give_back(std::unique_ptr<Shard> shard) {
+    {
+        std::lock_guard lock(shards_mutex_);
+        idle_.push_back(std::move(shard));
+    }
+    shard_returned_.notify_one();
+}
+
+std::size_t PeriodWords::shards_made() {
     std::lock_guard lock(shards_mutex_);
-    idle_.push_back(std::move(shard));
+    return shards_;
 }
 
 bool PeriodWords::has(std::size_t index) const { return index < dates_.size() && papers_[index] >= 0; }
@@ -225,6 +237,7 @@ bool PeriodWords::add(const Day& day, std::size_t index) {
 void PeriodWords::clear() {
     std::lock_guard lock(shards_mutex_);
     decltype(idle_)().swap(idle_);
+    shards_ = 0;
     std::fill(spans_.begin(), spans_.end(), Span());
 }
 

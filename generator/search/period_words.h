@@ -4,7 +4,9 @@
 // This is the build's inner loop: every word of every paper passes through
 // it (about 30 million on the 10-year bench archive). So a day's words go to
 // a shard that no other thread holds (as many shards as threads add at
-// once): first into a small table of the day's own words, then each of them
+// once, up to a limit: each shard's table holds most of the period's words,
+// so a shard a worker would make memory grow with --jobs, not with the CPUs
+// that run them): first into a small table of the day's own words, then each of them
 // once into the shard's table, with one 8-byte (word, posting) pair for each
 // paper a word is in, in one flat list; no lock per word, no list per word.
 // finish() joins the shards by a counting sort, taking the days in date
@@ -14,6 +16,7 @@
 #include "core/paper.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -55,8 +58,9 @@ private:
 class PeriodWords {
 public:
     // Period `name` (index.h's period_of()) of these days, in date order (the
-    // dates of a year at most, one at least).
-    PeriodWords(std::string name, std::vector<Date> dates);
+    // dates of a year at most, one at least), added from at most `most_shards`
+    // threads at a time (0: any number); a thread beyond them waits its turn.
+    PeriodWords(std::string name, std::vector<Date> dates, std::size_t most_shards = 0);
     ~PeriodWords();
 
     // Adds the day's words as the period's day number `index`; a day added
@@ -65,6 +69,8 @@ public:
     // True when this call added the period's last day.
     bool add(const Day& day, std::size_t index);
     bool has(std::size_t index) const;
+    // The shards made so far: at most `most_shards`.
+    std::size_t shards_made();
     // Lets go of the words (once their chunks are written).
     void clear();
 
@@ -88,6 +94,9 @@ private:
     std::unique_ptr<std::atomic<int>[]> papers_; // a day's papers; -1 until added
     std::atomic<std::size_t> added_{0};
     std::mutex shards_mutex_;
+    std::condition_variable shard_returned_;
+    std::size_t most_shards_ = 0;
+    std::size_t shards_ = 0;                   // made
     std::vector<std::unique_ptr<Shard>> idle_; // every shard, once no add() runs
     struct Span {                              // where a day's pairs are
         const Shard* shard = nullptr;

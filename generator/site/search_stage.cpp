@@ -1,6 +1,7 @@
 #include "site/search_stage.h"
 
 #include "content/content_tree.h"
+#include "util/thread_pool.h"
 
 #include <algorithm>
 
@@ -27,10 +28,12 @@ SearchStage::SearchStage(BuildContext& build, std::vector<DayTask>& tasks) : bui
     if (const auto last = outputs.find(search::manifest_path); last != outputs.end())
         last_list_bytes_ = last->second.bytes;
     for (auto& task : tasks) parts_[search::period_of(task.file.date, newest_)].tasks.push_back(&task);
+    // A shard a CPU: more workers than CPUs add no speed, only more tables of a period's words.
+    const std::size_t most_shards = cpu_count();
     for (auto& [name, part] : parts_) {
         std::vector<Date> dates;
         for (const DayTask* task : part.tasks) dates.push_back(task->file.date);
-        part.words = std::make_unique<search::PeriodWords>(name, std::move(dates));
+        part.words = std::make_unique<search::PeriodWords>(name, std::move(dates), most_shards);
     }
 }
 

@@ -22,10 +22,20 @@ namespace {
 
 std::string_view name_of(std::string_view assignment) { return assignment.substr(0, assignment.find('=')); }
 
-// This process's environment with `extra` set over it, in a stable order.
-std::vector<std::string> merged_environment(const std::vector<std::string>& extra) {
+bool unset_matches(std::string_view name, const std::vector<std::string>& unset) {
+    for (const auto& pattern : unset)
+        if (pattern.ends_with('*') ? name.starts_with(std::string_view(pattern).substr(0, pattern.size() - 1))
+                                   : name == pattern)
+            return true;
+    return false;
+}
+
+// This process's environment without `unset`, with `extra` set over it, in a stable order.
+std::vector<std::string> merged_environment(const std::vector<std::string>& extra,
+                                            const std::vector<std::string>& unset) {
     std::map<std::string, std::string, std::less<>> vars;
-    for (char** e = environ; e && *e; ++e) vars.emplace(name_of(*e), *e);
+    for (char** e = environ; e && *e; ++e)
+        if (!unset_matches(name_of(*e), unset)) vars.emplace(name_of(*e), *e);
     for (const auto& assignment : extra) vars.insert_or_assign(std::string(name_of(assignment)), assignment);
     std::vector<std::string> out;
     for (auto& [name, assignment] : vars) out.push_back(std::move(assignment));
@@ -39,10 +49,32 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
     return out;
 }
 
-// Writes `input` to the child and reads both of its outputs until they
-// close, keeping at most `max` bytes of each; one loop, so neither side ever
-// waits on a full pipe.
-void exchange(Fd in, int out_fd, int err_fd, std::string_view input, size_t max, ProcessResult& result) {
+// What exchange() saw of the child's end.
+struct Ending {
+    bool exited = false;
+    int status = 0;
+    bool timed_out = false;
+    int wait_error = 0; // errno of a failed waitpid
+};
+
+// Whether the child has exited (reaped into `ending`); a failed wait counts as an end.
+bool reaped(pid_t pid, Ending& ending) {
+    const pid_t r = ::waitpid(pid, &ending.status, WNOHANG);
+    if (r == pid) return ending.exited = true;
+    if (r < 0 && errno != EINTR) {
+        ending.wait_error = errno;
+        return true;
+    }
+    return false;
+}
+
+// Writes `input` to the child and reads both of its outputs, keeping at most
+// `max` bytes of each; one loop, so neither side ever waits on a full pipe.
+// Ends when the child has exited and its output is read, or at the deadline.
+Ending exchange(pid_t pid, Fd in, int out_fd, int err_fd, std::string_view input, const ProcessOptions& options,
+                ProcessResult& result) {
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + options.timeout;
     pollfd fds[3] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}, {in.get(), POLLOUT, 0}};
     std::string* sinks[2] = {&result.out, &result.err};
     if (input.empty()) {
@@ -51,35 +83,54 @@ void exchange(Fd in, int out_fd, int err_fd, std::string_view input, size_t max,
     } else {
         ::fcntl(in.get(), F_SETFL, ::fcntl(in.get(), F_GETFL) | O_NONBLOCK); // write what fits, then read
     }
-    int reading = 2;
+    Ending ending;
+    bool child_gone = false;
     char buffer[16384];
-    while (reading > 0 || fds[2].fd >= 0) {
-        if (::poll(fds, 3, -1) < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
-        for (int i = 0; i < 2; ++i) {
+    while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+        // Once the child is gone, only what is already in the pipes: a process
+        // it left behind may hold them open for as long as it likes.
+        const int wait_ms = child_gone ? 0 : 100;
+        const int ready = ::poll(fds, 3, wait_ms);
+        if (ready < 0 && errno != EINTR) break;
+        bool read_any = false;
+        for (int i = 0; i < 2 && ready > 0; ++i) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) {
                 fds[i].fd = -1;
-                --reading;
                 continue;
             }
+            read_any = true;
             std::string& sink = *sinks[i];
-            sink.append(buffer, std::min(static_cast<size_t>(n), max - std::min(max, sink.size())));
+            sink.append(buffer, std::min(static_cast<size_t>(n),
+                                         options.max_output - std::min(options.max_output, sink.size())));
         }
-        if (fds[2].fd >= 0 && (fds[2].revents & (POLLOUT | POLLHUP | POLLERR))) {
+        if (ready > 0 && fds[2].fd >= 0 && (fds[2].revents & (POLLOUT | POLLHUP | POLLERR))) {
             ssize_t n = ::write(fds[2].fd, input.data(), input.size());
-            if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
             if (n > 0) input.remove_prefix(static_cast<size_t>(n));
-            if (n <= 0 || input.empty()) { // done, or the child stopped reading
+            if ((n < 0 && errno != EINTR && errno != EAGAIN) || input.empty()) { // done, or the child stopped reading
                 in = Fd();
                 fds[2].fd = -1;
             }
         }
+        if (child_gone && !read_any) break;
+        if (!child_gone && reaped(pid, ending)) child_gone = true;
+        if (!child_gone && options.timeout.count() > 0 && Clock::now() > deadline) {
+            ::kill(pid, SIGKILL);
+            ending.timed_out = true;
+            break;
+        }
     }
+    if (!child_gone) { // its output closed first, or it was killed: wait for its end
+        while (::waitpid(pid, &ending.status, 0) < 0) {
+            if (errno == EINTR) continue;
+            ending.wait_error = errno;
+            break;
+        }
+        ending.exited = ending.wait_error == 0;
+    }
+    return ending;
 }
 
 // While alive, a write to a pipe whose reader has gone fails with EPIPE in
@@ -130,7 +181,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, const Pr
     posix_spawn_file_actions_adddup2(&actions, err->write.get(), 2);
 
     std::vector<std::string> args = argv;
-    std::vector<std::string> vars = merged_environment(options.env);
+    std::vector<std::string> vars = merged_environment(options.env, options.unset);
     auto arg_pointers = pointers(args);
     auto var_pointers = pointers(vars);
     pid_t pid = 0;
@@ -143,9 +194,14 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, const Pr
 
     ProcessResult result;
     SigpipeBlocked no_sigpipe;
-    exchange(std::move(in->write), out->read.get(), err->read.get(), options.input, options.max_output, result);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    const Ending ending =
+        exchange(pid, std::move(in->write), out->read.get(), err->read.get(), options.input, options, result);
+    if (ending.timed_out)
+        return fail_as(ErrorKind::timeout, argv[0] + " did not finish within " +
+                                               std::to_string(options.timeout.count() / 1000) + " s; stopped it");
+    if (!ending.exited)
+        return fail_as(ErrorKind::io, "cannot tell how " + argv[0] + " ended: " + strerror(ending.wait_error));
+    const int status = ending.status;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     return result;
 }

@@ -6,6 +6,7 @@
 #include "util/error.h"
 #include "util/files.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,13 +20,17 @@ struct ProcessResult {
 };
 
 struct ProcessOptions {
-    std::vector<std::string> env; // "NAME=value", set over this process's environment
-    std::string input;            // its standard input (then end of file)
-    size_t max_output = 1 << 20;  // more is read and dropped, so the child never blocks on a full pipe
+    std::vector<std::string> env;         // "NAME=value", set over this process's environment
+    std::vector<std::string> unset;       // names taken out of it; "NAME_*" takes every name that starts so
+    std::string input;                    // its standard input (then end of file)
+    size_t max_output = 1 << 20;          // more is read and dropped, so the child never blocks on a full pipe
+    std::chrono::milliseconds timeout{0}; // then it is killed and the run is an error; 0: no limit
 };
 
-// Runs `argv` (argv[0] looked up on PATH) and waits for it. An error only
-// when it cannot be started; a nonzero exit is the caller's to judge.
+// Runs `argv` (argv[0] looked up on PATH) and waits for it: until it exits,
+// not until whatever it started lets go of its output. An error when it
+// cannot be started, when it outlives the timeout, or when its end cannot be
+// read; a nonzero exit is the caller's to judge.
 Result<ProcessResult> run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
 // The full path of `name` on PATH (an executable regular file), or nothing.

@@ -120,6 +120,10 @@ unsigned job_count(std::optional<unsigned> requested) {
     constexpr unsigned most = 256;
     if (requested && *requested > 0) return std::min(*requested, most);
     if (auto env = jobs_from_environment(); env && *env) return std::min(**env, most);
+    return std::min(cpu_count(), most);
+}
+
+unsigned cpu_count() {
     cpu_set_t mask;
     CPU_ZERO(&mask);
     const unsigned affinity = ::sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;
@@ -128,7 +132,7 @@ unsigned job_count(std::optional<unsigned> requested) {
     const std::string cpu_max = read_small("/sys/fs/cgroup/cpu.max");
     const std::string quota = read_small("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");
     const std::string period = read_small("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
-    return std::min(usable_cpus({affinity, cpu_max, quota, period}), most);
+    return usable_cpus({affinity, cpu_max, quota, period});
 }
 
 } // namespace pp

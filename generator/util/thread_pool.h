@@ -67,6 +67,10 @@ struct CpuLimits {
 // quota rounded up (1.5 CPUs: 2), at least 1.
 unsigned usable_cpus(const CpuLimits& limits);
 
+// The CPUs this process may use: its affinity mask's, lowered to its
+// cgroup's quota (usable_cpus() of what the kernel shows).
+unsigned cpu_count();
+
 // $PAPERPRESS_JOBS: none when unset, or an error naming a value that is not
 // a whole number from 1 (job_count() then ignores it; the CLI warns).
 Result<std::optional<unsigned>> jobs_from_environment();
