@@ -108,20 +108,28 @@ Error credential_error(git::CredentialProblem problem, const std::string& where,
                      config.token_env + ", or an SSH agent for ssh:// URLs"};
 }
 
-Error rejected_error(const std::string& where, const std::string& reasons, const PublishSettings& config) {
-    return Error{{},
-                 0,
-                 "push to " + where + " rejected by the remote (" + reasons +
-                     "). If the branch is protected, allow this push or publish to another branch; if it moved, " +
-                     "git fetch " + config.remote + " and publish again"};
-}
-
-bool refused_as_behind(const std::string& reason) {
-    return reason.find("fast-forward") != std::string::npos || reason.find("fetch first") != std::string::npos;
+Result<PushOutcome> refused(const Refusals& refusals, const Request& request, const PublishSettings& config,
+                            PushOutcome outcome) {
+    std::string reasons;
+    bool all_behind = true;
+    for (const auto& [ref, reason] : refusals) {
+        const std::string name = ref.starts_with("refs/heads/") ? ref.substr(11) : ref;
+        reasons += (reasons.empty() ? "" : "; ") + name + ": " + reason;
+        // A refusal because the branch moved on (the client's own check, or a race lost after it).
+        all_behind = all_behind && (reason.find("fast-forward") != std::string::npos ||
+                                    reason.find("fetch first") != std::string::npos);
+    }
+    if (all_behind) {
+        outcome.behind = true;
+        return outcome;
+    }
+    return fail("push to " + request.where + " rejected by the remote (" + reasons +
+                "). If the branch is protected, allow this push or publish to another branch; if it moved, " +
+                "git fetch " + config.remote + " and publish again");
 }
 
 std::vector<PushedBranch> pushed_branches(git_repository* repo, const std::vector<std::string>& branches,
-                                          const std::map<std::string, std::pair<std::string, std::string>>& updates) {
+                                          const Updates& updates) {
     std::vector<PushedBranch> out;
     for (const auto& branch : branches) {
         PushedBranch pushed;

@@ -12,6 +12,7 @@
 #include "publish/git.h"
 #include "publish/publish.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,17 +37,19 @@ Result<PushOutcome> with_libgit2(const Request& request, git_remote* remote, con
                                  PushOutcome outcome);
 Result<PushOutcome> with_git(const Request& request, const PublishSettings& config, PushOutcome outcome);
 
-// Errors both clients give, in the same words.
-Error credential_error(git::CredentialProblem problem, const std::string& where, const PublishSettings& config);
-Error rejected_error(const std::string& where, const std::string& reasons, const PublishSettings& config);
-// A server-side refusal because the branch moved on (a race lost after the
-// client's own fast-forward check).
-bool refused_as_behind(const std::string& reason);
+using Updates = std::map<std::string, std::pair<std::string, std::string>>; // ref -> (old id, new id), "" when absent
+using Refusals = std::map<std::string, std::string>;                        // ref -> the remote's reason
 
-// What a branch is on the remote after a push that `updates` describe
-// (ref -> (old id, new id), "" when absent); a branch not among them was up
-// to date.
+// What both clients say in the same words: credentials the remote did not
+// take; a push with refusals, which is `behind` when each says the branch
+// moved on (the caller fetches and tries again), else an error naming them.
+Error credential_error(git::CredentialProblem problem, const std::string& where, const PublishSettings& config);
+Result<PushOutcome> refused(const Refusals& refusals, const Request& request, const PublishSettings& config,
+                            PushOutcome outcome);
+
+// What each branch is on the remote after a push that `updates` describe;
+// a branch not among them was up to date.
 std::vector<PushedBranch> pushed_branches(git_repository* repo, const std::vector<std::string>& branches,
-                                          const std::map<std::string, std::pair<std::string, std::string>>& updates);
+                                          const Updates& updates);
 
 } // namespace pp::push

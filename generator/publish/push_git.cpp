@@ -161,19 +161,14 @@ Result<PushOutcome> with_git(const Request& request, const PublishSettings& conf
     auto ran = run_process(argv, options);
     if (!ran) return std::unexpected(ran.error());
 
-    std::map<std::string, std::pair<std::string, std::string>> updates;
-    std::string reasons;
-    bool all_behind = true;
+    Updates updates;
+    Refusals refusals;
     for (const RefLine& line : ref_lines(ran->out)) {
         if (line.flag == '!') {
-            std::string reason = reason_of(line.summary);
-            std::string name = line.ref.starts_with("refs/heads/") ? line.ref.substr(11) : line.ref;
-            reasons += (reasons.empty() ? "" : "; ") + name + ": " + reason;
-            all_behind = all_behind && refused_as_behind(reason);
+            refusals[line.ref] = reason_of(line.summary);
             continue;
         }
         if (line.flag != ' ' && line.flag != '*') continue; // '=': up to date
-        std::string branch = line.ref.starts_with("refs/heads/") ? line.ref.substr(11) : line.ref;
         auto tip = git::resolve(request.repo, line.ref);
         std::string new_id = tip && *tip ? git::hex(**tip) : "";
         std::string old_id;
@@ -181,13 +176,7 @@ Result<PushOutcome> with_git(const Request& request, const PublishSettings& conf
             old_id = full_id(request.repo, line.summary.substr(0, dots));
         updates[line.ref] = {old_id, new_id};
     }
-    if (!reasons.empty()) {
-        if (all_behind) {
-            outcome.behind = true;
-            return outcome;
-        }
-        return std::unexpected(rejected_error(request.where, reasons, config));
-    }
+    if (!refusals.empty()) return refused(refusals, request, config, std::move(outcome));
     if (ran->exit_code != 0) return std::unexpected(failure(*ran, request, config));
     outcome.branches = pushed_branches(request.repo, request.branches, updates);
     return outcome;

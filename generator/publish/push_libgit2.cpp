@@ -9,8 +9,8 @@ namespace {
 
 struct PushState {
     git::Credentials credentials;
-    std::map<std::string, std::pair<std::string, std::string>> updates; // ref -> (remote's old id, new id)
-    std::map<std::string, std::string> refused;                         // ref -> the server's reason
+    Updates updates;
+    Refusals refusals;
 };
 
 int credentials(git_credential** out, const char* url, const char* username_from_url, unsigned int allowed,
@@ -29,11 +29,9 @@ int negotiation(const git_push_update** updates, size_t count, void* payload) {
 }
 
 int update_reference(const char* refname, const char* status, void* payload) {
-    if (status) static_cast<PushState*>(payload)->refused[refname] = status;
+    if (status) static_cast<PushState*>(payload)->refusals[refname] = status;
     return 0;
 }
-
-std::string short_name(const std::string& ref) { return ref.starts_with("refs/heads/") ? ref.substr(11) : ref; }
 
 // Why git_remote_push failed, and what to do.
 Error push_failure(int rc, const PushState& state, const std::string& where, const PublishSettings& config) {
@@ -70,19 +68,7 @@ Result<PushOutcome> with_libgit2(const Request& request, git_remote* remote, con
         }
         return std::unexpected(push_failure(rc, state, request.where, config));
     }
-    if (!state.refused.empty()) {
-        std::string reasons;
-        bool all_behind = true;
-        for (const auto& [ref, reason] : state.refused) {
-            reasons += (reasons.empty() ? "" : "; ") + short_name(ref) + ": " + reason;
-            all_behind = all_behind && refused_as_behind(reason);
-        }
-        if (all_behind) {
-            outcome.behind = true;
-            return outcome;
-        }
-        return std::unexpected(rejected_error(request.where, reasons, config));
-    }
+    if (!state.refusals.empty()) return refused(state.refusals, request, config, std::move(outcome));
     outcome.branches = pushed_branches(request.repo, request.branches, state.updates);
     return outcome;
 }
