@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cstdlib>
 
+#include <pthread.h>
+#include <signal.h>
+
 using namespace pp;
 
 TEST_CASE("run_process: what goes in comes out, however large, with neither side waiting on the other") {
@@ -108,4 +111,22 @@ TEST_CASE("run_process: variables can be taken out of the child's environment, b
     unsetenv("PP_SUBPROCESS_STAYS");
     REQUIRE(ran);
     CHECK(ran->out == "unset unset z\n");
+}
+
+TEST_CASE("run_process: a SIGPIPE the caller holds pending is left to it") {
+    sigset_t pipe, old, pending;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe, &old);
+    pthread_kill(pthread_self(), SIGPIPE); // pending: this thread blocks it
+    ProcessOptions options;
+    options.input = std::string(4 << 20, 'x');
+    auto ran = run_process({"true"}, options);
+    sigpending(&pending);
+    const bool still_pending = sigismember(&pending, SIGPIPE) == 1;
+    timespec none{};
+    while (sigtimedwait(&pipe, nullptr, &none) > 0) {}
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    REQUIRE(ran);
+    CHECK(still_pending);
 }

@@ -67,17 +67,6 @@ std::vector<std::string> git_environment(const std::string& url, const PublishSe
     return env;
 }
 
-std::vector<std::string_view> lines_of(std::string_view text) {
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        size_t end = text.find('\n');
-        lines.push_back(text.substr(0, end));
-        if (end == std::string_view::npos) break;
-        text.remove_prefix(end + 1);
-    }
-    return lines;
-}
-
 // A line of `git push --porcelain`: "FLAG\tFROM:TO\tSUMMARY", where FLAG is
 // ' ' (fast-forward), '*' (new), '=' (up to date), '!' (rejected), and
 // SUMMARY is "OLD..NEW", "[new branch]", "[up to date]" or "[rejected] (why)".
@@ -89,7 +78,7 @@ struct RefLine {
 
 std::vector<RefLine> ref_lines(std::string_view out) {
     std::vector<RefLine> lines;
-    for (std::string_view line : lines_of(out)) {
+    for (std::string_view line : split(out, '\n')) {
         if (line.size() < 3 || line[1] != '\t') continue;
         size_t tab = line.find('\t', 2);
         std::string_view refs = line.substr(2, tab == std::string_view::npos ? std::string_view::npos : tab - 2);
@@ -133,7 +122,7 @@ Error failure(const ProcessResult& ran, const Request& request, const PublishSet
         return credential_error(asked, request.where, config);
     // What git says first is the cause; what follows, advice.
     std::string cause;
-    for (std::string_view line : lines_of(err)) {
+    for (std::string_view line : split(err, '\n')) {
         line = trim(line);
         if (line.starts_with("fatal:") || line.starts_with("error:")) {
             cause = std::string(line);

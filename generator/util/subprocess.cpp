@@ -68,11 +68,12 @@ bool reaped(pid_t pid, Ending& ending) {
     return false;
 }
 
-// Writes `input` to the child and reads both of its outputs, keeping at most
-// `max` bytes of each; one loop, so neither side ever waits on a full pipe.
+// Writes options.input to the child and reads both of its outputs, keeping at
+// most options.max_output bytes of each; one loop, so neither side ever waits
+// on a full pipe.
 // Ends when the child has exited and its output is read, or at the deadline.
-Ending exchange(pid_t pid, Fd in, int out_fd, int err_fd, std::string_view input, const ProcessOptions& options,
-                ProcessResult& result) {
+Ending exchange(pid_t pid, Fd in, int out_fd, int err_fd, const ProcessOptions& options, ProcessResult& result) {
+    std::string_view input = options.input;
     using Clock = std::chrono::steady_clock;
     const auto deadline = Clock::now() + options.timeout;
     pollfd fds[3] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}, {in.get(), POLLOUT, 0}};
@@ -143,8 +144,10 @@ public:
         pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
     }
     ~SigpipeBlocked() {
-        timespec none{};
-        while (sigtimedwait(&pipe_, nullptr, &none) > 0) {} // consume the one our write raised
+        if (!sigismember(&old_, SIGPIPE)) { // else one pending is the caller's, not ours
+            timespec none{};
+            while (sigtimedwait(&pipe_, nullptr, &none) > 0) {} // consume the one our write raised
+        }
         pthread_sigmask(SIG_SETMASK, &old_, nullptr);
     }
 
@@ -194,8 +197,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, const Pr
 
     ProcessResult result;
     SigpipeBlocked no_sigpipe;
-    const Ending ending =
-        exchange(pid, std::move(in->write), out->read.get(), err->read.get(), options.input, options, result);
+    const Ending ending = exchange(pid, std::move(in->write), out->read.get(), err->read.get(), options, result);
     if (ending.timed_out)
         return fail_as(ErrorKind::timeout, argv[0] + " did not finish within " +
                                                std::to_string(options.timeout.count() / 1000) + " s; stopped it");
