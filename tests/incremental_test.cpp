@@ -9,6 +9,7 @@
 #include "site/build_state.h"
 #include "site/builder.h"
 #include "site/render_markdown.h"
+#include "site/trends_cache.h"
 #include "site/urls.h"
 #include "test_support.h"
 #include "util/lock.h"
@@ -125,6 +126,7 @@ struct Site {
                                            << (differ.empty() ? 0 : differ.size() - 1) << " more)");
         // The state is deterministic too: the same inputs give the same bytes.
         CHECK_MESSAGE(read_text(state_path(out())) == read_text(state_path(clean_dir / "site")), what);
+        CHECK_MESSAGE(read_text(trends_cache_path(out())) == read_text(trends_cache_path(clean_dir / "site")), what);
         return report;
     }
 };

@@ -96,7 +96,7 @@ struct Pages {
         pages.emplace_back("starred", starred_page(site));
         pages.emplace_back("prompt", prompt_page(site, "prompts/x/", "<p>prompt</p>"));
         pages.emplace_back("trends", trends_page(site, trends_of(days)));
-        pages.emplace_back("trends", trends_page(site, trends_of({})));
+        pages.emplace_back("trends", trends_page(site, trends_of(std::vector<Day>{})));
         pages.emplace_back("range", range_page(site));
         pages.emplace_back("preferences",
                            home_linked_page(site, "preferences", "Preferences", preferences_page_path()));

@@ -1,13 +1,16 @@
 // site/trends: the trends page's numbers, checked against what `paperpress ls
 // --json` lists of the same temporary archive, and its charts' SVG.
 #include "content/content_tree.h"
+#include "site/builder.h"
 #include "site/trends.h"
+#include "site/trends_cache.h"
 #include "test_support.h"
 
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <regex>
 
@@ -187,13 +190,14 @@ TEST_CASE("trends: made from the months' data files, it is the page the days giv
         FAIL_CHECK("from the data files: " << page.substr(at, 200) << "\nfrom the days: " << from_days.substr(at, 200));
     }
 
-    // June 2025's data edited by hand (same size), then a day of the newest month changed: the page is
-    // made again, and not from the edited file.
+    // June 2025's data edited by hand (same size), its tally no longer kept (so June is counted again from
+    // its data file), then a day of the newest month changed: the page is made again, not from the edited file.
     std::string june = read_text(with_data / "site/data/2025-06.json");
     REQUIRE(june.find("Ada Lovelace") != std::string::npos);
     for (auto at = june.find("Lovelace"); at != std::string::npos; at = june.find("Lovelace", at))
         june.replace(at, 8, "Tampered");
     write_text(with_data / "site/data/2025-06.json", june);
+    REQUIRE(fs::remove(trends_cache_path(with_data / "site")));
     days.back().papers.front().authors.push_back("Edited Inside");
     REQUIRE(save_day(with_data / "content", days.back()).has_value());
     const auto rebuilt = run_paperpress("build", with_data.path());
@@ -220,4 +224,164 @@ TEST_CASE("trends: the charts' SVG escapes its labels and title, and scales bars
     CHECK(columns.find("height=\"36\"") != std::string::npos);
     CHECK(columns.find("class=\"s1\"") != std::string::npos); // the stack's second part
     CHECK(columns.find(">8</text>") != std::string::npos);    // the axis's top
+}
+
+namespace {
+
+// A build of `dir`'s content into `out` through the library, for its report.
+BuildReport build_into(const TempDir& dir, const fs::path& out) {
+    BuildOptions options;
+    options.content_dir = dir / "content";
+    options.out_dir = out;
+    options.site_dir = dir.path();
+    options.themes_dir = dir / "themes";
+    options.config.title = "Trends";
+    options.config.math = false; // no KaTeX beside it
+    options.katex_dir = dir / "no-katex";
+    auto report = build_site(options);
+    for (const auto& e : report.errors) FAIL_CHECK(e.to_string());
+    return report;
+}
+
+// The trends page of a build from nothing into a fresh folder, and its tallies.
+std::pair<std::string, std::string> fresh_trends(const TempDir& dir) {
+    TempDir fresh;
+    build_into(dir, fresh / "site");
+    return {read_text(fresh / "site/trends/index.html"), read_text(trends_cache_path(fresh / "site"))};
+}
+
+} // namespace
+
+// A night's build counted a year of picks again for the page (most of an append's time on the bench):
+// now only the month whose days changed is counted, and the page is the one a build from nothing makes.
+TEST_CASE("trends: a build counts only the months whose days changed; the page is a fresh build's") {
+    TempDir dir;
+    auto days = archive_days();
+    for (const auto& day : days) REQUIRE(save_day(dir / "content", day).has_value());
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    const fs::path out = dir / "site";
+    CHECK(build_into(dir, out).trend_months_counted == 12);
+    CHECK(build_into(dir, out).trend_months_counted == 0); // nothing changed: the page is not made
+
+    auto night = [&](const Day& day, int counted, const char* what) {
+        REQUIRE(save_day(dir / "content", day).has_value());
+        CHECK_MESSAGE(build_into(dir, out).trend_months_counted == counted, what);
+        const auto [page, tallies] = fresh_trends(dir);
+        CHECK_MESSAGE(read_text(out / "trends/index.html") == page, what);
+        CHECK_MESSAGE(read_text(trends_cache_path(out)) == tallies, what); // the same tallies, the same bytes
+    };
+    Day appended = days.back();
+    appended.date = Date{2026, 2, 28};
+    appended.papers.front().authors = {"Night Owl"};
+    night(appended, 1, "a day appended to the newest month");
+    days[41].papers.front().authors.push_back("Late Edit"); // 2025-09
+    night(days[41], 1, "a day of an older month edited");
+    Day next_month = appended;
+    next_month.date = Date{2026, 3, 2}; // the window moves on: the new month is counted, the others kept
+    night(next_month, 1, "the first day of a new month");
+    CHECK(read_text(out / "trends/index.html").find("Late Edit") != std::string::npos);
+    CHECK(read_text(out / "trends/index.html").find("2025-04 to 2026-03") != std::string::npos);
+}
+
+// The tallies are read back: a damaged, foreign, linked or other site's file is not used, and the page is
+// still exact (counted again from the days).
+TEST_CASE("trends: tallies that do not verify, or were counted from other days, are not used") {
+    TempDir dir, other;
+    auto days = archive_days();
+    for (const auto& day : days) REQUIRE(save_day(dir / "content", day).has_value());
+    days[61].papers.front().authors = {"Someone Else"};
+    for (const auto& day : days) REQUIRE(save_day(other / "content", day).has_value());
+    for (const TempDir* d : {&dir, &other})
+        fs::copy(source_dir() / "themes", *d / "themes", fs::copy_options::recursive);
+    const fs::path out = dir / "site", cache = trends_cache_path(out);
+    build_into(dir, out);
+    build_into(other, other / "site");
+    const std::string kept = read_text(cache);
+    REQUIRE(kept.find("Ada Lovelace") != std::string::npos);
+
+    Day appended = archive_days().back();
+    appended.date = Date{2026, 2, 28};
+    int night = 0;
+    auto check = [&](const std::function<void()>& spoil, int counted, const char* what) {
+        REQUIRE(save_day(dir / "content", appended).has_value());
+        spoil();
+        CHECK_MESSAGE(build_into(dir, out).trend_months_counted == counted, what);
+        CHECK_MESSAGE(read_text(out / "trends/index.html") == fresh_trends(dir).first, what);
+        CHECK_MESSAGE(!fs::is_symlink(cache), what);
+        fs::remove(dir / "content/2026/02/2026-02-28.md");
+        build_into(dir, out);
+        ++night;
+    };
+    auto tampered = [&] {
+        std::string bytes = read_text(cache);
+        bytes.replace(bytes.find("Ada Lovelace"), 12, "Ada Tampered"); // the checksum no longer verifies
+        write_text(cache, bytes);
+    };
+    check(tampered, 12, "a tampered file");
+    check([&] { fs::copy_file(trends_cache_path(other / "site"), cache, fs::copy_options::overwrite_existing); }, 2,
+          "another site's tallies: the two months whose days differ are counted again");
+    const TempDir elsewhere;
+    write_text(elsewhere / "tallies", kept);
+    check(
+        [&] {
+            fs::remove(cache);
+            fs::create_symlink(elsewhere / "tallies", cache);
+        },
+        12, "a link to tallies elsewhere");
+    CHECK(read_text(elsewhere / "tallies") == kept); // not written through
+    const std::uint64_t program = std::stoull(kept.substr(kept.find("\nP\t") + 3, 16), nullptr, 16);
+    REQUIRE(parse_tallies(kept, program).size() == 12);
+    check([&] { write_text(cache, serialize_tallies(parse_tallies(kept, program), program + 1)); }, 12,
+          "another program's");
+    check([] {}, 1, "and the file as the build left it");
+    CHECK(night == 5);
+
+    // A month data file changed since it was written: the build that renders everything again, reading
+    // nothing back, counts every month from its days, and takes no tally the first pass saved.
+    fs::remove(cache);
+    std::string june = read_text(out / "data/2025-06.json");
+    june.replace(june.find("Lovelace"), 8, "Tampered");
+    write_text(out / "data/2025-06.json", june);
+    REQUIRE(save_day(dir / "content", appended).has_value());
+    const BuildReport again = build_into(dir, out);
+    REQUIRE(!again.warnings.empty());
+    CHECK(again.warnings.front().find("built everything again") != std::string::npos);
+    CHECK(again.trend_months_counted == 12);
+    CHECK(read_text(out / "trends/index.html").find("Tampered") == std::string::npos);
+}
+
+TEST_CASE("trends: tallies read back as written, and any that do not fit together are refused whole") {
+    std::vector<Day> days = archive_days();
+    std::vector<KeptTally> tallies;
+    for (int m = 2; m < 14; ++m) {
+        std::vector<Day> month(days.begin() + 5 * m, days.begin() + 5 * m + 5);
+        tallies.push_back({static_cast<std::uint64_t>(1000 + m), tally_month(month)});
+    }
+    tallies[3].tally.trend.cost = 0.1 + 0.2; // not a short decimal: read back to the same double
+    const std::string bytes = serialize_tallies(tallies, 42);
+    const auto back = parse_tallies(bytes, 42);
+    REQUIRE(back.size() == 12);
+    CHECK(serialize_tallies(back, 42) == bytes);
+    CHECK(back[3].tally.trend.cost == 0.1 + 0.2);
+    CHECK(back[5].tally.authors == tallies[5].tally.authors);
+    CHECK(parse_tallies(bytes, 43).empty()); // another program's
+
+    // Each spoiled version has a valid checksum (written by serialize_tallies), so only the checks refuse it.
+    auto spoiled = [&](const std::function<void(std::vector<KeptTally>&)>& spoil) {
+        auto copy = tallies;
+        spoil(copy);
+        return parse_tallies(serialize_tallies(copy, 42), 42);
+    };
+    CHECK(spoiled([](auto& t) { std::swap(t[0], t[1]); }).empty());                     // months out of order
+    CHECK(spoiled([](auto& t) { t[1] = t[0]; }).empty());                               // a month twice
+    CHECK(spoiled([](auto& t) { t[2].tally.picks.front().first.month += 1; }).empty()); // a day of another month
+    CHECK(spoiled([](auto& t) { t[2].tally.trend.days += 1; }).empty());                // days not its days
+    CHECK(spoiled([](auto& t) { t[2].tally.trend.picks += 1; }).empty());               // picks not its days'
+    CHECK(spoiled([](auto& t) { t[2].tally.picks.front().second = -1; }).empty());      // a negative count
+    CHECK(spoiled([](auto& t) { t[4].tally.trend.cost = -1; }).empty());                // a negative cost
+    CHECK(spoiled([](auto& t) { std::swap(t[4].tally.authors[0], t[4].tally.authors[1]); }).empty()); // unsorted
+    CHECK(spoiled([](auto& t) { t[11].tally.trend.unknown_cost_days = 99; }).empty()); // the last month too
+    CHECK(!spoiled([](auto& t) { t[4].tally.trend.cost = 7; }).empty());               // a cost alone is not checkable
+    CHECK(parse_tallies("", 42).empty());
+    CHECK(parse_tallies(bytes.substr(0, bytes.size() / 2), 42).empty());
 }

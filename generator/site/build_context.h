@@ -58,9 +58,10 @@ struct BuildContext {
     std::optional<Theme> theme;
     std::optional<SiteContext> site;
     SiteGraph graph;
-    std::uint64_t global_key = 0; // pages: the program, the theme and the settings pages show
-    std::uint64_t data_key = 0;   // JSON, feed, sitemap: the program and the settings, not the theme
-    bool prompt_pages = false;    // the theme has a `prompt` layout: days link to their prompt's page
+    std::uint64_t program_key = 0; // the program's code alone (what counts, as the trends' tallies)
+    std::uint64_t global_key = 0;  // pages: the program, the theme and the settings pages show
+    std::uint64_t data_key = 0;    // JSON, feed, sitemap: the program and the settings, not the theme
+    bool prompt_pages = false;     // the theme has a `prompt` layout: days link to their prompt's page
     std::optional<ThreadPool> workers;
     std::function<void(const Day&)> day_parsed; // told of each day the day stage parses (the search index)
 

@@ -139,6 +139,7 @@ void Build::set_keys(std::uint64_t program, const std::map<std::string, std::str
         auto it = versioned.find(site_path);
         return it == versioned.end() ? std::string() : it->second;
     };
+    build_.program_key = program;
     const Config& config = build_.config;
     const Theme& theme = *build_.theme;
     SiteContext context{page_settings(config), build_.urls, build_.graph, href_of("static/style.css")};

@@ -70,6 +70,7 @@ struct BuildReport {
     int rendered = 0;                       // outputs rendered (the others were up to date by their inputs)
     int removed = 0;                        // outputs of the previous build that no longer exist
     int parsed = 0;                         // day files read and parsed (the others came from the summary cache)
+    int trend_months_counted = 0;           // by the trends page (the others' tallies were kept: site/trends_cache.h)
     unsigned jobs = 0;                      // threads the build ran on (BuildOptions::jobs)
     std::vector<std::string> written_files; // site paths, sorted
     std::vector<std::string> removed_files; // site paths, sorted

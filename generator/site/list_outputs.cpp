@@ -3,6 +3,7 @@
 #include "content/month_summary.h"
 #include "site/render_markdown.h"
 #include "site/trends.h"
+#include "site/trends_cache.h"
 #include "util/text.h"
 
 #include <iterator>
@@ -53,6 +54,7 @@ public:
 
     std::vector<ListOutput> outputs();
     void produce(const ListOutput& out);
+    int months_counted() const { return months_counted_; }
 
 private:
     std::uint64_t key_of(const ListOutput& out) const;
@@ -69,6 +71,7 @@ private:
     std::vector<ListOutput> prompts();
     ListOutput search();
     ListOutput trends();
+    KeptTally month_tally(std::size_t m, std::vector<KeptTally>& kept);
     std::uint64_t month_number(std::size_t m) const;
     void add_month_size(ListInputs& in, std::size_t m) const;
 
@@ -77,6 +80,7 @@ private:
     const std::vector<DayTask*>& live_;
     const SiteGraph& graph_;
     const Config& config_;
+    int months_counted_ = 0; // by the trends page (one output: one thread)
 };
 
 // In the order they are made, the heaviest first.
@@ -291,8 +295,10 @@ ListOutput Lists::search() {
 }
 
 // Trends: the days of the newest trend_months months, made again when one
-// of them changed. They are read from the months' data files (a dozen JSON
-// files, not a year of day files); a month without one is read day by day.
+// of them changed. Each month is counted once and its tally kept beside the
+// output folder (site/trends_cache.h); a month whose days changed is counted
+// from its data file (not a month of day files), a month without one from
+// its days.
 ListOutput Lists::trends() {
     ListInputs in;
     const std::size_t first_month = graph_.months.size() > static_cast<std::size_t>(trend_months)
@@ -301,19 +307,35 @@ ListOutput Lists::trends() {
     for (std::size_t m = first_month; m < graph_.months.size(); ++m)
         for (auto d : graph_.months[m].days) in.days.push_back(live_[d]);
     return page_output("trends", trends_page_path(), std::move(in), [this, first_month](const ListInputs&) {
-        TrendsCounter counter; // a month's days at a time
-        for (std::size_t m = first_month; m < graph_.months.size(); ++m) {
-            const MonthNode& node = graph_.months[m];
-            auto month = days_.month_read_back(node.year, node.month);
-            if (!month) {
-                ListInputs one;
-                for (auto d : node.days) one.days.push_back(live_[d]);
-                month = full_days(one);
-            }
-            for (const Day& day : *month) counter.add(day);
-        }
-        return trends_page(*build_.site, std::move(counter).finish());
+        const fs::path& out = build_.options.out_dir;
+        std::vector<KeptTally> kept =
+            build_.store.reads_back() ? load_tallies(out, build_.program_key) : std::vector<KeptTally>{};
+        std::vector<KeptTally> tallies;
+        for (std::size_t m = first_month; m < graph_.months.size(); ++m) tallies.push_back(month_tally(m, kept));
+        if (auto saved = save_tallies(out, tallies, build_.program_key); !saved) build_.error(saved.error());
+        std::vector<MonthTally> months;
+        for (auto& [key, tally] : tallies) months.push_back(std::move(tally));
+        return trends_page(*build_.site, trends_of(months));
     });
+}
+
+// Month m's tally: the one kept when it was counted from the same days, else counted now.
+KeptTally Lists::month_tally(std::size_t m, std::vector<KeptTally>& kept) {
+    const MonthNode& node = graph_.months[m];
+    Hasher key;
+    key.add(month_number(m));
+    for (auto d : node.days) key.add(date_number(live_[d]->file.date)).add(live_[d]->record.hash);
+    for (auto& tally : kept)
+        if (tally.key == key.value() && tally.tally.trend.year == node.year && tally.tally.trend.month == node.month)
+            return std::move(tally);
+    auto month = days_.month_read_back(node.year, node.month);
+    if (!month) {
+        ListInputs one;
+        for (auto d : node.days) one.days.push_back(live_[d]);
+        month = full_days(one);
+    }
+    ++months_counted_;
+    return {key.value(), tally_month(*month)};
 }
 
 std::uint64_t Lists::month_number(std::size_t m) const {
@@ -335,6 +357,7 @@ void write_lists(BuildContext& build, DayStage& days, const std::vector<DayTask*
     Lists lists(build, days, live);
     const std::vector<ListOutput> outputs = lists.outputs();
     build.workers->parallel_for(outputs.size(), [&](std::size_t i) { lists.produce(outputs[i]); });
+    build.report.unshared().trend_months_counted = lists.months_counted();
 }
 
 } // namespace pp

@@ -1,5 +1,6 @@
 #include "site/output_store.h"
 
+#include "site/trends_cache.h"
 #include "site/urls.h"
 #include "util/memory.h"
 #include "util/redact.h"
@@ -32,14 +33,16 @@ bool OutputStore::lock() {
     return true;
 }
 
-// Its temporary files: in the output folder, and the state's beside it.
+// Its temporary files: in the output folder, and those of the state and the trends' tallies beside it.
 void OutputStore::remove_temp_files_of_killed_build(const std::string& shown) {
     auto removed = remove_temp_files(options_.out_dir);
     const fs::path state = state_path(options_.out_dir);
-    const std::string prefix = state.filename().string() + ".tmp.";
+    const std::string prefixes[] = {state.filename().string() + ".tmp.",
+                                    trends_cache_path(options_.out_dir).filename().string() + ".tmp."};
     walk_tree(state.parent_path(),
               [&](const TreeEntry& entry) {
-                  if (entry.name.starts_with(prefix) && is_temp_file_name(entry.name) &&
+                  const bool beside = entry.name.starts_with(prefixes[0]) || entry.name.starts_with(prefixes[1]);
+                  if (beside && is_temp_file_name(entry.name) &&
                       ::unlinkat(entry.folder_fd, std::string(entry.name).c_str(), 0) == 0)
                       removed.emplace_back(entry.name);
                   return false;
@@ -55,6 +58,7 @@ void OutputStore::load_state(bool distrust_outputs) {
     // days: its heap is populated once, sized to them (about three times the file).
     if (auto stamp = options_.environment().stamp_of(state_path(options_.out_dir)))
         populate_heap(static_cast<std::size_t>(std::min<std::uint64_t>(3 * stamp->size, 16u << 20)));
+    distrust_outputs_ = distrust_outputs;
     state_ = pp::load_state(options_.out_dir, options_.environment());
     if (!state_.rejected.empty())
         report_.unshared().warnings.push_back("the build state " + state_path(options_.out_dir).string() + " " +

@@ -48,6 +48,8 @@ public:
     // `distrust_outputs`: render every output again, reading nothing back.
     void load_state(bool distrust_outputs);
     BuildState& state() { return state_; }
+    // False in a build that renders everything again, reading nothing back.
+    bool reads_back() const { return !distrust_outputs_; }
 
     enum class Kept { key, key_and_bytes }; // what the state keeps of an output
 
@@ -95,6 +97,7 @@ private:
     // belongs to one task, so threads never share a record, and the map's
     // shape does not change while they run. New outputs wait in added_.
     BuildState state_;
+    bool distrust_outputs_ = false;
     std::map<std::string, OutputRecord> added_;
     std::mutex added_mutex_;
     std::optional<TreeLock> lock_;

@@ -166,27 +166,38 @@ TemplateData cost_chart(const Trends& trends) {
                  std::move(rows));
 }
 
-} // namespace
+// One month's days counted. Each distinct text is made readable once (a
+// month of picks names the same authors and topics again and again).
+class MonthCounter {
+public:
+    void add(const Day& day);
+    MonthTally finish() &&;
 
-const std::string& TrendsCounter::readable(const std::string& written, bool author) {
+private:
+    const std::string& readable(const std::string& written, bool author);
+
+    MonthTally tally_;
+    std::unordered_map<std::string, std::string> readable_authors_, readable_topics_;
+    std::unordered_map<std::string, int> authors_;
+    std::vector<const std::string*> names_; // a paper's, as made readable
+};
+
+const std::string& MonthCounter::readable(const std::string& written, bool author) {
     auto [it, added] = (author ? readable_authors_ : readable_topics_).try_emplace(written);
     if (added) it->second = tex_to_unicode(author ? split_author(written).name : written);
     return it->second;
 }
 
-void TrendsCounter::add(const Day& day) {
-    if (trends_.months.empty() || trends_.months.back().year != day.date.year ||
-        trends_.months.back().month != day.date.month)
-        trends_.months.push_back(MonthTrend{day.date.year, day.date.month, 0, 0, {}, 0, 0});
-    MonthTrend& month = trends_.months.back();
+void MonthCounter::add(const Day& day) {
+    MonthTrend& month = tally_.trend;
+    month.year = day.date.year;
+    month.month = day.date.month;
     ++month.days;
     month.picks += static_cast<int>(day.papers.size());
     if (day.cost.total) month.cost += *day.cost.total;
     else ++month.unknown_cost_days;
     for (const Paper& paper : day.papers) {
-        const std::string& topic = readable(paper.topic, false);
-        ++month.topics[topic];
-        if (!topic.empty()) ++topics_[topic];
+        ++month.topics[readable(paper.topic, false)];
         names_.clear(); // a name written twice counts once (sorted: a collaboration lists thousands)
         for (const auto& author : paper.authors)
             if (const std::string& name = readable(author, true); !name.empty()) names_.push_back(&name);
@@ -195,34 +206,68 @@ void TrendsCounter::add(const Day& day) {
                      names_.end());
         for (const std::string* name : names_) ++authors_[*name];
     }
-    trends_.picks.emplace_back(day.date, static_cast<int>(day.papers.size()));
+    tally_.picks.emplace_back(day.date, static_cast<int>(day.papers.size()));
 }
 
-Trends TrendsCounter::finish() && {
-    if (trends_.picks.size() > trend_days)
-        trends_.picks.erase(trends_.picks.begin(), trends_.picks.end() - static_cast<std::ptrdiff_t>(trend_days));
-    // Most first; a tie in name order.
-    auto most = [](const std::unordered_map<std::string, int>& counts, std::size_t limit) {
-        std::vector<const std::pair<const std::string, int>*> order;
-        order.reserve(counts.size());
-        for (const auto& entry : counts) order.push_back(&entry);
-        const auto first = order.begin() + static_cast<std::ptrdiff_t>(std::min(limit, order.size()));
-        std::partial_sort(order.begin(), first, order.end(), [](const auto* a, const auto* b) {
-            return a->second != b->second ? a->second > b->second : a->first < b->first;
-        });
-        std::vector<std::pair<std::string, int>> top;
-        for (auto it = order.begin(); it != first; ++it) top.emplace_back((*it)->first, (*it)->second);
-        return top;
-    };
-    trends_.authors = most(authors_, trend_authors);
-    for (const auto& [topic, count] : most(topics_, trend_topics)) trends_.topics.push_back(topic);
-    return std::move(trends_);
+MonthTally MonthCounter::finish() && {
+    tally_.authors.assign(authors_.begin(), authors_.end());
+    std::sort(tally_.authors.begin(), tally_.authors.end());
+    return std::move(tally_);
+}
+
+// The `limit` largest counts, most first; a tie in name order.
+std::vector<std::pair<std::string, int>> most(const std::unordered_map<std::string_view, int>& counts,
+                                              std::size_t limit) {
+    std::vector<const std::pair<const std::string_view, int>*> order;
+    order.reserve(counts.size());
+    for (const auto& entry : counts) order.push_back(&entry);
+    const auto first = order.begin() + static_cast<std::ptrdiff_t>(std::min(limit, order.size()));
+    std::partial_sort(order.begin(), first, order.end(), [](const auto* a, const auto* b) {
+        return a->second != b->second ? a->second > b->second : a->first < b->first;
+    });
+    std::vector<std::pair<std::string, int>> top;
+    for (auto it = order.begin(); it != first; ++it) top.emplace_back((*it)->first, (*it)->second);
+    return top;
+}
+
+} // namespace
+
+MonthTally tally_month(const std::vector<Day>& days) {
+    MonthCounter counter;
+    for (const Day& day : days) counter.add(day);
+    return std::move(counter).finish();
+}
+
+Trends trends_of(const std::vector<MonthTally>& months) {
+    Trends trends;
+    std::unordered_map<std::string_view, int> authors, topics; // views into `months`
+    for (const MonthTally& tally : months) {
+        if (tally.trend.days == 0) continue; // a month none of whose days could be read
+        trends.months.push_back(tally.trend);
+        trends.picks.insert(trends.picks.end(), tally.picks.begin(), tally.picks.end());
+        for (const auto& [topic, count] : tally.trend.topics)
+            if (!topic.empty()) topics[topic] += count;
+        for (const auto& [name, count] : tally.authors) authors[name] += count;
+    }
+    if (trends.picks.size() > trend_days)
+        trends.picks.erase(trends.picks.begin(), trends.picks.end() - static_cast<std::ptrdiff_t>(trend_days));
+    trends.authors = most(authors, trend_authors);
+    for (auto& [topic, count] : most(topics, trend_topics)) trends.topics.push_back(std::move(topic));
+    return trends;
 }
 
 Trends trends_of(const std::vector<Day>& days) {
-    TrendsCounter counter;
-    for (const Day& day : days) counter.add(day);
-    return std::move(counter).finish();
+    std::vector<MonthTally> months;
+    for (std::size_t from = 0; from < days.size();) {
+        std::size_t to = from;
+        while (to < days.size() && days[to].date.year == days[from].date.year &&
+               days[to].date.month == days[from].date.month)
+            ++to;
+        months.push_back(tally_month(
+            {days.begin() + static_cast<std::ptrdiff_t>(from), days.begin() + static_cast<std::ptrdiff_t>(to)}));
+        from = to;
+    }
+    return trends_of(months);
 }
 
 // Bars up from a baseline, the largest total written at the top of the axis.

@@ -9,7 +9,6 @@
 
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace pp {
@@ -37,25 +36,20 @@ struct Trends {
     std::vector<std::string> topics;                  // the most picked, most first
 };
 
-// The trends of days given one at a time, in date order (those of the
-// newest trend_months months), so that a caller holds a month of them at
-// most: a year's days were most of a full build's peak memory.
-class TrendsCounter {
-public:
-    void add(const Day& day);
-    Trends finish() &&;
-
-private:
-    const std::string& readable(const std::string& written, bool author);
-
-    Trends trends_;
-    // Counted by the text as written; each distinct text is made readable
-    // once (a year of picks names the same authors and topics again and
-    // again: this was most of an append's time for the page).
-    std::unordered_map<std::string, std::string> readable_authors_, readable_topics_;
-    std::unordered_map<std::string, int> authors_, topics_;
-    std::vector<const std::string*> names_; // a paper's, as made readable
+// One month's share of the trends, counted once from its days: a month that
+// did not change is not counted again (site/trends_cache.h keeps these
+// between builds), so an append counts the newest month alone.
+struct MonthTally {
+    MonthTrend trend;
+    std::vector<std::pair<Date, int>> picks;          // picks by day, in date order
+    std::vector<std::pair<std::string, int>> authors; // papers by author as shown, in name order
 };
+
+// The month's days, in date order (none: an empty tally of no month).
+MonthTally tally_month(const std::vector<Day>& days);
+
+// The page's trends from the months' tallies, oldest first.
+Trends trends_of(const std::vector<MonthTally>& months);
 
 // `days` in date order, those of the newest trend_months months.
 Trends trends_of(const std::vector<Day>& days);
