@@ -261,6 +261,28 @@ TEST_CASE("pages: classic collapses the contents list of a day with more than 20
 }
 
 // Issue 44: the rest of the announcement on the day page, and where the reading list's feedback goes.
+// Written raw until KaTeX came, "$x_{1}$" wrapped a title to a line more than the typeset formula and
+// the page moved (layout.mjs measures it): the build writes it in Unicode, and keeps the TeX for the
+// reading list in the link's data-tex.
+TEST_CASE("pages: a title's simple formulas are written in Unicode, the TeX kept in data-tex; KaTeX's stay") {
+    Pages pages;
+    Paper paper = make_paper("2606.00001", "June", 6, "Theory");
+    paper.title = "Bounds on $x_{1}$ with \\& $\\mathcal{O}(1)$ <b>";
+    Day day = make_day("2026-06-01", {paper, make_paper("2606.00003", "Plain title", 5, "Theory")});
+    day.unpicked = {{"2606.00002", "Missed $\\phi$-Balancing"}};
+    SiteContext site{page_settings(pages.config), pages.urls, pages.graph, "/repo/static/style.css"};
+    for (const std::string name : {"default", "classic"}) {
+        CAPTURE(name);
+        auto html = render_layout(shipped_theme(name), "day", day_page(site, day, ""));
+        REQUIRE(html);
+        CHECK(html->find(" data-tex=\"Bounds on $x_{1}$ with &amp; $\\mathcal{O}(1)$ &lt;b&gt;\">Bounds on x₁ with &amp; "
+                         "$\\mathcal{O}(1)$ &lt;b&gt;</a>") != std::string::npos);
+        CHECK(html->find(" data-tex=\"Missed $\\phi$-Balancing\">Missed φ-Balancing</a>") != std::string::npos);
+        CHECK(html->find("Plain title</a>") != std::string::npos);
+        CHECK(html->find("data-tex=\"Plain") == std::string::npos); // only where the two differ
+    }
+}
+
 TEST_CASE("pages: a day lists its papers not picked, closed, titles and links; the starred page names the repository") {
     Pages pages;
     Day day = make_day("2026-06-01", {make_paper("2606.00001", "June", 6, "Theory")});

@@ -96,6 +96,22 @@ TEST_CASE("tex: plain text for where no math renderer runs (the feed, descriptio
     CHECK(tex_to_plain("costs \\$5 and \\$6; \\(\\alpha\\) and $$\\beta^{2n}$$") == "costs $5 and $6; α and β²ⁿ");
 }
 
+// A title's simple formulas are written in Unicode at build time: the page's first screen does not move
+// when KaTeX arrives (a raw "$x_{1}$" wraps a title to more lines than the typeset formula).
+TEST_CASE("tex: for a page, the formulas Unicode writes whole are written so; the others stay for KaTeX") {
+    CHECK(tex_for_page("Bounds on $x_{1}$ for $\\phi$-Balancing, $\\alpha \\le \\beta^2$") ==
+          "Bounds on x₁ for φ-Balancing, α ≤ β²");
+    CHECK(tex_for_page("$\\ell_1$-norm \\emph{Sch\\\"utze} and $O(n^2)$ in $\\mathbb{R}^n$") ==
+          "ℓ₁-norm Schütze and O(n²) in $\\mathbb{R}^n$");
+    // KaTeX's: fonts, fractions, roots, operator names, scripts Unicode lacks, words, display math.
+    for (const char* kept : {"$\\mathcal{O}(1)$", "$\\frac{1}{T}$", "$\\sqrt{n+1}$", "$O(n \\log n)$", "$x_{\\max}$",
+                             "$x^{y}$", "$a \\ie b$", "$$x_1$$", "\\(x_1\\)", "$a & b$", "$x_{}$"})
+        CHECK_MESSAGE(tex_for_page(std::string("A ") + kept + " bound") == std::string("A ") + kept + " bound", kept);
+    // An escaped dollar opens no formula; text without math is tex_to_unicode's for a math renderer.
+    CHECK(tex_for_page("costs \\$5 and $k$-means") == "costs \\$5 and k-means");
+    CHECK(tex_for_page("Q\\&A, 2--3") == tex_to_unicode("Q\\&A, 2--3", true));
+}
+
 TEST_CASE("abstracts: the older switches as HTML, a footnote in parentheses, citations dropped") {
     CHECK(abstract_to_html("A {\\it fast} and {\\bf sound \\emph{method}} {\\em here}, {\\tt code}.") ==
           "<p>A <i>fast</i> and <b>sound <em>method</em></b> <em>here</em>, <code>code</code>.</p>\n");

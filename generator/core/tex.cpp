@@ -558,19 +558,83 @@ std::string math_plain(std::string_view math) {
     return out;
 }
 
+// A formula's TeX as the Unicode text KaTeX would show, when Unicode can
+// write all of it: letters, digits, the symbols (\alpha, \le, \infty),
+// spacing, and scripts Unicode has ("x_{1}", "n^2"). Nullopt for anything
+// else (a font, a fraction, a root, a script of other letters, an operator
+// name): that is KaTeX's to typeset.
+std::optional<std::string> math_faithful(std::string_view math) {
+    static constexpr std::string_view punctuation = " +-=()[],.:;|<>/!'*";
+    std::string out;
+    for (std::size_t at = 0; at < math.size();) {
+        const char c = math[at];
+        if (c == '^' || c == '_') {
+            const auto [argument, end] = math_argument(math, at + 1);
+            if (argument.empty() || !append_script(out, argument, c == '^')) return std::nullopt;
+            at = end;
+        } else if (c == '\\') {
+            std::size_t end = at + 1;
+            while (end < math.size() && is_letter(math[end])) ++end;
+            const std::string_view name = math.substr(at + 1, end - at - 1);
+            if (name.empty()) { // "\," "\;" "\!" "\ ": spacing
+                if (end >= math.size() || std::string_view(",;:! ").find(math[end]) == std::string_view::npos)
+                    return std::nullopt;
+                out += ' ';
+                at = end + 1;
+                continue;
+            }
+            const auto text = symbol(name);
+            // A symbol, not a word ("\log", "\ie") nor a command with an argument ("\sqrt{n+1}").
+            if (!text || std::any_of(text->begin(), text->end(), is_letter) || name == "sqrt" || name == "par")
+                return std::nullopt;
+            out += *text;
+            at = end;
+        } else if (is_letter(c) || (c >= '0' && c <= '9') || punctuation.find(c) != std::string_view::npos) {
+            out += c;
+            ++at;
+        } else if (c == '{' || c == '}') {
+            ++at; // a group: what it holds is written as it is
+        } else {
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
-std::string tex_to_plain(std::string_view text) {
+namespace {
+
+// The text outside math through tex_to_unicode, each formula (delimiters
+// included, and how many bytes open it) through `formula`.
+template <class Formula>
+std::string each_formula(std::string_view text, bool for_math_renderer, Formula&& formula) {
     std::string out;
     std::size_t done = 0;
     for (auto span = next_math(text, 0); span; span = next_math(text, span->second)) {
         const auto [at, end] = *span;
         const std::size_t open = text.substr(at, 2) == "$$" ? 2 : text[at] == '$' ? 1 : 2;
-        out += tex_to_unicode(text.substr(done, at - done));
-        out += math_plain(text.substr(at + open, end - at - 2 * open));
+        out += tex_to_unicode(text.substr(done, at - done), for_math_renderer);
+        out += formula(text.substr(at, end - at), open);
         done = end;
     }
-    return out + tex_to_unicode(text.substr(done));
+    return out + tex_to_unicode(text.substr(done), for_math_renderer);
+}
+
+} // namespace
+
+std::string tex_for_page(std::string_view text) {
+    return each_formula(text, true, [](std::string_view formula, std::size_t open) {
+        const bool inline_dollars = open == 1 && formula.front() == '$';
+        const auto plain = inline_dollars ? math_faithful(formula.substr(1, formula.size() - 2)) : std::nullopt;
+        return plain ? *plain : std::string(formula);
+    });
+}
+
+std::string tex_to_plain(std::string_view text) {
+    return each_formula(text, false, [](std::string_view formula, std::size_t open) {
+        return math_plain(formula.substr(open, formula.size() - 2 * open));
+    });
 }
 
 } // namespace pp

@@ -31,6 +31,13 @@ std::string tex_to_unicode(std::string_view text, bool for_math_renderer = false
 // "ℓ₁-norm", "$O(n^2)$" "O(n²)"; a command without a letter by its name).
 std::string tex_to_plain(std::string_view text);
 
+// `text` for a page where KaTeX runs: as tex_to_unicode(text, true), with
+// each inline formula that Unicode writes whole ("$x_{1}$" is "x₁",
+// "$\phi$-Balancing" "φ-Balancing") written so at build time, so the page
+// does not move when KaTeX arrives; the others ($\mathcal{O}(\frac{1}{T})$)
+// stay for KaTeX.
+std::string tex_for_page(std::string_view text);
+
 // Whether tex_to_unicode could change `text` (a quick check for the common
 // case of plain text).
 bool has_tex(std::string_view text);

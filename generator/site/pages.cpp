@@ -278,7 +278,7 @@ void set_month_best(const SiteContext& site, TemplateData& data, const MonthBest
         const auto& [date, paper] = best.papers[i];
         TemplateData entry;
         entry.set("rank", std::to_string(i + 1));
-        entry.set("title", tex_to_unicode(paper.title, true));
+        entry.set("title", tex_for_page(paper.title));
         entry.set("href", site.urls.href(day_path_of(date)) + "#" + paper_anchor(paper.id));
         entry.set("date", date.iso());
         entry.set("id", paper.id);

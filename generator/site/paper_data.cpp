@@ -19,6 +19,15 @@ std::string plural(long long n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// `title` as shown (its simple formulas in Unicode: tex_for_page), and where
+// that differs, `title_tex` as written for KaTeX (a reading list's BibTeX
+// keeps "$\ell_1$").
+void set_title(TemplateData& data, const std::string& title) {
+    std::string shown = tex_for_page(title), written = tex_to_unicode(title, true);
+    put_text(data, "title_tex", shown == written ? std::string() : std::move(written));
+    set_moved(data, "title", text_data(std::move(shown)));
+}
+
 } // namespace
 
 std::string paper_anchor(const std::string& id) {
@@ -71,7 +80,7 @@ TemplateData paper_data(const Paper& paper, std::size_t number) {
     set_moved(data, "number", text_data(std::to_string(number)));
     set_moved(data, "anchor", text_data(paper_anchor(paper.id)));
     set_moved(data, "id", text_data(std::string(paper.id)));
-    set_moved(data, "title", text_data(tex_to_unicode(paper.title, true)));
+    set_title(data, paper.title);
     set_moved(data, "abs_url", text_data(arxiv_abs_url(paper.id)));
     set_moved(data, "pdf_url", text_data(arxiv_pdf_url(paper.id)));
     put_text(data, "html_url", arxiv_html_url(paper.id)); // absent for papers arXiv has no HTML of
@@ -179,7 +188,7 @@ void set_papers(TemplateData& data, const Day& day, bool group_by_topic) {
     unpicked.reserve(day.unpicked.size());
     for (const auto& paper : day.unpicked) {
         TemplateData entry;
-        set_moved(entry, "title", text_data(tex_to_unicode(paper.title, true)));
+        set_title(entry, paper.title);
         set_moved(entry, "abs_url", text_data(arxiv_abs_url(paper.id)));
         unpicked.push_back(std::move(entry));
     }

@@ -270,11 +270,13 @@ try {
       const [bib] = await Promise.all([page.waitForEvent("download"), page.click("#starred-bibtex")]);
       const bibtex = fs.readFileSync(await bib.path(), "utf8");
       expect(bibtex.startsWith("@misc{") && bibtex.includes(`eprint = {${id}}`), `the BibTeX export: ${bibtex}`);
-      // A title with math is kept as written, not as KaTeX's rendering (issue 33, item 4).
+      // A title with math is kept as written, not as it is shown (issue 33, item 4): "R$^3$Mem", which the
+      // build writes as "R³Mem" (issue 43: the page does not move when KaTeX comes).
       await page.goto(base + dayPath("2025-02-25"));
       const withMath = page.locator("#p-2502\\.15957");
-      await withMath.scrollIntoViewIfNeeded(); // math is typeset as the reader comes to it
-      await withMath.locator(".katex").first().waitFor();
+      await withMath.scrollIntoViewIfNeeded();
+      const shown = (await withMath.locator('a[href*="arxiv.org/abs/"]').first().textContent()).trim();
+      expect(shown.startsWith("R³Mem: Bridging"), `the title as shown: ${shown}`);
       await withMath.locator("button.star").click();
       const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("paperpress-starred:/sub/")));
       const math = kept.find((p) => p.id === "2502.15957");

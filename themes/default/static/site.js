@@ -331,7 +331,9 @@
     var link = heading && heading.querySelector('a[href*="arxiv.org/abs/"]');
     if (!link) return;
     var id = link.getAttribute("href").split("/abs/")[1];
-    var title = link.textContent; // as written, before KaTeX typesets it (below): "$\ell_1$-norm", not "ℓ1ell_1ℓ1-norm"
+    // As written: the TeX the build wrote in Unicode ("$\ell_1$-norm" shown as "ℓ₁-norm") is in data-tex;
+    // the rest is read before KaTeX typesets it (below): "$\mathcal{O}(1)$", not "O(1)O(1)O(1)".
+    var title = link.getAttribute("data-tex") || link.textContent;
     var picked = paper.tagName !== "LI";
     var entry = function () {
       var authors = heading === paper ? paperPart(heading, ".authors") : paper.querySelector(".authors");
