@@ -275,8 +275,9 @@ TEST_CASE("pages: a title's simple formulas are written in Unicode, the TeX kept
         CAPTURE(name);
         auto html = render_layout(shipped_theme(name), "day", day_page(site, day, ""));
         REQUIRE(html);
-        CHECK(html->find(" data-tex=\"Bounds on $x_{1}$ with &amp; $\\mathcal{O}(1)$ &lt;b&gt;\">Bounds on x₁ with &amp; "
-                         "$\\mathcal{O}(1)$ &lt;b&gt;</a>") != std::string::npos);
+        CHECK(
+            html->find(" data-tex=\"Bounds on $x_{1}$ with &amp; $\\mathcal{O}(1)$ &lt;b&gt;\">Bounds on x₁ with &amp; "
+                       "$\\mathcal{O}(1)$ &lt;b&gt;</a>") != std::string::npos);
         CHECK(html->find(" data-tex=\"Missed $\\phi$-Balancing\">Missed φ-Balancing</a>") != std::string::npos);
         CHECK(html->find("Plain title</a>") != std::string::npos);
         CHECK(html->find("data-tex=\"Plain") == std::string::npos); // only where the two differ
