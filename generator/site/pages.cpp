@@ -266,7 +266,7 @@ TemplateData day_list_entry(const SiteContext& site, const DaySummary& day) {
     set_state(data, day);
     data.set("remedial", day.remedial);
     List titles;
-    for (const auto& title : day.top_titles) titles.push_back(TemplateData(tex_to_unicode(title, true)));
+    for (const auto& title : day.top_titles) titles.push_back(TemplateData(tex_for_page(title)));
     data.set("has_titles", !day.top_titles.empty());
     data.set("top_titles", titles);
     return data;

@@ -232,7 +232,7 @@ std::vector<std::pair<std::string, int>> most(const std::unordered_map<std::stri
 
 } // namespace
 
-MonthTally tally_month(const std::vector<Day>& days) {
+MonthTally tally_month(std::span<const Day> days) {
     MonthCounter counter;
     for (const Day& day : days) counter.add(day);
     return std::move(counter).finish();
@@ -263,8 +263,7 @@ Trends trends_of(const std::vector<Day>& days) {
         while (to < days.size() && days[to].date.year == days[from].date.year &&
                days[to].date.month == days[from].date.month)
             ++to;
-        months.push_back(tally_month(
-            {days.begin() + static_cast<std::ptrdiff_t>(from), days.begin() + static_cast<std::ptrdiff_t>(to)}));
+        months.push_back(tally_month(std::span(days).subspan(from, to - from)));
         from = to;
     }
     return trends_of(months);

@@ -8,6 +8,7 @@
 #include "site/pages.h"
 
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,7 @@ struct MonthTally {
 };
 
 // The month's days, in date order (none: an empty tally of no month).
-MonthTally tally_month(const std::vector<Day>& days);
+MonthTally tally_month(std::span<const Day> days);
 
 // The page's trends from the months' tallies, oldest first.
 Trends trends_of(const std::vector<MonthTally>& months);
