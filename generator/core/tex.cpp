@@ -601,10 +601,6 @@ std::optional<std::string> math_faithful(std::string_view math) {
     return out;
 }
 
-} // namespace
-
-namespace {
-
 // The text outside math through tex_to_unicode, each formula (delimiters
 // included, and how many bytes open it) through `formula`.
 template <class Formula>
@@ -625,8 +621,8 @@ std::string each_formula(std::string_view text, bool for_math_renderer, Formula&
 
 std::string tex_for_page(std::string_view text) {
     return each_formula(text, true, [](std::string_view formula, std::size_t open) {
-        const bool inline_dollars = open == 1 && formula.front() == '$';
-        const auto plain = inline_dollars ? math_faithful(formula.substr(1, formula.size() - 2)) : std::nullopt;
+        // Inline $...$ only: display math is KaTeX's block, and \(...\) is rare in titles.
+        const auto plain = open == 1 ? math_faithful(formula.substr(1, formula.size() - 2)) : std::nullopt;
         return plain ? *plain : std::string(formula);
     });
 }
