@@ -1,10 +1,12 @@
 // site/trends: the trends page's numbers, checked against what `paperpress ls
 // --json` lists of the same temporary archive, and its charts' SVG.
 #include "content/content_tree.h"
+#include "site/build_state.h"
 #include "site/builder.h"
 #include "site/trends.h"
 #include "site/trends_cache.h"
 #include "test_support.h"
+#include "util/lock.h"
 
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
@@ -13,6 +15,10 @@
 #include <functional>
 #include <map>
 #include <regex>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace pp;
 using namespace pp::test;
@@ -348,6 +354,32 @@ TEST_CASE("trends: tallies that do not verify, or were counted from other days, 
     CHECK(again.warnings.front().find("built everything again") != std::string::npos);
     CHECK(again.trend_months_counted == 12);
     CHECK(read_text(out / "trends/index.html").find("Tampered") == std::string::npos);
+}
+
+// A build killed while it wrote the tallies leaves their temporary file beside the output folder, as it
+// may leave the state's: the next build removes both.
+TEST_CASE("trends: the temporary file of tallies a killed build was writing is removed by the next build") {
+    TempDir dir;
+    for (const auto& day : archive_days()) REQUIRE(save_day(dir / "content", day).has_value());
+    fs::copy(source_dir() / "themes", dir / "themes", fs::copy_options::recursive);
+    const fs::path out = dir / "site";
+    build_into(dir, out);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        auto held = TreeLock::acquire(lock_path(out), {});
+        ::kill(::getpid(), SIGKILL); // a build killed holding the folder's lock
+        ::_exit(1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    REQUIRE(WIFSIGNALED(status));
+    const fs::path left[] = {trends_cache_path(out).string() + ".tmp." + std::to_string(child),
+                             state_path(out).string() + ".tmp." + std::to_string(child)};
+    for (const auto& file : left) write_text(file, "half written");
+    const BuildReport next = build_into(dir, out);
+    for (const auto& file : left) CHECK_MESSAGE(!fs::exists(file), file);
+    REQUIRE(!next.warnings.empty());
+    CHECK(next.warnings.front().find("was interrupted: removed its 2 temporary files") != std::string::npos);
 }
 
 TEST_CASE("trends: tallies read back as written, and any that do not fit together are refused whole") {
