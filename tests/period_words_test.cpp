@@ -178,6 +178,45 @@ TEST_CASE("words: each paper is listed once a word, with the word's best place, 
     CHECK_FALSE(postings.contains("of"));
 }
 
+TEST_CASE("words: a day of the most papers a day holds keeps each paper's number and class, in a few bytes a posting") {
+    // Paper p ranks 4999 - p (equal scores: the last on the page first). A
+    // word of its own each (ids past the one-byte varints), and "gadget" in
+    // every thousandth, far apart in rank; the papers between have no other word.
+    Day big;
+    big.date = day_of(3, 2);
+    auto letters = [](int n) {
+        std::string word = "q";
+        for (; n > 0; n /= 26) word += static_cast<char>('a' + n % 26);
+        return word;
+    };
+    for (int p = 0; p < static_cast<int>(max_papers_per_day); ++p) {
+        Paper paper;
+        paper.id = "2301." + std::to_string(10000 + p);
+        paper.abstract = letters(p);
+        if (p % 1000 == 0) (p % 2000 == 0 ? paper.title : paper.abstract) += " gadget";
+        big.papers.push_back(std::move(paper));
+    }
+    std::vector<Day> days = {make_day(day_of(3, 1), 2), big};
+    PeriodWords words("2023-03", dates_of(days));
+    REQUIRE(words.add(days[1], 1) == false);
+    REQUIRE(words.add(days[0], 0));
+    const std::size_t bytes = words.gathered_bytes();
+    const auto postings = postings_of(finished(words));
+    std::size_t count = 0;
+    for (const auto& [word, list] : postings) count += list.size();
+    CHECK(count > max_papers_per_day);
+    CHECK(bytes <= 4 * count); // a flat (word, posting) pair took 8
+
+    // Numbered after the first day's 2 papers: paper p is number 2 + 4999 - p;
+    // "gadget" is in the title (3) of papers 0, 2000 and 4000, the abstract (1) of 1000 and 3000.
+    const std::vector<std::pair<long, int>> gadget = {
+        {2 + 999, 3}, {2 + 1999, 1}, {2 + 2999, 3}, {2 + 3999, 1}, {2 + 4999, 3}};
+    CHECK(postings.at("gadget") == gadget);
+    CHECK(postings.at(letters(4321)) == std::vector<std::pair<long, int>>{{2 + 4999 - 4321, 1}});
+    CHECK(postings.at(letters(1)) == std::vector<std::pair<long, int>>{{2 + 4998, 1}});
+    CHECK(postings.at("sprocket").size() == 2);
+}
+
 TEST_CASE("words: a day that never came is not listed, and its papers take no numbers") {
     std::vector<Day> days = {make_day(day_of(3, 1), 2), make_day(day_of(3, 2), 4), make_day(day_of(3, 3), 1)};
     PeriodWords words("2023-03", dates_of(days));

@@ -107,38 +107,79 @@ void WordTable::grow() {
     }
 }
 
-// A list that grows by blocks, never copying what it holds (a year's pairs
-// are megabytes: a vector's doubling would hold them twice while it grows).
-class PairList {
+// Bytes kept in blocks, never moved once kept (a year's pairs are
+// megabytes: a vector's doubling would hold them twice while it grows).
+class ByteBlocks {
 public:
-    std::size_t size() const { return size_; }
-    std::uint64_t& operator[](std::size_t i) { return blocks_[i >> block_bits][i & (block_size - 1)]; }
-    std::uint64_t operator[](std::size_t i) const { return blocks_[i >> block_bits][i & (block_size - 1)]; }
-    void push_back(std::uint64_t pair) {
-        if ((size_ & (block_size - 1)) == 0) blocks_.push_back(std::make_unique<std::uint64_t[]>(block_size));
-        blocks_.back()[size_++ & (block_size - 1)] = pair;
+    // A copy of `bytes` in one piece: in the last block if they fit, else in a new one.
+    std::string_view keep(std::string_view bytes) {
+        if (blocks_.empty() || room_ < bytes.size()) {
+            const std::size_t size = std::max(block_size, bytes.size());
+            blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
+            end_ = blocks_.back().get();
+            room_ = size;
+        }
+        char* at = end_;
+        std::memcpy(at, bytes.data(), bytes.size());
+        end_ += bytes.size();
+        room_ -= bytes.size();
+        return {at, bytes.size()};
     }
 
 private:
-    static constexpr int block_bits = 15; // 256 KB
-    static constexpr std::size_t block_size = std::size_t(1) << block_bits;
-    std::vector<std::unique_ptr<std::uint64_t[]>> blocks_;
-    std::size_t size_ = 0;
+    static constexpr std::size_t block_size = std::size_t(1) << 18; // 256 KB
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    char* end_ = nullptr;
+    std::size_t room_ = 0;
 };
 
-// A shard's words, and for each paper a word is in, one pair of
-// (word id << 32 | posting), its class the best of the word's places there.
-// A day's words first go to a table of the day's own: small enough to stay
-// in the core's cache, where the shard's table of a year's words is not
-// (its lookups were most of the index's time). Each of the day's words is
-// then looked up once in the shard's table, not once per time it is used.
+void append_varint(std::string& out, std::uint32_t value) {
+    for (; value >= 0x80; value >>= 7) out += static_cast<char>(value | 0x80);
+    out += static_cast<char>(value);
+}
+
+std::uint32_t read_varint(const unsigned char*& p) {
+    std::uint32_t value = 0;
+    for (int shift = 0;; shift += 7) {
+        const unsigned char byte = *p++;
+        value |= std::uint32_t(byte & 0x7f) << shift;
+        if (byte < 0x80) return value;
+    }
+}
+
+// A day's pairs as end_day() packs them, each handed to `f` as (the shard's
+// word id, posting) in the order they were added.
+template <class F>
+void for_each_pair(std::string_view packed, std::size_t day, F&& f) {
+    const auto* p = reinterpret_cast<const unsigned char*>(packed.data());
+    const auto* end = p + packed.size();
+    std::size_t rank = 0;
+    while (p < end) {
+        const std::uint32_t id = read_varint(p);
+        const std::uint32_t step = read_varint(p);
+        rank += step >> 2;
+        f(id, posting_of(day, rank, static_cast<int>(step & 3)));
+    }
+}
+
+// A shard's words, and for each paper a word is in, one pair of (word id,
+// posting), its class the best of the word's places there. A day's words
+// first go to a table of the day's own: small enough to stay in the core's
+// cache, where the shard's table of a year's words is not (its lookups were
+// most of the index's time). Each of the day's words is then looked up once
+// in the shard's table, not once per time it is used. The day's pairs are
+// kept packed: the shard's word id and the paper's rank as a step from the
+// pair before (the papers come in rank order), each a varint of 1 to 3
+// bytes, where a flat 8-byte pair made a year's pairs the build's largest
+// memory (docs/performance.md).
 struct PeriodWords::Shard {
     WordTable words;
-    PairList pairs;
+    ByteBlocks packed;
     WordTable day_words;                  // cleared for each day
     std::vector<std::uint64_t> day_pairs; // (day's word id << 32 | posting)
     std::vector<std::uint32_t> day_last;  // by day's word id: 1 + the index of its last pair; 0: none
     std::vector<std::uint32_t> ids;       // day's word id -> shard's
+    std::string day_packed;
 
     // Lets go of the tables, keeping the pairs.
     void release_tables() {
@@ -147,6 +188,7 @@ struct PeriodWords::Shard {
         decltype(day_pairs)().swap(day_pairs);
         decltype(day_last)().swap(day_last);
         decltype(ids)().swap(ids);
+        std::string().swap(day_packed);
     }
 
     void start_day() {
@@ -169,11 +211,20 @@ struct PeriodWords::Shard {
         at = static_cast<std::uint32_t>(day_pairs.size());
     }
 
-    void end_day() {
+    // The day's pairs, packed and kept (for_each_pair() reads them).
+    std::string_view end_day() {
         ids.resize(day_words.size());
         for (std::uint32_t id = 0; id < day_words.size(); ++id) ids[id] = words.intern(day_words.word(id));
-        for (std::uint64_t pair : day_pairs)
-            pairs.push_back(std::uint64_t(ids[pair >> 32]) << 32 | (pair & 0xffffffffu));
+        day_packed.clear();
+        std::uint32_t rank = 0;
+        for (std::uint64_t pair : day_pairs) {
+            const auto posting = static_cast<std::uint32_t>(pair);
+            const std::uint32_t paper_rank = (posting >> 2) & ((1u << rank_bits) - 1);
+            append_varint(day_packed, ids[pair >> 32]);
+            append_varint(day_packed, (paper_rank - rank) << 2 | (posting & 3));
+            rank = paper_rank;
+        }
+        return packed.keep(day_packed);
     }
 };
 
@@ -210,6 +261,12 @@ std::size_t PeriodWords::shards_made() {
     return shards_;
 }
 
+std::size_t PeriodWords::gathered_bytes() const {
+    std::size_t bytes = 0;
+    for (const Span& span : spans_) bytes += span.packed.size();
+    return bytes;
+}
+
 bool PeriodWords::has(std::size_t index) const { return index < dates_.size() && papers_[index] >= 0; }
 
 bool PeriodWords::add(const Day& day, std::size_t index) {
@@ -219,8 +276,6 @@ bool PeriodWords::add(const Day& day, std::size_t index) {
         !papers_[index].compare_exchange_strong(unset, static_cast<int>(day.papers.size())))
         return false;
     auto shard = take_shard();
-    Span& span = spans_[index];
-    span = {shard.get(), shard->pairs.size(), 0};
     shard->start_day();
     const auto order = rank_order(day);
     for (std::size_t rank = 0; rank < order.size(); ++rank)
@@ -228,8 +283,7 @@ bool PeriodWords::add(const Day& day, std::size_t index) {
             const std::uint32_t posting = posting_of(index, rank, cls);
             for_each_indexed_word(field, [&](std::string_view word) { shard->add(word, posting); });
         });
-    shard->end_day();
-    span.end = shard->pairs.size();
+    spans_[index] = {shard.get(), shard->end_day()};
     give_back(std::move(shard));
     return added_.fetch_add(1, std::memory_order_acq_rel) + 1 == dates_.size();
 }
@@ -263,18 +317,19 @@ Postings join(Shards& shards, const Spans& spans) {
         shard->release_tables(); // their pairs are all the join needs now: megabytes a year, freed before the list
     }
     out.starts.assign(out.words.size() + 1, 0);
-    for (const auto& shard : shards)
-        for (std::size_t i = 0; i < shard->pairs.size(); ++i) ++out.starts[ids[shard.get()][shard->pairs[i] >> 32] + 1];
+    for (std::size_t day = 0; day < spans.size(); ++day) {
+        if (!spans[day].shard) continue;
+        const auto& map = ids[spans[day].shard];
+        for_each_pair(spans[day].packed, day, [&](std::uint32_t id, std::uint32_t) { ++out.starts[map[id] + 1]; });
+    }
     for (std::size_t id = 1; id < out.starts.size(); ++id) out.starts[id] += out.starts[id - 1];
     out.list.resize(out.starts.back());
     std::vector<std::uint32_t> next(out.starts.begin(), out.starts.end() - 1);
-    for (const auto& span : spans) {
-        if (!span.shard) continue;
-        const auto& map = ids[span.shard];
-        for (std::size_t i = span.begin; i < span.end; ++i) {
-            const std::uint64_t pair = span.shard->pairs[i];
-            out.list[next[map[pair >> 32]]++] = static_cast<std::uint32_t>(pair);
-        }
+    for (std::size_t day = 0; day < spans.size(); ++day) {
+        if (!spans[day].shard) continue;
+        const auto& map = ids[spans[day].shard];
+        for_each_pair(spans[day].packed, day,
+                      [&](std::uint32_t id, std::uint32_t posting) { out.list[next[map[id]]++] = posting; });
     }
     return out;
 }

@@ -7,8 +7,8 @@
 // once, up to a limit: each shard's table holds most of the period's words,
 // so a shard a worker would make memory grow with --jobs, not with the CPUs
 // that run them): first into a small table of the day's own words, then each of them
-// once into the shard's table, with one 8-byte (word, posting) pair for each
-// paper a word is in, in one flat list; no lock per word, no list per word.
+// once into the shard's table, with one (word, posting) pair for each paper a
+// word is in, packed in a few bytes; no lock per word, no list per word.
 // finish() joins the shards by a counting sort, taking the days in date
 // order (so each word's postings come out in order), and writes the chunks.
 #pragma once
@@ -69,6 +69,8 @@ public:
     // True when this call added the period's last day.
     bool add(const Day& day, std::size_t index);
     bool has(std::size_t index) const;
+    // The bytes the added days' pairs take until finish(): a few a posting.
+    std::size_t gathered_bytes() const;
     // The shards made so far: at most `most_shards`.
     std::size_t shards_made();
     // Lets go of the words (once their chunks are written).
@@ -98,9 +100,9 @@ private:
     std::size_t most_shards_ = 0;
     std::size_t shards_ = 0;                   // made
     std::vector<std::unique_ptr<Shard>> idle_; // every shard, once no add() runs
-    struct Span {                              // where a day's pairs are
+    struct Span {                              // a day's pairs, packed in its shard
         const Shard* shard = nullptr;
-        std::size_t begin = 0, end = 0;
+        std::string_view packed;
     };
     std::vector<Span> spans_; // by day
 };
