@@ -281,6 +281,36 @@ TEST_CASE("incremental: a day file's stamp is trusted only when its size and tim
     CHECK(read_text(site.out() / "2025/01/08/index.html").find(edited.papers[0].title) != std::string::npos);
 }
 
+// A list (the feed here) reads back the days it shows. When one of them cannot be read, the list keeps its last
+// version and is not recorded as made from these days, so the next build makes it again once the day reads: it
+// never stays without the day. The day's file is damaged with its size and stamp unchanged (a disk's error, a
+// sync tool that kept the time), so no build parses it again on its own account.
+TEST_CASE("incremental: a list whose day cannot be read keeps its last version, and is made again once it reads") {
+    Site site;
+    SetStamps env;
+    site.env = &env;
+    site.config.data = "none"; // the lists read the day files themselves
+    site.config.feed_days = 5;
+    const auto path = day_path(site.content(), date("2025-01-08"));
+    env.stamps[day_relative_path(date("2025-01-08"))] = {fs::file_size(path), 1'700'000'000 * second};
+    REQUIRE(site.build().ok());
+    const std::string good = read_text(path);
+    const std::string feed_before = read_text(site.out() / "feed.xml");
+    REQUIRE(feed_before.find("Paper 1 of 2025-01-08") != std::string::npos);
+
+    write_text(path, std::string(good.size(), '#')); // same size, same stamp: the day stage trusts it
+    site.save(make_day("2025-02-05", 2));
+    auto damaged = site.build();
+    REQUIRE_FALSE(damaged.ok());
+    CHECK(damaged.errors.front().to_string().find("2025-01-08") != std::string::npos);
+    CHECK(read_text(site.out() / "feed.xml") == feed_before); // not a feed without the day
+
+    write_text(path, good);
+    auto report = site.check_equals_clean("the day reads again");
+    CHECK(as_set(report.written_files).contains("feed.xml"));
+    CHECK(read_text(site.out() / "feed.xml").find("Paper 1 of 2025-01-08") != std::string::npos);
+}
+
 TEST_CASE("incremental: deleting a day removes its outputs and relinks its neighbours") {
     Site site;
     REQUIRE(site.build().ok());
