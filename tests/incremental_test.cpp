@@ -311,6 +311,38 @@ TEST_CASE("incremental: a list whose day cannot be read keeps its last version, 
     CHECK(read_text(site.out() / "feed.xml").find("Paper 1 of 2025-01-08") != std::string::npos);
 }
 
+// The same for the word index: on 1 March, February folds into the year's period, whose January days this build
+// did not parse and reads now. One that cannot be read leaves the year's chunks as they were, under no record
+// of these days, so the next build indexes the year again once the day reads.
+TEST_CASE("incremental: a word index period whose day cannot be read keeps its chunks, and is made again once it "
+          "reads") {
+    Site site;
+    SetStamps env;
+    site.env = &env;
+    const auto path = day_path(site.content(), date("2025-01-08"));
+    env.stamps[day_relative_path(date("2025-01-08"))] = {fs::file_size(path), 1'700'000'000 * second};
+    REQUIRE(site.build().ok());
+    const std::string good = read_text(path);
+
+    write_text(path, std::string(good.size(), '#')); // same size, same stamp: the day stage trusts it
+    site.save(make_day("2025-03-03", 2));
+    SUBCASE("the last list of periods reads back") {
+        auto damaged = site.build();
+        REQUIRE_FALSE(damaged.ok());
+        CHECK(damaged.errors.front().to_string().find("2025-01-08") != std::string::npos);
+        // The year is listed as it was, with the day, not made again without it.
+        CHECK(read_text(site.out() / search::manifest_path).find("0102:3,0103:3,0108:3\"") != std::string::npos);
+    }
+    SUBCASE("the last list of periods does not read back either: the year is listed empty, until the day reads") {
+        const auto manifest = site.out() / search::manifest_path;
+        write_text(manifest, std::string(read_text(manifest).size(), ' '));
+        REQUIRE_FALSE(site.build().ok());
+    }
+
+    write_text(path, good);
+    site.check_equals_clean("the day reads again");
+}
+
 TEST_CASE("incremental: deleting a day removes its outputs and relinks its neighbours") {
     Site site;
     REQUIRE(site.build().ok());

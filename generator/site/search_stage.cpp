@@ -127,19 +127,36 @@ const std::map<std::string, search::PeriodHead>& SearchStage::last_heads() {
     return heads_;
 }
 
-// The days of the periods to rebuild that no worker parsed, parsed on the workers.
-void SearchStage::add_missing(const std::vector<Period*>& stale) {
-    std::vector<const DayTask*> missing;
+// The days of the periods to rebuild that no worker parsed, parsed on the
+// workers; the names of the periods of which a day could not be read.
+std::set<std::string> SearchStage::add_missing(const std::vector<Period*>& stale) {
+    std::vector<std::pair<const DayTask*, const std::string*>> missing;
     for (const Period* period : stale)
         for (const DayTask* task : period->days) {
             const Part& part = parts_.at(period->name);
-            if (!part.words->has(index_of(part, task->file.date).value_or(part.tasks.size()))) missing.push_back(task);
+            if (!part.words->has(index_of(part, task->file.date).value_or(part.tasks.size())))
+                missing.emplace_back(task, &period->name);
         }
+    std::mutex unread_mutex;
+    std::set<std::string> unread;
     build_.workers->parallel_for(missing.size(), [&](std::size_t i) {
-        auto day = load_day(missing[i]->file.path);
-        if (day) add(*day);
-        else build_.error(day.error());
+        auto day = load_day(missing[i].first->file.path);
+        if (day) return add(*day);
+        build_.error(day.error());
+        std::lock_guard lock(unread_mutex);
+        unread.insert(*missing[i].second);
     });
+    return unread;
+}
+
+// A period that could not be made again keeps the chunks the last list
+// names for it, and that list's entry (none: the period is listed empty).
+search::PeriodHead SearchStage::keep_last(const Period& period) {
+    const auto& heads = last_heads();
+    const auto head = heads.find(period.name);
+    if (head == heads.end()) return {period.name, {}, {}};
+    for (const auto& word : head->second.first_words) build_.store.keep_previous(search::chunk_path(period.name, word));
+    return head->second;
 }
 
 // The period's chunks from its days' words.
@@ -184,11 +201,16 @@ void SearchStage::write_periods(std::vector<Period>& periods, std::uint64_t key)
         else if (periods[i].up_to_date && periods[i].listed) list[i] = std::move(*periods[i].listed);
         else stale.push_back(&periods[i]);
     }
-    add_missing(stale);
+    const auto unread = add_missing(stale);
     build_.workers->parallel_for(stale.size(), [&](std::size_t i) {
+        auto& entry = list[static_cast<std::size_t>(stale[i] - periods.data())];
         auto& made = parts_.at(stale[i]->name).head; // by add(), once add_missing() brought its last day
-        list[static_cast<std::size_t>(stale[i] - periods.data())] = made ? std::move(*made) : rebuild(*stale[i]);
+        if (made) entry = std::move(*made);
+        else entry = unread.contains(stale[i]->name) ? keep_last(*stale[i]) : rebuild(*stale[i]);
     });
+    // A list with a period kept as it was is recorded under a key no build
+    // makes: the next one checks every period again.
+    if (!unread.empty()) key = Hasher().add(key).add(std::string_view("a period not made")).value();
     build_.store.write(search::manifest_path, key, search::manifest_json(list), true, OutputStore::Kept::key_and_bytes);
 }
 
