@@ -73,14 +73,11 @@ struct BuildContext {
         return h;
     }
 
-    // Renders the layout with data() unless the page is up to date. A data()
-    // that may fail returns an optional: none keeps the last version.
+    // Renders the layout with data() unless the page is up to date.
     template <class Data>
     void produce_page(const std::string& layout, const std::string& site_path, std::uint64_t key, Data&& data) {
         store.produce(site_path, key, [&]() -> std::optional<std::string> {
-            std::optional<TemplateData> made = data(); // none: its inputs could not be read (reported)
-            if (!made) return std::nullopt;
-            auto html = render_layout(*theme, layout, *made);
+            auto html = render_layout(*theme, layout, data());
             if (!html) {
                 error(html.error());
                 return std::nullopt;

@@ -6,8 +6,10 @@
 #include "site/trends_cache.h"
 #include "util/text.h"
 
+#include <algorithm>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <set>
 
 namespace pp {
@@ -28,14 +30,11 @@ struct ListOutput {
     bool page = false;
     ListInputs inputs;
     std::function<std::optional<std::string>(const ListInputs&)> render; // data files
-    std::function<std::optional<TemplateData>(const ListInputs&)> data;  // pages
+    std::function<TemplateData(const ListInputs&)> data;                 // pages
 };
 
-// A render or data that returns nothing could not read what it is made from
-// (the errors reported): the output keeps its last version, and no record
-// says it was made from these inputs, so the next build makes it again.
 ListOutput page_output(std::string kind, std::string site_path, ListInputs inputs,
-                       std::function<std::optional<TemplateData>(const ListInputs&)> data) {
+                       std::function<TemplateData(const ListInputs&)> data) {
     return ListOutput{std::move(kind), std::move(site_path), true, std::move(inputs), {}, std::move(data)};
 }
 
@@ -58,25 +57,26 @@ public:
     std::vector<ListOutput> outputs();
     void produce(const ListOutput& out);
     int months_counted() const { return months_counted_; }
+    // Whether one of the output's days could not be read by a list this
+    // build: what it made may lack the day.
+    bool lacks_a_day(const ListOutput& out) const;
 
 private:
     std::uint64_t key_of(const ListOutput& out) const;
-    std::optional<std::vector<Day>> full_days(const ListInputs& in);
+    std::vector<Day> full_days(const ListInputs& in);
     ListOutput feed();
     ListOutput data_index();
     ListOutput sitemap_file();
     ListOutput home();
-    std::optional<TemplateData> home_data(const ListInputs& inputs);
     ListOutput month(std::size_t m);
     MonthOverview month_overview(int year, int month);
-    std::optional<MonthBest> best_of_month(int year, int month, const ListInputs& inputs, int limit);
+    MonthBest best_of_month(int year, int month, const ListInputs& inputs, int limit);
     ListOutput year(std::size_t y);
     ListOutput archive();
     std::vector<ListOutput> prompts();
     ListOutput search();
     ListOutput trends();
-    std::optional<TemplateData> trends_data(std::size_t first_month);
-    std::optional<KeptTally> month_tally(std::size_t m, std::vector<KeptTally>& kept);
+    KeptTally month_tally(std::size_t m, std::vector<KeptTally>& kept);
     std::uint64_t month_number(std::size_t m) const;
     void add_month_size(ListInputs& in, std::size_t m) const;
 
@@ -86,6 +86,8 @@ private:
     const SiteGraph& graph_;
     const Config& config_;
     int months_counted_ = 0; // by the trends page (one output: one thread)
+    mutable std::mutex unread_mutex_;
+    std::set<const DayTask*> unread_; // the days full_days() could not read
 };
 
 // In the order they are made, the heaviest first.
@@ -139,17 +141,27 @@ void Lists::produce(const ListOutput& out) {
     build_.produce_page(out.kind, out.site_path, key, [&] { return out.data(out.inputs); });
 }
 
-// The days in `in.days`, read back; none when one cannot be read (an error).
-std::optional<std::vector<Day>> Lists::full_days(const ListInputs& in) {
+// The days in `in.days`, read back. A day that cannot be read is an error,
+// left out, and noted: what is made without it is made again next time.
+std::vector<Day> Lists::full_days(const ListInputs& in) {
     std::vector<Day> days;
-    bool all = true;
     for (const DayTask* task : in.days) {
         auto day = days_.rendered_day(*task);
-        if (day) days.push_back(std::move(*day));
-        else build_.error(day.error()), all = false;
+        if (day) {
+            days.push_back(std::move(*day));
+            continue;
+        }
+        build_.error(day.error());
+        std::lock_guard lock(unread_mutex_);
+        unread_.insert(task);
     }
-    if (!all) return std::nullopt;
     return days;
+}
+
+bool Lists::lacks_a_day(const ListOutput& out) const {
+    std::lock_guard lock(unread_mutex_);
+    return std::any_of(out.inputs.days.begin(), out.inputs.days.end(),
+                       [&](const DayTask* task) { return unread_.contains(task); });
 }
 
 // Feed: the newest feed_days days with papers in full, and the newer
@@ -159,10 +171,9 @@ ListOutput Lists::feed() {
     for (auto i : feed_days(graph_.days, config_.feed_days)) in.days.push_back(live_[i]);
     return data_output("feed", feed_path(), std::move(in),
                        [this](const ListInputs& inputs) -> std::optional<std::string> {
-                           const auto days = full_days(inputs);
-                           if (!days) return std::nullopt;
+                           const std::vector<Day> days = full_days(inputs);
                            std::vector<const Day*> feed_days;
-                           for (const auto& day : *days) feed_days.push_back(&day);
+                           for (const auto& day : days) feed_days.push_back(&day);
                            return atom_feed(config_, build_.urls, feed_days);
                        });
 }
@@ -196,18 +207,14 @@ ListOutput Lists::home() {
     }
     const auto shown = std::min<std::size_t>(live_.size(), static_cast<std::size_t>(std::max(0, config_.home_days)));
     for (std::size_t i = 0; i < shown; ++i) in.summaries.push_back(live_[live_.size() - 1 - i]->summary_key);
-    return page_output("home", home_path(), std::move(in),
-                       [this](const ListInputs& inputs) { return home_data(inputs); });
-}
-
-std::optional<TemplateData> Lists::home_data(const ListInputs& inputs) {
-    const auto days = full_days(inputs);
-    if (!days) return std::nullopt;
-    const SiteContext& site = *build_.site;
-    if (days->empty()) return home_page(site, nullptr, {});
-    const Prompt& prompt = build_.prompts.get(inputs.days.front()->record.prompt);
-    return build_.prompt_pages ? home_page(site, &days->front(), {}, build_.prompt_href(prompt))
-                               : home_page(site, &days->front(), prompt.html);
+    return page_output("home", home_path(), std::move(in), [this](const ListInputs& inputs) {
+        std::vector<Day> days = full_days(inputs);
+        const SiteContext& site = *build_.site;
+        if (days.empty()) return home_page(site, nullptr, {});
+        const Prompt& prompt = build_.prompts.get(inputs.days.front()->record.prompt);
+        return build_.prompt_pages ? home_page(site, &days.front(), {}, build_.prompt_href(prompt))
+                                   : home_page(site, &days.front(), prompt.html);
+    });
 }
 
 // A month page: its days' summaries, its year, the months before and
@@ -228,11 +235,10 @@ ListOutput Lists::month(std::size_t m) {
                   static_cast<std::uint64_t>(best),
                   Hasher().add(overview->html).add(overview->model).add(overview->cost).value()};
     return page_output("month", month_path_of(month.year, month.month), std::move(in),
-                       [this, m, best, overview](const ListInputs& inputs) -> std::optional<TemplateData> {
+                       [this, m, best, overview](const ListInputs& inputs) {
                            const auto& node = graph_.months[m];
-                           auto month_best = best_of_month(node.year, node.month, inputs, best);
-                           if (!month_best) return std::nullopt;
-                           return month_page(*build_.site, m, std::move(*month_best), *overview);
+                           return month_page(*build_.site, m, best_of_month(node.year, node.month, inputs, best),
+                                             *overview);
                        });
 }
 
@@ -254,11 +260,9 @@ MonthOverview Lists::month_overview(int year, int month) {
 
 // The best-of that the day stage made from the same days, else one made
 // from the days read back.
-std::optional<MonthBest> Lists::best_of_month(int year, int month, const ListInputs& inputs, int limit) {
+MonthBest Lists::best_of_month(int year, int month, const ListInputs& inputs, int limit) {
     if (auto made = days_.best_of_month(year, month)) return std::move(*made);
-    auto days = full_days(inputs);
-    if (!days) return std::nullopt;
-    return month_best(std::move(*days), limit);
+    return month_best(full_days(inputs), limit);
 }
 
 // A year page: its months' sizes, and the years before and after.
@@ -321,31 +325,21 @@ ListOutput Lists::trends() {
                                         : 0;
     for (std::size_t m = first_month; m < graph_.months.size(); ++m)
         for (auto d : graph_.months[m].days) in.days.push_back(live_[d]);
-    return page_output("trends", trends_page_path(), std::move(in),
-                       [this, first_month](const ListInputs&) { return trends_data(first_month); });
+    return page_output("trends", trends_page_path(), std::move(in), [this, first_month](const ListInputs&) {
+        const fs::path& out = build_.options.out_dir;
+        std::vector<KeptTally> kept =
+            build_.store.reads_back() ? load_tallies(out, build_.program_key) : std::vector<KeptTally>{};
+        std::vector<KeptTally> tallies;
+        for (std::size_t m = first_month; m < graph_.months.size(); ++m) tallies.push_back(month_tally(m, kept));
+        if (auto saved = save_tallies(out, tallies, build_.program_key); !saved) build_.error(saved.error());
+        std::vector<MonthTally> months;
+        for (auto& [key, tally] : tallies) months.push_back(std::move(tally));
+        return trends_page(*build_.site, trends_of(months));
+    });
 }
 
-// The trends page of the months from `first_month` on: none when one of them
-// cannot be counted (and the tallies file stays as it was).
-std::optional<TemplateData> Lists::trends_data(std::size_t first_month) {
-    const fs::path& out = build_.options.out_dir;
-    std::vector<KeptTally> kept =
-        build_.store.reads_back() ? load_tallies(out, build_.program_key) : std::vector<KeptTally>{};
-    std::vector<KeptTally> tallies;
-    for (std::size_t m = first_month; m < graph_.months.size(); ++m) {
-        auto tally = month_tally(m, kept);
-        if (!tally) return std::nullopt;
-        tallies.push_back(std::move(*tally));
-    }
-    if (auto saved = save_tallies(out, tallies, build_.program_key); !saved) build_.error(saved.error());
-    std::vector<MonthTally> months;
-    for (auto& [key, tally] : tallies) months.push_back(std::move(tally));
-    return trends_page(*build_.site, trends_of(months));
-}
-
-// Month m's tally: the one kept when it was counted from the same days, else
-// counted now; none when one of its days cannot be read.
-std::optional<KeptTally> Lists::month_tally(std::size_t m, std::vector<KeptTally>& kept) {
+// Month m's tally: the one kept when it was counted from the same days, else counted now.
+KeptTally Lists::month_tally(std::size_t m, std::vector<KeptTally>& kept) {
     const MonthNode& node = graph_.months[m];
     Hasher key;
     key.add(month_number(m));
@@ -353,16 +347,17 @@ std::optional<KeptTally> Lists::month_tally(std::size_t m, std::vector<KeptTally
     for (auto& tally : kept)
         if (tally.key == key.value() && tally.tally.trend.year == node.year && tally.tally.trend.month == node.month)
             return std::move(tally);
-    std::optional<std::vector<Day>> month;
-    if (auto read = days_.month_read_back(node.year, node.month)) {
-        month = std::move(*read);
-    } else {
+    auto month = days_.month_read_back(node.year, node.month);
+    bool whole = true;
+    if (!month) {
         ListInputs one;
         for (auto d : node.days) one.days.push_back(live_[d]);
-        if (!(month = full_days(one))) return std::nullopt;
+        month = full_days(one);
+        whole = month->size() == one.days.size();
     }
     ++months_counted_;
-    return KeptTally{key.value(), tally_month(*month)};
+    // A tally without one of its days is kept under a key no build makes: it is counted again.
+    return {whole ? key.value() : incomplete_key(key.value()), tally_month(*month)};
 }
 
 std::uint64_t Lists::month_number(std::size_t m) const {
@@ -384,6 +379,8 @@ void write_lists(BuildContext& build, DayStage& days, const std::vector<DayTask*
     Lists lists(build, days, live);
     const std::vector<ListOutput> outputs = lists.outputs();
     build.workers->parallel_for(outputs.size(), [&](std::size_t i) { lists.produce(outputs[i]); });
+    for (const auto& out : outputs)
+        if (lists.lacks_a_day(out)) build.store.record_incomplete(out.site_path);
     build.report.unshared().trend_months_counted = lists.months_counted();
 }
 

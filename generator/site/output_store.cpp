@@ -117,6 +117,15 @@ void OutputStore::keep_previous(const std::string& site_path) {
     }
 }
 
+void OutputStore::record_incomplete(const std::string& site_path) {
+    if (auto it = state_.outputs.find(site_path); it != state_.outputs.end()) {
+        it->second.key = incomplete_key(it->second.key);
+        return;
+    }
+    std::lock_guard lock(added_mutex_);
+    if (auto it = added_.find(site_path); it != added_.end()) it->second.key = incomplete_key(it->second.key);
+}
+
 std::uint64_t OutputStore::recorded_bytes(const std::string& site_path) {
     if (auto it = state_.outputs.find(site_path); it != state_.outputs.end())
         return it->second.made ? it->second.bytes : 0;

@@ -9,6 +9,7 @@
 
 #include "site/build_state.h"
 #include "site/builder.h"
+#include "util/hash.h"
 #include "util/lock.h"
 
 #include <atomic>
@@ -36,6 +37,12 @@ private:
     BuildReport& report_;
     std::mutex mutex_;
 };
+
+// The key that an output made without some of its inputs is recorded under:
+// none that a build computes for what it makes.
+inline std::uint64_t incomplete_key(std::uint64_t key) {
+    return Hasher().add(key).add(std::string_view("made without some of its inputs")).value();
+}
 
 class OutputStore {
 public:
@@ -72,6 +79,11 @@ public:
     // its record, whose key still describes that version), rather than being
     // removed as stale.
     void keep_previous(const std::string& site_path);
+
+    // An output made this build without some of its inputs (one could not
+    // be read: an error) stays as made, but is recorded under a key no build
+    // makes, so the next build makes it again.
+    void record_incomplete(const std::string& site_path);
 
     // The hash of the bytes recorded for an output made or kept by this build; 0 if none.
     std::uint64_t recorded_bytes(const std::string& site_path);

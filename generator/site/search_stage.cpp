@@ -149,16 +149,6 @@ std::set<std::string> SearchStage::add_missing(const std::vector<Period*>& stale
     return unread;
 }
 
-// A period that could not be made again keeps the chunks the last list
-// names for it, and that list's entry (none: the period is listed empty).
-search::PeriodHead SearchStage::keep_last(const Period& period) {
-    const auto& heads = last_heads();
-    const auto head = heads.find(period.name);
-    if (head == heads.end()) return {period.name, {}, {}};
-    for (const auto& word : head->second.first_words) build_.store.keep_previous(search::chunk_path(period.name, word));
-    return head->second;
-}
-
 // The period's chunks from its days' words.
 search::PeriodHead SearchStage::rebuild(const Period& period) {
     auto write = [&](std::string_view first_word, std::string_view text) {
@@ -201,16 +191,18 @@ void SearchStage::write_periods(std::vector<Period>& periods, std::uint64_t key)
         else if (periods[i].up_to_date && periods[i].listed) list[i] = std::move(*periods[i].listed);
         else stale.push_back(&periods[i]);
     }
+    // A period made without a day that could not be read is recorded under
+    // a key no build makes, and so is the list: the next build makes the
+    // period again. (Its chunks agree with the day files, which keeping
+    // the period's last chunks would not: its other days may have changed.)
     const auto unread = add_missing(stale);
+    for (Period* period : stale)
+        if (unread.contains(period->name)) period->key = incomplete_key(period->key);
+    if (!unread.empty()) key = incomplete_key(key);
     build_.workers->parallel_for(stale.size(), [&](std::size_t i) {
-        auto& entry = list[static_cast<std::size_t>(stale[i] - periods.data())];
         auto& made = parts_.at(stale[i]->name).head; // by add(), once add_missing() brought its last day
-        if (made) entry = std::move(*made);
-        else entry = unread.contains(stale[i]->name) ? keep_last(*stale[i]) : rebuild(*stale[i]);
+        list[static_cast<std::size_t>(stale[i] - periods.data())] = made ? std::move(*made) : rebuild(*stale[i]);
     });
-    // A list with a period kept as it was is recorded under a key no build
-    // makes: the next one checks every period again.
-    if (!unread.empty()) key = Hasher().add(key).add(std::string_view("a period not made")).value();
     build_.store.write(search::manifest_path, key, search::manifest_json(list), true, OutputStore::Kept::key_and_bytes);
 }
 

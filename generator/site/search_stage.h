@@ -60,7 +60,6 @@ private:
     const std::map<std::string, search::PeriodHead>& last_heads();
     void write_periods(std::vector<Period>& periods, std::uint64_t key);
     std::set<std::string> add_missing(const std::vector<Period*>& stale);
-    search::PeriodHead keep_last(const Period& period);
     search::PeriodHead rebuild(const Period& period);
     void write_day_meta(const DayTask& task, const Day& day);
     void write_day_metas(const std::vector<DayTask*>& live);
