@@ -181,7 +181,7 @@ TEST_CASE("words: each paper is listed once a word, with the word's best place, 
 TEST_CASE("words: a day of the most papers a day holds keeps each paper's number and class, in a few bytes a posting") {
     // Paper p ranks 4999 - p (equal scores: the last on the page first). A
     // word of its own each (ids past the one-byte varints), and "gadget" in
-    // every thousandth, far apart in rank; the papers between have no other word.
+    // every thousandth, far apart in rank (each paper also has its ID's words).
     Day big;
     big.date = day_of(3, 2);
     auto letters = [](int n) {

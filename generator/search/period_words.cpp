@@ -111,10 +111,12 @@ void WordTable::grow() {
 // megabytes: a vector's doubling would hold them twice while it grows).
 class ByteBlocks {
 public:
-    // A copy of `bytes` in one piece: in the last block if they fit, else in a new one.
+    // A copy of `bytes` in one piece: in the last block if they fit, else in
+    // a new one of room for eight such (what a block's end leaves unused
+    // stays under an eighth of it, whatever a day's size).
     std::string_view keep(std::string_view bytes) {
         if (blocks_.empty() || room_ < bytes.size()) {
-            const std::size_t size = std::max(block_size, bytes.size());
+            const std::size_t size = std::max(block_size, 8 * bytes.size());
             blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
             end_ = blocks_.back().get();
             room_ = size;

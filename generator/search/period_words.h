@@ -69,7 +69,8 @@ public:
     // True when this call added the period's last day.
     bool add(const Day& day, std::size_t index);
     bool has(std::size_t index) const;
-    // The bytes the added days' pairs take until finish(): a few a posting.
+    // The bytes the added days' pairs take until finish(): a few a posting
+    // (the blocks that hold them, up to an eighth more).
     std::size_t gathered_bytes() const;
     // The shards made so far: at most `most_shards`.
     std::size_t shards_made();
