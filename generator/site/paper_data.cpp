@@ -23,8 +23,12 @@ std::string plural(long long n, const char* one, const char* many) {
 // that differs, `title_tex` as written for KaTeX (a reading list's BibTeX
 // keeps "$\ell_1$").
 void set_title(TemplateData& data, const std::string& title) {
-    std::string shown = tex_for_page(title), written = tex_to_unicode(title, true);
-    put_text(data, "title_tex", shown == written ? std::string() : std::move(written));
+    std::string shown = tex_for_page(title), written;
+    if (title.find('$') != std::string::npos) { // only an inline formula is shown otherwise than written
+        written = tex_to_unicode(title, true);
+        if (written == shown) written.clear();
+    }
+    put_text(data, "title_tex", std::move(written));
     set_moved(data, "title", text_data(std::move(shown)));
 }
 
